@@ -1,0 +1,33 @@
+# Quick start: `make demo` and `make test` (each creates .venv on first use).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test check bench golden clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,precision]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/posproof check
+	$(BIN)/python -m derivations.sinusoidal
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q tests symbolic numeric derivations
+
+check: $(STAMP)
+	$(BIN)/posproof check
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_check.py
+
+# Rewrite the golden LaTeX files after an intended change of a derivation (review the diff!).
+golden: $(STAMP)
+	$(BIN)/python -m pytest -q tests/test_golden.py --update-golden
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

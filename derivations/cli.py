@@ -1,0 +1,168 @@
+r"""The ``posproof`` command line.
+
+``posproof list [--json]`` · ``posproof derive ID [--format latex|markdown|text]`` ·
+``posproof check [ID ...] [--dps N] [--json]`` · ``posproof export --format tex|md|json --out DIR``
+
+Exit codes: 0 success (every selected claim verified), 1 a claim failed, 2 a usage error (one line on stderr).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from numeric import tolerances
+
+
+class UsageError(Exception):
+    """A mistake in the command line: reported on one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, no usage dump, exit 2
+        raise UsageError(message)
+
+
+def _registry():
+    from symbolic import registry
+
+    return registry
+
+
+def _select(ids: list[str]):
+    reg = _registry()
+    if not ids:
+        return list(reg.all())
+    try:
+        return [reg.get(i) for i in ids]
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def cmd_list(args) -> int:
+    claims = _select([])
+    if args.json:
+        print(json.dumps([{"id": c.id, "kind": c.kind, "topic": c.topic, "title": c.title, "source": c.source}
+                          for c in claims], indent=2))
+        return 0
+    width = max(len(c.id) for c in claims)
+    for c in claims:
+        print(f"{c.id:<{width}}  {c.kind:<8}  {c.title}")
+    return 0
+
+
+def cmd_derive(args) -> int:
+    from .render import render
+
+    (claim,) = _select([args.id])
+    sys.stdout.write(render(claim, args.format))
+    return 0
+
+
+def _dps(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"--dps must be an integer in [{tolerances.MIN_DPS}, {tolerances.MAX_DPS}], got {text!r}") from None
+    if not tolerances.MIN_DPS <= value <= tolerances.MAX_DPS:
+        raise UsageError(f"--dps must be an integer in [{tolerances.MIN_DPS}, {tolerances.MAX_DPS}], got {value}")
+    return value
+
+
+def cmd_check(args) -> int:
+    claims = _select(args.ids)
+    dps = _dps(args.dps)
+    t0 = time.perf_counter()
+    results = [c.verify(dps=dps) for c in claims]
+    total = time.perf_counter() - t0
+    n_ok = sum(r.ok for r in results)
+    if args.json:
+        print(json.dumps({"results": [r.as_dict() for r in results],
+                          "totals": {"claims": len(results), "verified": n_ok, "failed": len(results) - n_ok,
+                                     "dps": dps, "seconds": round(total, 3)}}, indent=2))
+    else:
+        width = max(len(r.id) for r in results)
+        for r in results:
+            err = "computed" if r.numeric_max_rel_error is None else f"max rel err {r.numeric_max_rel_error:.1e}"
+            print(f"{r.status:<8}  {r.id:<{width}}  {r.seconds:6.2f} s  {err}")
+            if not r.ok:
+                bad = [s.index for s in r.steps if not s.ok]
+                print(f"          failing steps: {bad}  {r.detail}".rstrip())
+        print(f"{n_ok} verified, {len(results) - n_ok} failed at {dps} digits in {total:.2f} s")
+    return 0 if n_ok == len(results) else 1
+
+
+EXPORT_FORMATS = {"tex": "latex", "md": "markdown", "json": "json"}
+
+
+def cmd_export(args) -> int:
+    from . import render
+
+    if args.format not in EXPORT_FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}, got {args.format!r}")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out must be a directory, got the file {str(out)!r}")
+    out.mkdir(parents=True, exist_ok=True)
+    reg = _registry()
+    written = []
+    for topic in reg.TOPICS:
+        claims = reg.topic(topic)
+        if not claims:
+            continue
+        if args.format == "json":
+            text = json.dumps([render.as_json(c) for c in claims], indent=2) + "\n"
+        else:
+            sep = "\n" if args.format == "tex" else "\n\n"
+            text = sep.join(render.render(c, EXPORT_FORMATS[args.format]) for c in claims)
+            if args.format == "md":
+                text = f"# {topic}\n\n" + text
+        path = out / f"{topic}.{args.format}"
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    print(f"wrote {len(written)} files to {out}: {', '.join(p.name for p in written)}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="posproof", description="Machine-checked derivations of transformer positional encodings.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    s = sub.add_parser("list", help="list the registered identities and facts")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_list)
+    s = sub.add_parser("derive", help="print one derivation")
+    s.add_argument("id")
+    s.add_argument("--format", choices=("latex", "markdown", "text"), default="latex")
+    s.set_defaults(func=cmd_derive)
+    s = sub.add_parser("check", help="verify identities symbolically and numerically")
+    s.add_argument("ids", nargs="*", metavar="ID")
+    s.add_argument("--dps", default=str(tolerances.DEFAULT_DPS), help="significant digits (default 50)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_check)
+    s = sub.add_parser("export", help="write every derivation for documentation")
+    s.add_argument("--format", required=True, help="tex, md or json")
+    s.add_argument("--out", required=True, help="output directory")
+    s.set_defaults(func=cmd_export)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except UsageError as e:
+        print(f"posproof: error: {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:  # bad input reaching the library: still one line
+        print(f"posproof: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `posproof list | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,7 @@
+r"""``python -m derivations.sinusoidal``: the sinusoidal derivations as LaTeX."""
+import sys
+
+from ._topic import main
+
+if __name__ == "__main__":
+    sys.exit(main("sinusoidal"))

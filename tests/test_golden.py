@@ -1,0 +1,28 @@
+r"""The printed LaTeX of every derivation is pinned: a change to a formula shows up as a diff here.
+
+After an intended change run ``make golden`` and review the diff of ``tests/golden/``."""
+from pathlib import Path
+
+import pytest
+
+from derivations.render import render
+from tests.claims import BY_ID, IDS
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_latex_matches_golden(claim_id, update_golden):
+    text = render(BY_ID[claim_id], "latex")
+    path = GOLDEN / f"{claim_id}.tex"
+    if update_golden or not path.exists():
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if not update_golden:
+            pytest.fail(f"{path.name} did not exist; written now, review and commit it")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_no_orphan_golden_files():
+    orphans = {p.stem for p in GOLDEN.glob("*.tex")} - set(IDS)
+    assert not orphans, f"golden files for unknown ids: {sorted(orphans)}"
