@@ -116,6 +116,12 @@ def reduce_difference(lhs, rhs, strategy: Sequence[str]):
             e = e.applyfunc(lambda x, f=f: _in_sums(f, x))
         else:
             e = _in_sums(f, e)
+    # Strategies such as expand split one Sum into several: merge Sums over the same range again (a structural
+    # normal form, not a simplification) so that summands which cancel can be seen to cancel.
+    if isinstance(e, sp.MatrixBase):
+        return e.applyfunc(lambda x: _in_sums(combine_sums, x))
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        e = _in_sums(combine_sums, e)
     return e
 
 
@@ -176,9 +182,18 @@ def _key(atom) -> str:
     return str(atom)
 
 
+def _explicit(e):
+    r"""A concrete-size matrix expression as an explicit matrix. Each MatrixSymbol becomes a matrix of its
+    entries and the products are multiplied out (SymPy's own ``as_explicit`` of a product is far slower)."""
+    if not e.has(sp.BlockMatrix):
+        rep = {M: sp.ImmutableMatrix(M.as_explicit()) for M in e.atoms(sp.MatrixSymbol)}
+        e = e.xreplace(rep).doit()
+    return e if isinstance(e, sp.MatrixBase) else e.as_explicit()
+
+
 def _entries(e) -> list:
     if isinstance(e, sp.MatrixExpr) and not isinstance(e, sp.MatrixBase):
-        e = e.as_explicit()
+        e = _explicit(e)
     if isinstance(e, sp.MatrixBase):
         return list(e)
     return [e]
@@ -364,7 +379,12 @@ class Identity:
                     e = e.doit() if isinstance(e, sp.Basic) else e
                     sides.append(_entries(e))
                 leaves = _leaves(sides[0] + sides[1])
-                f = sp.lambdify(leaves, sides[0] + sides[1], modules="mpmath")
+                # Plain symbols in place of Indexed/matrix entries: lambdify then neither dummifies nor prints the
+                # expression into a docstring, which is most of its cost.
+                plain = sp.symbols(f"_x0:{len(leaves)}")  # no assumptions: nothing may simplify away
+                rep = dict(zip(leaves, plain))
+                exprs = [e.xreplace(rep) if isinstance(e, sp.Basic) else e for e in sides[0] + sides[1]]
+                f = sp.lambdify(plain, exprs, modules="mpmath", dummify=False, docstring_limit=0)
                 cache[key] = (leaves, f, len(sides[0]))
             leaves, f, n_left = cache[key]
             values = [self._domain(a).draw(rng) for a in leaves]
