@@ -9,6 +9,7 @@ import json
 from typing import Iterable
 
 import sympy as sp
+from sympy.printing.latex import greek_letters_set
 
 from symbolic.core import Fact, Identity, Step, _RELATIONS
 
@@ -19,30 +20,43 @@ LATEX_SETTINGS = dict(mat_delim="(", mul_symbol=None)
 
 
 def latex(expr) -> str:
-    r"""``sympy.latex`` with the project's settings; plain Python values are converted first."""
+    r"""``sympy.latex`` with the project's settings; multi-letter names such as ``pos`` print upright."""
     if isinstance(expr, str):
         return r"\text{%s}" % _tex_escape(expr)
-    return sp.latex(sp.sympify(expr) if not isinstance(expr, sp.Basic) else expr, **LATEX_SETTINGS)
+    if not isinstance(expr, sp.Basic):
+        expr = sp.sympify(expr)  # plain numbers and containers from our own code, never user text
+    names = {s: r"\mathrm{%s}" % s.name for s in expr.free_symbols
+             if isinstance(s, sp.Symbol) and s.name.isalpha() and len(s.name) > 1
+             and s.name.lower() not in greek_letters_set}
+    return sp.latex(expr, symbol_names=names, **LATEX_SETTINGS)
+
+
+#: Unicode in titles and notes, as LaTeX that any engine (pdflatex included) typesets.
+_UNICODE_TEX = {"·": r"$\cdot$", "Σ": r"$\Sigma$", "θ": r"$\theta$", "φ": r"$\varphi$", "π": r"$\pi$",
+                "δ": r"$\delta$", "γ": r"$\gamma$", "λ": r"$\lambda$", "ζ": r"$\zeta$", "β": r"$\beta$",
+                "σ": r"$\sigma$", "²": r"$^2$", "≤": r"$\le$", "≥": r"$\ge$", "≈": r"$\approx$", "→": r"$\to$",
+                "√": r"$\surd$", "×": r"$\times$", "∞": r"$\infty$", "⊙": r"$\odot$", "−": "-", "…": r"\dots{}",
+                "≠": r"$\ne$", "∈": r"$\in$", "ℝ": r"$\mathbb{R}$", "§": r"\S{}"}
 
 
 def _tex_escape(text: str) -> str:
     for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
                  ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}")):
         text = text.replace(a, b)
-    return text
+    return "".join(_UNICODE_TEX.get(ch, ch) for ch in text)
 
 
-def _why(step: Step) -> str:
-    return f"{step.why} [{', '.join(step.strategy)}]"
+def _why(step: Step, proved: bool = True) -> str:
+    return f"{step.why} [{', '.join(step.strategy)}]" if proved else step.why
 
 
-def _align(steps: Iterable[Step], chained: bool) -> str:
+def _align(steps: Iterable[Step], chained: bool, proved: bool = True) -> str:
     steps = list(steps)
     lines = []
     for k, st in enumerate(steps):
         rel = _RELATIONS[st.rel]
         left = latex(st.lhs) if (k == 0 or not chained) else ""
-        lines.append(f"{left} &{rel} {latex(st.rhs)} && \\text{{{_tex_escape(_why(st))}}}")
+        lines.append(f"{left} &{rel} {latex(st.rhs)} && \\text{{{_tex_escape(_why(st, proved))}}}")
     return "\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}"
 
 
@@ -52,7 +66,7 @@ def identity_latex(c) -> str:
     if isinstance(c, Fact):
         out.append(_tex_escape(c.statement))
         if c.definitions:
-            out.append(_align(c.definitions, chained=False))
+            out.append(_align(c.definitions, chained=False, proved=False))
         return "\n".join(out) + "\n"
     if c.assumptions:
         out.append("Assumptions: " + "; ".join(_tex_escape(a) for a in c.assumptions) + ".")

@@ -22,11 +22,16 @@ i = sp.Symbol("i", integer=True, nonnegative=True)  # pair index 0 .. d/2 - 1
 pos, m, n, t, k = sp.symbols("pos m n t k", real=True)  # positions and shifts (real: interpolation allowed)
 b = sp.Symbol("b", positive=True)  # frequency base (10000 in the paper)
 theta = sp.Symbol("theta_i", positive=True)  # one pair's frequency, for per-pair lemmas
-theta_i = b ** (-2 * i / d)  # θ_i = b^{-2i/d}
+#: The frequencies θ_i. The identities below hold for ANY positive frequencies, so they are proved for free
+#: components θ_i (Indexed) and hence in particular for the paper's θ_i = b^{-2i/d} (sinusoidal-definition).
+THETA = sp.IndexedBase("theta", positive=True)
+theta_i = THETA[i]
+theta_paper = b ** (-2 * i / d)  # θ_i = b^{-2i/d}
 
 SIZES = {d: (2, 4, 6, 16)}
-DOMAINS = {"b": Domain("real", 2, 20000), "theta_i": Domain("real", 1e-4, 1)}
-ASSUME = ("d even and positive", "i = 0, ..., d/2 - 1 indexes the pairs", "b > 1", "positions real")
+DOMAINS = {"b": Domain("real", 2, 20000), "theta_i": Domain("real", 1e-4, 1), "theta": Domain("real", 1e-4, 1)}
+ASSUME = ("d even and positive", "i = 0, ..., d/2 - 1 indexes the pairs",
+          "θ_i > 0 any frequencies (the paper's are b^(-2i/d))", "positions real")
 
 
 def pairs(f) -> sp.Sum:
@@ -68,8 +73,7 @@ def definition() -> Identity:
     denom = sp.Pow(b, 2 * i / d, evaluate=False)
     return _identity(
         "sinusoidal-definition", "The paper's denominator is the inverse frequency θ_i = b^(-2i/d)",
-        [Step(sp.sin(pos / denom), sp.sin(pos * theta_i), "1/b^(2i/d) = b^(-2i/d)", ("powsimp",)),
-         ],
+        [Step(sp.sin(pos / denom), sp.sin(pos * theta_paper), "1/b^(2i/d) = b^(-2i/d) =: θ_i", ("powsimp",))],
         source=f"{VASWANI}; {SEED}, 'Maths behind Positional Encoding'",
         wrong=sp.sin(pos * b ** (-i / d)),
     )
@@ -154,7 +158,7 @@ def neighbour_distance() -> Identity:
 
 
 def wavelengths() -> Identity:
-    lam = 2 * sp.pi / theta_i  # λ_i = 2π/θ_i
+    lam = 2 * sp.pi / theta_paper  # λ_i = 2π/θ_i
     lam_next = lam.subs(i, i + 1)
     last = lam.subs(i, d / 2 - 1)
     return _identity(
@@ -268,7 +272,7 @@ def monotone_range() -> Fact:
         "For integer distances k, φ(0) > φ(1) > ... > φ(K) and φ(K+1) > φ(K), with K = 3, 5, 11, 43 for "
         "d_model = 4, 64, 128, 512 (b = 10000).",
         {str(w): K for w, K in MONOTONE.items()}, compute,
-        definitions=(Step(sp.Function("phi")(k), pairs(sp.cos(k * theta_i)), "definition"),),
+        definitions=(Step(sp.Function("phi")(k), pairs(sp.cos(k * theta_paper)), "definition"),),
         wrong={"4": 3, "64": 5, "128": 11, "512": 512},
     )
 

@@ -1,0 +1,91 @@
+r"""The ``posproof`` command line: outputs, JSON shape, exit codes, one-line usage errors."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from derivations.cli import main
+from tests.claims import IDS
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_text_and_json(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0 and all(i in out for i in IDS)
+    code, out, _ = run(capsys, "list", "--json")
+    assert code == 0 and [row["id"] for row in json.loads(out)] == IDS
+
+
+@pytest.mark.parametrize("fmt", ["latex", "markdown", "text"])
+def test_derive_each_format(capsys, fmt):
+    code, out, _ = run(capsys, "derive", "sinusoidal-dot-product", "--format", fmt)
+    assert code == 0 and "cos" in out
+
+
+def test_check_selected_ids_as_json(capsys):
+    code, out, _ = run(capsys, "check", "sinusoidal-norm", "binary-neighbour-flips", "--json", "--dps", "30")
+    report = json.loads(out)
+    assert code == 0
+    assert [r["id"] for r in report["results"]] == ["sinusoidal-norm", "binary-neighbour-flips"]
+    for r in report["results"]:
+        assert {"id", "status", "symbolic", "numeric_max_rel_error", "dps", "seconds"} <= set(r)
+        assert r["status"] == "verified" and r["dps"] == 30
+    assert report["totals"] == report["totals"] | {"claims": 2, "verified": 2, "failed": 0, "dps": 30}
+
+
+def test_check_exits_1_when_a_claim_fails(capsys, monkeypatch):
+    from symbolic import registry
+
+    bad = registry.get("sinusoidal-norm").wrong_variant()
+    monkeypatch.setattr(registry, "get", lambda i: bad)
+    code, out, _ = run(capsys, "check", "sinusoidal-norm")
+    assert code == 1 and "failed" in out
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["check", "sinusoidal-nrom"], "did you mean sinusoidal-norm"),
+    (["derive", "no-such-thing"], "unknown identity id"),
+    (["derive", "sinusoidal-norm", "--format", "pdf"], "invalid choice"),
+    (["check", "--dps", "5"], "--dps must be an integer in [20, 1000]"),
+    (["check", "--dps", "many"], "--dps must be an integer"),
+    (["export", "--format", "html", "--out", "x"], "--format must be one of tex, md, json"),
+    (["frobnicate"], "invalid choice"),
+    ([], "required"),
+])
+def test_usage_errors_exit_2_with_one_line(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("fmt, suffix", [("tex", "tex"), ("md", "md"), ("json", "json")])
+def test_export_writes_every_topic(capsys, tmp_path, fmt, suffix):
+    code, out, _ = run(capsys, "export", "--format", fmt, "--out", str(tmp_path / "docs"))
+    assert code == 0
+    files = sorted(p.name for p in (tmp_path / "docs").iterdir())
+    assert f"sinusoidal.{suffix}" in files and f"order.{suffix}" in files
+    text = (tmp_path / "docs" / f"sinusoidal.{suffix}").read_text()
+    if fmt == "json":
+        assert {c["id"] for c in json.loads(text)} >= {"sinusoidal-dot-product", "sinusoidal-norm"}
+    else:
+        assert "sinusoidal-dot-product" in text
+
+
+def test_export_refuses_a_file_as_directory(capsys, tmp_path):
+    target = tmp_path / "file"
+    target.write_text("x")
+    code, _, err = run(capsys, "export", "--format", "md", "--out", str(target))
+    assert code == 2 and "--out must be a directory" in err
+
+
+def test_console_script_and_module_entry_points():
+    proc = subprocess.run([sys.executable, "-m", "derivations.cli", "check", "nope"], capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "derivations.sinusoidal"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "\\begin{align*}" in proc.stdout

@@ -1,0 +1,90 @@
+r"""Sinusoidal encoding: NumPy against the mpmath reference, properties at random positions, bad input."""
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from numeric import inverse_frequencies, sinusoidal, sinusoidal_mp, tolerances
+from tests import strategies as S
+
+
+@given(S.positions, S.even_widths, S.bases, S.sinusoidal_layouts)
+def test_shape_dtype_and_bounds(pos, d_model, base, layout):
+    pe = sinusoidal(pos, d_model, base, layout)  # (tokens, d_model)
+    assert pe.shape == (len(pos), d_model) and pe.dtype == np.float64
+    assert np.all(np.abs(pe) <= 1.0)
+
+
+@given(S.positions, S.even_widths, S.bases)
+def test_norm_is_sqrt_half_width(pos, d_model, base):
+    pe = sinusoidal(pos, d_model, base)
+    np.testing.assert_allclose(np.einsum("td,td->t", pe, pe), d_model / 2, rtol=1e-12)
+
+
+@given(st.lists(st.integers(-2048, 2048), min_size=2, max_size=8), S.shift, S.even_widths)
+def test_dot_product_depends_only_on_offset(pos, t, d_model):
+    pos = np.array(pos, dtype=np.float64)
+    a, b = sinusoidal(pos, d_model), sinusoidal(pos + t, d_model)
+    # PE(m+t)·PE(n+t) = PE(m)·PE(n) = Σ cos((m-n)θ_i); angles up to ~4e3 rad lose ~1e-12 to argument reduction
+    np.testing.assert_allclose(b @ b.T, a @ a.T, atol=d_model * 1e-11)
+    theta = inverse_frequencies(d_model)
+    expected = np.cos((pos[:, None, None] - pos[None, :, None]) * theta).sum(-1)
+    np.testing.assert_allclose(a @ a.T, expected, atol=d_model * 1e-11)
+
+
+@settings(max_examples=25)
+@given(st.lists(st.integers(-500, 500) | st.floats(-500, 500), min_size=1, max_size=4),
+       st.sampled_from([2, 4, 10, 64]), S.sinusoidal_layouts)
+def test_numpy_agrees_with_mpmath(pos, d_model, layout):
+    ref = np.array([[float(x) for x in row] for row in sinusoidal_mp(pos, d_model, layout=layout, dps=30)])
+    np.testing.assert_allclose(sinusoidal(pos, d_model, layout=layout), ref, rtol=0, atol=tolerances.FLOAT64_RTOL)
+
+
+def test_half_layout_is_a_channel_permutation_of_interleaved():
+    pos = np.arange(7.0)
+    inter, half = sinusoidal(pos, 8), sinusoidal(pos, 8, layout="half")
+    perm = np.r_[0:8:2, 1:8:2]  # sin channels first, then cos channels
+    np.testing.assert_array_equal(half, inter[:, perm])
+
+
+def test_seed_dry_run_values():
+    pe = sinusoidal([0, 1, 2], 4)
+    assert pe[1, 0] == pytest.approx(math.sin(1)) and pe[2, 1] == pytest.approx(math.cos(2))
+    assert pe[1, 2] == pytest.approx(math.sin(0.01)) and pe[2, 3] == pytest.approx(math.cos(0.02))
+
+
+def test_mp_reference_takes_exact_string_positions():
+    (row,) = sinusoidal_mp(["0.1"], 2, dps=40)
+    with mpmath.workdps(40):
+        assert row[0] == mpmath.sin(mpmath.mpf("0.1"))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(d_model=3), "d_model must be a positive even integer"),
+    (dict(d_model=0), "d_model must be a positive even integer"),
+    (dict(d_model=-4), "d_model must be a positive even integer"),
+    (dict(d_model=4.0), "d_model must be a positive even integer"),
+    (dict(d_model=True), "d_model must be a positive even integer"),
+    (dict(d_model=4, base=1.0), "base must be a finite real number > 1"),
+    (dict(d_model=4, base=float("inf")), "base must be a finite real number > 1"),
+    (dict(d_model=4, layout="rotate"), "layout must be one of"),
+])
+def test_bad_arguments_raise_value_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        sinusoidal([0, 1], **kwargs)
+
+
+@pytest.mark.parametrize("positions", [[0, float("nan")], [float("inf")], [[0, 1], [2, 3]], ["a"]])
+def test_bad_positions_raise_value_error(positions):
+    with pytest.raises(ValueError, match="positions"):
+        sinusoidal(positions, 4)
+
+
+def test_mp_reference_rejects_bad_input():
+    with pytest.raises(ValueError, match="positions must be finite"):
+        sinusoidal_mp([float("nan")], 4)
+    with pytest.raises(ValueError, match="base"):
+        sinusoidal_mp([0], 4, base=1)
