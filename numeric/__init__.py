@@ -1,4 +1,24 @@
 r"""Vectorised NumPy implementations of positional-encoding schemes and mpmath references of the same."""
+from . import tolerances
 from .sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal, sinusoidal_mp
 
 __all__ = ["sinusoidal", "sinusoidal_mp", "inverse_frequencies", "inverse_frequencies_mp"]
+
+# ---- relative schemes (issue 3): T5, DeBERTa, ALiBi, Transformer-XL -------------------------------------------
+from .alibi import alibi_bias, alibi_slope_exponents, alibi_slopes, alibi_slopes_mp
+from .deberta import (deberta_delta, deberta_log_bucket, deberta_log_bucket_mp, deberta_relative_index,
+                      deberta_scores_direct, deberta_scores_gather)
+from .t5 import (T5BucketConfig, print_t5_bucket_table, t5_bias, t5_bucket_boundaries, t5_bucket_table,
+                 t5_relative_bucket, t5_relative_bucket_mp)
+from .transformer_xl import (causal_mask, rel_shift, rel_shift_garbage, txl_relative_embeddings, txl_scores_direct,
+                             txl_scores_shift)
+
+__all__ += [
+    "alibi_bias", "alibi_slope_exponents", "alibi_slopes", "alibi_slopes_mp",
+    "deberta_delta", "deberta_log_bucket", "deberta_log_bucket_mp", "deberta_relative_index",
+    "deberta_scores_direct", "deberta_scores_gather",
+    "T5BucketConfig", "print_t5_bucket_table", "t5_bias", "t5_bucket_boundaries", "t5_bucket_table",
+    "t5_relative_bucket", "t5_relative_bucket_mp",
+    "causal_mask", "rel_shift", "rel_shift_garbage", "txl_relative_embeddings", "txl_scores_direct",
+    "txl_scores_shift",
+]

@@ -75,3 +75,10 @@ def dps(value, name: str = "dps") -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not MIN_DPS <= value <= MAX_DPS:
         raise ValueError(f"{name} must be an integer in [{MIN_DPS}, {MAX_DPS}], got {value!r}")
     return int(value)
+
+
+def even_int(value, name: str, minimum: int = 2) -> int:
+    r"""An even integer ``>= minimum`` (a count split into two halves, e.g. T5's ``num_buckets``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum or value % 2:
+        raise ValueError(f"{name} must be an even integer >= {minimum}, got {value!r}")
+    return int(value)

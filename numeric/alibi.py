@@ -1,0 +1,52 @@
+r"""ALiBi (Press et al. 2022): a per-head linear bias ``-m_h (i - j)`` on causal attention scores.
+
+Slopes: for ``n`` heads, ``n`` a power of two, ``m_h = 2^(-8h/n)``, ``h = 1 .. n`` (a geometric sequence starting
+and multiplying by ``2^(-8/n)``). Otherwise, with ``c = 2^floor(log2 n)``: the ``c`` slopes of ``c`` heads, then
+every other slope of the ``2c``-head sequence (``2^(-8h/(2c))`` for odd ``h``), the first ``n - c`` of them.
+
+>>> alibi_slopes(8).tolist()
+[0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625]
+>>> alibi_slope_exponents(6)
+[Fraction(-2, 1), Fraction(-4, 1), Fraction(-6, 1), Fraction(-8, 1), Fraction(-1, 1), Fraction(-3, 1)]
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+
+from . import _validate
+
+__all__ = ["alibi_slope_exponents", "alibi_slopes", "alibi_slopes_mp", "alibi_bias"]
+
+
+def alibi_slope_exponents(n_heads: int) -> list[Fraction]:
+    r"""The exact exponents ``e_h`` with ``m_h = 2^(e_h)``, head by head (rational numbers)."""
+    n = _validate.positive_int(n_heads, "n_heads")
+    c = 1 << (n.bit_length() - 1)  # the largest power of two <= n
+    first = [Fraction(-8 * h, c) for h in range(1, c + 1)]  # 2^(-8h/c)
+    extra = [Fraction(-8 * h, 2 * c) for h in range(1, 2 * c + 1, 2)][: n - c]  # odd h of the 2c sequence
+    return first + extra
+
+
+def alibi_slopes(n_heads: int) -> np.ndarray:
+    r"""The ``n_heads`` slopes, float64 ``(n_heads,)``; any head count ``>= 1``."""
+    e = alibi_slope_exponents(n_heads)
+    return np.exp2(np.array([float(x) for x in e], dtype=np.float64))
+
+
+def alibi_slopes_mp(n_heads: int, dps: int = 50) -> list:
+    r"""The slopes as mpmath numbers at ``dps`` digits."""
+    e = alibi_slope_exponents(n_heads)
+    with mpmath.workdps(_validate.dps(dps)):
+        return [mpmath.mpf(2) ** (mpmath.mpf(x.numerator) / x.denominator) for x in e]
+
+
+def alibi_bias(n_heads: int, query_positions, key_positions) -> np.ndarray:
+    r"""``-m_h (i - j)`` for every head, query ``i`` and key ``j``: float64 ``(heads, queries, keys)``. Entries with
+    ``j > i`` are positive here; a causal model masks them."""
+    m = alibi_slopes(n_heads)  # (heads,)
+    i = _validate.integer_array(query_positions, "query_positions").reshape(-1)  # (queries,)
+    j = _validate.integer_array(key_positions, "key_positions").reshape(-1)  # (keys,)
+    return -m[:, None, None] * (i[:, None] - j[None, :])[None, :, :]

@@ -1,0 +1,146 @@
+r"""DeBERTa disentangled attention (He et al. 2021): clipped relative index, log buckets, and the scores.
+
+Convention: the relative position is **query - key** (``r = i - j``). The clipped index into the ``2k`` relative
+embeddings is ``delta(i, j) = clip(i - j + k, 0, 2k - 1)``. The score
+
+``A(i, j) = (Q^c_i . K^c_j + Q^c_i . K^r_{delta(i, j)} + K^c_j . Q^r_{p2c}) / sqrt(3 d)``
+
+has a position->content index that depends on the convention (a parameter, ``p2c_index``):
+
+* ``"paper"``: ``delta(j, i)`` as in Eq. (4) of the paper;
+* ``"code"``: the public implementations (microsoft/DeBERTa, Hugging Face) gather with ``clip(-r + k)`` on a
+  key-by-query matrix and transpose, which lands on ``delta(i, j)``: p2c is indexed like c2p.
+
+Inside the window ``|i - j| < k`` the two are mirror images (``delta(j, i) = 2k - delta(i, j)``); at the window's
+edge they are not a relabelling of each other (see the ``deberta-p2c-code-vs-paper`` fact).
+
+v2/v3 first map ``r`` to a log bucket (:func:`deberta_log_bucket`), then clip with ``k = position_buckets``.
+
+>>> deberta_delta([-5, -2, 0, 2, 5], 3).tolist()
+[0, 1, 3, 5, 5]
+>>> deberta_log_bucket([-300, -128, 0, 127, 128, 129, 511]).tolist()
+[-207, -128, 0, 127, 128, 129, 255]
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+from . import _validate
+
+__all__ = ["deberta_delta", "deberta_log_bucket", "deberta_log_bucket_mp", "deberta_relative_index",
+           "deberta_scores_direct", "deberta_scores_gather", "P2C_INDEX"]
+
+#: The two conventions for the position->content index (see the module docstring).
+P2C_INDEX = ("code", "paper")
+
+
+def deberta_delta(relative_position, k: int) -> np.ndarray:
+    r"""``delta = clip(r + k, 0, 2k - 1)`` for ``r = i - j`` (query - key): int64, the input's shape."""
+    r = _validate.integer_array(relative_position, "relative_position")
+    k = _validate.positive_int(k, "k")
+    return np.clip(r + k, 0, 2 * k - 1)
+
+
+def _log_bucket_args(bucket_size, max_position) -> tuple[int, int]:
+    bucket_size = _validate.even_int(bucket_size, "bucket_size", 4)
+    mid = bucket_size // 2
+    max_position = _validate.positive_int(max_position, "max_position", mid + 2)  # log((max_position-1)/mid) > 0
+    return bucket_size, max_position
+
+
+def deberta_log_bucket(relative_position, bucket_size: int = 256, max_position: int = 512) -> np.ndarray:
+    r"""DeBERTa v2/v3 log buckets of ``r = i - j`` (query - key), as ``make_log_bucket_position``: exact for
+    ``|r| <= bucket_size/2 = mid``, else ``sign(r) * (ceil(log(|r|/mid) / log((max_position-1)/mid) * (mid-1)) + mid)``.
+    Odd: ``bucket(-r) = -bucket(r)``. ``|r| = max_position - 1`` maps to ``±(bucket_size - 1)``; like the reference,
+    larger ``|r|`` are not capped here (the score's index clip saturates them)."""
+    r = _validate.integer_array(relative_position, "relative_position")  # (...)
+    bucket_size, max_position = _log_bucket_args(bucket_size, max_position)
+    mid = bucket_size // 2
+    a = np.abs(r)
+    safe = np.maximum(a, mid).astype(np.float64)  # log only where |r| > mid is used; never log(0)
+    # mid + ceil(log(|r|/mid) / log((max_position - 1)/mid) * (mid - 1))
+    log_pos = mid + np.ceil(np.log(safe / mid) / math.log((max_position - 1) / mid) * (mid - 1)).astype(np.int64)
+    return np.where(a <= mid, r, np.sign(r) * log_pos)
+
+
+def deberta_log_bucket_mp(relative_position: int, bucket_size: int = 256, max_position: int = 512,
+                          dps: int = 50) -> int:
+    r"""The same bucket for one integer with the logarithms evaluated by mpmath at ``dps`` digits."""
+    (r,) = _validate.integer_array([relative_position], "relative_position").tolist()
+    bucket_size, max_position = _log_bucket_args(bucket_size, max_position)
+    mid = bucket_size // 2
+    if abs(r) <= mid:
+        return r
+    with mpmath.workdps(_validate.dps(dps)):
+        x = mpmath.log(mpmath.mpf(abs(r)) / mid) / mpmath.log(mpmath.mpf(max_position - 1) / mid) * (mid - 1)
+        return (1 if r > 0 else -1) * (mid + int(mpmath.ceil(x)))
+
+
+def deberta_relative_index(relative_position, k: int, bucket_size: int | None = None,
+                           max_position: int | None = None) -> np.ndarray:
+    r"""The row of the ``2k`` relative embeddings used for ``r = i - j``: ``clip(bucket(r) + k, 0, 2k - 1)``,
+    with ``bucket`` the identity (v1) or :func:`deberta_log_bucket` when ``bucket_size`` is given (v2/v3)."""
+    r = _validate.integer_array(relative_position, "relative_position")
+    if bucket_size is not None:
+        r = deberta_log_bucket(r, bucket_size, max_position if max_position is not None else 512)
+    return deberta_delta(r, k)
+
+
+def _inputs(Qc, Kc, Qr, Kr, k):
+    Qc, Kc, Qr, Kr = (np.asarray(a, dtype=np.float64) for a in (Qc, Kc, Qr, Kr))
+    k = _validate.positive_int(k, "k")
+    if Qc.ndim != 2 or Kc.ndim != 2 or Qc.shape[1] != Kc.shape[1]:
+        raise ValueError(f"Qc and Kc must be (length, d) arrays of one width, got {Qc.shape} and {Kc.shape}")
+    if Qc.shape[0] != Kc.shape[0]:
+        raise ValueError(f"Qc and Kc must have the same length (self-attention), got {Qc.shape[0]} and {Kc.shape[0]}")
+    for name, a in (("Qr", Qr), ("Kr", Kr)):
+        if a.shape != (2 * k, Qc.shape[1]):
+            raise ValueError(f"{name} must have shape (2k, d) = {(2 * k, Qc.shape[1])}, got {a.shape}")
+    return Qc, Kc, Qr, Kr, k
+
+
+def _p2c(value) -> str:
+    if value not in P2C_INDEX:
+        raise ValueError(f"p2c_index must be one of {', '.join(map(repr, P2C_INDEX))}, got {value!r}")
+    return value
+
+
+def deberta_scores_direct(Qc, Kc, Qr, Kr, k: int, p2c_index: str = "code", bucket_size: int | None = None,
+                          max_position: int | None = None) -> np.ndarray:
+    r"""``A(i, j)`` computed entry by entry from the index ``delta`` (an ``O(L^2 d)`` gather of embedding rows).
+
+    ``Qc, Kc``: content queries/keys ``(L, d)``; ``Qr, Kr``: projected relative embeddings ``(2k, d)``.
+    Returns ``(L, L)``, scaled by ``1/sqrt(3d)``."""
+    Qc, Kc, Qr, Kr, k = _inputs(Qc, Kc, Qr, Kr, k)
+    p2c_index = _p2c(p2c_index)
+    L, d = Qc.shape
+    i, j = np.arange(L)[:, None], np.arange(L)[None, :]
+    d_ij = deberta_relative_index(i - j, k, bucket_size, max_position)  # (L, L): delta(i, j)
+    d_ji = deberta_relative_index(j - i, k, bucket_size, max_position)  # (L, L): delta(j, i)
+    c2c = Qc @ Kc.T  # Q^c_i . K^c_j
+    c2p = np.einsum("il,ijl->ij", Qc, Kr[d_ij])  # Q^c_i . K^r_{delta(i,j)}
+    p2c = np.einsum("jl,ijl->ij", Kc, Qr[d_ij if p2c_index == "code" else d_ji])  # K^c_j . Q^r_{...}
+    return (c2c + c2p + p2c) / math.sqrt(3 * d)
+
+
+def deberta_scores_gather(Qc, Kc, Qr, Kr, k: int, p2c_index: str = "code", bucket_size: int | None = None,
+                          max_position: int | None = None) -> np.ndarray:
+    r"""The same scores as the public code computes them: ``Qc Kr^T`` and ``Kc Qr^T`` for all ``2k`` rows, a
+    gather along the last axis, and a transpose of the position->content part."""
+    Qc, Kc, Qr, Kr, k = _inputs(Qc, Kc, Qr, Kr, k)
+    p2c_index = _p2c(p2c_index)
+    L, d = Qc.shape
+    ids = np.arange(L)
+    rel = ids[:, None] - ids[None, :]  # (L, L): rel[a, b] = a - b (query - key when a is the query)
+    if bucket_size is not None:
+        rel = deberta_log_bucket(rel, bucket_size, max_position if max_position is not None else 512)
+    c2p_all = Qc @ Kr.T  # (L, 2k)
+    c2p = np.take_along_axis(c2p_all, np.clip(rel + k, 0, 2 * k - 1), axis=-1)  # [i, j]
+    p2c_all = Kc @ Qr.T  # (L, 2k): rows are keys
+    # rows are keys j, columns queries i; the public code indexes with -rel (p2c like c2p after the transpose)
+    p2c_pos = np.clip((-rel if p2c_index == "code" else rel) + k, 0, 2 * k - 1)
+    p2c = np.take_along_axis(p2c_all, p2c_pos, axis=-1).T  # [j, i] -> [i, j]
+    return (Qc @ Kc.T + c2p + p2c) / math.sqrt(3 * d)

@@ -1,0 +1,155 @@
+r"""T5 relative position buckets (Raffel et al. 2020; Mesh TensorFlow ``_relative_position_bucket``).
+
+Convention: the relative position is **key - query** (``r = n - m``, "memory position minus query position").
+T5 adds a learned scalar ``b_h(bucket(n - m))`` per head to the content score ``x_m^T W_q^T W_k x_n`` (no
+``1/sqrt(d)`` scaling). The bucket of ``r``:
+
+* bidirectional: the buckets are halved; keys *after* the query (``r > 0``) use the upper half; ``|r|`` is bucketed;
+* unidirectional: only ``max(-r, 0)`` is bucketed (keys after the query all land in bucket 0);
+* with ``B`` buckets for the bucketed distance ``a``: ``max_exact = B // 2``; ``a < max_exact`` is its own bucket,
+  otherwise ``max_exact + trunc(log(a / max_exact) / log(max_distance / max_exact) * (B - max_exact))``, capped at
+  ``B - 1``.
+
+The logarithm is only evaluated where ``a >= max_exact`` (the reference evaluates ``log(0)`` and masks it with a
+select; here nothing non-finite is ever produced).
+
+>>> t5_relative_bucket([-3, 0, 3, 20, 1000]).tolist()
+[3, 0, 19, 26, 31]
+>>> t5_relative_bucket([-20, 5], bidirectional=False).tolist()
+[17, 0]
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import mpmath
+import numpy as np
+
+from . import _validate
+
+__all__ = ["T5BucketConfig", "t5_relative_bucket", "t5_relative_bucket_mp", "t5_bucket_boundaries",
+           "t5_bucket_table", "print_t5_bucket_table", "t5_bias"]
+
+
+@dataclass(frozen=True)
+class T5BucketConfig:
+    r"""A validated bucket configuration: ``num_buckets`` even and ``>= 2`` (``>= 4`` if bidirectional, so each
+    half keeps an exact bucket), ``max_distance`` an integer ``> max_exact``."""
+
+    bidirectional: bool = True
+    num_buckets: int = 32
+    max_distance: int = 128
+
+    def __post_init__(self):
+        if not isinstance(self.bidirectional, (bool, np.bool_)):
+            raise ValueError(f"bidirectional must be True or False, got {self.bidirectional!r}")
+        minimum = 4 if self.bidirectional else 2
+        nb = _validate.even_int(self.num_buckets, "num_buckets", minimum)
+        object.__setattr__(self, "num_buckets", nb)
+        md = _validate.positive_int(self.max_distance, "max_distance", self.max_exact + 1)
+        object.__setattr__(self, "max_distance", md)
+
+    @property
+    def side_buckets(self) -> int:
+        r"""Buckets for one sign of the offset: ``num_buckets // 2`` if bidirectional, else ``num_buckets``."""
+        return self.num_buckets // 2 if self.bidirectional else self.num_buckets
+
+    @property
+    def max_exact(self) -> int:
+        r"""Distances below this get one bucket each."""
+        return self.side_buckets // 2
+
+
+def _bucket_distance(a: np.ndarray, cfg: T5BucketConfig) -> np.ndarray:
+    # a: (...) non-negative int64 distances
+    B, me = cfg.side_buckets, cfg.max_exact
+    safe = np.maximum(a, me).astype(np.float64)  # log only of values >= max_exact: never log(0)
+    # max_exact + trunc(log(a/max_exact) / log(max_distance/max_exact) * (B - max_exact))
+    large = me + np.trunc(np.log(safe / me) / math.log(cfg.max_distance / me) * (B - me)).astype(np.int64)
+    large = np.minimum(large, B - 1)  # the cap: every a >= max_distance shares the last bucket
+    return np.where(a < me, a, large)
+
+
+def t5_relative_bucket(relative_position, bidirectional: bool = True, num_buckets: int = 32,
+                       max_distance: int = 128) -> np.ndarray:
+    r"""The T5 bucket of each relative position ``r = key - query`` (int64 array, the shape of the input)."""
+    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
+    r = _validate.integer_array(relative_position, "relative_position")  # (...)
+    if cfg.bidirectional:
+        offset = np.where(r > 0, cfg.side_buckets, 0)  # keys after the query: upper half
+        return offset + _bucket_distance(np.abs(r), cfg)
+    return _bucket_distance(np.maximum(-r, 0), cfg)
+
+
+def t5_relative_bucket_mp(relative_position: int, bidirectional: bool = True, num_buckets: int = 32,
+                          max_distance: int = 128, dps: int = 50) -> int:
+    r"""The same bucket for one integer ``r`` with the logarithm evaluated by mpmath at ``dps`` digits (the exact
+    definition; the NumPy kernel must agree with it)."""
+    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
+    (r,) = _validate.integer_array([relative_position], "relative_position").tolist()
+    if cfg.bidirectional:
+        offset, a = (cfg.side_buckets if r > 0 else 0), abs(r)
+    else:
+        offset, a = 0, max(-r, 0)
+    B, me = cfg.side_buckets, cfg.max_exact
+    if a < me:
+        return offset + a
+    with mpmath.workdps(_validate.dps(dps)):
+        x = mpmath.log(mpmath.mpf(a) / me) / mpmath.log(mpmath.mpf(cfg.max_distance) / me) * (B - me)
+        return offset + min(me + int(mpmath.floor(x)), B - 1)
+
+
+def t5_bucket_boundaries(bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> list:
+    r"""Each bucket with the relative positions it holds: ``[(bucket, lo, hi), ...]`` with ``hi = None`` for an
+    unbounded range and ``lo = None`` for one unbounded below (ordered by bucket).
+
+    >>> t5_bucket_boundaries(True, 8, 16)[:4]
+    [(0, 0, 0), (1, -1, -1), (2, -5, -2), (3, None, -6)]
+    """
+    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
+    reach = cfg.max_distance + 1  # every bucket is reached at |r| <= max_distance; beyond, buckets repeat
+    r = np.arange(-reach, reach + 1)
+    buckets = t5_relative_bucket(r, cfg.bidirectional, cfg.num_buckets, cfg.max_distance)
+    rows = []
+    for b in range(cfg.num_buckets):
+        members = r[buckets == b]
+        if members.size == 0:
+            continue
+        lo, hi = int(members.min()), int(members.max())
+        rows.append((b, None if lo == -reach else lo, None if hi == reach else hi))
+    return rows
+
+
+def t5_bucket_table(bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> str:
+    r"""A printable table of the bucket boundaries (relative position = key - query)."""
+    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
+    head = (f"T5 buckets: bidirectional={cfg.bidirectional}, num_buckets={cfg.num_buckets}, "
+            f"max_distance={cfg.max_distance}, max_exact={cfg.max_exact} (r = key - query)")
+    lines = [head, f"{'bucket':>6}  {'r from':>8}  {'r to':>8}  {'size':>6}"]
+    rows = {b: (lo, hi) for b, lo, hi in t5_bucket_boundaries(cfg.bidirectional, cfg.num_buckets, cfg.max_distance)}
+    for b in range(cfg.num_buckets):
+        if b not in rows:  # e.g. bucket num_buckets/2 when bidirectional: r > 0 always has |r| >= 1
+            lines.append(f"{b:>6}  {'(unused)':>8}")
+            continue
+        lo, hi = rows[b]
+        size = "inf" if lo is None or hi is None else str(hi - lo + 1)
+        lines.append(f"{b:>6}  {'-inf' if lo is None else lo:>8}  {'+inf' if hi is None else hi:>8}  {size:>6}")
+    return "\n".join(lines)
+
+
+def print_t5_bucket_table(bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> None:
+    r"""Print :func:`t5_bucket_table`."""
+    print(t5_bucket_table(bidirectional, num_buckets, max_distance))
+
+
+def t5_bias(query_positions, key_positions, table, bidirectional: bool = True, max_distance: int = 128) -> np.ndarray:
+    r"""The T5 position bias ``table[bucket(n - m), h]`` for every head, query ``m`` and key ``n``:
+    float array ``(heads, queries, keys)``; ``table`` is ``(num_buckets, heads)``."""
+    m = _validate.integer_array(query_positions, "query_positions").reshape(-1)  # (queries,)
+    n = _validate.integer_array(key_positions, "key_positions").reshape(-1)  # (keys,)
+    table = np.asarray(table, dtype=np.float64)
+    if table.ndim != 2:
+        raise ValueError(f"table must be a 2-D array (num_buckets, heads), got shape {table.shape}")
+    buckets = t5_relative_bucket(n[None, :] - m[:, None], bidirectional, table.shape[0], max_distance)  # (q, k)
+    return np.moveaxis(table[buckets], -1, 0)  # (heads, queries, keys)

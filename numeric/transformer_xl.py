@@ -1,0 +1,110 @@
+r"""Transformer-XL relative attention scores (Dai et al. 2019), directly and with the relative-shift trick.
+
+``A_rel(i, j) = (q_i + u) . k_j + (q_i + v) . (W_{k,R} R_{i' - j})`` with ``i' = i + mlen`` the query's absolute
+position (the ``mlen`` memory keys come first), ``q_i = W_q x_i``, ``k_j = W_{k,E} x_j`` and ``R`` the
+sinusoidal table of relative distances in ``[sin | cos]`` halves (frequencies ``base^(-2i/d_model)``).
+
+The reference code computes ``B[i, c] = (q_i + v) . (W_{k,R} R_{klen-1-c})`` for the ``klen`` distances
+``klen-1, ..., 0`` and applies :func:`rel_shift` (pad a zero column on the left, view as ``(klen+1, qlen)``, drop the
+first row, view as ``(qlen, klen)``). On and below the causal diagonal (``j <= i + mlen``) the result is
+``B`` at distance ``i + mlen - j``; above it the trick leaves a zero at ``j = i + mlen + 1`` (the pad) and, further
+right, entries of the *next* query row ``i + 1`` at distances ``i + mlen + 1 + klen - j``. Those are masked.
+
+>>> x = np.arange(6.0).reshape(2, 3)    # qlen = 2, klen = 3 (mlen = 1)
+>>> rel_shift(x).tolist()
+[[1.0, 2.0, 0.0], [3.0, 4.0, 5.0]]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validate
+from .sinusoid import sinusoidal
+
+__all__ = ["rel_shift", "rel_shift_garbage", "causal_mask", "txl_relative_embeddings", "txl_scores_direct",
+           "txl_scores_shift"]
+
+
+def rel_shift(x) -> np.ndarray:
+    r"""The relative shift of the reference code on a ``(qlen, klen)`` matrix (extra trailing axes are carried)."""
+    x = np.asarray(x)
+    if x.ndim < 2:
+        raise ValueError(f"x must have at least 2 axes (qlen, klen, ...), got shape {x.shape}")
+    qlen, klen = x.shape[:2]
+    pad = np.zeros((qlen, 1) + x.shape[2:], dtype=x.dtype)
+    padded = np.concatenate([pad, x], axis=1)  # (qlen, klen + 1, ...)
+    padded = padded.reshape((klen + 1, qlen) + x.shape[2:])  # the same memory viewed as (klen + 1, qlen, ...)
+    return padded[1:].reshape(x.shape)  # drop the first row, view as (qlen, klen, ...)
+
+
+def causal_mask(qlen: int, mlen: int = 0) -> np.ndarray:
+    r"""``True`` where key ``j`` is visible to query ``i`` (``j <= i + mlen``): bool ``(qlen, qlen + mlen)``."""
+    qlen = _validate.positive_int(qlen, "qlen")
+    mlen = _validate.positive_int(mlen, "mlen", 0)
+    i, j = np.arange(qlen)[:, None], np.arange(qlen + mlen)[None, :]
+    return j <= i + mlen
+
+
+def rel_shift_garbage(x) -> np.ndarray:
+    r"""What :func:`rel_shift` leaves above the causal diagonal, predicted from ``x`` itself (``NaN`` on and below
+    it): ``0`` at ``j = i + mlen + 1`` and ``x[i + 1, j - mlen - i - 2]`` for ``j > i + mlen + 1``."""
+    x = np.asarray(x, dtype=np.float64)
+    qlen, klen = x.shape[:2]
+    mlen = klen - qlen
+    if mlen < 0:
+        raise ValueError(f"x must have klen >= qlen (klen = qlen + mlen), got shape {x.shape}")
+    out = np.full(x.shape, np.nan)
+    for i in range(qlen - 1):
+        out[i, i + mlen + 1] = 0.0
+        for j in range(i + mlen + 2, klen):
+            out[i, j] = x[i + 1, j - mlen - i - 2]
+    return out
+
+
+def txl_relative_embeddings(distances, d_model: int, base: float = 10000.0) -> np.ndarray:
+    r"""``R_dist`` in ``[sin | cos]`` halves, float64 ``(len(distances), d_model)``."""
+    return sinusoidal(distances, d_model, base, layout="half")
+
+
+def _check(q, k, W_kR, u, v):
+    q, k, W_kR, u, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W_kR, u, v))
+    if q.ndim != 2 or k.ndim != 2 or q.shape[1] != k.shape[1]:
+        raise ValueError(f"q and k must be (length, d) arrays of one width, got {q.shape} and {k.shape}")
+    qlen, klen, d = q.shape[0], k.shape[0], q.shape[1]
+    if klen < qlen:
+        raise ValueError(f"k must hold the mlen memory keys and the qlen current keys (klen >= qlen), got {klen} < {qlen}")
+    if W_kR.ndim != 2 or W_kR.shape[0] != d:
+        raise ValueError(f"W_kR must be (d, d_model) with d = {d}, got shape {W_kR.shape}")
+    _validate.even_width(W_kR.shape[1], "W_kR.shape[1] (d_model)")
+    if u.shape != (d,) or v.shape != (d,):
+        raise ValueError(f"u and v must have shape ({d},), got {u.shape} and {v.shape}")
+    return q, k, W_kR, u, v, qlen, klen - qlen
+
+
+def txl_scores_direct(q, k, W_kR, u, v, base: float = 10000.0) -> np.ndarray:
+    r"""``A_rel(i, j)`` entry by entry: an ``O(L^2)`` gather of ``W_{k,R} R_{i + mlen - j}`` for every pair.
+
+    ``q``: ``(qlen, d)`` projected queries; ``k``: ``(klen, d)`` projected keys (``mlen = klen - qlen`` memory keys
+    first); ``W_kR``: ``(d, d_model)``; ``u, v``: ``(d,)``. Defined for every ``(i, j)`` (above the diagonal the
+    distance is negative and the sinusoid is still defined); returns ``(qlen, klen)``."""
+    q, k, W_kR, u, v, qlen, mlen = _check(q, k, W_kR, u, v)
+    klen = k.shape[0]
+    dist = (np.arange(qlen)[:, None] + mlen) - np.arange(klen)[None, :]  # (qlen, klen): i + mlen - j
+    R = txl_relative_embeddings(dist.reshape(-1), W_kR.shape[1], base)  # (qlen*klen, d_model)
+    r = (R @ W_kR.T).reshape(qlen, klen, -1)  # (qlen, klen, d): W_kR R_{i+mlen-j}
+    AC = (q + u) @ k.T  # content terms (a) + (c)
+    BD = np.einsum("id,ijd->ij", q + v, r)  # position terms (b) + (d)
+    return AC + BD
+
+
+def txl_scores_shift(q, k, W_kR, u, v, base: float = 10000.0) -> np.ndarray:
+    r"""The same scores as the reference code computes them: one ``(qlen, klen)`` product with the ``klen``
+    distances ``klen-1, ..., 0`` and :func:`rel_shift`. Equal to :func:`txl_scores_direct` where
+    :func:`causal_mask` is true; the other entries are the trick's leftovers (see the module docstring)."""
+    q, k, W_kR, u, v, qlen, mlen = _check(q, k, W_kR, u, v)
+    klen = k.shape[0]
+    R = txl_relative_embeddings(np.arange(klen - 1, -1, -1), W_kR.shape[1], base)  # (klen, d_model)
+    r = R @ W_kR.T  # (klen, d)
+    AC = (q + u) @ k.T
+    BD = rel_shift((q + v) @ r.T)  # (qlen, klen)
+    return AC + BD
