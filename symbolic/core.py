@@ -22,6 +22,7 @@ False
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -81,6 +82,9 @@ STRATEGIES: dict[str, Callable[[Any], Any]] = {
     "block_collapse": sp.block_collapse,
     "transpose": lambda e: e.doit(),
     "identity": lambda e: e,
+    # Merge a sum of Piecewise into one Piecewise (branch by branch), e.g. a clipped index minus its unclipped
+    # value plus the correction: each branch then cancels on its own (used by the DeBERTa window identity).
+    "piecewise_fold": sp.piecewise_fold,
     # Last resort only; prefer a targeted strategy (a blanket simplify can time out on larger expressions).
     "simplify": sp.simplify,
 }
@@ -280,11 +284,14 @@ class VerifyResult:
         return "verified" if self.ok else "failed"
 
     def as_dict(self) -> dict:
+        r"""A JSON-ready dict (a non-finite error, from an evaluation that failed, becomes ``None``)."""
+        finite = lambda x: x if x is None or math.isfinite(x) else None  # noqa: E731
         out = {
             "id": self.id, "status": self.status, "symbolic": self.symbolic,
-            "numeric_max_rel_error": self.numeric_max_rel_error, "dps": self.dps,
+            "numeric_max_rel_error": finite(self.numeric_max_rel_error), "dps": self.dps,
             "seconds": round(self.seconds, 4),
-            "steps": [dataclasses.asdict(s) | {"ok": s.ok} for s in self.steps],
+            "steps": [{"index": s.index, "symbolic": s.symbolic, "numeric_max_rel_error": finite(s.numeric_max_rel_error),
+                       "numeric_ok": s.numeric_ok, "ok": s.ok} for s in self.steps],
         }
         if self.detail:
             out["detail"] = self.detail
@@ -414,17 +421,22 @@ class Identity:
         cache: dict = {}
         checks = list(self.steps) if self.chained else [*self.steps, self.claim]
         results = []
+        errors = []
         for k, step in enumerate(checks):
             try:
                 sym = step.check_symbolic()
             except Exception:  # a strategy that cannot handle the expression proves nothing
                 sym = False
-            err = self._numeric(step, dps, rng, cache)
+            try:
+                err = self._numeric(step, dps, rng, cache)
+            except Exception as e:  # an expression that cannot be evaluated is not checked: a failure
+                err = float("inf")
+                errors.append(f"step {k}: numeric evaluation raised {type(e).__name__}: {e}")
             results.append(StepResult(k, sym, err, err <= tolerances.rel_tol(dps)))
         ok = all(r.ok for r in results)
         worst = max(r.numeric_max_rel_error for r in results)
         return VerifyResult(self.id, ok, all(r.symbolic for r in results), worst, dps,
-                            time.perf_counter() - t0, tuple(results))
+                            time.perf_counter() - t0, tuple(results), "; ".join(errors))
 
 
 def _same(a, b) -> bool:
@@ -467,8 +479,12 @@ class Fact:
     def verify(self, dps: int = tolerances.DEFAULT_DPS) -> VerifyResult:
         dps = _check_dps(dps)
         t0 = time.perf_counter()
-        with mpmath.workdps(dps):
-            value, table = self.compute(dps)
+        try:
+            with mpmath.workdps(dps):
+                value, table = self.compute(dps)
+        except Exception as e:  # a computation that crashes verifies nothing: report it as failed
+            return VerifyResult(self.id, False, "n/a (computed fact)", None, dps, time.perf_counter() - t0, (),
+                                f"computation raised {type(e).__name__}: {e}")
         ok = _plain(value) == _plain(self.claim)
         detail = "; ".join(f"{label} = {_show(v)}" for label, v in table)
         if not ok:
