@@ -8,13 +8,12 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,fast,precision]'
 	touch $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/posproof check
-	$(BIN)/python -m derivations.sinusoidal
+	$(BIN)/posproof derive sinusoidal-dot-product --format latex
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q tests symbolic numeric derivations
