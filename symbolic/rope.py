@@ -1,5 +1,525 @@
-r"""Claims of the rope topic (filled in by its issue)."""
+r"""RoPE (Su et al., RoFormer, arXiv 2104.09864): complex form, real 2-D form, block-diagonal ``R_m`` for any
+even width ``d``, the element-wise kernel, the two pair layouts, and the long-term decay bound.
+
+Conventions (named, never assumed): ``m`` is the query position and ``n`` the key position; a query rotated by
+``m theta`` and a key rotated by ``n theta`` score ``q^T R((n - m) theta) k`` (the key's rotation minus the query's;
+in complex form ``q conj(k) e^{i (m - n) theta}``). Pairs are indexed ``i = 0 .. d/2 - 1`` with frequencies
+``theta_i`` (``b^(-2i/d)`` in practice, but every identity here holds for arbitrary real ``theta_i``); the seed
+numbers its blocks ``theta_1, theta_2, ...``, we count from 0 like the code. **Interleaved** pairs are channels
+``(2i, 2i + 1)``; **half** pairs are channels ``(i, i + d/2)``.
+
+>>> [c.id for c in claims()][:2]
+['rope-complex-relative', 'rope-2d-rotation-product']
+"""
+from __future__ import annotations
+
+import random
+
+import mpmath
+import sympy as sp
+
+from symbolic.core import Domain, Fact, Identity, Step
+
+TOPIC = "rope"
+ROFORMER = "Su et al., RoFormer (arXiv 2104.09864)"
+SEED = "seed 000 (Positional Encoding 101), section 'Maths behind RoPE'"
+
+I = sp.I
+#: Query and key positions (integers: token indices).
+m, n = sp.symbols("m n", integer=True)
+#: One frequency (the 2-D case) and two generic angles.
+theta = sp.Symbol("theta", positive=True)
+a, b = sp.symbols("a b", real=True)
+#: The encoded width ``d`` (even); the pair index ``i``; ``d/2`` planes.
+d = sp.Symbol("d", integer=True, positive=True, even=True)
+i = sp.Symbol("i", integer=True, nonnegative=True)
+half = d / 2
+#: Per-pair frequencies, query/key components (real), and complex query/key pairs.
+th = sp.IndexedBase("theta", real=True)
+qc, kc = sp.symbols("q k")  # complex numbers, one 2-D pair each
+q = sp.IndexedBase("q", real=True)
+k = sp.IndexedBase("k", real=True)
+x = sp.IndexedBase("x", real=True)
+
+#: Widths tried numerically for claims over a symbolic ``d`` (1, 2, 3 and 5 planes).
+D_SIZES = {d: (2, 4, 6, 10)}
+REAL_COMPONENTS = {"q": Domain("real"), "k": Domain("real"), "x": Domain("real"), "theta": Domain("real", 0, 1)}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Small printable objects: R(a) as a named 2x2 matrix, a named 2-vector, the scalar u^T v, and (P q)_{i + s d/2}.
+# --------------------------------------------------------------------------------------------------------------
+
+class Rot(sp.MatrixExpr):
+    r"""``R(a) = [[cos a, -sin a], [sin a, cos a]]``: prints as ``R(a)``, ``doit()`` gives the explicit matrix."""
+
+    def __new__(cls, angle):
+        return sp.Basic.__new__(cls, sp.sympify(angle))
+
+    @property
+    def angle(self):
+        return self.args[0]
+
+    @property
+    def shape(self):
+        return (sp.Integer(2), sp.Integer(2))
+
+    def explicit(self) -> sp.ImmutableMatrix:
+        c, s = sp.cos(self.angle), sp.sin(self.angle)
+        return sp.ImmutableMatrix([[c, -s], [s, c]])
+
+    def _entry(self, r, c, **kwargs):
+        return self.explicit()[r, c]
+
+    def doit(self, **hints):
+        return self.explicit()
+
+    def _latex(self, printer):
+        return r"R\left(%s\right)" % printer._print(self.angle)
+
+    def _sympystr(self, printer):
+        return "R(%s)" % printer._print(self.angle)
+
+
+class Vec(sp.MatrixExpr):
+    r"""A named real column 2-vector ``(v_0, v_1)^T`` whose entries are the Indexed ``v[0]``, ``v[1]``."""
+
+    def __new__(cls, base: sp.IndexedBase):
+        return sp.Basic.__new__(cls, base)
+
+    @property
+    def shape(self):
+        return (sp.Integer(2), sp.Integer(1))
+
+    def explicit(self) -> sp.ImmutableMatrix:
+        return sp.ImmutableMatrix([self.args[0][0], self.args[0][1]])
+
+    def _entry(self, r, c, **kwargs):
+        return self.args[0][r]
+
+    def doit(self, **hints):
+        return self.explicit()
+
+    def _latex(self, printer):
+        return printer._print(self.args[0].label)
+
+    def _sympystr(self, printer):
+        return str(self.args[0].label)
+
+
+class Dot(sp.Expr):
+    r"""The scalar ``u^T v`` of two column vectors (printed so; ``doit()`` multiplies the explicit matrices)."""
+
+    is_commutative = True
+
+    def __new__(cls, u, v):
+        return sp.Expr.__new__(cls, u, v)
+
+    def doit(self, **hints):
+        u, v = (sp.ImmutableMatrix(w.doit()) if not isinstance(w, sp.MatrixBase) else w for w in self.args)
+        return (u.T * v)[0, 0]
+
+    def _latex(self, printer):
+        u, v = self.args
+        left = printer._print(u)
+        if not isinstance(u, (Vec, sp.MatrixSymbol)):
+            left = r"\left(%s\right)" % left
+        return r"%s^{T} %s" % (left, printer._print(v))
+
+    def _sympystr(self, printer):
+        u, v = self.args
+        return "(%s).T*(%s)" % (printer._print(u), printer._print(v))
+
+
+class Permuted(sp.Function):
+    r"""``(P v)_{i + s d/2} = v_{2i + s}``: the channel permutation taking interleaved pairs ``(2i, 2i+1)`` to half
+    pairs ``(i, i + d/2)``, for a plane ``0 <= i < d/2`` and half ``s`` in {0, 1}. Prints as ``(P v)_j``;
+    ``doit()`` applies the definition (it never evaluates on its own, so the derivation shows ``P``)."""
+
+    nargs = 4
+
+    @classmethod
+    def eval(cls, base, plane, s, width):
+        return None
+
+    def doit(self, **hints):
+        base, plane, s, _ = self.args
+        return base[2 * plane + s]
+
+    def _latex(self, printer, exp=None):
+        base, plane, s, width = self.args
+        j = plane + s * width / 2
+        out = r"\left(P %s\right)_{%s}" % (printer._print(base.label), printer._print(j))
+        return out if exp is None else r"%s^{%s}" % (out, exp)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The rotated components of one plane, in each layout.
+# --------------------------------------------------------------------------------------------------------------
+
+def _rotated_pair(first, second, angle):
+    r"""``R(angle) (first, second)^T`` as two expressions: ``(u c - w s, u s + w c)``."""
+    c, s = sp.cos(angle), sp.sin(angle)
+    return first * c - second * s, first * s + second * c
+
+
+def _plane_score(qa, qb, ka, kb, i_):
+    r"""``(R(m theta_i) (qa, qb))^T (R(n theta_i) (ka, kb))``: one plane's contribution to the score."""
+    q0, q1 = _rotated_pair(qa, qb, m * th[i_])
+    k0, k1 = _rotated_pair(ka, kb, n * th[i_])
+    return q0 * k0 + q1 * k1
+
+
+def _relative_plane(qa, qb, ka, kb, i_):
+    r"""``(qa, qb) R((n - m) theta_i) (ka, kb)^T``: the same plane written with the relative angle only."""
+    c, s = sp.cos((n - m) * th[i_]), sp.sin((n - m) * th[i_])
+    return qa * (ka * c - kb * s) + qb * (ka * s + kb * c)
+
+
+def _over_planes(f):
+    return sp.Sum(f, (i, 0, half - 1))
+
+
+def _interleaved(v, i_=i):
+    return v[2 * i_], v[2 * i_ + 1]
+
+
+def _half(v, i_=i):
+    return v[i_], v[i_ + half]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Claims.
+# --------------------------------------------------------------------------------------------------------------
+
+def _complex_form() -> Identity:
+    rot_q = sp.Mul(qc, sp.exp(I * m * theta), evaluate=False)
+    rot_k = sp.Mul(kc, sp.exp(I * n * theta), evaluate=False)
+    lhs = sp.Mul(rot_q, sp.conjugate(rot_k, evaluate=False), evaluate=False)
+    e1 = sp.Mul(qc, sp.exp(I * m * theta), sp.conjugate(kc), sp.conjugate(sp.exp(I * n * theta), evaluate=False),
+                evaluate=False)
+    e2 = sp.Mul(qc, sp.exp(I * m * theta), sp.conjugate(kc), sp.exp(-I * n * theta), evaluate=False)
+    rhs = qc * sp.conjugate(kc) * sp.exp(I * (m - n) * theta)
+    return Identity(
+        "rope-complex-relative", "Complex form: the absolute positions cancel to m - n", TOPIC,
+        f"{SEED}; {ROFORMER}, section 3.2",
+        steps=(
+            Step(lhs, e1, "rotate q by e^{i m theta} and k by e^{i n theta}; the score takes the key's conjugate, "
+                          "and the conjugate of a product is the product of conjugates", ("doit",)),
+            Step(e1, e2, "conjugation flips the sign of the imaginary exponent (n, theta real)", ("doit",)),
+            Step(e2, rhs, "exponents add: e^{i m theta} e^{-i n theta} = e^{i (m - n) theta}", ("powsimp",)),
+        ),
+        assumptions=("q, k complex (one 2-D pair each)", "m, n integer positions", "theta > 0 real"),
+        notes="The seed writes the product as (q k) e^{i(m-n)theta}; the key enters conjugated.",
+        wrong=qc * sp.conjugate(kc) * sp.exp(I * (m + n) * theta),
+    )
+
+
+def _rotation_product() -> Identity:
+    lhs = sp.MatMul(Rot(a).T, Rot(b))
+    e1 = sp.ImmutableMatrix([[sp.cos(a) * sp.cos(b) + sp.sin(a) * sp.sin(b), -sp.cos(a) * sp.sin(b) + sp.sin(a) * sp.cos(b)],
+                             [-sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b), sp.sin(a) * sp.sin(b) + sp.cos(a) * sp.cos(b)]])
+    return Identity(
+        "rope-2d-rotation-product", "Real 2-D form: R(a)^T R(b) = R(b - a)", TOPIC, f"{ROFORMER}, eq. 13-16",
+        steps=(
+            Step(lhs, e1, "multiply the explicit 2x2 matrices", ("doit", "expand")),
+            Step(e1, Rot(b - a), "angle-difference formulas for cos and sin", ("doit", "expand_trig", "expand")),
+        ),
+        assumptions=("a, b real angles",),
+        wrong=Rot(a - b),
+    )
+
+
+def _rotation_norm() -> Identity:
+    qv = Vec(q)
+    lhs = Dot(sp.MatMul(Rot(a), qv), sp.MatMul(Rot(a), qv))
+    e1 = Dot(qv, sp.MatMul(Rot(a).T, Rot(a), qv))
+    return Identity(
+        "rope-2d-norm", "A rotation keeps the length of a pair: |R(a) q| = |q|", TOPIC, f"{ROFORMER}; {SEED}",
+        steps=(
+            Step(lhs, e1, "(A q)^T = q^T A^T", ("doit", "expand")),
+            Step(e1, Dot(qv, qv), "R(a)^T R(a) = R(0) = I (cos^2 + sin^2 = 1)", ("doit", "expand", "trigsimp")),
+        ),
+        assumptions=("q = (q_0, q_1) real", "a real"),
+        domains=REAL_COMPONENTS,
+        wrong=Dot(qv, sp.MatMul(Rot(2 * a), qv)),
+    )
+
+
+def _real_part() -> Identity:
+    qv, kv = Vec(q), Vec(k)
+    zq, zk = q[0] + I * q[1], k[0] + I * k[1]
+    lhs = sp.re(sp.Mul(zq, sp.exp(I * m * theta), sp.conjugate(zk * sp.exp(I * n * theta)), evaluate=False))
+    e1 = Dot(sp.MatMul(Rot(m * theta), qv), sp.MatMul(Rot(n * theta), kv))
+    e2 = Dot(qv, sp.MatMul(Rot(m * theta).T, Rot(n * theta), kv))
+    rhs = Dot(qv, sp.MatMul(Rot((n - m) * theta), kv))
+    return Identity(
+        "rope-2d-real-form", "The real part of the complex score is q^T R((n - m) theta) k", TOPIC,
+        f"{ROFORMER}, eq. 12-16",
+        steps=(
+            Step(lhs, e1, "q = q_0 + i q_1: multiplying by e^{i m theta} is R(m theta) acting on (q_0, q_1); "
+                          "Re(z conj(w)) is the real dot product", ("doit", "expand_complex", "expand")),
+            Step(e1, e2, "(A q)^T = q^T A^T", ("doit", "expand")),
+            Step(e2, rhs, "R(a)^T R(b) = R(b - a)", ("doit", "expand", "expand_trig", "expand")),
+        ),
+        assumptions=("q = (q_0, q_1), k = (k_0, k_1) real", "m, n integer", "theta > 0"),
+        domains=REAL_COMPONENTS,
+        notes="Sign convention: the relative angle is (n - m) theta, key minus query (q^T R(-a) k = q^T R(a)^T k).",
+        wrong=Dot(qv, sp.MatMul(Rot((m - n) * theta), kv)),
+    )
+
+
+def _block_diagonal_d4() -> Identity:
+    R4 = sp.BlockDiagMatrix(Rot(m * th[0]), Rot(m * th[1]))
+    c0, s0, c1, s1 = sp.cos(m * th[0]), sp.sin(m * th[0]), sp.cos(m * th[1]), sp.sin(m * th[1])
+    explicit = sp.ImmutableMatrix([[c0, -s0, 0, 0], [s0, c0, 0, 0], [0, 0, c1, -s1], [0, 0, s1, c1]])
+    wrong = sp.ImmutableMatrix([[c0, -s0, 0, 0], [s0, c0, 0, 0], [0, 0, c1, s1], [0, 0, -s1, c1]])
+    return Identity(
+        "rope-block-diagonal-d4", "The block-diagonal R_m, displayed at d = 4", TOPIC, f"{SEED}; {ROFORMER}, eq. 15",
+        steps=(Step(R4, explicit, "one 2x2 rotation R(m theta_i) per plane on the diagonal, zeros elsewhere",
+                    ("doit",)),),
+        assumptions=("an example at d = 4 (planes i = 0, 1); the general-d claims follow as Sums over planes",),
+        domains=REAL_COMPONENTS,
+        notes="The seed prints the same matrix with theta_1, theta_2; we count planes from 0 as the code does.",
+        wrong=wrong,
+    )
+
+
+def _block_relative() -> Identity:
+    lhs = _over_planes(_plane_score(*_interleaved(q), *_interleaved(k), i))
+    cos_, sin_ = sp.cos((n - m) * th[i]), sp.sin((n - m) * th[i])
+    q0, q1 = _interleaved(q)
+    k0, k1 = _interleaved(k)
+    e1 = _over_planes((q0 * k0 + q1 * k1) * cos_ + (q1 * k0 - q0 * k1) * sin_)
+    rhs = _over_planes(_relative_plane(q0, q1, k0, k1, i))
+    wrong = _over_planes(_relative_plane(q0, q1, k0, k1, i).subs(n - m, m - n))
+    return Identity(
+        "rope-block-relative", "For every even d: (R_m q)^T (R_n k) = q^T R_{n-m} k", TOPIC,
+        f"{ROFORMER}, eq. 16; {SEED}",
+        steps=(
+            Step(lhs, e1, "per plane, R(m theta_i)^T R(n theta_i) = R((n - m) theta_i) (angle differences)",
+                 ("expand", "expand_trig", "expand")),
+            Step(e1, rhs, "regroup as q^T R_{n-m} k, plane by plane", ("expand",)),
+        ),
+        assumptions=("d = 2h even, planes i = 0 .. d/2 - 1 on channels (2i, 2i + 1)", "q, k real vectors",
+                     "theta_i arbitrary reals", "m, n integer"),
+        sizes=D_SIZES, domains=REAL_COMPONENTS,
+        notes="R_m is block diagonal, so (R_m q)^T (R_n k) is a sum over planes; as this holds for every q and k, "
+              "R_m^T R_n = R_{n-m}.",
+        wrong=wrong,
+    )
+
+
+def _block_orthogonal() -> Identity:
+    q0, q1 = _interleaved(q)
+    k0, k1 = _interleaved(k)
+    lhs = _over_planes(_plane_score(q0, q1, k0, k1, i).subs(n, m))
+    rhs = _over_planes(q0 * k0 + q1 * k1)
+    return Identity(
+        "rope-block-orthogonal", "R_m is orthogonal for every even d: (R_m q)^T (R_m k) = q^T k", TOPIC,
+        f"{ROFORMER}, section 3.2",
+        steps=(Step(lhs, rhs, "cos^2 + sin^2 = 1 in every plane", ("expand", "combine_sums", "trigsimp")),),
+        assumptions=("d = 2h even, interleaved planes (2i, 2i + 1)", "q, k real vectors", "m integer"),
+        sizes=D_SIZES, domains=REAL_COMPONENTS,
+        notes="With k = q this is |R_m q| = |q|: RoPE keeps every query and key length.",
+        wrong=_over_planes((q0 * k0 + q1 * k1) * sp.cos(m * th[i])),
+    )
+
+
+def _elementwise() -> Identity:
+    xv = sp.ImmutableMatrix([x[2 * i], x[2 * i + 1]])
+    rot = sp.ImmutableMatrix([-x[2 * i + 1], x[2 * i]])
+    cosv = sp.ImmutableMatrix([sp.cos(m * th[i])] * 2)
+    sinv = sp.ImmutableMatrix([sp.sin(m * th[i])] * 2)
+    lhs = sp.MatAdd(sp.HadamardProduct(xv, cosv), sp.HadamardProduct(rot, sinv))
+    rhs = sp.MatMul(Rot(m * th[i]), xv)
+    wrong = sp.MatAdd(sp.HadamardProduct(xv, cosv), sp.HadamardProduct(-rot, sinv))
+    return Identity(
+        "rope-elementwise", "Element-wise form: x * cos + rot(x) * sin equals the block-diagonal product", TOPIC,
+        f"{ROFORMER}, eq. 34; {SEED} ('Computational Efficiency')",
+        steps=(Step(lhs, rhs, "channels 2i and 2i + 1 of R_m x only involve plane i", ("doit", "expand")),),
+        assumptions=("rot(x) = (-x_1, x_0, -x_3, x_2, ...); cos and sin repeat each theta_i twice",
+                     "shown for a generic plane i: R_m acts on each plane alone, so this is R_m x for every even d"),
+        domains=REAL_COMPONENTS,
+        wrong=wrong,
+    )
+
+
+def _layout_scores() -> Identity:
+    Pq = (Permuted(q, i, 0, d), Permuted(q, i, 1, d))
+    Pk = (Permuted(k, i, 0, d), Permuted(k, i, 1, d))
+    lhs = _over_planes(_plane_score(*Pq, *Pk, i))
+    e1 = _over_planes(_plane_score(*_interleaved(q), *_interleaved(k), i))
+    rhs = _over_planes(_relative_plane(*_interleaved(q), *_interleaved(k), i))
+    wrong = _over_planes(_relative_plane(*_half(q), *_half(k), i))
+    return Identity(
+        "rope-layout-permutation", "Half layout on permuted q, k scores exactly as the interleaved layout", TOPIC,
+        "GPT-NeoX / Hugging Face rotate_half vs RoFormer / Meta interleaved; checkpoint converters",
+        steps=(
+            Step(lhs, e1, "the half layout rotates channels (j, j + d/2); P puts q_{2i}, q_{2i+1} there",
+                 ("doit",)),
+            Step(e1, rhs, "the interleaved score depends on n - m only (rope-block-relative)",
+                 ("expand", "expand_trig", "expand")),
+        ),
+        assumptions=("P: (P v)_i = v_{2i}, (P v)_{i + d/2} = v_{2i+1} for i = 0 .. d/2 - 1 (a channel permutation)",
+                     "the same P is applied to q and to k (per head; with grouped-query attention the key "
+                     "projection is permuted per key-value head)", "d even, theta_i arbitrary reals"),
+        sizes=D_SIZES, domains=REAL_COMPONENTS,
+        notes="The registered mistake is the layout mix-up: the half kernel applied to unpermuted (interleaved) "
+              "q and k pairs channels (i, i + d/2) instead of (2i, 2i + 1).",
+        wrong=wrong,
+    )
+
+
+def _abel() -> Identity:
+    hh = sp.IndexedBase("h")
+    S = sp.IndexedBase("S")
+    top = half
+    lhs = sp.Sum(hh[i] * (S[i + 1] - S[i]), (i, 0, top - 1))
+    rhs = hh[top] * S[top] - hh[0] * S[0] - sp.Sum(S[i + 1] * (hh[i + 1] - hh[i]), (i, 0, top - 1))
+    wrong = hh[top] * S[top] - hh[0] * S[0] - sp.Sum(S[i] * (hh[i + 1] - hh[i]), (i, 0, top - 1))
+    return Identity(
+        "rope-decay-abel", "Abel summation (summation by parts) behind RoPE's long-term decay", TOPIC,
+        f"{ROFORMER}, section 3.4.3, eq. 35-36",
+        steps=(Step(lhs, rhs, "the products h_i S_{i+1} cancel; what is left telescopes",
+                    ("expand", "combine_sums", "doit")),),
+        assumptions=("h_i, S_j arbitrary complex sequences, d even",
+                     "RoFormer: h_i = q_[2i:2i+1] conj(k_[2i:2i+1]), S_j = sum_{l<j} e^{i (m - n) theta_l}, so "
+                     "S_{i+1} - S_i = e^{i (m - n) theta_i}, S_0 = 0, and h_{d/2} = 0 by convention"),
+        sizes=D_SIZES,
+        notes="With S_0 = 0 and h_{d/2} = 0 the boundary terms vanish: sum_i h_i e^{i(m-n)theta_i} = "
+              "-sum_i S_{i+1} (h_{i+1} - h_i), whose modulus is at most (max_i |h_{i+1} - h_i|) sum_j |S_j| "
+              "(rope-decay-bound checks this numerically).",
+        wrong=wrong,
+    )
+
+
+# ---- facts: the decay bound and curve, the layout permutation ------------------------------------------------
+
+def _decay_bound_compute(dps: int):
+    from numeric.sinusoid import inverse_frequencies_mp
+
+    rng = random.Random("rope-decay-bound")
+    ok = wrong_ok = 0
+    draws = 0
+    rows = []
+    for width in (8, 32, 128):
+        thetas = inverse_frequencies_mp(width, 10000, dps)
+        for _ in range(12):
+            r = rng.randint(-4000, 4000)
+            hs = [mpmath.mpc(rng.uniform(-1, 1), rng.uniform(-1, 1)) for _ in range(width // 2)] + [mpmath.mpc(0)]
+            rotations = [mpmath.expj(r * t) for t in thetas]  # e^{i (m - n) theta_j}
+            S = [mpmath.mpc(0)]  # S_0 = 0, S_{j+1} = S_j + e^{i (m - n) theta_j}
+            for z in rotations:
+                S.append(S[-1] + z)
+            score = abs(mpmath.fsum(hj * z for hj, z in zip(hs, rotations)))
+            abel = abs(mpmath.fsum(S[j + 1] * (hs[j + 1] - hs[j]) for j in range(width // 2)))
+            bound = max(abs(hs[j + 1] - hs[j]) for j in range(width // 2)) * mpmath.fsum(abs(v) for v in S[1:])
+            draws += 1
+            ok += bool(score <= bound) and bool(abs(score - abel) <= mpmath.mpf(10) ** (-dps + 10) * (1 + score))
+            # A plausible misreading: the plotted curve (normalised by d/2) used as the bound itself.
+            wrong_ok += bool(score <= bound / (width // 2))
+        rows.append((f"d = {width}", f"{draws} draws so far"))
+    value = {"draws": draws, "bound and Abel identity hold": ok, "normalised curve is also a bound": wrong_ok}
+    return value, rows
+
+
+def _decay_bound() -> Fact:
+    return Fact(
+        "rope-decay-bound", "The long-term decay bound holds; the normalised curve alone is not a bound", TOPIC,
+        f"{ROFORMER}, section 3.4.3, eq. 37",
+        statement="At 36 seeded random draws (d = 8, 32, 128, b = 10000, h_i complex in the unit square, "
+                  "h_{d/2} = 0, m - n in [-4000, 4000]) the score equals -sum_i S_{i+1}(h_{i+1} - h_i) and "
+                  "|sum_i h_i e^{i(m-n)theta_i}| <= (max_i |h_{i+1} - h_i|) sum_{j=1}^{d/2} |S_j| every time; "
+                  "dividing the bound by d/2 (the plotted curve) fails for 9 of the 36 draws.",
+        claim={"draws": 36, "bound and Abel identity hold": 36, "normalised curve is also a bound": 27},
+        compute=_decay_bound_compute,
+        definitions=(Step(sp.Symbol("S_j"), sp.Sum(sp.exp(I * (m - n) * th[sp.Symbol("l")]),
+                                                     (sp.Symbol("l"), 0, sp.Symbol("j") - 1)),
+                          "partial sums of the rotations", ("identity",)),),
+        wrong={"draws": 36, "bound and Abel identity hold": 36, "normalised curve is also a bound": 36},
+    )
+
+
+#: Relative distances at which the RoFormer curve is tabulated (d = 128, b = 10000, as in the paper's figure).
+CURVE_DISTANCES = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+
+
+def _curve_compute(dps: int):
+    from numeric.rotary import rope_decay_bound_mp
+
+    values = rope_decay_bound_mp(128, CURVE_DISTANCES, 10000, dps)
+    rows = [(f"r = {r}", v) for r, v in zip(CURVE_DISTANCES, values)]
+    return [mpmath.nstr(v, 4) for v in values], rows
+
+
+def _decay_curve() -> Fact:
+    r_ = sp.Symbol("r", integer=True)
+    j_ = sp.Symbol("j", integer=True, positive=True)
+    return Fact(
+        "rope-decay-curve", "The RoFormer decay curve (1/(d/2)) sum_j |S_j| at d = 128, b = 10000", TOPIC,
+        f"{ROFORMER}, figure 2",
+        statement="Tabulated at relative distances " + ", ".join(map(str, CURVE_DISTANCES)) + ": it starts at "
+                  "(d/2 + 1)/2 = 32.5 (every S_j = j at r = 0) and falls to 10.23 at r = 100 and 4.471 at r = 1000 "
+                  "(between the tabulated points it oscillates: it is not monotone).",
+        claim=["32.5", "31.54", "28.96", "20.85", "17.95", "15.24", "12.63", "10.23", "7.245", "6.19", "4.471"],
+        compute=_curve_compute,
+        definitions=(Step(sp.Function("C")(r_),
+                          sp.Sum(sp.Abs(sp.Sum(sp.exp(I * r_ * th[sp.Symbol("l")]), (sp.Symbol("l"), 0, j_ - 1))),
+                                 (j_, 1, half)) / half,
+                          "the curve plotted against the relative distance r = m - n", ("identity",)),),
+        wrong=["32.5", "31.54", "28.96", "20.85", "17.95", "15.24", "12.63", "10.23", "7.245", "6.19", "0.0"],
+    )
+
+
+def _layout_fact_compute(dps: int):
+    from numeric.rotary import layout_permutation, rope_mp
+
+    rng = random.Random("rope-layout-scores")
+    rows, same, mixed = [], 0, 0
+    for width in (2, 4, 8, 16, 64):
+        perm = layout_permutation(width).tolist()
+        qv = [rng.uniform(-1, 1) for _ in range(width)]
+        kv = [rng.uniform(-1, 1) for _ in range(width)]
+        pm, pn = rng.randint(0, 5000), rng.randint(0, 5000)
+        dot = lambda u, v: mpmath.fsum(x_ * y_ for x_, y_ in zip(u, v))  # noqa: E731
+        inter = dot(rope_mp([qv], [pm], dps=dps)[0], rope_mp([kv], [pn], dps=dps)[0])
+        halfs = dot(rope_mp([[qv[p] for p in perm]], [pm], layout="half", dps=dps)[0],
+                    rope_mp([[kv[p] for p in perm]], [pn], layout="half", dps=dps)[0])
+        unperm = dot(rope_mp([qv], [pm], layout="half", dps=dps)[0], rope_mp([kv], [pn], layout="half", dps=dps)[0])
+        tol = mpmath.mpf(10) ** (-dps + 10)
+        same += bool(abs(inter - halfs) <= tol)
+        mixed += bool(abs(inter - unperm) <= tol)
+        rows.append((f"d = {width}, perm", perm if width <= 8 else "..."))
+    return {"widths": 5, "permuted scores equal": same, "unpermuted scores equal": mixed}, rows
+
+
+def _layout_fact() -> Fact:
+    return Fact(
+        "rope-layout-permutation-check", "The layout permutation on concrete widths (and the mix-up it prevents)",
+        TOPIC, "GPT-NeoX / Hugging Face rotate_half vs RoFormer / Meta interleaved",
+        statement="For d = 2, 4, 8, 16, 64 at random positions, the mpmath reference scores of the interleaved "
+                  "layout equal those of the half layout on q, k permuted by P = [0, 2, ..., d-2, 1, 3, ..., d-1]; "
+                  "without the permutation they agree only at d = 2 (where the layouts coincide).",
+        claim={"widths": 5, "permuted scores equal": 5, "unpermuted scores equal": 1},
+        compute=_layout_fact_compute,
+        wrong={"widths": 5, "permuted scores equal": 5, "unpermuted scores equal": 5},
+    )
 
 
 def claims() -> list:
-    return []
+    return [
+        _complex_form(),
+        _rotation_product(),
+        _rotation_norm(),
+        _real_part(),
+        _block_diagonal_d4(),
+        _block_relative(),
+        _block_orthogonal(),
+        _elementwise(),
+        _layout_scores(),
+        _layout_fact(),
+        _abel(),
+        _decay_bound(),
+        _decay_curve(),
+    ]
