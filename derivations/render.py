@@ -8,10 +8,12 @@ from __future__ import annotations
 import json
 from typing import Iterable
 
+import mpmath
 import sympy as sp
 from sympy.printing.latex import greek_letters_set
 
-from symbolic.core import Fact, Identity, Step, _RELATIONS
+from numeric import tolerances
+from symbolic.core import _RELATIONS, Fact, Step, _show
 
 FORMATS = ("latex", "markdown", "text")
 
@@ -60,6 +62,13 @@ def _align(steps: Iterable[Step], chained: bool, proved: bool = True) -> str:
     return "\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}"
 
 
+def computed(c: Fact) -> list[tuple[str, str]]:
+    r"""The rows a fact computes, as ``(label, value)`` strings (recomputed now, at the default precision)."""
+    with mpmath.workdps(tolerances.DEFAULT_DPS):
+        _, table = c.compute(tolerances.DEFAULT_DPS)
+    return [(str(label), _show(value)) for label, value in table]
+
+
 def identity_latex(c) -> str:
     r"""One claim as a LaTeX section body: title, source, assumptions, the verified derivation."""
     out = [f"% {c.id}", f"\\paragraph{{{_tex_escape(c.title)}}}", f"Source: {_tex_escape(c.source)}."]
@@ -67,6 +76,9 @@ def identity_latex(c) -> str:
         out.append(_tex_escape(c.statement))
         if c.definitions:
             out.append(_align(c.definitions, chained=False, proved=False))
+        out.append(f"Computed with mpmath at {tolerances.DEFAULT_DPS} digits:")
+        out.append("\\begin{itemize}\n" + "\n".join(f"\\item {_tex_escape(label)}: {_tex_escape(value)}"
+                                                     for label, value in computed(c)) + "\n\\end{itemize}")
         return "\n".join(out) + "\n"
     if c.assumptions:
         out.append("Assumptions: " + "; ".join(_tex_escape(a) for a in c.assumptions) + ".")
@@ -82,6 +94,8 @@ def identity_markdown(c) -> str:
         out += [c.statement, ""]
         for st in c.definitions:
             out += [f"$$ {latex(st.lhs)} {_RELATIONS[st.rel]} {latex(st.rhs)} $$", ""]
+        out += [f"Computed with mpmath at {tolerances.DEFAULT_DPS} digits:", ""]
+        out += [f"- {label}: `{value}`" for label, value in computed(c)] + [""]
         return "\n".join(out)
     if c.assumptions:
         out += ["Assumptions: " + "; ".join(c.assumptions) + ".", ""]
@@ -99,6 +113,7 @@ def identity_text(c) -> str:
         out.append(f"  {c.statement}")
         for st in c.definitions:
             out.append(f"  {sp.sstr(st.lhs)} {st.rel} {sp.sstr(st.rhs)}")
+        out += [f"  computed: {label} = {value}" for label, value in computed(c)]
         return "\n".join(out) + "\n"
     for a in c.assumptions:
         out.append(f"  assume: {a}")
@@ -122,7 +137,8 @@ def as_json(c) -> dict:
     base = {"id": c.id, "kind": c.kind, "title": c.title, "topic": c.topic, "source": c.source}
     if isinstance(c, Fact):
         return base | {"statement": c.statement, "claim": _jsonable(c.claim),
-                       "definitions": [_step_json(s) for s in c.definitions]}
+                       "definitions": [_step_json(s) for s in c.definitions],
+                       "computed": [{"label": label, "value": value} for label, value in computed(c)]}
     return base | {
         "assumptions": list(c.assumptions),
         "claim": {"lhs": latex(c.lhs), "rel": c.rel, "rhs": latex(c.rhs),

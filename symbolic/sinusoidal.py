@@ -303,7 +303,28 @@ def fast_wave_repeats() -> Fact:
     )
 
 
+def fast_slow_separation() -> Fact:
+    idx = (0, 128, 255)
+
+    def compute(dps):
+        th = sinusoid.inverse_frequencies_mp(512, 10000, dps)
+        sep = [2 * mpmath.sin(th[j] / 2) for j in idx]  # 2 sin(θ_i/2): the pair's move per position step
+        value = [_fmt(x, 4) for x in sep]
+        return value, [(f"i={j}: 2 sin(θ_i/2)", x) for j, x in zip(idx, sep)]
+
+    return Fact(
+        "sinusoidal-fast-slow-separation",
+        "Fast pairs tell neighbours apart, slow pairs barely move: per-pair step for d_model = 512",
+        "sinusoidal", f"{SEED}, 'Differentiating between Nearby and Distant Words'",
+        "By sinusoidal-pair-separation, pair i moves 2 sin(θ_i/2) per position step: 0.9589 for the fastest "
+        "pair (i = 0), 0.01000 at i = 128 and 1.037e-4 for the slowest (i = 255), a ratio of about 9250.",
+        ["0.9589", "0.01000", "0.0001037"], compute,
+        definitions=(Step(sp.Function("s")(i), 2 * sp.sin(theta_paper / 2), "per-pair step, d = 512, b = 10000"),),
+        wrong=["0.9589", "0.01000", "0.0001000"],
+    )
+
+
 def claims() -> list:
     return [definition(), denominators_512(), worked_examples_512(), dry_run_d4(), norm(), shift_is_linear(),
             dot_product(), translation_invariance(), symmetry(), neighbour_distance(), pair_separation(),
-            wavelengths(), monotone_range(), fast_wave_repeats()]
+            fast_slow_separation(), wavelengths(), monotone_range(), fast_wave_repeats()]
