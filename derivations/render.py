@@ -141,10 +141,34 @@ def as_json(c) -> dict:
                        "computed": [{"label": label, "value": value} for label, value in computed(c)]}
     return base | {
         "assumptions": list(c.assumptions),
+        "symbols": symbol_assumptions(c),
         "claim": {"lhs": latex(c.lhs), "rel": c.rel, "rhs": latex(c.rhs),
                   "lhs_sympy": sp.sstr(c.lhs), "rhs_sympy": sp.sstr(c.rhs)},
         "steps": [_step_json(s) for s in c.steps],
     }
+
+
+_FACTS = ("integer", "even", "positive", "nonnegative", "real", "complex")
+
+
+def symbol_assumptions(c) -> dict:
+    r"""Each symbol of a claim with the SymPy assumptions it was declared with (``real``, ``integer``, ...)."""
+    syms, mats = set(), set()
+    for st in c.steps:
+        for side in (st.lhs, st.rhs):
+            if isinstance(side, sp.Basic):
+                syms |= {s for s in side.free_symbols if isinstance(s, sp.Symbol)}
+                syms |= {a.base.label for a in side.atoms(sp.Indexed)}
+                mats |= side.atoms(sp.MatrixSymbol)
+    out = {str(M): [f"matrix {sp.sstr(M.shape[0])} x {sp.sstr(M.shape[1])}"] for M in sorted(mats, key=str)}
+    for s in sorted(syms, key=lambda s: s.name):
+        facts = [f for f in _FACTS if s.assumptions0.get(f)]
+        # Report only the strongest: positive integer implies real, complex, nonnegative...
+        implied = {"integer": {"real", "complex"}, "real": {"complex"}, "positive": {"nonnegative", "real", "complex"},
+                   "nonnegative": {"real", "complex"}, "even": {"integer", "real", "complex"}}
+        strongest = [f for f in facts if not any(f in implied.get(g, ()) for g in facts)]
+        out[s.name] = strongest or ["complex"]
+    return out
 
 
 def _step_json(s: Step) -> dict:
