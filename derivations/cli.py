@@ -160,6 +160,22 @@ def cmd_export(args) -> int:
     return 0
 
 
+def cmd_precision(args) -> int:
+    r"""Where RoPE's relative-position property first breaks, per dtype and angle style (issue 4)."""
+    from numeric import precision
+
+    try:
+        max_position = int(args.max_position)
+        width = int(args.width)
+    except ValueError:
+        raise UsageError("--max-position and --width must be integers") from None
+    rows = precision.precision_table(max_position=max_position, width=width)
+    print(f"RoPE score error |s(m, m+r) - s(0, r)| / (|q||k|), d = {width}, r in {precision.DISTANCES}, "
+          f"against mpmath; breaks when > tolerance ({tolerances.ROPE_BREAK_EPS} eps of the dtype)")
+    sys.stdout.write(precision.format_precision_table(rows))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="posproof", description="Machine-checked derivations of transformer positional encodings.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -180,6 +196,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", required=True, help="tex, md or json")
     s.add_argument("--out", required=True, help="output directory")
     s.set_defaults(func=cmd_export)
+    s = sub.add_parser("precision", help="RoPE in float64/32/16 and bfloat16: where relative positions break")
+    s.add_argument("--max-position", default="32768", help="positions scanned: 0 .. N-1 (default 32768)")
+    s.add_argument("--width", default="128", help="head width d (default 128)")
+    s.set_defaults(func=cmd_precision)
     return p
 
 

@@ -22,3 +22,10 @@ __all__ += [
     "causal_mask", "rel_shift", "rel_shift_garbage", "txl_relative_embeddings", "txl_scores_direct",
     "txl_scores_shift",
 ]
+
+# ---- RoPE (issue 4): module numeric.rotary, so that `from numeric import rope` gives the function --------------
+from .rotary import (RopeTable, interleaved_to_half_rows, layout_permutation, rope, rope_decay_bound,
+                     rope_decay_bound_mp, rope_mp, rope_table)
+
+__all__ += ["rope", "rope_table", "RopeTable", "rope_mp", "rope_decay_bound", "rope_decay_bound_mp",
+            "layout_permutation", "interleaved_to_half_rows"]

@@ -249,7 +249,9 @@ def _rotation_norm() -> Identity:
 def _real_part() -> Identity:
     qv, kv = Vec(q), Vec(k)
     zq, zk = q[0] + I * q[1], k[0] + I * k[1]
-    lhs = sp.re(sp.Mul(zq, sp.exp(I * m * theta), sp.conjugate(zk * sp.exp(I * n * theta)), evaluate=False))
+    product = sp.Mul(zq, sp.exp(I * m * theta), sp.conjugate(sp.Mul(zk, sp.exp(I * n * theta), evaluate=False),
+                                                              evaluate=False), evaluate=False)
+    lhs = sp.re(product, evaluate=False)
     e1 = Dot(sp.MatMul(Rot(m * theta), qv), sp.MatMul(Rot(n * theta), kv))
     e2 = Dot(qv, sp.MatMul(Rot(m * theta).T, Rot(n * theta), kv))
     rhs = Dot(qv, sp.MatMul(Rot((n - m) * theta), kv))
