@@ -60,11 +60,15 @@ def _vectors(value, name: str = "vectors") -> np.ndarray:
 
 
 def _check_finite(arr: np.ndarray, name: str) -> None:
-    # One read-only reduction first (cheap); locate the culprit only if the sum is not finite (it may overflow).
+    r"""``ValueError`` if ``arr`` (float32/float64, C-contiguous) holds inf or NaN.
+
+    Fast path: row sums by one BLAS matrix-vector product (a read-only pass; inf and NaN propagate into them).
+    Only if a row sum is not finite (it may also overflow) are the entries themselves inspected."""
+    rows = arr.reshape(-1, arr.shape[-1])
     with np.errstate(over="ignore", invalid="ignore"):
-        total = np.add.reduce(arr, axis=None, dtype=np.float64 if arr.dtype in _LOW else None)
+        total = (rows @ np.ones(arr.shape[-1], dtype=arr.dtype)).sum()
     if not np.isfinite(total):
-        bad = ~np.isfinite(arr.astype(np.float32) if arr.dtype in _LOW else arr)
+        bad = ~np.isfinite(arr)
         if bad.any():
             where = np.argwhere(bad)[0].tolist()
             raise ValueError(f"{name} must be finite; got a non-finite value at index {tuple(where)}")
@@ -102,30 +106,30 @@ def _rotate_interleaved(x: np.ndarray, rotor: np.ndarray, out: np.ndarray) -> np
     return out
 
 
-#: Tokens per block of the half-layout kernel: its temporaries then stay in the CPU cache.
-_HALF_BLOCK = 512
+#: Tokens per block of the half-layout kernel: its temporary then stays in the CPU cache.
+_HALF_BLOCK = 1024
 
 
-def _rotate_half(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, out: np.ndarray) -> np.ndarray:
-    r"""Half layout: ``out[:h] = x[:h] cos - x[h:] sin``, ``out[h:] = x[h:] cos + x[:h] sin`` (``h = d/2``).
+def _rotate_half(x: np.ndarray, cos2: np.ndarray, sin2: np.ndarray, out: np.ndarray) -> np.ndarray:
+    r"""Half layout: ``out = x * [cos, cos] + swap(x) * [-sin, sin]`` where ``swap`` exchanges the two halves,
+    i.e. ``out_i = x_i cos - x_{i+h} sin`` and ``out_{i+h} = x_{i+h} cos + x_i sin`` (``h = d/2``).
 
-    ``x``, ``out`` ``(..., tokens, d)``; ``cos``, ``sin`` ``(..., tokens, d/2)``, processed in token blocks."""
-    h = x.shape[-1] // 2
+    ``x``, ``out`` ``(..., tokens, d)`` C-contiguous; ``cos2``, ``sin2`` ``(..., tokens, d)`` (the full-width
+    tables above), processed in blocks of tokens."""
+    d = x.shape[-1]
+    h = d // 2
     tokens = x.shape[-2]
-    tmp = np.empty(x.shape[:-2] + (min(tokens, _HALF_BLOCK), h), dtype=out.dtype)
+    per_token = cos2.ndim >= 2 and cos2.shape[-2] == tokens
+    tmp = np.empty(x.shape[:-2] + (min(tokens, _HALF_BLOCK), d), dtype=out.dtype)
     for t0 in range(0, tokens, _HALF_BLOCK):
         t1 = min(tokens, t0 + _HALF_BLOCK)
-        x1, x2 = x[..., t0:t1, :h], x[..., t0:t1, h:]
-        o1, o2 = out[..., t0:t1, :h], out[..., t0:t1, h:]
-        c = cos[..., t0:t1, :] if cos.ndim >= 2 and cos.shape[-2] == tokens else cos
-        s = sin[..., t0:t1, :] if sin.ndim >= 2 and sin.shape[-2] == tokens else sin
-        t = tmp[..., : t1 - t0, :]
-        np.multiply(x1, c, out=o1)
-        np.multiply(x2, s, out=t)
-        np.subtract(o1, t, out=o1)  # x_i cos - x_{i+h} sin
-        np.multiply(x2, c, out=o2)
-        np.multiply(x1, s, out=t)
-        np.add(o2, t, out=o2)  # x_{i+h} cos + x_i sin
+        xb, ob, tb = x[..., t0:t1, :], out[..., t0:t1, :], tmp[..., : t1 - t0, :]
+        c2 = cos2[..., t0:t1, :] if per_token else cos2
+        s2 = sin2[..., t0:t1, :] if per_token else sin2
+        split = xb.shape[:-1] + (2, h)
+        np.multiply(xb, c2, out=ob)  # x * [cos, cos]
+        np.multiply(xb.reshape(split)[..., ::-1, :], s2.reshape(s2.shape[:-1] + (2, h)), out=tb.reshape(split))
+        np.add(ob, tb, out=ob)  # + swap(x) * [-sin, sin]
     return out
 
 
@@ -154,7 +158,9 @@ class RopeTable:
                 rotor.real, rotor.imag = self.cos, self.sin  # e^{i m theta_i}
                 self._cast[dtype] = (rotor,)
             else:
-                self._cast[dtype] = (self.cos.astype(dtype), self.sin.astype(dtype))
+                cos2 = np.concatenate([self.cos, self.cos], axis=-1).astype(dtype)  # (..., tokens, d)
+                sin2 = np.concatenate([-self.sin, self.sin], axis=-1).astype(dtype)
+                self._cast[dtype] = (cos2, sin2)
         return self._cast[dtype]
 
     def apply(self, vectors, out: np.ndarray | None = None, check_finite: bool = True) -> np.ndarray:
@@ -165,8 +171,6 @@ class RopeTable:
         if x.shape[-1] != self.width:
             raise ValueError(f"vectors must have width {self.width} (the table's), got shape {x.shape}")
         _match(self.positions, x.shape)
-        if check_finite:
-            _check_finite(x, "vectors")
         result_dtype = x.dtype
         if out is None:
             out = np.empty(x.shape, dtype=result_dtype)
@@ -178,6 +182,8 @@ class RopeTable:
             target = np.empty(x.shape, dtype=np.float32)
         else:
             xw, target = np.ascontiguousarray(x), out
+        if check_finite:
+            _check_finite(xw, "vectors")
         tables = self._tables(np.dtype(work))
         if self.layout == "interleaved":
             _rotate_interleaved(xw, tables[0], target)
