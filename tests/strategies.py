@@ -16,3 +16,51 @@ shift = st.integers(min_value=-2048, max_value=2048)
 
 # ---- sinusoidal ----------------------------------------------------------------------------------------------
 sinusoidal_layouts = st.sampled_from(["interleaved", "half"])
+
+# ---- relative schemes: T5, DeBERTa, ALiBi, Transformer-XL (issue 3) ------------------------------------------------
+#: Integer relative positions, small and large (both signs).
+relative_positions = hnp.arrays(np.int64, st.integers(1, 64), elements=st.integers(-100_000, 100_000))
+relative_position = st.integers(-100_000, 100_000)
+
+
+@st.composite
+def t5_configs(draw):
+    r"""``(bidirectional, num_buckets, max_distance)`` accepted by ``t5_relative_bucket``."""
+    bidirectional = draw(st.booleans())
+    num_buckets = 2 * draw(st.integers(2 if bidirectional else 1, 64))
+    side = num_buckets // 2 if bidirectional else num_buckets
+    max_distance = draw(st.integers(side // 2 + 1, 4096))
+    return bidirectional, num_buckets, max_distance
+
+
+@st.composite
+def deberta_bucket_configs(draw):
+    r"""``(bucket_size, max_position)`` accepted by ``deberta_log_bucket``."""
+    bucket_size = 2 * draw(st.integers(2, 256))
+    max_position = draw(st.integers(bucket_size // 2 + 2, 4096))
+    return bucket_size, max_position
+
+
+#: ALiBi head counts, powers of two and others.
+head_counts = st.integers(1, 256)
+powers_of_two_heads = st.integers(0, 8).map(lambda e: 2 ** e)
+#: Transformer-XL segment and memory lengths.
+txl_lengths = st.tuples(st.integers(1, 8), st.integers(0, 6))
+
+# ---- rope ----------------------------------------------------------------------------------------------------
+rope_layouts = st.sampled_from(["interleaved", "half"])
+#: RoPE head widths (even), small enough for the mpmath reference.
+rope_widths = st.integers(min_value=1, max_value=16).map(lambda h: 2 * h)
+#: Integer token positions, up to long contexts.
+rope_positions = st.integers(min_value=0, max_value=131072)
+
+
+@st.composite
+def rope_inputs(draw, dtype=np.float64, max_tokens=8, widths=rope_widths):
+    r"""``(vectors (tokens, width), positions (tokens,))`` with finite components in [-4, 4]."""
+    width = draw(widths)
+    tokens = draw(st.integers(1, max_tokens))
+    vectors = draw(hnp.arrays(dtype, (tokens, width),
+                              elements=st.floats(-4, 4, allow_nan=False, allow_infinity=False, width=32)))
+    positions = draw(hnp.arrays(np.int64, (tokens,), elements=rope_positions))
+    return vectors, positions

@@ -1,0 +1,135 @@
+r"""DeBERTa: clipped index, log buckets, and the scores computed directly and as the public code does."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from numeric import deberta_log_bucket
+from numeric.deberta import (deberta_delta, deberta_log_bucket_mp, deberta_relative_index, deberta_scores_direct,
+                             deberta_scores_gather)
+from tests import strategies as S
+
+
+@given(S.relative_positions, S.deberta_bucket_configs())
+def test_log_bucket_odd_symmetric(r, cfg):
+    assert np.array_equal(deberta_log_bucket(-r, *cfg), -deberta_log_bucket(r, *cfg))
+
+
+@given(S.deberta_bucket_configs())
+def test_log_bucket_exact_up_to_half_bucket_size(cfg):
+    mid = cfg[0] // 2
+    r = np.arange(-mid, mid + 1)
+    assert np.array_equal(deberta_log_bucket(r, *cfg), r)
+
+
+@given(S.deberta_bucket_configs())
+def test_log_bucket_monotone_and_ends_at_bucket_size_minus_one(cfg):
+    bucket_size, max_position = cfg
+    r = np.arange(0, max_position)
+    b = deberta_log_bucket(r, *cfg)
+    assert np.all(np.diff(b) >= 0)
+    assert b[-1] == bucket_size - 1  # |r| = max_position - 1
+
+
+@settings(max_examples=25)
+@given(S.deberta_bucket_configs(), st.integers(-5000, 5000))
+def test_log_bucket_agrees_with_mpmath(cfg, r):
+    assert int(deberta_log_bucket([r], *cfg)[0]) == deberta_log_bucket_mp(r, *cfg)
+
+
+def test_log_bucket_known_values_default():
+    r = np.arange(-2000, 2001)
+    assert deberta_log_bucket(r).tolist() == [deberta_log_bucket_mp(int(x)) for x in r]
+    assert deberta_log_bucket([128, 129, 200, 300, 511, -511]).tolist() == [128, 129, 169, 207, 255, -255]
+
+
+def test_delta_clip_and_convention_query_minus_key():
+    k = 3
+    i, j = 7, 5  # query after key: r = i - j = +2
+    assert deberta_delta([i - j], k).tolist() == [5]
+    assert deberta_delta(np.arange(-5, 6), k).tolist() == [0, 0, 0, 1, 2, 3, 4, 5, 5, 5, 5]
+
+
+def _inputs(L=9, d=4, k=3, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(L, d)), rng.normal(size=(L, d)), rng.normal(size=(2 * k, d)), rng.normal(size=(2 * k, d)), k
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 6), st.integers(1, 5), st.sampled_from(["code", "paper"]),
+       st.integers(0, 2 ** 31))
+def test_direct_equals_gather(L, d, k, conv, seed):
+    Qc, Kc, Qr, Kr, k = _inputs(L, d, k, seed)
+    np.testing.assert_allclose(deberta_scores_direct(Qc, Kc, Qr, Kr, k, conv),
+                               deberta_scores_gather(Qc, Kc, Qr, Kr, k, conv), rtol=1e-12, atol=1e-12)
+
+
+def test_direct_equals_gather_with_log_buckets():
+    Qc, Kc, Qr, Kr, k = _inputs(L=40, d=3, k=8)
+    for conv in ("code", "paper"):
+        np.testing.assert_allclose(deberta_scores_direct(Qc, Kc, Qr, Kr, k, conv, bucket_size=8, max_position=30),
+                                   deberta_scores_gather(Qc, Kc, Qr, Kr, k, conv, bucket_size=8, max_position=30),
+                                   rtol=1e-12, atol=1e-12)
+
+
+def test_scores_match_the_formula_entry_by_entry():
+    Qc, Kc, Qr, Kr, k = _inputs(L=6, d=2, k=2)
+    A = deberta_scores_direct(Qc, Kc, Qr, Kr, k, "paper")
+    dlt = lambda a, b: min(max(a - b + k, 0), 2 * k - 1)  # noqa: E731
+    for a in range(6):
+        for b in range(6):
+            want = Qc[a] @ Kc[b] + Qc[a] @ Kr[dlt(a, b)] + Kc[b] @ Qr[dlt(b, a)]
+            assert A[a, b] == pytest.approx(want / np.sqrt(3 * 2), rel=1e-12)
+
+
+def _p2c_gather_without_transpose(Qc, Kc, Qr, Kr, k):
+    # the known porting bug: the p2c gather used without the final transpose
+    L, d = Qc.shape
+    rel = np.arange(L)[:, None] - np.arange(L)[None, :]
+    c2p = np.take_along_axis(Qc @ Kr.T, np.clip(rel + k, 0, 2 * k - 1), axis=-1)
+    p2c = np.take_along_axis(Kc @ Qr.T, np.clip(-rel + k, 0, 2 * k - 1), axis=-1)
+    return (Qc @ Kc.T + c2p + p2c) / np.sqrt(3 * d)
+
+
+def test_regression_p2c_sign():
+    Qc, Kc, Qr, Kr, k = _inputs()
+    right = deberta_scores_gather(Qc, Kc, Qr, Kr, k, "code")
+    assert not np.allclose(_p2c_gather_without_transpose(Qc, Kc, Qr, Kr, k), right)
+    # and the paper's delta(j, i) is a different function from the code's delta(i, j)
+    assert not np.allclose(deberta_scores_direct(Qc, Kc, Qr, Kr, k, "paper"), right)
+
+
+def test_scores_translation_invariant_inside_and_outside_window():
+    # the score of (i, j) depends on contents and i - j only: shifting both sequences by t shifts the matrix
+    Qc, Kc, Qr, Kr, k = _inputs(L=12, k=3)
+    A = deberta_scores_direct(Qc, Kc, Qr, Kr, k)
+    Qs, Ks = np.roll(Qc, 2, axis=0), np.roll(Kc, 2, axis=0)
+    B = deberta_scores_direct(Qs, Ks, Qr, Kr, k)
+    np.testing.assert_allclose(B[2:, 2:], A[:-2, :-2], rtol=1e-12)
+
+
+def test_relative_index_with_buckets():
+    assert deberta_relative_index([-300, 0, 300], 256, 256, 512).tolist() == [49, 256, 463]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(bucket_size=7), r"bucket_size must be an even integer >= 4"),
+    (dict(bucket_size=2), r"bucket_size must be an even integer >= 4"),
+    (dict(bucket_size=256, max_position=129), r"max_position must be an integer >= 130"),
+    (dict(max_position=1.5), r"max_position"),
+])
+def test_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        deberta_log_bucket([1, 2], **kwargs)
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="relative_position must hold integers"):
+        deberta_log_bucket([0.5])
+    with pytest.raises(ValueError, match="k must be an integer >= 1"):
+        deberta_delta([1], 0)
+    Qc, Kc, Qr, Kr, k = _inputs()
+    with pytest.raises(ValueError, match="p2c_index must be one of 'code', 'paper'"):
+        deberta_scores_direct(Qc, Kc, Qr, Kr, k, "Code")
+    with pytest.raises(ValueError, match=r"Kr must have shape \(2k, d\)"):
+        deberta_scores_gather(Qc, Kc, Qr, Kr[:-1], k)

@@ -1,0 +1,67 @@
+r"""The numeric relative schemes agree with the symbolic definitions registered in symbolic.relative."""
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from numeric import alibi_slopes, deberta_delta
+from numeric.alibi import alibi_slopes_mp
+from numeric.transformer_xl import txl_relative_embeddings, txl_scores_direct
+from symbolic import relative as R
+
+
+def test_deberta_delta_matches_piecewise_definition():
+    i, j, k = R.i, R.j, R.k
+    for kk in (1, 2, 5):
+        for a in range(-8, 9):
+            for b in range(-8, 9):
+                sym = R.delta_piecewise(i, j).subs({i: a, j: b, k: kk})
+                assert int(sym) == int(deberta_delta([a - b], kk)[0])
+                assert R.Delta(a, b, kk).doit() == sym
+
+
+def test_alibi_slopes_match_symbolic_geometric_form_at_50_digits():
+    n, h = R.n_heads, R.hh
+    formula = 2 ** (-8 * h / n)
+    for nh in (1, 2, 4, 8, 16, 64):
+        with mpmath.workdps(50):
+            mp = alibi_slopes_mp(nh)
+            for hh in range(1, nh + 1):
+                exact = sp.N(formula.subs({n: nh, h: hh}), 50)
+                assert abs(mpmath.mpf(str(exact)) - mp[hh - 1]) < mpmath.mpf(10) ** -45
+        np.testing.assert_allclose(alibi_slopes(nh), [float(x) for x in mp], rtol=1e-15)
+
+
+def test_txl_score_matches_symbolic_components():
+    # numeric direct score == the symbolic component form txl_score(m - n) with g = W_kR^T (q + v), [sin|cos] halves
+    rng = np.random.default_rng(5)
+    hh, qlen, mlen = 2, 2, 1
+    dd, d_model = 4, 2 * hh
+    q, k = rng.normal(size=(qlen, dd)), rng.normal(size=(qlen + mlen, dd))
+    W, u, v = rng.normal(size=(dd, d_model)), rng.normal(size=dd), rng.normal(size=dd)
+    A = txl_scores_direct(q, k, W, u, v, base=10000.0)
+    theta = [10000.0 ** (-2 * p / d_model) for p in range(hh)]
+    for a in range(qlen):
+        for b in range(qlen + mlen):
+            g = W.T @ (q[a] + v)
+            expr = R.txl_score(a + mlen - b).subs(R.h, hh).doit()
+            subs = {R.THETA[p]: theta[p] for p in range(hh)}
+            subs |= {R.G_[c]: g[c] for c in range(d_model)}
+            subs |= {R.Q_[c]: q[a, c] for c in range(2 * hh)} | {R.U_[c]: u[c] for c in range(2 * hh)}
+            subs |= {R.K_[c]: k[b, c] for c in range(2 * hh)}
+            assert float(expr.subs(subs)) == pytest.approx(A[a, b], rel=1e-12)
+
+
+def test_txl_relative_table_matches_mpmath():
+    with mpmath.workdps(50):
+        for dist in (0, 3, 17, 500):
+            row = txl_relative_embeddings([dist], 8)[0]
+            th = [mpmath.mpf(10000) ** (-mpmath.mpf(2 * p) / 8) for p in range(4)]
+            ref = [mpmath.sin(dist * t) for t in th] + [mpmath.cos(dist * t) for t in th]
+            assert max(abs(mpmath.mpf(float(x)) - y) for x, y in zip(row, ref)) < 1e-13
+
+
+def test_every_relative_claim_has_the_topic_prefix():
+    for c in R.claims():
+        assert c.id.split("-")[0] in {"attention", "txl", "deberta", "t5", "alibi"}, c.id
+        assert c.topic == "relative"

@@ -1,0 +1,124 @@
+r"""T5 relative position buckets: properties, the reference's known values, regressions, bad arguments."""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from numeric import t5_relative_bucket
+from numeric.t5 import T5BucketConfig, t5_bias, t5_bucket_boundaries, t5_bucket_table, t5_relative_bucket_mp
+from tests import strategies as S
+
+
+@given(S.relative_positions, S.t5_configs())
+def test_buckets_in_range(r, cfg):
+    b = t5_relative_bucket(r, *cfg)
+    assert b.dtype == np.int64 and b.shape == r.shape
+    assert np.all((0 <= b) & (b < cfg[1]))
+
+
+@given(S.t5_configs())
+def test_nondecreasing_in_distance_for_each_sign(cfg):
+    bidirectional, nb, md = cfg
+    a = np.arange(0, 2 * md + 2)
+    for sign in (-1, 1):
+        b = t5_relative_bucket(sign * a, *cfg)
+        assert np.all(np.diff(b) >= 0) if bidirectional or sign < 0 else np.all(b == 0)
+
+
+@given(S.t5_configs())
+def test_exact_below_max_exact(cfg):
+    bidirectional, nb, md = cfg
+    me = T5BucketConfig(*cfg).max_exact
+    a = np.arange(me)
+    assert t5_relative_bucket(-a, *cfg).tolist() == a.tolist()  # keys before the query: lower half
+    if bidirectional:
+        assert t5_relative_bucket(a[1:], *cfg).tolist() == (a[1:] + nb // 2).tolist()
+
+
+@settings(max_examples=25)
+@given(S.t5_configs(), st.integers(-3000, 3000))
+def test_agrees_with_mpmath_definition(cfg, r):
+    assert int(t5_relative_bucket([r], *cfg)[0]) == t5_relative_bucket_mp(r, *cfg)
+
+
+@pytest.mark.parametrize("cfg", [(True, 32, 128), (False, 32, 128), (True, 64, 256), (False, 8, 20)])
+def test_agrees_with_mpmath_on_a_range(cfg):
+    r = np.arange(-600, 601)
+    assert t5_relative_bucket(r, *cfg).tolist() == [t5_relative_bucket_mp(int(x), *cfg) for x in r]
+
+
+def test_known_values_of_the_reference():
+    # Mesh TensorFlow / Hugging Face semantics: r = key - query; positive r in the upper half.
+    r = [0, -1, -7, -8, -11, -12, -90, -91, -127, -128, -5000, 1, 8, 91, 5000]
+    assert t5_relative_bucket(r).tolist() == [0, 1, 7, 8, 8, 9, 14, 15, 15, 15, 15, 17, 24, 31, 31]
+    uni = [0, 5, 100, -1, -15, -16, -17, -30, -31, -112, -113, -5000]
+    assert t5_relative_bucket(uni, bidirectional=False).tolist() == [0, 0, 0, 1, 15, 16, 16, 20, 21, 30, 31, 31]
+
+
+def test_regression_cap_at_last_bucket():
+    # a port without the min(., num_buckets - 1) returns 16, 24, ... for far keys
+    far = -np.array([128, 1000, 10 ** 6, 10 ** 12])
+    assert t5_relative_bucket(far).tolist() == [15, 15, 15, 15]
+    assert t5_relative_bucket(-far).tolist() == [31, 31, 31, 31]
+
+
+def test_regression_no_nan_or_warning_at_zero():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="raise"):
+            b = t5_relative_bucket(np.array([0, 0, 1, -1]))
+            b_uni = t5_relative_bucket(np.array([0, 3]), bidirectional=False)
+    assert b.tolist() == [0, 0, 17, 1] and b_uni.tolist() == [0, 0]
+
+
+def test_regression_log_not_linear_buckets():
+    # linear buckets beyond max_exact would put |r| = 16 in bucket 16 (or 9): the log rule gives 10
+    assert t5_relative_bucket([-16, -23, -32]).tolist() == [10, 11, 12]
+
+
+def test_sign_convention_key_minus_query():
+    # the query at m = 10 sees a key at n = 13 (after it): r = n - m = +3 -> upper half
+    m, n = 10, 13
+    assert t5_relative_bucket([n - m]).tolist() == [19]
+    assert t5_relative_bucket([m - n]).tolist() == [3]
+
+
+@given(S.shift)
+def test_bias_depends_only_on_key_minus_query(t):
+    table = np.random.default_rng(0).normal(size=(32, 3))
+    m, n = np.arange(5), np.arange(7)
+    assert np.array_equal(t5_bias(m + t, n + t, table), t5_bias(m, n, table))
+
+
+def test_boundary_table():
+    rows = t5_bucket_boundaries()
+    assert rows[8:16] == [(8, -11, -8), (9, -15, -12), (10, -22, -16), (11, -31, -23), (12, -45, -32),
+                          (13, -63, -46), (14, -90, -64), (15, None, -91)]
+    assert 16 not in [b for b, _, _ in rows]
+    text = t5_bucket_table()
+    assert "(unused)" in text and "+inf" in text and "max_exact=8" in text
+    assert t5_bucket_table(False, 32, 128).splitlines()[2].split()[:3] == ["0", "0", "+inf"]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(num_buckets=31), r"num_buckets must be an even integer >= 4"),
+    (dict(num_buckets=2), r"num_buckets must be an even integer >= 4"),
+    (dict(num_buckets=0, bidirectional=False), r"num_buckets must be an even integer >= 2"),
+    (dict(num_buckets=33, bidirectional=False), r"num_buckets must be an even integer >= 2"),
+    (dict(num_buckets=True), r"num_buckets"),
+    (dict(max_distance=8), r"max_distance must be an integer >= 9"),
+    (dict(max_distance=3, num_buckets=32), r"max_distance must be an integer >= 9"),
+    (dict(max_distance=128.0), r"max_distance"),
+    (dict(bidirectional="yes"), r"bidirectional must be True or False"),
+])
+def test_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        t5_relative_bucket([0, 1], **kwargs)
+
+
+@pytest.mark.parametrize("r", [[0.5], [np.nan], ["a"], [True]])
+def test_non_integer_positions_rejected(r):
+    with pytest.raises(ValueError, match="relative_position must hold integers"):
+        t5_relative_bucket(r)
