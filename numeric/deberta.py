@@ -62,13 +62,16 @@ def deberta_log_bucket(relative_position, bucket_size: int = 256, max_position: 
     a = np.abs(r)
     safe = np.maximum(a, mid).astype(np.float64)  # log only where |r| > mid is used; never log(0)
     # mid + ceil(log(|r|/mid) / log((max_position - 1)/mid) * (mid - 1))
-    log_pos = mid + np.ceil(np.log(safe / mid) / math.log((max_position - 1) / mid) * (mid - 1)).astype(np.int64)
+    # both logarithms by np.log, as the reference: at |r| = max_position - 1 the ratio is then exactly 1
+    log_pos = mid + np.ceil(np.log(safe / mid) / np.log((max_position - 1) / mid) * (mid - 1)).astype(np.int64)
     return np.where(a <= mid, r, np.sign(r) * log_pos)
 
 
 def deberta_log_bucket_mp(relative_position: int, bucket_size: int = 256, max_position: int = 512,
                           dps: int = 50) -> int:
-    r"""The same bucket for one integer with the logarithms evaluated by mpmath at ``dps`` digits."""
+    r"""The same bucket for one integer with the logarithms evaluated by mpmath at ``dps`` digits (the exact
+    definition). The float kernel agrees except possibly where the scaled logarithm is exactly an integer (e.g.
+    bucket_size 18, max_position 26, r = 15): there float rounding, the reference's too, decides the ceiling."""
     (r,) = _validate.integer_array([relative_position], "relative_position").tolist()
     bucket_size, max_position = _log_bucket_args(bucket_size, max_position)
     mid = bucket_size // 2

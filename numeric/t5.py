@@ -85,7 +85,8 @@ def t5_relative_bucket(relative_position, bidirectional: bool = True, num_bucket
 def t5_relative_bucket_mp(relative_position: int, bidirectional: bool = True, num_buckets: int = 32,
                           max_distance: int = 128, dps: int = 50) -> int:
     r"""The same bucket for one integer ``r`` with the logarithm evaluated by mpmath at ``dps`` digits (the exact
-    definition; the NumPy kernel must agree with it)."""
+    definition). The float kernel agrees except possibly where the scaled logarithm is exactly an integer below
+    the cap: there float rounding (the reference's as well) decides the truncation, by at most one bucket."""
     cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
     (r,) = _validate.integer_array([relative_position], "relative_position").tolist()
     if cfg.bidirectional:
