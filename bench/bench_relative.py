@@ -16,20 +16,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _timing import best  # noqa: E402
 from numeric.deberta import deberta_scores_direct, deberta_scores_gather  # noqa: E402
 from numeric.t5 import t5_relative_bucket  # noqa: E402
 from numeric.transformer_xl import txl_scores_direct, txl_scores_shift  # noqa: E402
-
-
-def best(f, repeat: int = 5) -> float:
-    r"""The fastest of ``repeat`` runs, in seconds (after one warm-up)."""
-    f()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def main() -> None:

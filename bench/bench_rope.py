@@ -17,31 +17,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _timing import best  # noqa: E402
 from numeric.rotary import rope, rope_table  # noqa: E402
-
-
-def seed_rope(vectors, positions, base=10_000.0):
-    # The user's function, verbatim from seeds/003 ("Rotate pairs, preserve their length"): the reference.
-    width = vectors.shape[1]
-    frequencies = base ** (-np.arange(0, width, 2) / width)
-    angles = np.asarray(positions)[:, None] * frequencies
-    cosine, sine = np.cos(angles), np.sin(angles)
-    even, odd = vectors[:, 0::2], vectors[:, 1::2]
-    rotated = np.empty_like(vectors)
-    rotated[:, 0::2] = even * cosine - odd * sine
-    rotated[:, 1::2] = even * sine + odd * cosine
-    return rotated
-
-
-def best(f, repeat: int = 7) -> float:
-    r"""The fastest of ``repeat`` runs, in seconds (after one warm-up)."""
-    f()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+from tests.seed_functions import seed_rope  # noqa: E402
 
 
 def block_diagonal(width: int, position: float, base: float = 10000.0) -> np.ndarray:

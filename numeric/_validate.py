@@ -35,16 +35,18 @@ def base(value, name: str = "base") -> float:
     return float(value)
 
 
-def positions(value, name: str = "positions") -> np.ndarray:
-    r"""A 1-D array of finite real positions, as float64."""
+def positions(value, name: str = "positions", one_d: bool = True) -> np.ndarray:
+    r"""Finite real positions as float64: a 1-D sequence, or (``one_d=False``) an array of any non-scalar shape."""
+    what = "a 1-D sequence" if one_d else "an array"
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 1-D sequence of finite real numbers, got {value!r}") from None
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D sequence of finite real numbers, got shape {arr.shape}")
+        raise ValueError(f"{name} must be {what} of finite real numbers, got {value!r}") from None
+    if (one_d and arr.ndim != 1) or arr.ndim == 0:
+        raise ValueError(f"{name} must be {what} of finite real numbers, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite; got non-finite values at indices {np.flatnonzero(~np.isfinite(arr))[:5].tolist()}")
+        raise ValueError(f"{name} must be finite; got non-finite values at flat indices "
+                         f"{np.flatnonzero(~np.isfinite(arr))[:5].tolist()}")
     return arr
 
 

@@ -74,20 +74,6 @@ def _check_finite(arr: np.ndarray, name: str) -> None:
             raise ValueError(f"{name} must be finite; got a non-finite value at index {tuple(where)}")
 
 
-def _positions(value, name: str = "positions") -> np.ndarray:
-    r"""Finite real positions of any shape, as float64."""
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be an array of finite real numbers, got {value!r}") from None
-    if arr.ndim == 0:
-        raise ValueError(f"{name} must have one entry per row (shape (tokens,) or (..., tokens)), got a scalar")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite; got non-finite values at flat indices "
-                         f"{np.flatnonzero(~np.isfinite(arr))[:5].tolist()}")
-    return arr
-
-
 def _match(positions: np.ndarray, shape: tuple, name: str = "positions") -> None:
     lead = shape[:-1]
     if positions.ndim > len(lead) or lead[len(lead) - positions.ndim:] != positions.shape:
@@ -204,7 +190,7 @@ def rope_table(positions, width: int, base: float = 10000.0, layout: str = "inte
     >>> bool(np.allclose(t.apply(x), rope(x, [0, 1, 2]), atol=1e-6))
     True
     """
-    pos = _positions(positions)
+    pos = _validate.positions(positions, one_d=False)
     width = _validate.even_width(width, "width")
     layout = _validate.layout(layout)
     theta = inverse_frequencies(width, base)  # (d/2,)
@@ -228,7 +214,7 @@ def rope(vectors, positions, base: float = 10000.0, layout: str = "interleaved")
     if width == 0 or width % 2:
         raise ValueError(f"vectors must have an even width (last axis) >= 2, got shape {x.shape}")
     layout = _validate.layout(layout)
-    pos = _positions(positions)
+    pos = _validate.positions(positions, one_d=False)
     _match(pos, x.shape)
     return rope_table(pos, width, base, layout).apply(x)
 
@@ -313,7 +299,7 @@ def rope_decay_bound(d: int, distances, base: float = 10000.0) -> np.ndarray:
     [32.5]
     """
     d = _validate.even_width(d, "d")
-    r = _positions(np.atleast_1d(distances), "distances")
+    r = _validate.positions(np.atleast_1d(distances), "distances", one_d=False)
     theta = inverse_frequencies(d, base)  # (d/2,)
     flat = r.reshape(-1)
     out = np.empty(flat.shape, dtype=np.float64)

@@ -35,17 +35,6 @@ ALIBI = "Press et al. 2022, 'Train Short, Test Long' (ALiBi), §3 and the refere
 TOPIC = "relative"
 
 
-class _Mat(sp.MatrixSymbol):
-    r"""A matrix symbol that becomes an explicit matrix of its entries under ``doit`` once its shape is a
-    number. Products of explicit matrices are then multiplied out directly, which keeps the numeric check fast
-    (SymPy otherwise builds a ``Sum`` per entry of every product)."""
-
-    def doit(self, **hints):
-        if all(isinstance(s, sp.Integer) for s in self.shape):
-            return self.as_explicit()
-        return self
-
-
 # ---- symbols, named like the math -----------------------------------------------------------------------------
 d = sp.Symbol("d", integer=True, positive=True)  # width of queries and keys
 h = sp.Symbol("h", integer=True, positive=True)  # number of 2-D pairs, d = 2h
@@ -63,12 +52,12 @@ PAIR_SIZES = {h: (1, 2, 3)}
 DOMAINS = {"theta": Domain("real", 1e-4, 1)}
 
 
-def _vec(name: str) -> _Mat:
-    return _Mat(name, d, 1)
+def _vec(name: str) -> sp.MatrixSymbol:
+    return sp.MatrixSymbol(name, d, 1)
 
 
-def _sq(name: str) -> _Mat:
-    return _Mat(name, d, d)
+def _sq(name: str) -> sp.MatrixSymbol:
+    return sp.MatrixSymbol(name, d, d)
 
 
 def pairs(f) -> sp.Sum:

@@ -9,19 +9,7 @@ from hypothesis import strategies as st
 from numeric import (interleaved_to_half_rows, layout_permutation, rope, rope_decay_bound, rope_decay_bound_mp,
                      rope_mp, rope_table, tolerances)
 from tests import strategies as S
-
-
-def seed_rope(vectors, positions, base=10_000.0):
-    # The user's function, verbatim from seeds/003: the reference ours must agree with.
-    width = vectors.shape[1]
-    frequencies = base ** (-np.arange(0, width, 2) / width)
-    angles = np.asarray(positions)[:, None] * frequencies
-    cosine, sine = np.cos(angles), np.sin(angles)
-    even, odd = vectors[:, 0::2], vectors[:, 1::2]
-    rotated = np.empty_like(vectors)
-    rotated[:, 0::2] = even * cosine - odd * sine
-    rotated[:, 1::2] = even * sine + odd * cosine
-    return rotated
+from tests.seed_functions import seed_rope
 
 
 def _mp_array(rows):
