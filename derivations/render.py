@@ -10,6 +10,7 @@ from typing import Iterable
 
 import mpmath
 import sympy as sp
+from sympy.core.sympify import _sympify
 from sympy.printing.latex import greek_letters_set
 
 from numeric import tolerances
@@ -26,7 +27,7 @@ def latex(expr) -> str:
     if isinstance(expr, str):
         return r"\text{%s}" % _tex_escape(expr)
     if not isinstance(expr, sp.Basic):
-        expr = sp.sympify(expr)  # plain numbers and containers from our own code, never user text
+        expr = _sympify(expr)  # strict: numbers from our own code; strings are refused
     names = {s: r"\mathrm{%s}" % s.name for s in expr.free_symbols
              if isinstance(s, sp.Symbol) and s.name.isalpha() and len(s.name) > 1
              and s.name.lower() not in greek_letters_set}

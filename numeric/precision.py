@@ -127,6 +127,8 @@ class PrecisionRow:
     tolerance: float
     first_break: int | None
     max_position: int
+    #: The score error at the last position, ``m = max_position - 1``: how bad it is by the end of the context.
+    error_at_end: float
 
 
 def precision_table(max_position: int = 32768, width: int = 128, base: float = 10000.0) -> list[PrecisionRow]:
@@ -134,15 +136,17 @@ def precision_table(max_position: int = 32768, width: int = 128, base: float = 1
     rows = []
     for dtype in DTYPES:
         for style in STYLES:
+            end = float(score_errors(dtype, style, [max_position - 1], width, base)[0])
             rows.append(PrecisionRow(dtype, style, tolerances.rope_break_tolerance(dtype),
-                                     first_break(dtype, style, max_position, width, base), max_position))
+                                     first_break(dtype, style, max_position, width, base), max_position, end))
     return rows
 
 
 def format_precision_table(rows: list[PrecisionRow]) -> str:
     r"""The table as aligned text."""
-    lines = [f"{'dtype':<9}  {'angles':<21}  {'tolerance':>9}  first position that breaks"]
+    end = f"error at {rows[0].max_position - 1}" if rows else "error at end"
+    lines = [f"{'dtype':<9}  {'angles':<21}  {'tolerance':>9}  {end:>15}  first position that breaks"]
     for r in rows:
         where = str(r.first_break) if r.first_break is not None else f"none below {r.max_position}"
-        lines.append(f"{r.dtype:<9}  {r.style:<21}  {r.tolerance:9.1e}  {where}")
+        lines.append(f"{r.dtype:<9}  {r.style:<21}  {r.tolerance:9.1e}  {r.error_at_end:15.1e}  {where}")
     return "\n".join(lines) + "\n"

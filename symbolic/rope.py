@@ -17,6 +17,7 @@ import random
 
 import mpmath
 import sympy as sp
+from sympy.core.sympify import _sympify
 
 from symbolic.core import Domain, Fact, Identity, Step
 
@@ -54,7 +55,7 @@ class Rot(sp.MatrixExpr):
     r"""``R(a) = [[cos a, -sin a], [sin a, cos a]]``: prints as ``R(a)``, ``doit()`` gives the explicit matrix."""
 
     def __new__(cls, angle):
-        return sp.Basic.__new__(cls, sp.sympify(angle))
+        return sp.Basic.__new__(cls, _sympify(angle))  # strict: numbers and SymPy objects, never strings
 
     @property
     def angle(self):
@@ -136,11 +137,7 @@ class Permuted(sp.Function):
     pairs ``(i, i + d/2)``, for a plane ``0 <= i < d/2`` and half ``s`` in {0, 1}. Prints as ``(P v)_j``;
     ``doit()`` applies the definition (it never evaluates on its own, so the derivation shows ``P``)."""
 
-    nargs = 4
-
-    @classmethod
-    def eval(cls, base, plane, s, width):
-        return None
+    nargs = 4  # Function's default eval leaves it unevaluated
 
     def doit(self, **hints):
         base, plane, s, _ = self.args
