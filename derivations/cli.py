@@ -1,7 +1,7 @@
 r"""The ``posproof`` command line.
 
 ``posproof list [--json]`` · ``posproof derive ID [--format latex|markdown|text]`` ·
-``posproof check [ID ...] [--dps N] [--jobs N] [--json]`` · ``posproof export --format tex|md|json --out DIR``
+``posproof check [ID ...] [--dps N] [--jobs N] [--json]`` · ``posproof export --format tex|md|json --out DIR`` · ``posproof precision`` · ``posproof t5-buckets``
 
 Exit codes: 0 success (every selected claim verified), 1 a claim failed, 2 a usage error (one line on stderr).
 """
@@ -62,14 +62,20 @@ def cmd_derive(args) -> int:
     return 0
 
 
-def _dps(text: str) -> int:
+def _int_arg(text: str, flag: str, lo: int, hi: int | None = None) -> int:
+    r"""An integer option in ``[lo, hi]``, or a one-line usage error naming the flag and the range."""
+    accepted = f"an integer in [{lo}, {hi}]" if hi is not None else f"an integer >= {lo}"
     try:
         value = int(text)
     except ValueError:
-        raise UsageError(f"--dps must be an integer in [{tolerances.MIN_DPS}, {tolerances.MAX_DPS}], got {text!r}") from None
-    if not tolerances.MIN_DPS <= value <= tolerances.MAX_DPS:
-        raise UsageError(f"--dps must be an integer in [{tolerances.MIN_DPS}, {tolerances.MAX_DPS}], got {value}")
+        raise UsageError(f"{flag} must be {accepted}, got {text!r}") from None
+    if value < lo or (hi is not None and value > hi):
+        raise UsageError(f"{flag} must be {accepted}, got {value}")
     return value
+
+
+def _dps(text: str) -> int:
+    return _int_arg(text, "--dps", tolerances.MIN_DPS, tolerances.MAX_DPS)
 
 
 _CLAIMS: list = []  # the claims being checked, inherited by forked workers (claims hold closures: no pickling)
@@ -93,15 +99,7 @@ def verify_all(claims, dps: int, jobs: int) -> list:
 
 
 def _jobs(text: str) -> int:
-    if text == "auto":
-        return os.cpu_count() or 1
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise UsageError(f"--jobs must be 'auto' or an integer >= 1, got {text!r}")
-    return value
+    return os.cpu_count() or 1 if text == "auto" else _int_arg(text, "--jobs", 1)
 
 
 def cmd_check(args) -> int:
@@ -164,15 +162,22 @@ def cmd_precision(args) -> int:
     r"""Where RoPE's relative-position property first breaks, per dtype and angle style (issue 4)."""
     from numeric import precision
 
-    try:
-        max_position = int(args.max_position)
-        width = int(args.width)
-    except ValueError:
-        raise UsageError("--max-position and --width must be integers") from None
+    max_position = _int_arg(args.max_position, "--max-position", 2)
+    width = _int_arg(args.width, "--width", 2)
     rows = precision.precision_table(max_position=max_position, width=width)
     print(f"RoPE score error |s(m, m+r) - s(0, r)| / (|q||k|), d = {width}, r in {precision.DISTANCES}, "
           f"against mpmath; breaks when > tolerance ({tolerances.ROPE_BREAK_EPS} eps of the dtype)")
     sys.stdout.write(precision.format_precision_table(rows))
+    return 0
+
+
+def cmd_t5_buckets(args) -> int:
+    r"""The T5 bucket boundaries of one configuration (relative position = key - query)."""
+    from numeric import t5_bucket_table
+
+    num_buckets = _int_arg(args.num_buckets, "--num-buckets", 2)
+    max_distance = _int_arg(args.max_distance, "--max-distance", 1)
+    print(t5_bucket_table(not args.unidirectional, num_buckets, max_distance))
     return 0
 
 
@@ -200,6 +205,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-position", default="32768", help="positions scanned: 0 .. N-1 (default 32768)")
     s.add_argument("--width", default="128", help="head width d (default 128)")
     s.set_defaults(func=cmd_precision)
+    s = sub.add_parser("t5-buckets", help="T5 relative-position bucket boundaries for a configuration")
+    s.add_argument("--num-buckets", default="32", help="number of buckets (default 32)")
+    s.add_argument("--max-distance", default="128", help="distance where the last bucket starts (default 128)")
+    s.add_argument("--unidirectional", action="store_true", help="decoder-style buckets (default: bidirectional)")
+    s.set_defaults(func=cmd_t5_buckets)
     return p
 
 

@@ -56,6 +56,11 @@ def test_check_exits_1_when_a_claim_fails(capsys, monkeypatch):
     (["check", "--dps", "many"], "--dps must be an integer"),
     (["export", "--format", "html", "--out", "x"], "--format must be one of tex, md, json"),
     (["frobnicate"], "invalid choice"),
+    (["check", "--jobs", "0"], "--jobs must be an integer >= 1"),
+    (["t5-buckets", "--num-buckets", "7"], "num_buckets must be an even integer"),
+    (["t5-buckets", "--max-distance", "8"], "max_distance must be an integer >= 9"),
+    (["t5-buckets", "--num-buckets", "x"], "--num-buckets must be an integer >= 2"),
+    (["precision", "--max-position", "-1"], "--max-position must be an integer >= 2"),
     ([], "required"),
 ])
 def test_usage_errors_exit_2_with_one_line(capsys, argv, fragment):
@@ -89,3 +94,20 @@ def test_console_script_and_module_entry_points():
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     proc = subprocess.run([sys.executable, "-m", "derivations.sinusoidal"], capture_output=True, text=True)
     assert proc.returncode == 0 and "\\begin{align*}" in proc.stdout
+
+
+def test_check_serial_and_parallel_agree(capsys):
+    ids = ["sinusoidal-norm", "order-dog-bites-man", "sinusoidal-symmetry"]
+    runs = []
+    for jobs in ("1", "2"):
+        code, out, _ = run(capsys, "check", *ids, "--json", "--jobs", jobs)
+        assert code == 0
+        runs.append([(r["id"], r["status"], r["numeric_max_rel_error"]) for r in json.loads(out)["results"]])
+    assert runs[0] == runs[1]
+
+
+def test_t5_buckets_table(capsys):
+    code, out, _ = run(capsys, "t5-buckets", "--num-buckets", "8", "--max-distance", "16")
+    assert code == 0 and "max_exact=2" in out and "(unused)" in out
+    code, out, _ = run(capsys, "t5-buckets", "--unidirectional")
+    assert code == 0 and "bidirectional=False" in out
