@@ -154,6 +154,10 @@ def cmd_export(args) -> int:
         path = out / f"{topic}.{args.format}"
         path.write_text(text, encoding="utf-8")
         written.append(path)
+    if args.format == "tex":  # a standalone document that inputs every topic: `pdflatex posproof.tex`
+        path = out / "posproof.tex"
+        path.write_text(render.latex_document([p.stem for p in written]), encoding="utf-8")
+        written.append(path)
     print(f"wrote {len(written)} files to {out}: {', '.join(p.name for p in written)}")
     return 0
 

@@ -39,7 +39,10 @@ _UNICODE_TEX = {"·": r"$\cdot$", "Σ": r"$\Sigma$", "θ": r"$\theta$", "φ": r"
                 "δ": r"$\delta$", "γ": r"$\gamma$", "λ": r"$\lambda$", "ζ": r"$\zeta$", "β": r"$\beta$",
                 "σ": r"$\sigma$", "²": r"$^2$", "≤": r"$\le$", "≥": r"$\ge$", "≈": r"$\approx$", "→": r"$\to$",
                 "√": r"$\surd$", "×": r"$\times$", "∞": r"$\infty$", "⊙": r"$\odot$", "−": "-", "…": r"\dots{}",
-                "≠": r"$\ne$", "∈": r"$\in$", "ℝ": r"$\mathbb{R}$", "§": r"\S{}"}
+                "≠": r"$\ne$", "∈": r"$\in$", "ℝ": r"$\mathbb{R}$", "§": r"\S{}",
+                "α": r"$\alpha$", "ε": r"$\varepsilon$", "μ": r"$\mu$", "ρ": r"$\rho$", "τ": r"$\tau$",
+                "ω": r"$\omega$", "Δ": r"$\Delta$", "∑": r"$\sum$", "⊕": r"$\oplus$", "±": r"$\pm$",
+                "—": "---", "–": "--", "’": "'", "“": "``", "”": "''"}
 
 
 def _tex_escape(text: str) -> str:
@@ -184,3 +187,11 @@ def _jsonable(v):
 def topic_latex(claims) -> str:
     r"""Every claim of a topic, as LaTeX."""
     return "\n".join(identity_latex(c) for c in claims)
+
+
+def latex_document(topics: list[str]) -> str:
+    r"""A standalone LaTeX document that ``\input``s the exported topic files (amsmath for ``align*``)."""
+    body = "\n".join(f"\\section*{{{t}}}\n\\input{{{t}}}" for t in topics)
+    return ("\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n\\usepackage{amsmath,amssymb}\n"
+            "\\usepackage[margin=2cm]{geometry}\n\\allowdisplaybreaks\n"
+            "\\title{posproof: verified derivations}\n\\begin{document}\n\\maketitle\n" + body + "\n\\end{document}\n")

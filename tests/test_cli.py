@@ -111,3 +111,11 @@ def test_t5_buckets_table(capsys):
     assert code == 0 and "max_exact=2" in out and "(unused)" in out
     code, out, _ = run(capsys, "t5-buckets", "--unidirectional")
     assert code == 0 and "bidirectional=False" in out
+
+
+def test_export_tex_writes_a_standalone_document(capsys, tmp_path):
+    code, _, _ = run(capsys, "export", "--format", "tex", "--out", str(tmp_path))
+    doc = (tmp_path / "posproof.tex").read_text()
+    assert code == 0 and doc.startswith("\\documentclass") and "\\usepackage{amsmath,amssymb}" in doc
+    for topic in ("order", "sinusoidal", "relative", "rope"):
+        assert f"\\input{{{topic}}}" in doc and (tmp_path / f"{topic}.tex").exists()

@@ -26,3 +26,9 @@ def test_latex_matches_golden(claim_id, update_golden):
 def test_no_orphan_golden_files():
     orphans = {p.stem for p in GOLDEN.glob("*.tex")} - set(IDS)
     assert not orphans, f"golden files for unknown ids: {sorted(orphans)}"
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_latex_is_ascii_so_any_tex_engine_compiles_it(claim_id):
+    text = render(BY_ID[claim_id], "latex")
+    assert text.isascii(), sorted({ch for ch in text if not ch.isascii()})
