@@ -47,7 +47,8 @@ _UNICODE_TEX = {"·": r"$\cdot$", "Σ": r"$\Sigma$", "θ": r"$\theta$", "φ": r"
 
 def _tex_escape(text: str) -> str:
     for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
-                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}")):
+                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}"),
+                 ("<", r"\textless{}"), (">", r"\textgreater{}"), ("|", r"\textbar{}")):
         text = text.replace(a, b)
     return "".join(_UNICODE_TEX.get(ch, ch) for ch in text)
 
@@ -57,12 +58,15 @@ def _why(step: Step, proved: bool = True) -> str:
 
 
 def _align(steps: Iterable[Step], chained: bool, proved: bool = True) -> str:
+    r"""Steps as one ``align*``; each step's justification is set above it as ``\intertext`` (a note beside a
+    long equation would run off the page)."""
     steps = list(steps)
     lines = []
     for k, st in enumerate(steps):
         rel = _RELATIONS[st.rel]
         left = latex(st.lhs) if (k == 0 or not chained) else ""
-        lines.append(f"{left} &{rel} {latex(st.rhs)} && \\text{{{_tex_escape(_why(st, proved))}}}")
+        note = f"({k + 1}) " if len(steps) > 1 else ""
+        lines.append(f"\\intertext{{\\small {note}{_tex_escape(_why(st, proved))}}}\n{left} &{rel} {latex(st.rhs)}")
     return "\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}"
 
 

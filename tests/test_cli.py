@@ -1,5 +1,6 @@
 r"""The ``posproof`` command line: outputs, JSON shape, exit codes, one-line usage errors."""
 import json
+import shutil
 import subprocess
 import sys
 
@@ -119,3 +120,12 @@ def test_export_tex_writes_a_standalone_document(capsys, tmp_path):
     assert code == 0 and doc.startswith("\\documentclass") and "\\usepackage{amsmath,amssymb}" in doc
     for topic in ("order", "sinusoidal", "relative", "rope"):
         assert f"\\input{{{topic}}}" in doc and (tmp_path / f"{topic}.tex").exists()
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex not installed (apt-get install texlive-latex-base)")
+def test_exported_latex_compiles_with_pdflatex(capsys, tmp_path):
+    assert run(capsys, "export", "--format", "tex", "--out", str(tmp_path))[0] == 0
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "posproof.tex"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert (tmp_path / "posproof.pdf").stat().st_size > 10_000
