@@ -1,4 +1,9 @@
 import pytest
+from hypothesis import settings
+
+# No deadlines: speed is measured in bench/, never in tests (a slow CI machine must not fail a proof).
+settings.register_profile("posproof", deadline=None, print_blob=True)
+settings.load_profile("posproof")
 
 
 def pytest_addoption(parser):
