@@ -74,14 +74,14 @@ def rotate_in_precision(vectors, positions, dtype: str, style: str, base: float 
     return out
 
 
-def _samples(width: int, dtype: np.dtype, seed: int, distances) -> list:
+def _samples(width: int, dtype: np.dtype, seed: int, distances, base: float = 10000.0) -> list:
     rng = np.random.default_rng(seed)
     out = []
     for r in distances:
         q = rng.uniform(-1, 1, width).astype(dtype).astype(np.float64)  # exactly representable in dtype
         k = rng.uniform(-1, 1, width).astype(dtype).astype(np.float64)
         with mpmath.workdps(30):
-            qr, kr = rope_mp([q], [0], dps=30)[0], rope_mp([k], [r], dps=30)[0]
+            qr, kr = rope_mp([q], [0], base, dps=30)[0], rope_mp([k], [r], base, dps=30)[0]
             exact = float(mpmath.fsum(a * b for a, b in zip(qr, kr)))
         out.append((q, k, int(r), exact, float(np.linalg.norm(q) * np.linalg.norm(k))))
     return out
@@ -97,7 +97,7 @@ def score_errors(dtype: str, style: str, positions, width: int = 128, base: floa
     dt = dtype_of(dtype)
     pos = _validate.positions(positions)
     worst = np.zeros(pos.shape)
-    for q, k, r, exact, scale in _samples(width, dt, seed, distances):
+    for q, k, r, exact, scale in _samples(width, dt, seed, distances, base):
         qm = rotate_in_precision(np.broadcast_to(q, (pos.size, width)), pos, dtype, style, base)
         kn = rotate_in_precision(np.broadcast_to(k, (pos.size, width)), pos + r, dtype, style, base)
         score = np.einsum("td,td->t", qm.astype(np.float64), kn.astype(np.float64))

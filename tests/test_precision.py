@@ -66,3 +66,12 @@ def test_cli_precision_prints_the_table(capsys):
 def test_cli_precision_rejects_bad_width(capsys):
     assert main(["precision", "--width", "7"]) == 2
     assert "width" in capsys.readouterr().err
+
+
+def test_regression_score_errors_reference_ignored_base():
+    # Bug: the mpmath reference was always built with base 10000, so any other base (e.g. Llama 3's 500000)
+    # reported a large error at position 0 and first_break returned 0 even for float64 angles.
+    for base in (500000.0, 1000.0):
+        err = precision.score_errors("float64", "float64-angles", np.arange(4), width=32, base=base)
+        assert err.max() < tolerances.rope_break_tolerance("float64"), (base, err)
+        assert precision.first_break("float32", "float64-angles", max_position=600, width=32, base=base) is None
