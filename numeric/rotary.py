@@ -308,7 +308,7 @@ def rope_decay_bound(d: int, distances, base: float = 10000.0) -> np.ndarray:
         angles = flat[s:s + chunk, None] * theta  # (chunk, d/2): r theta_l
         partial = np.cumsum(np.exp(1j * angles), axis=1)  # S_1 .. S_{d/2}
         out[s:s + chunk] = np.abs(partial).mean(axis=1)
-    return out.reshape(np.shape(distances)) if np.ndim(distances) else out
+    return out.reshape(np.shape(distances))  # a scalar distance gives a 0-d array
 
 
 def rope_decay_bound_mp(d: int, distances, base=10000, dps: int = 30) -> list:

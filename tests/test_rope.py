@@ -165,6 +165,7 @@ def test_decay_bound_matches_mpmath_and_starts_at_half_plus_one_over_two():
 
 def test_decay_bound_shape():
     assert rope_decay_bound(8, np.arange(6).reshape(2, 3)).shape == (2, 3)
+    assert rope_decay_bound(8, 3.0).shape == ()  # a scalar distance keeps its (empty) shape
 
 
 # ---- bad input ------------------------------------------------------------------------------------------------
