@@ -22,6 +22,7 @@ False
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 import time
@@ -60,10 +61,6 @@ def combine_sums(e: sp.Expr) -> sp.Expr:
     return sp.Add(*merged, *rest)
 
 
-def _sum_doit(e):
-    return e.doit(deep=False) if isinstance(e, sp.Sum) else e.doit()
-
-
 STRATEGIES: dict[str, Callable[[Any], Any]] = {
     "expand": sp.expand,
     "expand_trig": sp.expand_trig,
@@ -80,13 +77,11 @@ STRATEGIES: dict[str, Callable[[Any], Any]] = {
     "combine_sums": combine_sums,
     "doit": lambda e: e.doit(),
     "block_collapse": sp.block_collapse,
-    "transpose": lambda e: e.doit(),
     "identity": lambda e: e,
     # Merge a sum of Piecewise into one Piecewise (branch by branch), e.g. a clipped index minus its unclipped
     # value plus the correction: each branch then cancels on its own (used by the DeBERTa window identity).
     "piecewise_fold": sp.piecewise_fold,
-    # Last resort only; prefer a targeted strategy (a blanket simplify can time out on larger expressions).
-    "simplify": sp.simplify,
+    # Deliberately no blanket "simplify": it can time out, and a proof should say which rewrite it needs.
 }
 
 
@@ -170,11 +165,6 @@ class Domain:
         if base.is_real:
             return Domain("real", 0.25, 4.0) if base.is_positive else Domain("real")
         return Domain("complex")
-
-    def describe(self) -> str:
-        if self.kind == "integer":
-            return f"integers in [{int(self.lo)}, {int(self.hi)}]"
-        return f"{self.kind} values in ({self.lo:g}, {self.hi:g})"
 
 
 def _key(atom) -> str:
@@ -343,7 +333,7 @@ class Identity:
 
     kind = "identity"
 
-    @property
+    @functools.cached_property
     def chained(self) -> bool:
         r"""Whether the steps read ``lhs = e1 = ... = rhs`` with every relation compatible with the claim's."""
         s = self.steps
