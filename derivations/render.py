@@ -53,6 +53,11 @@ def _tex_escape(text: str) -> str:
     return "".join(_UNICODE_TEX.get(ch, ch) for ch in text)
 
 
+def _equation(lhs, rel: str, rhs) -> str:
+    r"""``lhs rel rhs`` in LaTeX."""
+    return f"{latex(lhs)} {_RELATIONS[rel]} {latex(rhs)}"
+
+
 def _why(step: Step, proved: bool = True) -> str:
     return f"{step.why} [{', '.join(step.strategy)}]" if proved else step.why
 
@@ -92,7 +97,7 @@ def identity_latex(c) -> str:
         out.append("Assumptions: " + "; ".join(_tex_escape(a) for a in c.assumptions) + ".")
     out.append(_align(c.steps, c.chained))
     if not c.chained:
-        out.append("Hence\n\\[ " + f"{latex(c.lhs)} {_RELATIONS[c.rel]} {latex(c.rhs)}" + " \\]")
+        out.append(f"Hence\n\\[ {_equation(c.lhs, c.rel, c.rhs)} \\]")
     return "\n".join(out) + "\n"
 
 
@@ -101,7 +106,7 @@ def identity_markdown(c) -> str:
     if isinstance(c, Fact):
         out += [c.statement, ""]
         for st in c.definitions:
-            out += [f"$$ {latex(st.lhs)} {_RELATIONS[st.rel]} {latex(st.rhs)} $$", ""]
+            out += [f"$$ {_equation(st.lhs, st.rel, st.rhs)} $$", ""]
         out += [f"Computed with mpmath at {tolerances.DEFAULT_DPS} digits:", ""]
         out += [f"- {label}: `{value}`" for label, value in computed(c)] + [""]
         return "\n".join(out)
@@ -109,9 +114,9 @@ def identity_markdown(c) -> str:
         out += ["Assumptions: " + "; ".join(c.assumptions) + ".", ""]
     for k, st in enumerate(c.steps, 1):
         out += [f"{k}. {st.why} (`{', '.join(st.strategy)}`)", "",
-                f"   $$ {latex(st.lhs)} {_RELATIONS[st.rel]} {latex(st.rhs)} $$", ""]
+                f"   $$ {_equation(st.lhs, st.rel, st.rhs)} $$", ""]
     if not c.chained:
-        out += ["Hence", "", f"$$ {latex(c.lhs)} {_RELATIONS[c.rel]} {latex(c.rhs)} $$", ""]
+        out += ["Hence", "", f"$$ {_equation(c.lhs, c.rel, c.rhs)} $$", ""]
     return "\n".join(out)
 
 
