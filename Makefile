@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check bench golden clean
+.PHONY: demo test lint check bench golden mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,8 +15,14 @@ demo: $(STAMP)
 	$(BIN)/posproof check
 	$(BIN)/posproof derive sinusoidal-dot-product --format latex
 
-test: $(STAMP)
+# The whole test suite: lint and format check (ruff), types (mypy), then every test and doctest.
+test: lint
 	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy symbolic numeric derivations
 
 check: $(STAMP)
 	$(BIN)/posproof check
@@ -29,4 +35,4 @@ golden: $(STAMP)
 	$(BIN)/python -m pytest -q tests/test_golden.py --update-golden
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .ruff_cache .mypy_cache mutants

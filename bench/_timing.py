@@ -1,4 +1,5 @@
 r"""Shared timing helper for the benchmarks: the best of several runs, after a warm-up."""
+
 from __future__ import annotations
 
 import time

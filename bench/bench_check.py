@@ -4,6 +4,7 @@ command as a user runs it (import, registry build, parallel verification), all f
 Target (issue 2): the whole catalogue in under 10 s on a 2-core machine. Run: ``make bench`` or
 ``.venv/bin/python bench/bench_check.py [--dps N]``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,9 @@ def main() -> int:
     serial = sum(s for s, _, _ in rows)
 
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "derivations.cli", "check", "--dps", str(args.dps)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "derivations.cli", "check", "--dps", str(args.dps)], capture_output=True, text=True
+    )
     wall = time.perf_counter() - t0
 
     width = max(len(i) for _, i, _ in rows)
@@ -43,8 +45,10 @@ def main() -> int:
     print(f"claims: {len(rows)}  dps: {args.dps}")
     print(f"import + build registry: {t_build:.2f} s")
     print(f"verification, one process: {serial:.2f} s (mean {serial / len(rows):.3f} s per claim)")
-    print(f"`posproof check` wall time (fresh process, --jobs auto): {wall:.2f} s "
-          f"= {wall / TARGET_SECONDS:.0%} of the {TARGET_SECONDS:.0f} s target; exit code {proc.returncode}")
+    print(
+        f"`posproof check` wall time (fresh process, --jobs auto): {wall:.2f} s "
+        f"= {wall / TARGET_SECONDS:.0%} of the {TARGET_SECONDS:.0f} s target; exit code {proc.returncode}"
+    )
     return 0 if proc.returncode == 0 and wall < TARGET_SECONDS else 1
 
 

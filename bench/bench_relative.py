@@ -6,10 +6,10 @@ the point of the tricks is one (L, 2k) or (L, L) matrix product instead of an (L
 
 Run: ``.venv/bin/python bench/bench_relative.py``
 """
+
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _timing import best  # noqa: E402
+
 from numeric.deberta import deberta_scores_direct, deberta_scores_gather  # noqa: E402
 from numeric.t5 import t5_relative_bucket  # noqa: E402
 from numeric.transformer_xl import txl_scores_direct, txl_scores_shift  # noqa: E402
@@ -29,16 +30,20 @@ def main() -> None:
     W, u, v = rng.normal(size=(d, d_model)), rng.normal(size=d), rng.normal(size=d)
     t_direct = best(lambda: txl_scores_direct(q, k, W, u, v))
     t_shift = best(lambda: txl_scores_shift(q, k, W, u, v))
-    print(f"Transformer-XL qlen={qlen} mlen={mlen} d={d}: direct {t_direct * 1e3:.1f} ms, "
-          f"shift {t_shift * 1e3:.2f} ms, direct/shift = {t_direct / t_shift:.0f}x")
+    print(
+        f"Transformer-XL qlen={qlen} mlen={mlen} d={d}: direct {t_direct * 1e3:.1f} ms, "
+        f"shift {t_shift * 1e3:.2f} ms, direct/shift = {t_direct / t_shift:.0f}x"
+    )
 
     L, dh, span = 512, 64, 256
     Qc, Kc = rng.normal(size=(L, dh)), rng.normal(size=(L, dh))
     Qr, Kr = rng.normal(size=(2 * span, dh)), rng.normal(size=(2 * span, dh))
     t_d = best(lambda: deberta_scores_direct(Qc, Kc, Qr, Kr, span))
     t_g = best(lambda: deberta_scores_gather(Qc, Kc, Qr, Kr, span))
-    print(f"DeBERTa L={L} d={dh} k={span}: direct {t_d * 1e3:.1f} ms, gather {t_g * 1e3:.2f} ms, "
-          f"direct/gather = {t_d / t_g:.0f}x")
+    print(
+        f"DeBERTa L={L} d={dh} k={span}: direct {t_d * 1e3:.1f} ms, gather {t_g * 1e3:.2f} ms, "
+        f"direct/gather = {t_d / t_g:.0f}x"
+    )
 
     r = np.arange(-2048, 2048)[None, :] - np.arange(2048)[:, None]
     t_b = best(lambda: t5_relative_bucket(r))

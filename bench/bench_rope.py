@@ -7,10 +7,10 @@ the seed's function.
 
 Run: ``.venv/bin/python bench/bench_rope.py``
 """
+
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +18,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _timing import best  # noqa: E402
+
 from numeric.rotary import rope, rope_table  # noqa: E402
 from tests.seed_functions import seed_rope  # noqa: E402
 
@@ -60,9 +61,13 @@ def main() -> int:
     for w in (64, 128):
         xs = x[:rows, :w]
         mats = np.stack([block_diagonal(w, m) for m in range(rows)])  # (rows, w, w)
-        block[w] = best(lambda: np.einsum("tij,tj->ti", mats, xs), 3) / rows * tokens  # scaled to all tokens
+        block[w] = (
+            best(lambda mats=mats, xs=xs: np.einsum("tij,tj->ti", mats, xs), 3) / rows * tokens
+        )  # scaled to all tokens
         elem = rope_table(positions[:rows], w)
-        times[f"cached apply, width {w}, per token x {tokens}"] = best(lambda: elem.apply(xs), 7) / rows * tokens
+        times[f"cached apply, width {w}, per token x {tokens}"] = (
+            best(lambda elem=elem, xs=xs: elem.apply(xs), 7) / rows * tokens
+        )
     times["block-diagonal product, width 64 (scaled to all tokens)"] = block[64]
     times["block-diagonal product, width 128 (scaled to all tokens)"] = block[128]
 
@@ -73,10 +78,11 @@ def main() -> int:
     inter = times["cached apply, interleaved"]
     seed = times["seed's function"]
     print(f"cached interleaved apply / memcpy        = {inter / base:.2f}   (target <= 2)")
-    print(f"seed's function / cached interleaved     = {seed / inter:.1f}"
-          "   (target >= 30)")
+    print(f"seed's function / cached interleaved     = {seed / inter:.1f}   (target >= 30)")
     print(f"seed's function / cached half            = {seed / times['cached apply, half']:.1f}")
-    print(f"block-diagonal growth 64 -> 128 channels = {block[128] / block[64]:.2f}x   (d^2 predicts 4x, d predicts 2x)")
+    print(
+        f"block-diagonal growth 64 -> 128 channels = {block[128] / block[64]:.2f}x   (d^2 predicts 4x, d predicts 2x)"
+    )
     return 0
 
 

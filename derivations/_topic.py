@@ -1,4 +1,5 @@
 r"""``python -m derivations.<topic>``: print every verified derivation of one topic as LaTeX."""
+
 from __future__ import annotations
 
 import sys

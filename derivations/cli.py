@@ -1,10 +1,12 @@
 r"""The ``posproof`` command line.
 
 ``posproof list [--json]`` · ``posproof derive ID [--format latex|markdown|text]`` ·
-``posproof check [ID ...] [--dps N] [--jobs N] [--json]`` · ``posproof export --format tex|md|json --out DIR`` · ``posproof precision`` · ``posproof t5-buckets``
+``posproof check [ID ...] [--dps N] [--jobs N] [--json]`` · ``posproof export --format tex|md|json --out DIR`` ·
+``posproof precision`` · ``posproof t5-buckets``
 
 Exit codes: 0 success (every selected claim verified), 1 a claim failed, 2 a usage error (one line on stderr).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,8 +47,12 @@ def _select(ids: list[str]):
 def cmd_list(args) -> int:
     claims = _select([])
     if args.json:
-        print(json.dumps([{"id": c.id, "kind": c.kind, "topic": c.topic, "title": c.title, "source": c.source}
-                          for c in claims], indent=2))
+        print(
+            json.dumps(
+                [{"id": c.id, "kind": c.kind, "topic": c.topic, "title": c.title, "source": c.source} for c in claims],
+                indent=2,
+            )
+        )
         return 0
     width = max(len(c.id) for c in claims)
     for c in claims:
@@ -111,9 +117,22 @@ def cmd_check(args) -> int:
     total = time.perf_counter() - t0
     n_ok = sum(r.ok for r in results)
     if args.json:
-        print(json.dumps({"results": [r.as_dict() for r in results],
-                          "totals": {"claims": len(results), "verified": n_ok, "failed": len(results) - n_ok,
-                                     "dps": dps, "jobs": jobs, "seconds": round(total, 3)}}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "results": [r.as_dict() for r in results],
+                    "totals": {
+                        "claims": len(results),
+                        "verified": n_ok,
+                        "failed": len(results) - n_ok,
+                        "dps": dps,
+                        "jobs": jobs,
+                        "seconds": round(total, 3),
+                    },
+                },
+                indent=2,
+            )
+        )
     else:
         width = max(len(r.id) for r in results)
         for r in results:
@@ -169,8 +188,10 @@ def cmd_precision(args) -> int:
     max_position = _int_arg(args.max_position, "--max-position", 2)
     width = _int_arg(args.width, "--width", 2)
     rows = precision.precision_table(max_position=max_position, width=width)
-    print(f"RoPE score error |s(m, m+r) - s(0, r)| / (|q||k|), d = {width}, r in {precision.DISTANCES}, "
-          f"against mpmath; breaks when > tolerance ({tolerances.ROPE_BREAK_EPS} eps of the dtype)")
+    print(
+        f"RoPE score error |s(m, m+r) - s(0, r)| / (|q||k|), d = {width}, r in {precision.DISTANCES}, "
+        f"against mpmath; breaks when > tolerance ({tolerances.ROPE_BREAK_EPS} eps of the dtype)"
+    )
     sys.stdout.write(precision.format_precision_table(rows))
     return 0
 

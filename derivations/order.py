@@ -1,4 +1,5 @@
 r"""``python -m derivations.order``: the order derivations as LaTeX."""
+
 import sys
 
 from ._topic import main

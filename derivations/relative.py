@@ -1,4 +1,5 @@
 r"""``python -m derivations.relative``: the relative derivations as LaTeX."""
+
 import sys
 
 from ._topic import main

@@ -1,4 +1,5 @@
 r"""``python -m derivations.rope``: the rope derivations as LaTeX."""
+
 import sys
 
 from ._topic import main

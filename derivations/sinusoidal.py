@@ -1,4 +1,5 @@
 r"""``python -m derivations.sinusoidal``: the sinusoidal derivations as LaTeX."""
+
 import sys
 
 from ._topic import main

@@ -1,31 +1,81 @@
 r"""Vectorised NumPy implementations of positional-encoding schemes and mpmath references of the same."""
-from . import tolerances
-from .sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal, sinusoidal_mp
 
-__all__ = ["sinusoidal", "sinusoidal_mp", "inverse_frequencies", "inverse_frequencies_mp"]
-
-# ---- relative schemes (issue 3): T5, DeBERTa, ALiBi, Transformer-XL -------------------------------------------
+from . import tolerances  # noqa: F401  (numeric.tolerances is public)
 from .alibi import alibi_bias, alibi_slope_exponents, alibi_slopes, alibi_slopes_mp
-from .deberta import (deberta_delta, deberta_log_bucket, deberta_log_bucket_mp, deberta_relative_index,
-                      deberta_scores_direct, deberta_scores_gather)
-from .t5 import (T5BucketConfig, print_t5_bucket_table, t5_bias, t5_bucket_boundaries, t5_bucket_table,
-                 t5_relative_bucket, t5_relative_bucket_mp)
-from .transformer_xl import (causal_mask, rel_shift, rel_shift_garbage, txl_relative_embeddings, txl_scores_direct,
-                             txl_scores_shift)
+from .deberta import (
+    deberta_delta,
+    deberta_log_bucket,
+    deberta_log_bucket_mp,
+    deberta_relative_index,
+    deberta_scores_direct,
+    deberta_scores_gather,
+)
+from .rotary import (
+    RopeTable,
+    interleaved_to_half_rows,
+    layout_permutation,
+    rope,
+    rope_decay_bound,
+    rope_decay_bound_mp,
+    rope_mp,
+    rope_table,
+)
+from .sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal, sinusoidal_mp
+from .t5 import (
+    T5BucketConfig,
+    print_t5_bucket_table,
+    t5_bias,
+    t5_bucket_boundaries,
+    t5_bucket_table,
+    t5_relative_bucket,
+    t5_relative_bucket_mp,
+)
+from .transformer_xl import (
+    causal_mask,
+    rel_shift,
+    rel_shift_garbage,
+    txl_relative_embeddings,
+    txl_scores_direct,
+    txl_scores_shift,
+)
 
-__all__ += [
-    "alibi_bias", "alibi_slope_exponents", "alibi_slopes", "alibi_slopes_mp",
-    "deberta_delta", "deberta_log_bucket", "deberta_log_bucket_mp", "deberta_relative_index",
-    "deberta_scores_direct", "deberta_scores_gather",
-    "T5BucketConfig", "print_t5_bucket_table", "t5_bias", "t5_bucket_boundaries", "t5_bucket_table",
-    "t5_relative_bucket", "t5_relative_bucket_mp",
-    "causal_mask", "rel_shift", "rel_shift_garbage", "txl_relative_embeddings", "txl_scores_direct",
+__all__ = [
+    # sinusoidal
+    "sinusoidal",
+    "sinusoidal_mp",
+    "inverse_frequencies",
+    "inverse_frequencies_mp",
+    # relative schemes: ALiBi, DeBERTa, T5, Transformer-XL
+    "alibi_bias",
+    "alibi_slope_exponents",
+    "alibi_slopes",
+    "alibi_slopes_mp",
+    "deberta_delta",
+    "deberta_log_bucket",
+    "deberta_log_bucket_mp",
+    "deberta_relative_index",
+    "deberta_scores_direct",
+    "deberta_scores_gather",
+    "T5BucketConfig",
+    "print_t5_bucket_table",
+    "t5_bias",
+    "t5_bucket_boundaries",
+    "t5_bucket_table",
+    "t5_relative_bucket",
+    "t5_relative_bucket_mp",
+    "causal_mask",
+    "rel_shift",
+    "rel_shift_garbage",
+    "txl_relative_embeddings",
+    "txl_scores_direct",
     "txl_scores_shift",
+    # RoPE
+    "rope",
+    "rope_table",
+    "RopeTable",
+    "rope_mp",
+    "rope_decay_bound",
+    "rope_decay_bound_mp",
+    "layout_permutation",
+    "interleaved_to_half_rows",
 ]
-
-# ---- RoPE (issue 4): module numeric.rotary, so that `from numeric import rope` gives the function --------------
-from .rotary import (RopeTable, interleaved_to_half_rows, layout_permutation, rope, rope_decay_bound,
-                     rope_decay_bound_mp, rope_mp, rope_table)
-
-__all__ += ["rope", "rope_table", "RopeTable", "rope_mp", "rope_decay_bound", "rope_decay_bound_mp",
-            "layout_permutation", "interleaved_to_half_rows"]

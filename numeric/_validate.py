@@ -1,5 +1,6 @@
 r"""Argument validators shared by the numeric schemes: each raises ``ValueError`` naming the argument and the
 accepted range, and returns the cleaned value."""
+
 from __future__ import annotations
 
 import math
@@ -45,8 +46,10 @@ def positions(value, name: str = "positions", one_d: bool = True) -> np.ndarray:
     if (one_d and arr.ndim != 1) or arr.ndim == 0:
         raise ValueError(f"{name} must be {what} of finite real numbers, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite; got non-finite values at flat indices "
-                         f"{np.flatnonzero(~np.isfinite(arr))[:5].tolist()}")
+        raise ValueError(
+            f"{name} must be finite; got non-finite values at flat indices "
+            f"{np.flatnonzero(~np.isfinite(arr))[:5].tolist()}"
+        )
     return arr
 
 
@@ -74,7 +77,7 @@ def layout(value, name: str = "layout") -> str:
 def dps(value, name: str = "dps") -> int:
     from .tolerances import MAX_DPS, MIN_DPS
 
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not MIN_DPS <= value <= MAX_DPS:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not MIN_DPS <= int(value) <= MAX_DPS:
         raise ValueError(f"{name} must be an integer in [{MIN_DPS}, {MAX_DPS}], got {value!r}")
     return int(value)
 

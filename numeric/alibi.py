@@ -9,6 +9,7 @@ every other slope of the ``2c``-head sequence (``2^(-8h/(2c))`` for odd ``h``), 
 >>> alibi_slope_exponents(6)
 [Fraction(-2, 1), Fraction(-4, 1), Fraction(-6, 1), Fraction(-8, 1), Fraction(-1, 1), Fraction(-3, 1)]
 """
+
 from __future__ import annotations
 
 from fractions import Fraction

@@ -21,6 +21,7 @@ v2/v3 first map ``r`` to a log bucket (:func:`deberta_log_bucket`), then clip wi
 >>> deberta_log_bucket([-300, -128, 0, 127, 128, 129, 511]).tolist()
 [-207, -128, 0, 127, 128, 129, 255]
 """
+
 from __future__ import annotations
 
 import math
@@ -30,8 +31,15 @@ import numpy as np
 
 from . import _validate
 
-__all__ = ["deberta_delta", "deberta_log_bucket", "deberta_log_bucket_mp", "deberta_relative_index",
-           "deberta_scores_direct", "deberta_scores_gather", "P2C_INDEX"]
+__all__ = [
+    "deberta_delta",
+    "deberta_log_bucket",
+    "deberta_log_bucket_mp",
+    "deberta_relative_index",
+    "deberta_scores_direct",
+    "deberta_scores_gather",
+    "P2C_INDEX",
+]
 
 #: The two conventions for the position->content index (see the module docstring).
 P2C_INDEX = ("code", "paper")
@@ -67,8 +75,9 @@ def deberta_log_bucket(relative_position, bucket_size: int = 256, max_position: 
     return np.where(a <= mid, r, np.sign(r) * log_pos)
 
 
-def deberta_log_bucket_mp(relative_position: int, bucket_size: int = 256, max_position: int = 512,
-                          dps: int = 50) -> int:
+def deberta_log_bucket_mp(
+    relative_position: int, bucket_size: int = 256, max_position: int = 512, dps: int = 50
+) -> int:
     r"""The same bucket for one integer with the logarithms evaluated by mpmath at ``dps`` digits (the exact
     definition). The float kernel agrees except possibly where the scaled logarithm is exactly an integer (e.g.
     bucket_size 18, max_position 26, r = 15): there float rounding, the reference's too, decides the ceiling."""
@@ -82,8 +91,9 @@ def deberta_log_bucket_mp(relative_position: int, bucket_size: int = 256, max_po
         return (1 if r > 0 else -1) * (mid + int(mpmath.ceil(x)))
 
 
-def deberta_relative_index(relative_position, k: int, bucket_size: int | None = None,
-                           max_position: int | None = None) -> np.ndarray:
+def deberta_relative_index(
+    relative_position, k: int, bucket_size: int | None = None, max_position: int | None = None
+) -> np.ndarray:
     r"""The row of the ``2k`` relative embeddings used for ``r = i - j``: ``clip(bucket(r) + k, 0, 2k - 1)``,
     with ``bucket`` the identity (v1) or :func:`deberta_log_bucket` when ``bucket_size`` is given (v2/v3)."""
     r = _validate.integer_array(relative_position, "relative_position")
@@ -111,8 +121,9 @@ def _p2c(value) -> str:
     return value
 
 
-def deberta_scores_direct(Qc, Kc, Qr, Kr, k: int, p2c_index: str = "code", bucket_size: int | None = None,
-                          max_position: int | None = None) -> np.ndarray:
+def deberta_scores_direct(
+    Qc, Kc, Qr, Kr, k: int, p2c_index: str = "code", bucket_size: int | None = None, max_position: int | None = None
+) -> np.ndarray:
     r"""``A(i, j)`` computed entry by entry from the index ``delta`` (an ``O(L^2 d)`` gather of embedding rows).
 
     ``Qc, Kc``: content queries/keys ``(L, d)``; ``Qr, Kr``: projected relative embeddings ``(2k, d)``.
@@ -129,8 +140,9 @@ def deberta_scores_direct(Qc, Kc, Qr, Kr, k: int, p2c_index: str = "code", bucke
     return (c2c + c2p + p2c) / math.sqrt(3 * d)
 
 
-def deberta_scores_gather(Qc, Kc, Qr, Kr, k: int, p2c_index: str = "code", bucket_size: int | None = None,
-                          max_position: int | None = None) -> np.ndarray:
+def deberta_scores_gather(
+    Qc, Kc, Qr, Kr, k: int, p2c_index: str = "code", bucket_size: int | None = None, max_position: int | None = None
+) -> np.ndarray:
     r"""The same scores as the public code computes them: ``Qc Kr^T`` and ``Kc Qr^T`` for all ``2k`` rows, a
     gather along the last axis, and a transpose of the position->content part."""
     Qc, Kc, Qr, Kr, k = _inputs(Qc, Kc, Qr, Kr, k)

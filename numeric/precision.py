@@ -14,6 +14,7 @@ position where that error exceeds ``tolerances.rope_break_tolerance(dtype)``.
 >>> first_break("bfloat16", "low-precision-angles", max_position=1024)
 514
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,8 +26,17 @@ from . import _validate, tolerances
 from .rotary import rope_mp
 from .sinusoid import inverse_frequencies
 
-__all__ = ["DTYPES", "STYLES", "dtype_of", "rotate_in_precision", "score_errors", "first_break", "PrecisionRow",
-           "precision_table", "format_precision_table"]
+__all__ = [
+    "DTYPES",
+    "STYLES",
+    "dtype_of",
+    "rotate_in_precision",
+    "score_errors",
+    "first_break",
+    "PrecisionRow",
+    "precision_table",
+    "format_precision_table",
+]
 
 DTYPES = ("float64", "float32", "float16", "bfloat16")
 STYLES = ("float64-angles", "low-precision-angles")
@@ -82,7 +92,7 @@ def _samples(width: int, dtype: np.dtype, seed: int, distances, base: float = 10
         k = rng.uniform(-1, 1, width).astype(dtype).astype(np.float64)
         with mpmath.workdps(30):
             qr, kr = rope_mp([q], [0], base, dps=30)[0], rope_mp([k], [r], base, dps=30)[0]
-            exact = float(mpmath.fsum(a * b for a, b in zip(qr, kr)))
+            exact = float(mpmath.fsum(a * b for a, b in zip(qr, kr, strict=True)))
         out.append((q, k, int(r), exact, float(np.linalg.norm(q) * np.linalg.norm(k))))
     return out
 
@@ -91,8 +101,9 @@ def _samples(width: int, dtype: np.dtype, seed: int, distances, base: float = 10
 DISTANCES = (1, 10, 100, 1000)
 
 
-def score_errors(dtype: str, style: str, positions, width: int = 128, base: float = 10000.0,
-                 distances=DISTANCES, seed: int = 0) -> np.ndarray:
+def score_errors(
+    dtype: str, style: str, positions, width: int = 128, base: float = 10000.0, distances=DISTANCES, seed: int = 0
+) -> np.ndarray:
     r"""``max_r |s(m, m + r) - s_exact(0, r)| / (|q| |k|)`` at each query position ``m`` (float64 array)."""
     dt = dtype_of(dtype)
     pos = _validate.positions(positions)
@@ -105,8 +116,15 @@ def score_errors(dtype: str, style: str, positions, width: int = 128, base: floa
     return worst
 
 
-def first_break(dtype: str, style: str, max_position: int = 32768, width: int = 128, base: float = 10000.0,
-                tol: float | None = None, chunk: int = 4096):
+def first_break(
+    dtype: str,
+    style: str,
+    max_position: int = 32768,
+    width: int = 128,
+    base: float = 10000.0,
+    tol: float | None = None,
+    chunk: int = 4096,
+):
     r"""The first integer query position ``m < max_position`` whose score error exceeds ``tol`` (default
     :func:`tolerances.rope_break_tolerance`), or ``None`` if the property holds throughout."""
     max_position = _validate.positive_int(max_position, "max_position")
@@ -137,8 +155,16 @@ def precision_table(max_position: int = 32768, width: int = 128, base: float = 1
     for dtype in DTYPES:
         for style in STYLES:
             end = float(score_errors(dtype, style, [max_position - 1], width, base)[0])
-            rows.append(PrecisionRow(dtype, style, tolerances.rope_break_tolerance(dtype),
-                                     first_break(dtype, style, max_position, width, base), max_position, end))
+            rows.append(
+                PrecisionRow(
+                    dtype,
+                    style,
+                    tolerances.rope_break_tolerance(dtype),
+                    first_break(dtype, style, max_position, width, base),
+                    max_position,
+                    end,
+                )
+            )
     return rows
 
 

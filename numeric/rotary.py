@@ -14,6 +14,7 @@ They agree when q and k are both permuted by :func:`layout_permutation` (proved 
 >>> rope(np.array([[1.0, 0.0]]), [np.pi / 2]).round(12).tolist()
 [[0.0, 1.0]]
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -24,11 +25,20 @@ import numpy as np
 from . import _validate
 from .sinusoid import inverse_frequencies, inverse_frequencies_mp
 
-__all__ = ["rope", "rope_table", "RopeTable", "rope_mp", "rope_decay_bound", "rope_decay_bound_mp",
-           "layout_permutation", "interleaved_to_half_rows"]
+__all__ = [
+    "rope",
+    "rope_table",
+    "RopeTable",
+    "rope_mp",
+    "rope_decay_bound",
+    "rope_decay_bound_mp",
+    "layout_permutation",
+    "interleaved_to_half_rows",
+]
 
 
 # ---- validation ------------------------------------------------------------------------------------------------
+
 
 def _low_precision_dtypes() -> tuple:
     out = [np.dtype(np.float16)]
@@ -52,8 +62,9 @@ def _vectors(value, name: str = "vectors") -> np.ndarray:
     elif arr.dtype != bool and np.issubdtype(arr.dtype, np.integer):
         arr = arr.astype(np.float64)
     else:
-        raise ValueError(f"{name} must be a real floating-point array (float16/bfloat16/float32/float64), "
-                         f"got dtype {arr.dtype}")
+        raise ValueError(
+            f"{name} must be a real floating-point array (float16/bfloat16/float32/float64), got dtype {arr.dtype}"
+        )
     if arr.ndim < 2:
         raise ValueError(f"{name} must have shape (..., tokens, width), got shape {arr.shape}")
     return arr
@@ -76,12 +87,15 @@ def _check_finite(arr: np.ndarray, name: str) -> None:
 
 def _match(positions: np.ndarray, shape: tuple, name: str = "positions") -> None:
     lead = shape[:-1]
-    if positions.ndim > len(lead) or lead[len(lead) - positions.ndim:] != positions.shape:
-        raise ValueError(f"{name} must have one entry per row: shape {lead[-1:]} or a trailing part of {lead}, "
-                         f"got shape {positions.shape} for vectors of shape {shape}")
+    if positions.ndim > len(lead) or lead[len(lead) - positions.ndim :] != positions.shape:
+        raise ValueError(
+            f"{name} must have one entry per row: shape {lead[-1:]} or a trailing part of {lead}, "
+            f"got shape {positions.shape} for vectors of shape {shape}"
+        )
 
 
 # ---- pure kernels ------------------------------------------------------------------------------------------------
+
 
 def _rotate_interleaved(x: np.ndarray, rotor: np.ndarray, out: np.ndarray) -> np.ndarray:
     r"""``out = x * e^{i m theta}`` on the complex view of interleaved pairs: ``(x0 + i x1) (cos + i sin)``.
@@ -120,6 +134,7 @@ def _rotate_half(x: np.ndarray, cos2: np.ndarray, sin2: np.ndarray, out: np.ndar
 
 
 # ---- the cached table ------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, eq=False)
 class RopeTable:
@@ -221,6 +236,7 @@ def rope(vectors, positions, base: float = 10000.0, layout: str = "interleaved")
 
 # ---- layouts -------------------------------------------------------------------------------------------------------
 
+
 def layout_permutation(width: int) -> np.ndarray:
     r"""Channel permutation ``P`` from interleaved to half layout: ``x_half = x_interleaved[..., P]``.
 
@@ -249,6 +265,7 @@ def interleaved_to_half_rows(weight, heads: int) -> np.ndarray:
 
 # ---- mpmath references -----------------------------------------------------------------------------------------
 
+
 def _mpf(v) -> mpmath.mpf:
     r"""An exact mpmath number from a Python/NumPy real or a decimal string (NumPy scalars via float/int)."""
     if isinstance(v, np.generic):
@@ -271,7 +288,7 @@ def rope_mp(vectors, positions, base=10000, layout: str = "interleaved", dps: in
         raise ValueError(f"positions must have one entry per row: {len(rows)} rows, {len(positions)} positions")
     out = []
     with mpmath.workdps(dps):
-        for row, p in zip(rows, positions):
+        for row, p in zip(rows, positions, strict=True):
             width = _validate.even_width(len(row), "width")
             theta = inverse_frequencies_mp(width, base, dps)
             h = width // 2
@@ -291,6 +308,7 @@ def rope_mp(vectors, positions, base=10000, layout: str = "interleaved", dps: in
 
 # ---- long-term decay -------------------------------------------------------------------------------------------
 
+
 def rope_decay_bound(d: int, distances, base: float = 10000.0) -> np.ndarray:
     r"""RoFormer's decay curve ``(1/(d/2)) sum_{j=1}^{d/2} |S_j|``, ``S_j = sum_{l<j} e^{i r theta_l}``, at each
     relative distance ``r`` (float64, shape of ``distances``).
@@ -305,9 +323,9 @@ def rope_decay_bound(d: int, distances, base: float = 10000.0) -> np.ndarray:
     out = np.empty(flat.shape, dtype=np.float64)
     chunk = max(1, 2**20 // max(1, d))
     for s in range(0, flat.size, chunk):
-        angles = flat[s:s + chunk, None] * theta  # (chunk, d/2): r theta_l
+        angles = flat[s : s + chunk, None] * theta  # (chunk, d/2): r theta_l
         partial = np.cumsum(np.exp(1j * angles), axis=1)  # S_1 .. S_{d/2}
-        out[s:s + chunk] = np.abs(partial).mean(axis=1)
+        out[s : s + chunk] = np.abs(partial).mean(axis=1)
     return out.reshape(np.shape(distances))  # a scalar distance gives a 0-d array
 
 

@@ -7,6 +7,7 @@ Transformer-XL (with the paper's frequencies).
 >>> sinusoidal([0, 1], 4).round(4).tolist()
 [[0.0, 1.0, 0.0, 1.0], [0.8415, 0.5403, 0.01, 1.0]]
 """
+
 from __future__ import annotations
 
 import mpmath
@@ -67,5 +68,5 @@ def sinusoidal_mp(positions, d_model: int, base=10000, layout: str = "interleave
                 raise ValueError(f"positions must be finite, got {p!r}")
             s = [mpmath.sin(p * t) for t in theta]
             c = [mpmath.cos(p * t) for t in theta]
-            rows.append(s + c if layout == "half" else [v for pair in zip(s, c) for v in pair])
+            rows.append(s + c if layout == "half" else [v for pair in zip(s, c, strict=True) for v in pair])
     return rows

@@ -18,6 +18,7 @@ select; here nothing non-finite is ever produced).
 >>> t5_relative_bucket([-20, 5], bidirectional=False).tolist()
 [17, 0]
 """
+
 from __future__ import annotations
 
 import math
@@ -28,8 +29,15 @@ import numpy as np
 
 from . import _validate
 
-__all__ = ["T5BucketConfig", "t5_relative_bucket", "t5_relative_bucket_mp", "t5_bucket_boundaries",
-           "t5_bucket_table", "print_t5_bucket_table", "t5_bias"]
+__all__ = [
+    "T5BucketConfig",
+    "t5_relative_bucket",
+    "t5_relative_bucket_mp",
+    "t5_bucket_boundaries",
+    "t5_bucket_table",
+    "print_t5_bucket_table",
+    "t5_bias",
+]
 
 
 @dataclass(frozen=True)
@@ -71,8 +79,9 @@ def _bucket_distance(a: np.ndarray, cfg: T5BucketConfig) -> np.ndarray:
     return np.where(a < me, a, large)
 
 
-def t5_relative_bucket(relative_position, bidirectional: bool = True, num_buckets: int = 32,
-                       max_distance: int = 128) -> np.ndarray:
+def t5_relative_bucket(
+    relative_position, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
+) -> np.ndarray:
     r"""The T5 bucket of each relative position ``r = key - query`` (int64 array, the shape of the input)."""
     cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
     r = _validate.integer_array(relative_position, "relative_position")  # (...)
@@ -82,8 +91,9 @@ def t5_relative_bucket(relative_position, bidirectional: bool = True, num_bucket
     return _bucket_distance(np.maximum(-r, 0), cfg)
 
 
-def t5_relative_bucket_mp(relative_position: int, bidirectional: bool = True, num_buckets: int = 32,
-                          max_distance: int = 128, dps: int = 50) -> int:
+def t5_relative_bucket_mp(
+    relative_position: int, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128, dps: int = 50
+) -> int:
     r"""The same bucket for one integer ``r`` with the logarithm evaluated by mpmath at ``dps`` digits (the exact
     definition). The float kernel agrees except possibly where the scaled logarithm is exactly an integer below
     the cap: there float rounding (the reference's as well) decides the truncation, by at most one bucket."""
@@ -125,8 +135,10 @@ def t5_bucket_boundaries(bidirectional: bool = True, num_buckets: int = 32, max_
 def t5_bucket_table(bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> str:
     r"""A printable table of the bucket boundaries (relative position = key - query)."""
     cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
-    head = (f"T5 buckets: bidirectional={cfg.bidirectional}, num_buckets={cfg.num_buckets}, "
-            f"max_distance={cfg.max_distance}, max_exact={cfg.max_exact} (r = key - query)")
+    head = (
+        f"T5 buckets: bidirectional={cfg.bidirectional}, num_buckets={cfg.num_buckets}, "
+        f"max_distance={cfg.max_distance}, max_exact={cfg.max_exact} (r = key - query)"
+    )
     lines = [head, f"{'bucket':>6}  {'r from':>8}  {'r to':>8}  {'size':>6}"]
     rows = {b: (lo, hi) for b, lo, hi in t5_bucket_boundaries(cfg.bidirectional, cfg.num_buckets, cfg.max_distance)}
     for b in range(cfg.num_buckets):

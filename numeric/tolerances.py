@@ -21,6 +21,7 @@ NUMERIC_POINTS = 6
 #: The seed for the numeric points.
 SEED = 20170612  # the day "Attention Is All You Need" appeared on arXiv
 
+
 #: Below this magnitude both sides count as zero and the absolute error is used instead of the relative one.
 #: Exact zeros arise (e.g. sin(0)); 10**-(dps - GUARD_DIGITS) absolute keeps the same number of digits.
 def rel_tol(dps: int) -> "float":
@@ -50,6 +51,7 @@ def rope_break_tolerance(dtype: str) -> float:
     if dtype not in eps:
         raise ValueError(f"dtype must be one of {', '.join(eps)}, got {dtype!r}")
     return ROPE_BREAK_EPS * eps[dtype]
+
 
 #: Agreement of float32 RoPE (table in float32, complex64 arithmetic) with a float64 computation rounded to
 #: float32 (the seed's function on float32 input): cos/sin rounded once (eps/2 each), one complex multiply (two

@@ -14,6 +14,7 @@ right, entries of the *next* query row ``i + 1`` at distances ``i + mlen + 1 + k
 >>> rel_shift(x).tolist()
 [[1.0, 2.0, 0.0], [3.0, 4.0, 5.0]]
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,8 +22,14 @@ import numpy as np
 from . import _validate
 from .sinusoid import sinusoidal
 
-__all__ = ["rel_shift", "rel_shift_garbage", "causal_mask", "txl_relative_embeddings", "txl_scores_direct",
-           "txl_scores_shift"]
+__all__ = [
+    "rel_shift",
+    "rel_shift_garbage",
+    "causal_mask",
+    "txl_relative_embeddings",
+    "txl_scores_direct",
+    "txl_scores_shift",
+]
 
 
 def rel_shift(x) -> np.ndarray:
@@ -72,7 +79,9 @@ def _check(q, k, W_kR, u, v):
         raise ValueError(f"q and k must be (length, d) arrays of one width, got {q.shape} and {k.shape}")
     qlen, klen, d = q.shape[0], k.shape[0], q.shape[1]
     if klen < qlen:
-        raise ValueError(f"k must hold the mlen memory keys and the qlen current keys (klen >= qlen), got {klen} < {qlen}")
+        raise ValueError(
+            f"k must hold the mlen memory keys and the qlen current keys (klen >= qlen), got {klen} < {qlen}"
+        )
     if W_kR.ndim != 2 or W_kR.shape[0] != d:
         raise ValueError(f"W_kR must be (d, d_model) with d = {d}, got shape {W_kR.shape}")
     _validate.even_width(W_kR.shape[1], "W_kR.shape[1] (d_model)")

@@ -1,4 +1,5 @@
 r"""SymPy models of positional-encoding schemes and the registry of verified identities."""
+
 from . import registry
 from .core import Domain, Fact, Identity, Step, VerifyResult
 

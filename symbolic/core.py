@@ -19,6 +19,7 @@ True
 >>> claim.with_rhs(sp.Integer(2)).verify(dps=30).ok
 False
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -26,8 +27,9 @@ import functools
 import math
 import random
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import mpmath
 import sympy as sp
@@ -36,7 +38,14 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from numeric import tolerances
 
 __all__ = [
-    "STRATEGIES", "Step", "Identity", "Fact", "StepResult", "VerifyResult", "Domain", "reduce_difference",
+    "STRATEGIES",
+    "Step",
+    "Identity",
+    "Fact",
+    "StepResult",
+    "VerifyResult",
+    "Domain",
+    "reduce_difference",
     "combine_sums",
 ]
 
@@ -44,6 +53,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------------------------
 # Strategies: each is a named, targeted rewrite of the difference lhs - rhs. Sum summands are rewritten too.
 # --------------------------------------------------------------------------------------------------------------
+
 
 def combine_sums(e: sp.Expr) -> sp.Expr:
     r"""Merge ``c1*Sum(f1, L) + c2*Sum(f2, L)`` into ``Sum(c1*f1 + c2*f2, L)`` for identical limits ``L``."""
@@ -128,6 +138,7 @@ def reduce_difference(lhs, rhs, strategy: Sequence[str]):
 # Numeric domains: how random points are drawn for each symbol.
 # --------------------------------------------------------------------------------------------------------------
 
+
 def _random_mpf(rng: random.Random, lo: float, hi: float) -> mpmath.mpf:
     """A uniform draw in [lo, hi] with ~200 random bits, so values are not float64-representable."""
     u = mpmath.mpf(rng.getrandbits(200)) / mpmath.mpf(2) ** 200
@@ -150,7 +161,7 @@ class Domain:
         return _random_mpf(rng, self.lo, self.hi)
 
     @staticmethod
-    def of(atom) -> "Domain":
+    def of(atom) -> Domain:
         r"""The default domain from SymPy assumptions: integers in [-40, 40] (or >= 0 / >= 1), positive reals in
         (0.25, 4), reals in (-3, 3), anything else complex."""
         base = atom.base if isinstance(atom, sp.Indexed) else atom
@@ -277,11 +288,22 @@ class VerifyResult:
         r"""A JSON-ready dict (a non-finite error, from an evaluation that failed, becomes ``None``)."""
         finite = lambda x: x if x is None or math.isfinite(x) else None  # noqa: E731
         out = {
-            "id": self.id, "status": self.status, "symbolic": self.symbolic,
-            "numeric_max_rel_error": finite(self.numeric_max_rel_error), "dps": self.dps,
+            "id": self.id,
+            "status": self.status,
+            "symbolic": self.symbolic,
+            "numeric_max_rel_error": finite(self.numeric_max_rel_error),
+            "dps": self.dps,
             "seconds": round(self.seconds, 4),
-            "steps": [{"index": s.index, "symbolic": s.symbolic, "numeric_max_rel_error": finite(s.numeric_max_rel_error),
-                       "numeric_ok": s.numeric_ok, "ok": s.ok} for s in self.steps],
+            "steps": [
+                {
+                    "index": s.index,
+                    "symbolic": s.symbolic,
+                    "numeric_max_rel_error": finite(s.numeric_max_rel_error),
+                    "numeric_ok": s.numeric_ok,
+                    "ok": s.ok,
+                }
+                for s in self.steps
+            ],
         }
         if self.detail:
             out["detail"] = self.detail
@@ -337,7 +359,7 @@ class Identity:
     def chained(self) -> bool:
         r"""Whether the steps read ``lhs = e1 = ... = rhs`` with every relation compatible with the claim's."""
         s = self.steps
-        links = all(_same(a.rhs, b.lhs) for a, b in zip(s, s[1:]))
+        links = all(_same(a.rhs, b.lhs) for a, b in zip(s, s[1:], strict=False))
         ends = _same(s[0].lhs, self.lhs) and _same(s[-1].rhs, self.rhs)
         rels = {st.rel for st in s} - {"="}
         ok_rel = (not rels) if self.rel == "=" else rels <= {self.rel, {"<": "<=", ">": ">="}.get(self.rel, self.rel)}
@@ -347,11 +369,11 @@ class Identity:
     def claim(self) -> Step:
         return Step(self.lhs, self.rhs, "the claim", self.strategy or ("identity",), self.rel)
 
-    def wrong_variant(self) -> "Identity":
+    def wrong_variant(self) -> Identity:
         r"""This claim with its registered wrong right-hand side."""
         return self.with_rhs(self.wrong)
 
-    def with_rhs(self, rhs) -> "Identity":
+    def with_rhs(self, rhs) -> Identity:
         r"""The same claim with a different right-hand side (used to show that a wrong claim is rejected)."""
         steps = self.steps
         if self.chained:
@@ -379,7 +401,7 @@ class Identity:
                 # Plain symbols in place of Indexed/matrix entries: lambdify then neither dummifies nor prints the
                 # expression into a docstring, which is most of its cost.
                 plain = sp.symbols(f"_x0:{len(leaves)}")  # no assumptions: nothing may simplify away
-                rep = dict(zip(leaves, plain))
+                rep = dict(zip(leaves, plain, strict=True))
                 exprs = [e.xreplace(rep) if isinstance(e, sp.Basic) else e for e in sides[0] + sides[1]]
                 f = sp.lambdify(plain, exprs, modules="mpmath", dummify=False, docstring_limit=0)
                 cache[key] = (leaves, f, len(sides[0]))
@@ -388,7 +410,7 @@ class Identity:
             with mpmath.workdps(dps + 5):
                 out = f(*values)
                 left, right = out[:n_left], out[n_left:]
-                for l, r in zip(left, right):
+                for l, r in zip(left, right, strict=True):
                     l, r = mpmath.mpmathify(l), mpmath.mpmathify(r)
                     diff = l - r
                     if step.rel == "=":
@@ -425,8 +447,16 @@ class Identity:
             results.append(StepResult(k, sym, err, err <= tolerances.rel_tol(dps)))
         ok = all(r.ok for r in results)
         worst = max(r.numeric_max_rel_error for r in results)
-        return VerifyResult(self.id, ok, all(r.symbolic for r in results), worst, dps,
-                            time.perf_counter() - t0, tuple(results), "; ".join(errors))
+        return VerifyResult(
+            self.id,
+            ok,
+            all(r.symbolic for r in results),
+            worst,
+            dps,
+            time.perf_counter() - t0,
+            tuple(results),
+            "; ".join(errors),
+        )
 
 
 def _same(a, b) -> bool:
@@ -459,10 +489,10 @@ class Fact:
     rhs = None
     steps: tuple = ()
 
-    def wrong_variant(self) -> "Fact":
+    def wrong_variant(self) -> Fact:
         return self.with_claim(self.wrong)
 
-    def with_claim(self, claim) -> "Fact":
+    def with_claim(self, claim) -> Fact:
         r"""The same fact claiming a different value (used to show that a wrong claim is rejected)."""
         return dataclasses.replace(self, claim=claim)
 
@@ -473,14 +503,23 @@ class Fact:
             with mpmath.workdps(dps):
                 value, table = self.compute(dps)
         except Exception as e:  # a computation that crashes verifies nothing: report it as failed
-            return VerifyResult(self.id, False, "n/a (computed fact)", None, dps, time.perf_counter() - t0, (),
-                                f"computation raised {type(e).__name__}: {e}")
+            return VerifyResult(
+                self.id,
+                False,
+                "n/a (computed fact)",
+                None,
+                dps,
+                time.perf_counter() - t0,
+                (),
+                f"computation raised {type(e).__name__}: {e}",
+            )
         ok = _plain(value) == _plain(self.claim)
         detail = "; ".join(f"{label} = {_show(v)}" for label, v in table)
         if not ok:
             detail = f"claimed {self.claim!r}, computed {value!r}; " + detail
-        return VerifyResult(self.id, ok, "n/a (computed fact)", None, dps, time.perf_counter() - t0,
-                            (), detail, _plain(value))
+        return VerifyResult(
+            self.id, ok, "n/a (computed fact)", None, dps, time.perf_counter() - t0, (), detail, _plain(value)
+        )
 
 
 def _plain(v):

@@ -7,17 +7,18 @@ are told; the registry lists the topics in reading order and builds each one on 
 >>> registry.get("sinusoidal-dot-product").id
 'sinusoidal-dot-product'
 """
+
 from __future__ import annotations
 
 import difflib
 import importlib
-from functools import lru_cache
+from functools import cache
 
 #: Topics in reading order: the order problem and absolute codes, then relative rewrites, then RoPE.
 TOPICS = ("order", "sinusoidal", "relative", "rope")
 
 
-@lru_cache(maxsize=None)
+@cache
 def topic(name: str) -> tuple:
     r"""The claims of one topic, built once."""
     if name not in TOPICS:
@@ -28,7 +29,7 @@ def topic(name: str) -> tuple:
 
 def all() -> tuple:  # noqa: A001 - the issue fixes this name
     r"""Every registered identity and fact, in a stable order (topics in reading order)."""
-    out = []
+    out: list = []
     for name in TOPICS:
         out.extend(topic(name))
     return tuple(out)

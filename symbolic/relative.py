@@ -10,6 +10,7 @@ Transformer-XL and ALiBi use the distance ``m - n`` (query - key), DeBERTa ``i -
 (key - query). Sinusoids here are ``(sin, cos)`` per pair with any frequencies ``θ_i`` (the paper's
 ``θ_i = b^(-2i/d)`` is a special case); Transformer-XL's ``[sin | cos]`` halves are the same pairs reordered.
 """
+
 from __future__ import annotations
 
 import random
@@ -95,8 +96,12 @@ def four_terms(q_word, q_pos_c, q_pos_d, W_word, W_pos, k_word, k_pos) -> list:
     r"""The four terms (word->word, word->position, position->word, position->position) of
     ``(q_word + q_pos)^T W (k_word + k_pos)``, each with its own query-side vector and key matrix so that the
     relative rewrites can replace them term by term."""
-    return [q_word.T * W_word * k_word, q_word.T * W_pos * k_pos, q_pos_c.T * W_word * k_word,
-            q_pos_d.T * W_pos * k_pos]
+    return [
+        q_word.T * W_word * k_word,
+        q_word.T * W_pos * k_pos,
+        q_pos_c.T * W_word * k_word,
+        q_pos_d.T * W_pos * k_pos,
+    ]
 
 
 def expansion() -> Identity:
@@ -105,14 +110,17 @@ def expansion() -> Identity:
     mid = (x_m + p_m).T * W_q.T * W_k * (x_n + p_n)
     rhs = sp.Add(*four_terms(W_q * x_m, W_q * p_m, W_q * p_m, W_k, W_k, x_n, p_n))
     return _identity(
-        "attention-four-term-expansion", "q_m^T k_n with absolute positions expands into four terms",
+        "attention-four-term-expansion",
+        "q_m^T k_n with absolute positions expands into four terms",
         f"{SEED}; {TUPE}",
-        [Step(lhs, mid, "(A B)^T = B^T A^T", ("expand",)),
-         Step(mid, rhs, "distribute: word-word + word-position + position-word + position-position", ("expand",))],
+        [
+            Step(lhs, mid, "(A B)^T = B^T A^T", ("expand",)),
+            Step(mid, rhs, "distribute: word-word + word-position + position-word + position-position", ("expand",)),
+        ],
         assumptions=("W_q, W_k are d x d; x, p are d x 1 (token embedding and absolute position code)",),
         sizes=MAT_SIZES,
         notes="Only the last term, p_m^T W_q^T W_k p_n, involves both positions; the middle two involve one "
-              "absolute position each, so the score is not a function of m - n alone.",
+        "absolute position each, so the score is not a function of m - n alone.",
         wrong=x_m.T * W_q.T * W_k * x_n + p_m.T * W_q.T * W_k * p_n,  # the cross terms forgotten
     )
 
@@ -134,15 +142,17 @@ def rotation_commutant() -> Identity:
     lhs = sp.MatMul(B, R, evaluate=False)
     rhs = sp.MatAdd(sp.MatMul(R, B, evaluate=False), sp.sin(phi) * _commutator(pe - pa, pb + pc), evaluate=False)
     return _identity(
-        "attention-rotation-commutant", "A 2x2 block commutes with the pair rotations iff it is a I + c J",
+        "attention-rotation-commutant",
+        "A 2x2 block commutes with the pair rotations iff it is a I + c J",
         SEED,
         [Step(lhs, rhs, "multiply out the 2x2 products", ("doit", "expand"))],
         assumptions=("B = [[α, β], [γ, ε]] real, R(φ) the rotation by φ",),
         notes="For sin φ ≠ 0 the commutator vanishes iff ε = α and γ = -β, i.e. B = α I + γ J with "
-              "J = [[0, -1], [1, 0]]: a scaled rotation. So W_q^T W_k commutes with every pair rotation R(m θ_i) "
-              "(distinct θ_i) iff it is block diagonal with such blocks; W_q^T W_k = I is α = 1, γ = 0.",
-        wrong=sp.MatAdd(sp.MatMul(R, B, evaluate=False), sp.sin(phi) * _commutator(pa - pe, pb + pc),
-                        evaluate=False),  # the commutator with the wrong sign
+        "J = [[0, -1], [1, 0]]: a scaled rotation. So W_q^T W_k commutes with every pair rotation R(m θ_i) "
+        "(distinct θ_i) iff it is block diagonal with such blocks; W_q^T W_k = I is α = 1, γ = 0.",
+        wrong=sp.MatAdd(
+            sp.MatMul(R, B, evaluate=False), sp.sin(phi) * _commutator(pa - pe, pb + pc), evaluate=False
+        ),  # the commutator with the wrong sign
     )
 
 
@@ -171,11 +181,14 @@ def position_term_commuting() -> Identity:
         "Position->position with sinusoids is relative when W_q^T W_k commutes with the pair rotations",
         f"{SEED}; Vaswani et al. 2017 §3.5",
         [Step(lhs, rhs, "angle-difference formulas pair by pair", TRIG)],
-        assumptions=("d = 2h; p_m has pairs (sin mθ_i, cos mθ_i), any θ_i > 0",
-                     "W_q^T W_k = diag(B_0, ..., B_{h-1}) with B_i = a_i I + c_i J (commutes with R(mθ_i))"),
-        sizes=PAIR_SIZES, domains=DOMAINS,
+        assumptions=(
+            "d = 2h; p_m has pairs (sin mθ_i, cos mθ_i), any θ_i > 0",
+            "W_q^T W_k = diag(B_0, ..., B_{h-1}) with B_i = a_i I + c_i J (commutes with R(mθ_i))",
+        ),
+        sizes=PAIR_SIZES,
+        domains=DOMAINS,
         notes="With W_q^T W_k = I (a_i = 1, c_i = 0) the term is Σ_i cos((m - n) θ_i), the sinusoidal dot "
-              "product. The right side depends on m and n only through m - n.",
+        "product. The right side depends on m and n only through m - n.",
         wrong=pairs(A_[i] * sp.cos((m - n) * theta_i) + C_[i] * sp.sin((m - n) * theta_i)),
     )
 
@@ -191,12 +204,15 @@ def position_term_general() -> Identity:
         "For a general block the position->position term keeps a part in m + n",
         f"{SEED}; {TUPE}",
         [Step(lhs, rhs, "product-to-sum formulas pair by pair", ("expand", "expand_trig", "expand"))],
-        assumptions=("d = 2h; p_m has pairs (sin mθ_i, cos mθ_i), any θ_i > 0",
-                     "W_q^T W_k block diagonal with general blocks [[α_i, β_i], [γ_i, ε_i]]"),
-        sizes=PAIR_SIZES, domains=DOMAINS,
+        assumptions=(
+            "d = 2h; p_m has pairs (sin mθ_i, cos mθ_i), any θ_i > 0",
+            "W_q^T W_k block diagonal with general blocks [[α_i, β_i], [γ_i, ε_i]]",
+        ),
+        sizes=PAIR_SIZES,
+        domains=DOMAINS,
         notes="The m + n part vanishes for every m, n iff ε_i = α_i and γ_i = -β_i: exactly the commuting blocks "
-              "of attention-rotation-commutant. Off-diagonal blocks (pairs i ≠ i') add sin(mθ_i) sin(nθ_i') "
-              "terms, which are not functions of m - n either. Adding sinusoids does not make attention relative.",
+        "of attention-rotation-commutant. Off-diagonal blocks (pairs i ≠ i') add sin(mθ_i) sin(nθ_i') "
+        "terms, which are not functions of m - n either. Adding sinusoids does not make attention relative.",
         wrong=pairs(half * rel),
     )
 
@@ -219,7 +235,7 @@ def _counterexample(dps: int):
         values = [score(M, a, a + 3) for a in (0, 5, 10)]
         same = all(abs(v - values[0]) <= mpmath.mpf(10) ** (-(dps - 10)) for v in values)
         verdicts.append(same)
-        rows += [(f"{label}: phi({a}, {a + 3})", v) for a, v in zip((0, 5, 10), values)]
+        rows += [(f"{label}: phi({a}, {a + 3})", v) for a, v in zip((0, 5, 10), values, strict=True)]
     return verdicts, rows
 
 
@@ -227,12 +243,14 @@ def position_term_counterexample() -> Fact:
     return Fact(
         "attention-position-term-not-relative",
         "Counterexample: with a general W_q^T W_k the sinusoidal position->position term is not relative",
-        TOPIC, f"{SEED}; {TUPE}",
+        TOPIC,
+        f"{SEED}; {TUPE}",
         "phi(m, n) = p_m^T W_q^T W_k p_n (d = 4, b = 10000) at (0, 3), (5, 8), (10, 13): the same offset m - n = -3. "
         "Claimed: [translation invariant for a random integer W_q^T W_k, translation invariant for the identity].",
-        claim=[False, True], compute=_counterexample,
+        claim=[False, True],
+        compute=_counterexample,
         notes="W_q and W_k are fixed 4 x 4 integer matrices (seeded); values agree to 40 digits for the identity "
-              "and differ in the first digits for the general matrix.",
+        "and differ in the first digits for the general matrix.",
         wrong=[True, True],
     )
 
@@ -251,15 +269,24 @@ def txl_from_four_terms() -> Identity:
     lhs = sp.Add(*four_terms(W_q * x_m, u, v, W_kE, W_kR, x_n, R_mn))
     rhs = (W_q * x_m + u).T * W_kE * x_n + (W_q * x_m + v).T * W_kR * R_mn
     return _identity(
-        "txl-from-four-terms", "Transformer-XL rewrites the four terms; the code adds u, v to the query",
+        "txl-from-four-terms",
+        "Transformer-XL rewrites the four terms; the code adds u, v to the query",
         TXL,
-        [Step(lhs, rhs, "collect the terms sharing a key: (a)+(c) with W_{k,E} x_n, (b)+(d) with W_{k,R} R_{m-n}",
-              ("expand",))],
-        assumptions=("the four terms of attention-four-term-expansion with p_n -> R_{m-n} (own W_{k,R}), "
-                     "W_k x_n -> W_{k,E} x_n, and the query-side W_q p_m -> u (content) and v (position)",),
+        [
+            Step(
+                lhs,
+                rhs,
+                "collect the terms sharing a key: (a)+(c) with W_{k,E} x_n, (b)+(d) with W_{k,R} R_{m-n}",
+                ("expand",),
+            )
+        ],
+        assumptions=(
+            "the four terms of attention-four-term-expansion with p_n -> R_{m-n} (own W_{k,R}), "
+            "W_k x_n -> W_{k,E} x_n, and the query-side W_q p_m -> u (content) and v (position)",
+        ),
         sizes=MAT_SIZES,
         notes="The right side is what the reference code computes: AC = (q + r_w_bias) k^T and "
-              "BD = (q + r_r_bias) r^T, with r_w_bias = u and r_r_bias = v.",
+        "BD = (q + r_r_bias) r^T, with r_w_bias = u and r_r_bias = v.",
         wrong=(W_q * x_m + v).T * W_kE * x_n + (W_q * x_m + u).T * W_kR * R_mn,  # u and v swapped
     )
 
@@ -281,13 +308,23 @@ def txl_translation() -> Identity:
     lhs = txl_score(difference(shifted(m), shifted(n)))
     rhs = txl_score(m - n)
     return _identity(
-        "txl-translation-invariant", "The Transformer-XL score is unchanged under (m, n) -> (m + t, n + t)",
+        "txl-translation-invariant",
+        "The Transformer-XL score is unchanged under (m, n) -> (m + t, n + t)",
         TXL,
-        [Step(lhs, rhs, "(m + t) - (n + t) = m - n inside every sinusoid; the content terms carry no position",
-              ("expand",))],
-        assumptions=("d = 2h; R_r = [sin(rθ_i) | cos(rθ_i)] halves, any θ_i > 0",
-                     "q = W_q x_m, k^E = W_{k,E} x_n and g = W_{k,R}^T (W_q x_m + v) depend on tokens, not positions"),
-        sizes=PAIR_SIZES, domains=DOMAINS,
+        [
+            Step(
+                lhs,
+                rhs,
+                "(m + t) - (n + t) = m - n inside every sinusoid; the content terms carry no position",
+                ("expand",),
+            )
+        ],
+        assumptions=(
+            "d = 2h; R_r = [sin(rθ_i) | cos(rθ_i)] halves, any θ_i > 0",
+            "q = W_q x_m, k^E = W_{k,E} x_n and g = W_{k,R}^T (W_q x_m + v) depend on tokens, not positions",
+        ),
+        sizes=PAIR_SIZES,
+        domains=DOMAINS,
         wrong=txl_score(n - m),  # the distance with the wrong sign
     )
 
@@ -303,12 +340,15 @@ def txl_shift_index() -> Identity:
     lhs = qlen + ri * klen + rj  # offset of output (i, j) in the padded buffer (first row of q_len entries dropped)
     rhs = ri * (klen + 1) + (rj + qlen - ri)  # row i, column j + q_len - i of the padded (q_len, k_len + 1) matrix
     return _identity(
-        "txl-rel-shift-index", "The relative shift reads output (i, j) from padded row i, column j + q_len - i",
+        "txl-rel-shift-index",
+        "The relative shift reads output (i, j) from padded row i, column j + q_len - i",
         TXL,
         [Step(lhs, rhs, "row-major offsets of the two views of one buffer", ("expand",))],
-        assumptions=("k_len = q_len + m_len keys (memory first); 0 <= i < q_len, 0 <= j < k_len",
-                     "the column j + q_len - i lies in [1, k_len] exactly when j <= i + m_len (on or below the "
-                     "causal diagonal); for j > i + m_len the offset spills into padded row i + 1"),
+        assumptions=(
+            "k_len = q_len + m_len keys (memory first); 0 <= i < q_len, 0 <= j < k_len",
+            "the column j + q_len - i lies in [1, k_len] exactly when j <= i + m_len (on or below the "
+            "causal diagonal); for j > i + m_len the offset spills into padded row i + 1",
+        ),
         notes="Column 0 of the padded matrix is the zero pad; column c >= 1 holds raw column c - 1.",
         wrong=ri * (klen + 1) + (rj + qlen - ri - 1),  # the off-by-one: forgetting the pad column
     )
@@ -318,20 +358,24 @@ def txl_shift_distance() -> Identity:
     klen = qlen + mlen
     lhs = difference(sp.Add(klen, -1, evaluate=False), sp.Add(rj + qlen - ri, -1, evaluate=False))  # k_len-1-c
     return _identity(
-        "txl-rel-shift-distance", "On and below the diagonal the shifted entry has distance i + m_len - j",
+        "txl-rel-shift-distance",
+        "On and below the diagonal the shifted entry has distance i + m_len - j",
         TXL,
         [Step(lhs, ri + mlen - rj, "raw column c = j + q_len - i - 1 holds distance k_len - 1 - c", ("expand",))],
-        assumptions=("the raw product uses the distances k_len - 1, ..., 0 (pos_seq counts down)",
-                     "j <= i + m_len (see txl-rel-shift-index)"),
+        assumptions=(
+            "the raw product uses the distances k_len - 1, ..., 0 (pos_seq counts down)",
+            "j <= i + m_len (see txl-rel-shift-index)",
+        ),
         notes="i + m_len is the query's absolute position, so this is exactly R_{i'-j}: the trick computes the "
-              "direct O(L^2) gather on and below the causal diagonal.",
+        "direct O(L^2) gather on and below the causal diagonal.",
         wrong=ri + mlen - rj + 1,
     )
 
 
 def _shift_labels(dps: int):
     # Exact integer labels: raw[i, c] = 1000 (i + 1) + distance (k_len - 1 - c), so every entry says where it is from.
-    mismatches, above, rows = 0, None, []
+    mismatches, above = 0, None
+    rows: list[tuple[str, object]] = []
     for q in range(1, 7):
         for mem in range(0, 5):
             kl = q + mem
@@ -354,13 +398,17 @@ def _shift_labels(dps: int):
 
 def txl_shift_fact() -> Fact:
     return Fact(
-        "txl-rel-shift-garbage", "What the relative shift leaves above the causal diagonal", TOPIC, TXL,
+        "txl-rel-shift-garbage",
+        "What the relative shift leaves above the causal diagonal",
+        TOPIC,
+        TXL,
         "Labels 1000 (i + 1) + distance, shifted for every q_len <= 6, m_len <= 4: on and below the diagonal each "
         "entry is query i at distance i + m_len - j; at j = i + m_len + 1 the zero pad; further right query i + 1 "
         "at distance i + m_len + 1 + k_len - j (the last row has nothing above the diagonal). Claimed: 0 mismatches.",
-        claim=0, compute=_shift_labels,
+        claim=0,
+        compute=_shift_labels,
         notes="The leftovers are finite scores of the wrong query and distance, not NaN: the causal mask must "
-              "remove them. Dropping the last instead of the first row (an off-by-one port) breaks every row.",
+        "remove them. Dropping the last instead of the first row (an off-by-one port) breaks every row.",
         wrong=1,
     )
 
@@ -392,14 +440,21 @@ def deberta_window() -> Identity:
     lhs = delta_piecewise(i, j)
     correction = sp.Piecewise((-(i - j + k), i - j <= -k), (k - 1 - (i - j), i - j >= k), (0, True))
     return _identity(
-        "deberta-delta-exact-in-window", "Inside the window |i - j| < k the clipped index is i - j + k exactly",
+        "deberta-delta-exact-in-window",
+        "Inside the window |i - j| < k the clipped index is i - j + k exactly",
         DEBERTA,
-        [Step(lhs, (i - j + k) + correction, "the clipping correction is nonzero only outside the window",
-              ("piecewise_fold", "expand"))],
+        [
+            Step(
+                lhs,
+                (i - j + k) + correction,
+                "the clipping correction is nonzero only outside the window",
+                ("piecewise_fold", "expand"),
+            )
+        ],
         assumptions=("k >= 1 the window; i query, j key positions (relative position i - j: query - key)",),
         domains={"i": Domain("integer", -40, 40), "j": Domain("integer", -40, 40), "k": Domain("integer", 1, 40)},
         notes="So distinct distances inside the window use distinct embeddings; outside, every distance shares "
-              "row 0 or row 2k - 1 (deberta-delta-saturation).",
+        "row 0 or row 2k - 1 (deberta-delta-saturation).",
         wrong=(i - j + k) + sp.Piecewise((-(i - j + k), i - j <= -k), (k - (i - j), i - j >= k), (0, True)),
     )
 
@@ -416,13 +471,16 @@ def deberta_from_four_terms() -> Identity:
         "DeBERTa: the four terms of content + relative position, without position->position, over sqrt(3d)",
         DEBERTA,
         [Step(lhs, rhs, "expand; the position->position product cancels", ("expand",))],
-        assumptions=("Q^c_i, K^c_j content projections; K^r_{δ(i,j)}, Q^r_{δ(j,i)} rows of the projected "
-                     "relative table, all d x 1",),
+        assumptions=(
+            "Q^c_i, K^c_j content projections; K^r_{δ(i,j)}, Q^r_{δ(j,i)} rows of the projected "
+            "relative table, all d x 1",
+        ),
         sizes=MAT_SIZES,
         notes="c2c + c2p + p2c; (Q^r)^T K^c = K^c_j . Q^r_{δ(j,i)}. Three terms, hence the scale 1/sqrt(3d). The "
-              "public code indexes p2c with δ(i, j) instead (deberta-p2c-code-vs-paper).",
-        wrong=sp.MatMul(sp.Pow(d, sp.Rational(-1, 2), evaluate=False), Qc.T * Kc + Qc.T * Kr + Qr.T * Kc,
-                        evaluate=False),  # the usual 1/sqrt(d)
+        "public code indexes p2c with δ(i, j) instead (deberta-p2c-code-vs-paper).",
+        wrong=sp.MatMul(
+            sp.Pow(d, sp.Rational(-1, 2), evaluate=False), Qc.T * Kc + Qc.T * Kr + Qr.T * Kc, evaluate=False
+        ),  # the usual 1/sqrt(d)
     )
 
 
@@ -441,14 +499,17 @@ def deberta_translation() -> Identity:
     lhs = deberta_score(shifted(i), shifted(j))
     rhs = deberta_score(i, j)
     return _identity(
-        "deberta-translation-invariant", "The DeBERTa score is unchanged under (i, j) -> (i + t, j + t)",
+        "deberta-translation-invariant",
+        "The DeBERTa score is unchanged under (i, j) -> (i + t, j + t)",
         DEBERTA,
         [Step(lhs, rhs, "δ depends on (i + t) - (j + t) = i - j only", ("doit",))],
-        assumptions=("q^c, k^c are the content projections of the two tokens (no position)",
-                     "K^r, Q^r: the 2k relative rows, indexed by δ; the common factor 1/sqrt(3d) is left out"),
+        assumptions=(
+            "q^c, k^c are the content projections of the two tokens (no position)",
+            "K^r, Q^r: the 2k relative rows, indexed by δ; the common factor 1/sqrt(3d) is left out",
+        ),
         sizes={d: (1, 2, 3)},
         notes="Invariance holds for all i, j, outside the window too: there δ saturates, so distinct distances "
-              "share a row (deberta-delta-saturation), but a shifted pair still gets the same row.",
+        "share a row (deberta-delta-saturation), but a shifted pair still gets the same row.",
         wrong=deberta_score(i, j, p2c_first=Delta(i, j, k)),  # p2c indexed with δ(i, j): the code's convention
     )
 
@@ -462,9 +523,13 @@ def _saturation(dps: int):
 
 def deberta_saturation() -> Fact:
     return Fact(
-        "deberta-delta-saturation", "Outside the window the DeBERTa index saturates", TOPIC, DEBERTA,
+        "deberta-delta-saturation",
+        "Outside the window the DeBERTa index saturates",
+        TOPIC,
+        DEBERTA,
         "δ(i, j) for k = 4 and i - j = -8 .. 8: exact inside |i - j| < 4, then stuck at 0 and 2k - 1 = 7.",
-        claim=[0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7], compute=_saturation,
+        claim=[0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7],
+        compute=_saturation,
         definitions=(Step(Delta(i, j, k), delta_piecewise(i, j), "definition", ("doit",)),),
         wrong=[0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],  # no clipping
     )
@@ -477,22 +542,25 @@ def _p2c(dps: int):
     paper = deberta.deberta_delta(-r, kk)  # δ(j, i): Eq. 4
     inside = np.abs(r) < kk
     mirror = bool(np.all(paper[inside] == 2 * kk - code[inside]))
-    merged = sorted({int(p) for c, p in zip(code, paper) if c == 2 * kk - 1})
+    merged = sorted({int(p) for c, p in zip(code, paper, strict=True) if c == 2 * kk - 1})
     rows = [("i - j", r.tolist()), ("code index δ(i,j)", code.tolist()), ("paper index δ(j,i)", paper.tolist())]
     return [mirror, merged], rows
 
 
 def deberta_p2c() -> Fact:
     return Fact(
-        "deberta-p2c-code-vs-paper", "The public code's p2c index is the paper's mirrored, except at the edge",
-        TOPIC, f"{DEBERTA}; {DEBERTA_CODE}",
+        "deberta-p2c-code-vs-paper",
+        "The public code's p2c index is the paper's mirrored, except at the edge",
+        TOPIC,
+        f"{DEBERTA}; {DEBERTA_CODE}",
         "k = 4, i - j = -6 .. 6. Claimed: [inside the window δ(j, i) = 2k - δ(i, j), the paper indices met where "
         "the code index is 2k - 1]. The second entry [0, 1] shows the code's row 2k - 1 stands for both distance "
         "k - 1 and every distance >= k, which the paper's p2c tells apart: no relabelling of the table maps one "
         "convention onto the other.",
-        claim=[True, [0, 1]], compute=_p2c,
+        claim=[True, [0, 1]],
+        compute=_p2c,
         notes="numeric.deberta takes the convention as a parameter (p2c_index='code' or 'paper'); the gather "
-              "formulation without the transpose, or with +r instead of -r, is the known p2c sign bug.",
+        "formulation without the transpose, or with +r instead of -r, is the known p2c sign bug.",
         wrong=[True, [1]],
     )
 
@@ -505,11 +573,14 @@ def _log_buckets(dps: int):
 
 def deberta_log_buckets() -> Fact:
     return Fact(
-        "deberta-log-bucket-values", "DeBERTa v2 log buckets: exact up to 128, then logarithmic up to 255",
-        TOPIC, DEBERTA_CODE,
+        "deberta-log-bucket-values",
+        "DeBERTa v2 log buckets: exact up to 128, then logarithmic up to 255",
+        TOPIC,
+        DEBERTA_CODE,
         "make_log_bucket_position at its defaults, logarithms at full precision: |r| <= 128 is kept, "
         "|r| = 511 = max_position - 1 maps to 255, and the buckets are odd in r.",
-        claim=[0, 1, 127, 128, 129, 130, 169, 207, 255, 256, -129, -255], compute=_log_buckets,
+        claim=[0, 1, 127, 128, 129, 130, 169, 207, 255, 256, -129, -255],
+        compute=_log_buckets,
         notes="r = 512 gives 256 (the reference does not cap); the score's clip(· + k, 0, 2k - 1) saturates it.",
         wrong=[0, 1, 127, 128, 128, 129, 169, 207, 255, 255, -128, -255],
     )
@@ -530,8 +601,11 @@ class Bucket(sp.Function):
 
     def _latex(self, printer):
         key, query = self.args
-        inner = printer._print(key) if query == 0 else r"%s - %s" % (
-            printer.parenthesize(key, 40), printer.parenthesize(query, 40))
+        inner = (
+            printer._print(key)
+            if query == 0
+            else r"%s - %s" % (printer.parenthesize(key, 40), printer.parenthesize(query, 40))
+        )
         return r"\operatorname{bucket}\left(%s\right)" % inner
 
 
@@ -543,17 +617,22 @@ def t5_translation() -> Identity:
     lhs = comps(Q_[l] * K5[l]) + BETA[Bucket(shifted(n), shifted(m))]
     rhs = comps(Q_[l] * K5[l]) + BETA[Bucket(n, m)]
     return _identity(
-        "t5-bias-relative", "T5's score depends on positions only through n - m", T5_SRC,
+        "t5-bias-relative",
+        "T5's score depends on positions only through n - m",
+        T5_SRC,
         [Step(lhs, rhs, "(n + t) - (m + t) = n - m inside the bucket", ("doit",))],
-        assumptions=("q = W_q x_m, k = W_k x_n (no position vectors enter the input)",
-                     "relative position = key - query (n - m); b is the learned table of one head"),
+        assumptions=(
+            "q = W_q x_m, k = W_k x_n (no position vectors enter the input)",
+            "relative position = key - query (n - m); b is the learned table of one head",
+        ),
         sizes={d: (1, 2, 3)},
         wrong=comps(Q_[l] * K5[l]) + BETA[Bucket(m, n)],  # query - key: the sign convention swapped
     )
 
 
 def _t5_boundaries(dps: int):
-    # Bucket max_exact + j starts at the least integer a with a >= max_exact (max_distance/max_exact)^(j/(B - max_exact)).
+    # Bucket max_exact + j starts at the least integer a with
+    # a >= max_exact (max_distance/max_exact)^(j/(B - max_exact)).
     B, me, md = 16, 8, 128
     firsts = list(range(me))
     for jj in range(B - me):
@@ -561,8 +640,10 @@ def _t5_boundaries(dps: int):
         a = int(mpmath.ceil(edge - mpmath.mpf(10) ** (-(dps - 10))))  # exact powers (16, 32, 64) stay put
         firsts.append(a)
     # the kernel (mpmath logarithms) changes bucket exactly there: a - 1 and a lie in different buckets
-    steps_ok = all(t5.t5_relative_bucket_mp(-a, True, 32, 128, dps) == t5.t5_relative_bucket_mp(-(a - 1), True, 32, 128, dps) + 1
-                   for a in firsts[1:])
+    steps_ok = all(
+        t5.t5_relative_bucket_mp(-a, True, 32, 128, dps) == t5.t5_relative_bucket_mp(-(a - 1), True, 32, 128, dps) + 1
+        for a in firsts[1:]
+    )
     used = set(t5.t5_relative_bucket(np.arange(-130, 131), True, 32, 128).tolist())
     unused = [bb for bb in range(32) if bb not in used]
     return [firsts, unused, steps_ok], [("first |r| of each bucket (r <= 0)", firsts), ("unused buckets", unused)]
@@ -570,18 +651,21 @@ def _t5_boundaries(dps: int):
 
 def t5_boundaries() -> Fact:
     return Fact(
-        "t5-bucket-boundaries", "T5 bucket boundaries at the defaults (bidirectional, 32 buckets, 128)",
-        TOPIC, T5_SRC,
+        "t5-bucket-boundaries",
+        "T5 bucket boundaries at the defaults (bidirectional, 32 buckets, 128)",
+        TOPIC,
+        T5_SRC,
         "Exact buckets for |r| < 8, then logarithmic boundaries 8·16^(j/8) rounded up; bucket 16 is never used "
         "(positive offsets start at |r| = 1). Claimed: [first |r| of each bucket, unused buckets, the bucket "
         "function steps up by one exactly at each first |r|].",
-        claim=[[0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 23, 32, 46, 64, 91], [16], True], compute=_t5_boundaries,
+        claim=[[0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 23, 32, 46, 64, 91], [16], True],
+        compute=_t5_boundaries,
         wrong=[[0, 1, 2, 3, 4, 5, 6, 7, 8, 16, 24, 32, 40, 48, 56, 64], [16], True],  # linear buckets
     )
 
 
 def _t5_cap(dps: int):
-    r = [-127, -128, -129, -1000, -10 ** 6, 128, 10 ** 6]
+    r = [-127, -128, -129, -1000, -(10**6), 128, 10**6]
     b = [t5.t5_relative_bucket_mp(x, True, 32, 128, dps) for x in r]
     b0 = [t5.t5_relative_bucket_mp(0, bi, nb, md, dps) for bi, nb, md in ((True, 32, 128), (False, 32, 128))]
     return [b, b0], [("r", r), ("bucket", b), ("bucket(0) bidirectional / unidirectional", b0)]
@@ -589,11 +673,14 @@ def _t5_cap(dps: int):
 
 def t5_cap() -> Fact:
     return Fact(
-        "t5-bucket-cap", "T5 buckets are capped at the last bucket of each half; distance 0 is bucket 0",
-        TOPIC, T5_SRC,
+        "t5-bucket-cap",
+        "T5 buckets are capped at the last bucket of each half; distance 0 is bucket 0",
+        TOPIC,
+        T5_SRC,
         "Bidirectional, 32 buckets, max distance 128: every |r| >= 91 of one sign shares a bucket (15 for keys "
         "before the query, 31 after), however far; r = 0 is bucket 0 with no log(0) evaluated.",
-        claim=[[15, 15, 15, 15, 15, 31, 31], [0, 0]], compute=_t5_cap,
+        claim=[[15, 15, 15, 15, 15, 31, 31], [0, 0]],
+        compute=_t5_cap,
         wrong=[[15, 16, 16, 24, 56, 32, 72], [0, 0]],  # the uncapped formula
     )
 
@@ -612,7 +699,9 @@ def alibi_bias(a, b):
 
 def alibi_translation() -> Identity:
     return _identity(
-        "alibi-translation-invariant", "The ALiBi bias is unchanged under (i, j) -> (i + t, j + t)", ALIBI,
+        "alibi-translation-invariant",
+        "The ALiBi bias is unchanged under (i, j) -> (i + t, j + t)",
+        ALIBI,
         [Step(alibi_bias(shifted(qi), shifted(kj)), -slope * (qi - kj), "(i + t) - (j + t) = i - j", ("expand",))],
         assumptions=("m_h > 0 the head's slope; i query, j key (j <= i under the causal mask)",),
         wrong=slope * (qi - kj),
@@ -621,12 +710,16 @@ def alibi_translation() -> Identity:
 
 def alibi_decay() -> Identity:
     return _identity(
-        "alibi-monotone-decay", "ALiBi's bias strictly decreases as the key moves further back", ALIBI,
+        "alibi-monotone-decay",
+        "ALiBi's bias strictly decreases as the key moves further back",
+        ALIBI,
         [Step(alibi_bias(qi, difference(kj, s_)), alibi_bias(qi, kj), "the gap is m_h s > 0", ("expand",), rel="<")],
-        lhs=alibi_bias(qi, difference(kj, s_)), rhs=alibi_bias(qi, kj), rel="<",
+        lhs=alibi_bias(qi, difference(kj, s_)),
+        rhs=alibi_bias(qi, kj),
+        rel="<",
         assumptions=("m_h > 0; s >= 1 extra tokens of distance",),
         notes="Monotone over the whole causal range, with no upper limit on the distance (unlike sinusoidal "
-              "dot products, which oscillate).",
+        "dot products, which oscillate).",
         wrong=alibi_bias(qi, kj - 2 * s_),
     )
 
@@ -639,7 +732,9 @@ def alibi_slopes_form() -> Identity:
     start = 2 ** (-(2 ** (-(sp.log(n_heads, 2) - 3))))  # the reference: start = ratio = 2^(-2^-(log2 n - 3))
     lhs = start * start ** (hh - 1)
     return _identity(
-        "alibi-slopes-geometric", "The reference's start·ratio^(h-1) is the geometric sequence 2^(-8h/n)", ALIBI,
+        "alibi-slopes-geometric",
+        "The reference's start·ratio^(h-1) is the geometric sequence 2^(-8h/n)",
+        ALIBI,
         [Step(lhs, 2 ** (-8 * hh / n_heads), "2^-(log2 n - 3) = 8/n, then add exponents", ("expand", "powsimp"))],
         assumptions=("n heads, a power of two; h = 1 .. n",),
         domains={"n": Domain("integer", 1, 64)},
@@ -654,25 +749,48 @@ def _alibi_non_pow2(dps: int):
 
 def alibi_non_power_of_two() -> Fact:
     return Fact(
-        "alibi-slopes-non-power-of-two", "ALiBi slopes for head counts that are not powers of two", TOPIC, ALIBI,
+        "alibi-slopes-non-power-of-two",
+        "ALiBi slopes for head counts that are not powers of two",
+        TOPIC,
+        ALIBI,
         "With c = 2^floor(log2 n): the c slopes of c heads, then the odd-h slopes of 2c heads. "
         "Claimed: the exponents log2 m_h for n = 6 and n = 12.",
-        claim={6: ["-2", "-4", "-6", "-8", "-1", "-3"],
-               12: ["-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-1/2", "-3/2", "-5/2", "-7/2"]},
+        claim={
+            6: ["-2", "-4", "-6", "-8", "-1", "-3"],
+            12: ["-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-1/2", "-3/2", "-5/2", "-7/2"],
+        },
         compute=_alibi_non_pow2,
         notes="Applying 2^(-8h/n) to n = 6 (a bug seen in public ports) gives -4/3, -8/3, ... instead.",
-        wrong={6: [str(Fraction(-8 * hh_, 6)) for hh_ in range(1, 7)],
-               12: [str(Fraction(-8 * hh_, 12)) for hh_ in range(1, 13)]},
+        wrong={
+            6: [str(Fraction(-8 * hh_, 6)) for hh_ in range(1, 7)],
+            12: [str(Fraction(-8 * hh_, 12)) for hh_ in range(1, 13)],
+        },
     )
 
 
 def claims() -> list:
     return [
-        expansion(), rotation_commutant(), position_term_commuting(), position_term_general(),
+        expansion(),
+        rotation_commutant(),
+        position_term_commuting(),
+        position_term_general(),
         position_term_counterexample(),
-        txl_from_four_terms(), txl_translation(), txl_shift_index(), txl_shift_distance(), txl_shift_fact(),
-        deberta_from_four_terms(), deberta_window(), deberta_translation(), deberta_saturation(), deberta_p2c(),
+        txl_from_four_terms(),
+        txl_translation(),
+        txl_shift_index(),
+        txl_shift_distance(),
+        txl_shift_fact(),
+        deberta_from_four_terms(),
+        deberta_window(),
+        deberta_translation(),
+        deberta_saturation(),
+        deberta_p2c(),
         deberta_log_buckets(),
-        t5_translation(), t5_boundaries(), t5_cap(),
-        alibi_translation(), alibi_decay(), alibi_slopes_form(), alibi_non_power_of_two(),
+        t5_translation(),
+        t5_boundaries(),
+        t5_cap(),
+        alibi_translation(),
+        alibi_decay(),
+        alibi_slopes_form(),
+        alibi_non_power_of_two(),
     ]

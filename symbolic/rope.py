@@ -11,9 +11,11 @@ numbers its blocks ``theta_1, theta_2, ...``, we count from 0 like the code. **I
 >>> [c.id for c in claims()][:2]
 ['rope-complex-relative', 'rope-2d-rotation-product']
 """
+
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import mpmath
 import sympy as sp
@@ -50,6 +52,7 @@ REAL_COMPONENTS = {"q": Domain("real"), "k": Domain("real"), "x": Domain("real")
 # --------------------------------------------------------------------------------------------------------------
 # Small printable objects: R(a) as a named 2x2 matrix, a named 2-vector, the scalar u^T v, and (P q)_{i + s d/2}.
 # --------------------------------------------------------------------------------------------------------------
+
 
 class Rot(sp.MatrixExpr):
     r"""``R(a) = [[cos a, -sin a], [sin a, cos a]]``: prints as ``R(a)``, ``doit()`` gives the explicit matrix."""
@@ -154,6 +157,7 @@ class Permuted(sp.Function):
 # The rotated components of one plane, in each layout.
 # --------------------------------------------------------------------------------------------------------------
 
+
 def _rotated_pair(first, second, angle):
     r"""``R(angle) (first, second)^T`` as two expressions: ``(u c - w s, u s + w c)``."""
     c, s = sp.cos(angle), sp.sin(angle)
@@ -177,11 +181,11 @@ def _over_planes(f):
     return sp.Sum(f, (i, 0, half - 1))
 
 
-def _interleaved(v, i_=i):
+def _interleaved(v, i_=i) -> tuple[Any, Any]:
     return v[2 * i_], v[2 * i_ + 1]
 
 
-def _half(v, i_=i):
+def _half(v, i_=i) -> tuple[Any, Any]:
     return v[i_], v[i_ + half]
 
 
@@ -189,20 +193,29 @@ def _half(v, i_=i):
 # Claims.
 # --------------------------------------------------------------------------------------------------------------
 
+
 def _complex_form() -> Identity:
     rot_q = sp.Mul(qc, sp.exp(I * m * theta), evaluate=False)
     rot_k = sp.Mul(kc, sp.exp(I * n * theta), evaluate=False)
     lhs = sp.Mul(rot_q, sp.conjugate(rot_k, evaluate=False), evaluate=False)
-    e1 = sp.Mul(qc, sp.exp(I * m * theta), sp.conjugate(kc), sp.conjugate(sp.exp(I * n * theta), evaluate=False),
-                evaluate=False)
+    e1 = sp.Mul(
+        qc, sp.exp(I * m * theta), sp.conjugate(kc), sp.conjugate(sp.exp(I * n * theta), evaluate=False), evaluate=False
+    )
     e2 = sp.Mul(qc, sp.exp(I * m * theta), sp.conjugate(kc), sp.exp(-I * n * theta), evaluate=False)
     rhs = qc * sp.conjugate(kc) * sp.exp(I * (m - n) * theta)
     return Identity(
-        "rope-complex-relative", "Complex form: the absolute positions cancel to m - n", TOPIC,
+        "rope-complex-relative",
+        "Complex form: the absolute positions cancel to m - n",
+        TOPIC,
         f"{SEED}; {ROFORMER}, section 3.2",
         steps=(
-            Step(lhs, e1, "rotate q by e^{i m theta} and k by e^{i n theta}; the score takes the key's conjugate, "
-                          "and the conjugate of a product is the product of conjugates", ("doit",)),
+            Step(
+                lhs,
+                e1,
+                "rotate q by e^{i m theta} and k by e^{i n theta}; the score takes the key's conjugate, "
+                "and the conjugate of a product is the product of conjugates",
+                ("doit",),
+            ),
             Step(e1, e2, "conjugation flips the sign of the imaginary exponent (n, theta real)", ("doit",)),
             Step(e2, rhs, "exponents add: e^{i m theta} e^{-i n theta} = e^{i (m - n) theta}", ("powsimp",)),
         ),
@@ -214,10 +227,17 @@ def _complex_form() -> Identity:
 
 def _rotation_product() -> Identity:
     lhs = sp.MatMul(Rot(a).T, Rot(b))
-    e1 = sp.ImmutableMatrix([[sp.cos(a) * sp.cos(b) + sp.sin(a) * sp.sin(b), -sp.cos(a) * sp.sin(b) + sp.sin(a) * sp.cos(b)],
-                             [-sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b), sp.sin(a) * sp.sin(b) + sp.cos(a) * sp.cos(b)]])
+    e1 = sp.ImmutableMatrix(
+        [
+            [sp.cos(a) * sp.cos(b) + sp.sin(a) * sp.sin(b), -sp.cos(a) * sp.sin(b) + sp.sin(a) * sp.cos(b)],
+            [-sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b), sp.sin(a) * sp.sin(b) + sp.cos(a) * sp.cos(b)],
+        ]
+    )
     return Identity(
-        "rope-2d-rotation-product", "Real 2-D form: R(a)^T R(b) = R(b - a)", TOPIC, f"{ROFORMER}, eq. 13-16",
+        "rope-2d-rotation-product",
+        "Real 2-D form: R(a)^T R(b) = R(b - a)",
+        TOPIC,
+        f"{ROFORMER}, eq. 13-16",
         steps=(
             Step(lhs, e1, "multiply the explicit 2x2 matrices", ("doit", "expand")),
             Step(e1, Rot(b - a), "angle-difference formulas for cos and sin", ("doit", "expand_trig", "expand")),
@@ -232,7 +252,10 @@ def _rotation_norm() -> Identity:
     lhs = Dot(sp.MatMul(Rot(a), qv), sp.MatMul(Rot(a), qv))
     e1 = Dot(qv, sp.MatMul(Rot(a).T, Rot(a), qv))
     return Identity(
-        "rope-2d-norm", "A rotation keeps the length of a pair: |R(a) q| = |q|", TOPIC, f"{ROFORMER}; {SEED}",
+        "rope-2d-norm",
+        "A rotation keeps the length of a pair: |R(a) q| = |q|",
+        TOPIC,
+        f"{ROFORMER}; {SEED}",
         steps=(
             Step(lhs, e1, "(A q)^T = q^T A^T", ("doit", "expand")),
             Step(e1, Dot(qv, qv), "R(a)^T R(a) = R(0) = I (cos^2 + sin^2 = 1)", ("doit", "expand", "trigsimp")),
@@ -246,18 +269,29 @@ def _rotation_norm() -> Identity:
 def _real_part() -> Identity:
     qv, kv = Vec(q), Vec(k)
     zq, zk = q[0] + I * q[1], k[0] + I * k[1]
-    product = sp.Mul(zq, sp.exp(I * m * theta), sp.conjugate(sp.Mul(zk, sp.exp(I * n * theta), evaluate=False),
-                                                              evaluate=False), evaluate=False)
+    product = sp.Mul(
+        zq,
+        sp.exp(I * m * theta),
+        sp.conjugate(sp.Mul(zk, sp.exp(I * n * theta), evaluate=False), evaluate=False),
+        evaluate=False,
+    )
     lhs = sp.re(product, evaluate=False)
     e1 = Dot(sp.MatMul(Rot(m * theta), qv), sp.MatMul(Rot(n * theta), kv))
     e2 = Dot(qv, sp.MatMul(Rot(m * theta).T, Rot(n * theta), kv))
     rhs = Dot(qv, sp.MatMul(Rot((n - m) * theta), kv))
     return Identity(
-        "rope-2d-real-form", "The real part of the complex score is q^T R((n - m) theta) k", TOPIC,
+        "rope-2d-real-form",
+        "The real part of the complex score is q^T R((n - m) theta) k",
+        TOPIC,
         f"{ROFORMER}, eq. 12-16",
         steps=(
-            Step(lhs, e1, "q = q_0 + i q_1: multiplying by e^{i m theta} is R(m theta) acting on (q_0, q_1); "
-                          "Re(z conj(w)) is the real dot product", ("doit", "expand_complex", "expand")),
+            Step(
+                lhs,
+                e1,
+                "q = q_0 + i q_1: multiplying by e^{i m theta} is R(m theta) acting on (q_0, q_1); "
+                "Re(z conj(w)) is the real dot product",
+                ("doit", "expand_complex", "expand"),
+            ),
             Step(e1, e2, "(A q)^T = q^T A^T", ("doit", "expand")),
             Step(e2, rhs, "R(a)^T R(b) = R(b - a)", ("doit", "expand", "expand_trig", "expand")),
         ),
@@ -274,9 +308,13 @@ def _block_diagonal_d4() -> Identity:
     explicit = sp.ImmutableMatrix([[c0, -s0, 0, 0], [s0, c0, 0, 0], [0, 0, c1, -s1], [0, 0, s1, c1]])
     wrong = sp.ImmutableMatrix([[c0, -s0, 0, 0], [s0, c0, 0, 0], [0, 0, c1, s1], [0, 0, -s1, c1]])
     return Identity(
-        "rope-block-diagonal-d4", "The block-diagonal R_m, displayed at d = 4", TOPIC, f"{SEED}; {ROFORMER}, eq. 15",
-        steps=(Step(R4, explicit, "one 2x2 rotation R(m theta_i) per plane on the diagonal, zeros elsewhere",
-                    ("doit",)),),
+        "rope-block-diagonal-d4",
+        "The block-diagonal R_m, displayed at d = 4",
+        TOPIC,
+        f"{SEED}; {ROFORMER}, eq. 15",
+        steps=(
+            Step(R4, explicit, "one 2x2 rotation R(m theta_i) per plane on the diagonal, zeros elsewhere", ("doit",)),
+        ),
         assumptions=("an example at d = 4 (planes i = 0, 1); the general-d claims follow as Sums over planes",),
         domains=REAL_COMPONENTS,
         notes="The seed prints the same matrix with theta_1, theta_2; we count planes from 0 as the code does.",
@@ -293,18 +331,29 @@ def _block_relative() -> Identity:
     rhs = _over_planes(_relative_plane(q0, q1, k0, k1, i))
     wrong = _over_planes(_relative_plane(q0, q1, k0, k1, i).subs(n - m, m - n))
     return Identity(
-        "rope-block-relative", "For every even d: (R_m q)^T (R_n k) = q^T R_{n-m} k", TOPIC,
+        "rope-block-relative",
+        "For every even d: (R_m q)^T (R_n k) = q^T R_{n-m} k",
+        TOPIC,
         f"{ROFORMER}, eq. 16; {SEED}",
         steps=(
-            Step(lhs, e1, "per plane, R(m theta_i)^T R(n theta_i) = R((n - m) theta_i) (angle differences)",
-                 ("expand", "expand_trig", "expand")),
+            Step(
+                lhs,
+                e1,
+                "per plane, R(m theta_i)^T R(n theta_i) = R((n - m) theta_i) (angle differences)",
+                ("expand", "expand_trig", "expand"),
+            ),
             Step(e1, rhs, "regroup as q^T R_{n-m} k, plane by plane", ("expand",)),
         ),
-        assumptions=("d = 2h even, planes i = 0 .. d/2 - 1 on channels (2i, 2i + 1)", "q, k real vectors",
-                     "theta_i arbitrary reals", "m, n integer"),
-        sizes=D_SIZES, domains=REAL_COMPONENTS,
+        assumptions=(
+            "d = 2h even, planes i = 0 .. d/2 - 1 on channels (2i, 2i + 1)",
+            "q, k real vectors",
+            "theta_i arbitrary reals",
+            "m, n integer",
+        ),
+        sizes=D_SIZES,
+        domains=REAL_COMPONENTS,
         notes="R_m is block diagonal, so (R_m q)^T (R_n k) is a sum over planes; as this holds for every q and k, "
-              "R_m^T R_n = R_{n-m}.",
+        "R_m^T R_n = R_{n-m}.",
         wrong=wrong,
     )
 
@@ -315,11 +364,14 @@ def _block_orthogonal() -> Identity:
     lhs = _over_planes(_plane_score(q0, q1, k0, k1, i).subs(n, m))
     rhs = _over_planes(q0 * k0 + q1 * k1)
     return Identity(
-        "rope-block-orthogonal", "R_m is orthogonal for every even d: (R_m q)^T (R_m k) = q^T k", TOPIC,
+        "rope-block-orthogonal",
+        "R_m is orthogonal for every even d: (R_m q)^T (R_m k) = q^T k",
+        TOPIC,
         f"{ROFORMER}, section 3.2",
         steps=(Step(lhs, rhs, "cos^2 + sin^2 = 1 in every plane", ("expand", "combine_sums", "trigsimp")),),
         assumptions=("d = 2h even, interleaved planes (2i, 2i + 1)", "q, k real vectors", "m integer"),
-        sizes=D_SIZES, domains=REAL_COMPONENTS,
+        sizes=D_SIZES,
+        domains=REAL_COMPONENTS,
         notes="With k = q this is |R_m q| = |q|: RoPE keeps every query and key length.",
         wrong=_over_planes((q0 * k0 + q1 * k1) * sp.cos(m * th[i])),
     )
@@ -334,11 +386,15 @@ def _elementwise() -> Identity:
     rhs = sp.MatMul(Rot(m * th[i]), xv)
     wrong = sp.MatAdd(sp.HadamardProduct(xv, cosv), sp.HadamardProduct(-rot, sinv))
     return Identity(
-        "rope-elementwise", "Element-wise form: x * cos + rot(x) * sin equals the block-diagonal product", TOPIC,
+        "rope-elementwise",
+        "Element-wise form: x * cos + rot(x) * sin equals the block-diagonal product",
+        TOPIC,
         f"{ROFORMER}, eq. 34; {SEED} ('Computational Efficiency')",
         steps=(Step(lhs, rhs, "channels 2i and 2i + 1 of R_m x only involve plane i", ("doit", "expand")),),
-        assumptions=("rot(x) = (-x_1, x_0, -x_3, x_2, ...); cos and sin repeat each theta_i twice",
-                     "shown for a generic plane i: R_m acts on each plane alone, so this is R_m x for every even d"),
+        assumptions=(
+            "rot(x) = (-x_1, x_0, -x_3, x_2, ...); cos and sin repeat each theta_i twice",
+            "shown for a generic plane i: R_m acts on each plane alone, so this is R_m x for every even d",
+        ),
         domains=REAL_COMPONENTS,
         wrong=wrong,
     )
@@ -352,20 +408,29 @@ def _layout_scores() -> Identity:
     rhs = _over_planes(_relative_plane(*_interleaved(q), *_interleaved(k), i))
     wrong = _over_planes(_relative_plane(*_half(q), *_half(k), i))
     return Identity(
-        "rope-layout-permutation", "Half layout on permuted q, k scores exactly as the interleaved layout", TOPIC,
+        "rope-layout-permutation",
+        "Half layout on permuted q, k scores exactly as the interleaved layout",
+        TOPIC,
         "GPT-NeoX / Hugging Face rotate_half vs RoFormer / Meta interleaved; checkpoint converters",
         steps=(
-            Step(lhs, e1, "the half layout rotates channels (j, j + d/2); P puts q_{2i}, q_{2i+1} there",
-                 ("doit",)),
-            Step(e1, rhs, "the interleaved score depends on n - m only (rope-block-relative)",
-                 ("expand", "expand_trig", "expand")),
+            Step(lhs, e1, "the half layout rotates channels (j, j + d/2); P puts q_{2i}, q_{2i+1} there", ("doit",)),
+            Step(
+                e1,
+                rhs,
+                "the interleaved score depends on n - m only (rope-block-relative)",
+                ("expand", "expand_trig", "expand"),
+            ),
         ),
-        assumptions=("P: (P v)_i = v_{2i}, (P v)_{i + d/2} = v_{2i+1} for i = 0 .. d/2 - 1 (a channel permutation)",
-                     "the same P is applied to q and to k (per head; with grouped-query attention the key "
-                     "projection is permuted per key-value head)", "d even, theta_i arbitrary reals"),
-        sizes=D_SIZES, domains=REAL_COMPONENTS,
+        assumptions=(
+            "P: (P v)_i = v_{2i}, (P v)_{i + d/2} = v_{2i+1} for i = 0 .. d/2 - 1 (a channel permutation)",
+            "the same P is applied to q and to k (per head; with grouped-query attention the key "
+            "projection is permuted per key-value head)",
+            "d even, theta_i arbitrary reals",
+        ),
+        sizes=D_SIZES,
+        domains=REAL_COMPONENTS,
         notes="The registered mistake is the layout mix-up: the half kernel applied to unpermuted (interleaved) "
-              "q and k pairs channels (i, i + d/2) instead of (2i, 2i + 1).",
+        "q and k pairs channels (i, i + d/2) instead of (2i, 2i + 1).",
         wrong=wrong,
     )
 
@@ -378,22 +443,30 @@ def _abel() -> Identity:
     rhs = hh[top] * S[top] - hh[0] * S[0] - sp.Sum(S[i + 1] * (hh[i + 1] - hh[i]), (i, 0, top - 1))
     wrong = hh[top] * S[top] - hh[0] * S[0] - sp.Sum(S[i] * (hh[i + 1] - hh[i]), (i, 0, top - 1))
     return Identity(
-        "rope-decay-abel", "Abel summation (summation by parts) behind RoPE's long-term decay", TOPIC,
+        "rope-decay-abel",
+        "Abel summation (summation by parts) behind RoPE's long-term decay",
+        TOPIC,
         f"{ROFORMER}, section 3.4.3, eq. 35-36",
-        steps=(Step(lhs, rhs, "the products h_i S_{i+1} cancel; what is left telescopes",
-                    ("expand", "combine_sums", "doit")),),
-        assumptions=("h_i, S_j arbitrary complex sequences, d even",
-                     "RoFormer: h_i = q_[2i:2i+1] conj(k_[2i:2i+1]), S_j = sum_{l<j} e^{i (m - n) theta_l}, so "
-                     "S_{i+1} - S_i = e^{i (m - n) theta_i}, S_0 = 0, and h_{d/2} = 0 by convention"),
+        steps=(
+            Step(
+                lhs, rhs, "the products h_i S_{i+1} cancel; what is left telescopes", ("expand", "combine_sums", "doit")
+            ),
+        ),
+        assumptions=(
+            "h_i, S_j arbitrary complex sequences, d even",
+            "RoFormer: h_i = q_[2i:2i+1] conj(k_[2i:2i+1]), S_j = sum_{l<j} e^{i (m - n) theta_l}, so "
+            "S_{i+1} - S_i = e^{i (m - n) theta_i}, S_0 = 0, and h_{d/2} = 0 by convention",
+        ),
         sizes=D_SIZES,
         notes="With S_0 = 0 and h_{d/2} = 0 the boundary terms vanish: sum_i h_i e^{i(m-n)theta_i} = "
-              "-sum_i S_{i+1} (h_{i+1} - h_i), whose modulus is at most (max_i |h_{i+1} - h_i|) sum_j |S_j| "
-              "(rope-decay-bound checks this numerically).",
+        "-sum_i S_{i+1} (h_{i+1} - h_i), whose modulus is at most (max_i |h_{i+1} - h_i|) sum_j |S_j| "
+        "(rope-decay-bound checks this numerically).",
         wrong=wrong,
     )
 
 
 # ---- facts: the decay bound and curve, the layout permutation ------------------------------------------------
+
 
 def _decay_bound_compute(dps: int):
     from numeric.sinusoid import inverse_frequencies_mp
@@ -411,7 +484,7 @@ def _decay_bound_compute(dps: int):
             S = [mpmath.mpc(0)]  # S_0 = 0, S_{j+1} = S_j + e^{i (m - n) theta_j}
             for z in rotations:
                 S.append(S[-1] + z)
-            score = abs(mpmath.fsum(hj * z for hj, z in zip(hs, rotations)))
+            score = abs(mpmath.fsum(hj * z for hj, z in zip(hs, rotations, strict=False)))
             abel = abs(mpmath.fsum(S[j + 1] * (hs[j + 1] - hs[j]) for j in range(width // 2)))
             bound = max(abs(hs[j + 1] - hs[j]) for j in range(width // 2)) * mpmath.fsum(abs(v) for v in S[1:])
             draws += 1
@@ -425,17 +498,24 @@ def _decay_bound_compute(dps: int):
 
 def _decay_bound() -> Fact:
     return Fact(
-        "rope-decay-bound", "The long-term decay bound holds; the normalised curve alone is not a bound", TOPIC,
+        "rope-decay-bound",
+        "The long-term decay bound holds; the normalised curve alone is not a bound",
+        TOPIC,
         f"{ROFORMER}, section 3.4.3, eq. 37",
         statement="At 36 seeded random draws (d = 8, 32, 128, b = 10000, h_i complex in the unit square, "
-                  "h_{d/2} = 0, m - n in [-4000, 4000]) the score equals -sum_i S_{i+1}(h_{i+1} - h_i) and "
-                  "|sum_i h_i e^{i(m-n)theta_i}| <= (max_i |h_{i+1} - h_i|) sum_{j=1}^{d/2} |S_j| every time; "
-                  "dividing the bound by d/2 (the plotted curve) fails for 9 of the 36 draws.",
+        "h_{d/2} = 0, m - n in [-4000, 4000]) the score equals -sum_i S_{i+1}(h_{i+1} - h_i) and "
+        "|sum_i h_i e^{i(m-n)theta_i}| <= (max_i |h_{i+1} - h_i|) sum_{j=1}^{d/2} |S_j| every time; "
+        "dividing the bound by d/2 (the plotted curve) fails for 9 of the 36 draws.",
         claim={"draws": 36, "bound and Abel identity hold": 36, "normalised curve is also a bound": 27},
         compute=_decay_bound_compute,
-        definitions=(Step(sp.Symbol("S_j"), sp.Sum(sp.exp(I * (m - n) * th[sp.Symbol("l")]),
-                                                     (sp.Symbol("l"), 0, sp.Symbol("j") - 1)),
-                          "partial sums of the rotations", ("identity",)),),
+        definitions=(
+            Step(
+                sp.Symbol("S_j"),
+                sp.Sum(sp.exp(I * (m - n) * th[sp.Symbol("l")]), (sp.Symbol("l"), 0, sp.Symbol("j") - 1)),
+                "partial sums of the rotations",
+                ("identity",),
+            ),
+        ),
         wrong={"draws": 36, "bound and Abel identity hold": 36, "normalised curve is also a bound": 36},
     )
 
@@ -448,7 +528,7 @@ def _curve_compute(dps: int):
     from numeric.rotary import rope_decay_bound_mp
 
     values = rope_decay_bound_mp(128, CURVE_DISTANCES, 10000, dps)
-    rows = [(f"r = {r}", v) for r, v in zip(CURVE_DISTANCES, values)]
+    rows = [(f"r = {r}", v) for r, v in zip(CURVE_DISTANCES, values, strict=True)]
     return [mpmath.nstr(v, 4) for v in values], rows
 
 
@@ -456,17 +536,24 @@ def _decay_curve() -> Fact:
     r_ = sp.Symbol("r", integer=True)
     j_ = sp.Symbol("j", integer=True, positive=True)
     return Fact(
-        "rope-decay-curve", "The RoFormer decay curve (1/(d/2)) sum_j |S_j| at d = 128, b = 10000", TOPIC,
+        "rope-decay-curve",
+        "The RoFormer decay curve (1/(d/2)) sum_j |S_j| at d = 128, b = 10000",
+        TOPIC,
         f"{ROFORMER}, figure 2",
         statement="Tabulated at relative distances " + ", ".join(map(str, CURVE_DISTANCES)) + ": it starts at "
-                  "(d/2 + 1)/2 = 32.5 (every S_j = j at r = 0) and falls to 10.23 at r = 100 and 4.471 at r = 1000 "
-                  "(between the tabulated points it oscillates: it is not monotone).",
+        "(d/2 + 1)/2 = 32.5 (every S_j = j at r = 0) and falls to 10.23 at r = 100 and 4.471 at r = 1000 "
+        "(between the tabulated points it oscillates: it is not monotone).",
         claim=["32.5", "31.54", "28.96", "20.85", "17.95", "15.24", "12.63", "10.23", "7.245", "6.19", "4.471"],
         compute=_curve_compute,
-        definitions=(Step(sp.Function("C")(r_),
-                          sp.Sum(sp.Abs(sp.Sum(sp.exp(I * r_ * th[sp.Symbol("l")]), (sp.Symbol("l"), 0, j_ - 1))),
-                                 (j_, 1, half)) / half,
-                          "the curve plotted against the relative distance r = m - n", ("identity",)),),
+        definitions=(
+            Step(
+                sp.Function("C")(r_),
+                sp.Sum(sp.Abs(sp.Sum(sp.exp(I * r_ * th[sp.Symbol("l")]), (sp.Symbol("l"), 0, j_ - 1))), (j_, 1, half))
+                / half,
+                "the curve plotted against the relative distance r = m - n",
+                ("identity",),
+            ),
+        ),
         wrong=["32.5", "31.54", "28.96", "20.85", "17.95", "15.24", "12.63", "10.23", "7.245", "6.19", "0.0"],
     )
 
@@ -481,10 +568,12 @@ def _layout_fact_compute(dps: int):
         qv = [rng.uniform(-1, 1) for _ in range(width)]
         kv = [rng.uniform(-1, 1) for _ in range(width)]
         pm, pn = rng.randint(0, 5000), rng.randint(0, 5000)
-        dot = lambda u, v: mpmath.fsum(x_ * y_ for x_, y_ in zip(u, v))  # noqa: E731
+        dot = lambda u, v: mpmath.fsum(x_ * y_ for x_, y_ in zip(u, v, strict=True))  # noqa: E731
         inter = dot(rope_mp([qv], [pm], dps=dps)[0], rope_mp([kv], [pn], dps=dps)[0])
-        halfs = dot(rope_mp([[qv[p] for p in perm]], [pm], layout="half", dps=dps)[0],
-                    rope_mp([[kv[p] for p in perm]], [pn], layout="half", dps=dps)[0])
+        halfs = dot(
+            rope_mp([[qv[p] for p in perm]], [pm], layout="half", dps=dps)[0],
+            rope_mp([[kv[p] for p in perm]], [pn], layout="half", dps=dps)[0],
+        )
         unperm = dot(rope_mp([qv], [pm], layout="half", dps=dps)[0], rope_mp([kv], [pn], layout="half", dps=dps)[0])
         tol = mpmath.mpf(10) ** (-dps + 10)
         same += bool(abs(inter - halfs) <= tol)
@@ -495,11 +584,13 @@ def _layout_fact_compute(dps: int):
 
 def _layout_fact() -> Fact:
     return Fact(
-        "rope-layout-permutation-check", "The layout permutation on concrete widths (and the mix-up it prevents)",
-        TOPIC, "GPT-NeoX / Hugging Face rotate_half vs RoFormer / Meta interleaved",
+        "rope-layout-permutation-check",
+        "The layout permutation on concrete widths (and the mix-up it prevents)",
+        TOPIC,
+        "GPT-NeoX / Hugging Face rotate_half vs RoFormer / Meta interleaved",
         statement="For d = 2, 4, 8, 16, 64 at random positions, the mpmath reference scores of the interleaved "
-                  "layout equal those of the half layout on q, k permuted by P = [0, 2, ..., d-2, 1, 3, ..., d-1]; "
-                  "without the permutation they agree only at d = 2 (where the layouts coincide).",
+        "layout equal those of the half layout on q, k permuted by P = [0, 2, ..., d-2, 1, 3, ..., d-1]; "
+        "without the permutation they agree only at d = 2 (where the layouts coincide).",
         claim={"widths": 5, "permuted scores equal": 5, "unpermuted scores equal": 1},
         compute=_layout_fact_compute,
         wrong={"widths": 5, "permuted scores equal": 5, "unpermuted scores equal": 5},

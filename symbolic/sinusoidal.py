@@ -4,6 +4,7 @@ r"""Sinusoidal position encoding (Vaswani et al. 2017, §3.5) and the claims "Po
 every width are stated with a symbolic even ``d`` and Sums over the ``d/2`` pairs; the seed's worked examples
 are facts recomputed with mpmath.
 """
+
 from __future__ import annotations
 
 import mpmath
@@ -30,8 +31,12 @@ theta_paper = b ** (-2 * i / d)  # θ_i = b^{-2i/d}
 
 SIZES = {d: (2, 4, 6, 16)}
 DOMAINS = {"b": Domain("real", 2, 20000), "theta_i": Domain("real", 1e-4, 1), "theta": Domain("real", 1e-4, 1)}
-ASSUME = ("d even and positive", "i = 0, ..., d/2 - 1 indexes the pairs",
-          "θ_i > 0 any frequencies (the paper's are b^(-2i/d))", "positions real")
+ASSUME = (
+    "d even and positive",
+    "i = 0, ..., d/2 - 1 indexes the pairs",
+    "θ_i > 0 any frequencies (the paper's are b^(-2i/d))",
+    "positions real",
+)
 
 
 def pairs(f) -> sp.Sum:
@@ -69,10 +74,12 @@ def _identity(id_, title, steps, **kw):
 
 # ---- identities -------------------------------------------------------------------------------------------------
 
+
 def definition() -> Identity:
     denom = sp.Pow(b, 2 * i / d, evaluate=False)
     return _identity(
-        "sinusoidal-definition", "The paper's denominator is the inverse frequency θ_i = b^(-2i/d)",
+        "sinusoidal-definition",
+        "The paper's denominator is the inverse frequency θ_i = b^(-2i/d)",
         [Step(sp.sin(pos / denom), sp.sin(pos * theta_paper), "1/b^(2i/d) = b^(-2i/d) =: θ_i", ("powsimp",))],
         source=f"{VASWANI}; {SEED}, 'Maths behind Positional Encoding'",
         wrong=sp.sin(pos * b ** (-i / d)),
@@ -87,7 +94,9 @@ def denominators_512() -> Identity:
         "sinusoidal-denominators-512",
         "Worked example, d_model = 512: denominators 10000^(2i/512) at i = 0, 128, 255",
         [Step(lhs, rhs, "exact powers of 10: 10000^(510/512) = 10^(255/64), not 10000", ("powsimp",))],
-        source=f"{SEED}, Examples A-C", assumptions=("d_model = 512", "b = 10000"), sizes={},
+        source=f"{SEED}, Examples A-C",
+        assumptions=("d_model = 512", "b = 10000"),
+        sizes={},
         notes="The seed rounds 510/512 to 1 and writes 10000; the exact denominator is 10^(255/64) ≈ 9646.6.",
         wrong=sp.Matrix([1, 100, 10000]),
     )
@@ -96,9 +105,12 @@ def denominators_512() -> Identity:
 def norm() -> Identity:
     lhs = pairs(sp.sin(pos * theta_i) ** 2 + sp.cos(pos * theta_i) ** 2)
     return _identity(
-        "sinusoidal-norm", "Every position has the same norm: |PE(pos)|² = d/2",
-        [Step(lhs, pairs(sp.Integer(1)), "sin² + cos² = 1 in every pair", ("combine_sums", "trigsimp")),
-         Step(pairs(sp.Integer(1)), d / 2, "d/2 pairs", ("doit",))],
+        "sinusoidal-norm",
+        "Every position has the same norm: |PE(pos)|² = d/2",
+        [
+            Step(lhs, pairs(sp.Integer(1)), "sin² + cos² = 1 in every pair", ("combine_sums", "trigsimp")),
+            Step(pairs(sp.Integer(1)), d / 2, "d/2 pairs", ("doit",)),
+        ],
         wrong=d,
     )
 
@@ -108,8 +120,14 @@ def shift_is_linear() -> Identity:
     return _identity(
         "sinusoidal-shift-linear",
         "PE(pos + k) = M_k·PE(pos), with M_k a rotation per pair that does not depend on pos",
-        [Step(pe_pair(pos + k), M_k * pe_pair(pos), "angle-addition formulas, pair by pair",
-              ("expand", "expand_trig", "expand"))],
+        [
+            Step(
+                pe_pair(pos + k),
+                M_k * pe_pair(pos),
+                "angle-addition formulas, pair by pair",
+                ("expand", "expand_trig", "expand"),
+            )
+        ],
         notes="M_k contains no pos: the full M_k is block diagonal with this 2x2 block for each pair i, for any d.",
         wrong=M_k.T * pe_pair(pos),
     )
@@ -117,7 +135,8 @@ def shift_is_linear() -> Identity:
 
 def dot_product() -> Identity:
     return _identity(
-        "sinusoidal-dot-product", "PE(m)·PE(n) = Σ_i cos((m - n)θ_i)",
+        "sinusoidal-dot-product",
+        "PE(m)·PE(n) = Σ_i cos((m - n)θ_i)",
         [Step(dot(m, n), phi(m - n), "cos(a - b) = cos a cos b + sin a sin b in every pair", DOT)],
         wrong=phi(m + n),
     )
@@ -125,34 +144,48 @@ def dot_product() -> Identity:
 
 def translation_invariance() -> Identity:
     return _identity(
-        "sinusoidal-translation-invariance", "Translation invariance: PE(m + t)·PE(n + t) = PE(m)·PE(n)",
-        [Step(dot(m + t, n + t), phi(m - n), "dot-product identity; (m + t) - (n + t) = m - n", EULER),
-         Step(phi(m - n), dot(m, n), "dot-product identity, read backwards", DOT)],
+        "sinusoidal-translation-invariance",
+        "Translation invariance: PE(m + t)·PE(n + t) = PE(m)·PE(n)",
+        [
+            Step(dot(m + t, n + t), phi(m - n), "dot-product identity; (m + t) - (n + t) = m - n", EULER),
+            Step(phi(m - n), dot(m, n), "dot-product identity, read backwards", DOT),
+        ],
         wrong=dot(m + 2 * t, n + t),
     )
 
 
 def symmetry() -> Identity:
     return _identity(
-        "sinusoidal-symmetry", "Symmetry: PE(m)·PE(n) = PE(n)·PE(m)",
-        [Step(dot(m, n), phi(m - n), "dot-product identity", DOT),
-         Step(phi(m - n), phi(n - m), "cos is even", ("combine_sums", "expand")),
-         Step(phi(n - m), dot(n, m), "dot-product identity, read backwards", DOT)],
+        "sinusoidal-symmetry",
+        "Symmetry: PE(m)·PE(n) = PE(n)·PE(m)",
+        [
+            Step(dot(m, n), phi(m - n), "dot-product identity", DOT),
+            Step(phi(m - n), phi(n - m), "cos is even", ("combine_sums", "expand")),
+            Step(phi(n - m), dot(n, m), "dot-product identity, read backwards", DOT),
+        ],
         wrong=pairs(sp.sin((n - m) * theta_i)),
     )
 
 
 def neighbour_distance() -> Identity:
-    step = pairs((sp.sin((pos + 1) * theta_i) - sp.sin(pos * theta_i)) ** 2
-                 + (sp.cos((pos + 1) * theta_i) - sp.cos(pos * theta_i)) ** 2)
+    step = pairs(
+        (sp.sin((pos + 1) * theta_i) - sp.sin(pos * theta_i)) ** 2
+        + (sp.cos((pos + 1) * theta_i) - sp.cos(pos * theta_i)) ** 2
+    )
     return _identity(
         "sinusoidal-neighbour-distance",
         "Neighbours are equally far apart everywhere: |PE(pos+1) - PE(pos)|² = Σ_i 4 sin²(θ_i/2)",
-        [Step(step, pairs(2 - 2 * sp.cos(theta_i)), "expand the squares; sin² + cos² = 1; angle addition", EULER),
-         Step(pairs(2 - 2 * sp.cos(theta_i)), pairs(4 * sp.sin(theta_i / 2) ** 2), "half-angle formula",
-              ("combine_sums", "trig_to_exp", "expand"))],
+        [
+            Step(step, pairs(2 - 2 * sp.cos(theta_i)), "expand the squares; sin² + cos² = 1; angle addition", EULER),
+            Step(
+                pairs(2 - 2 * sp.cos(theta_i)),
+                pairs(4 * sp.sin(theta_i / 2) ** 2),
+                "half-angle formula",
+                ("combine_sums", "trig_to_exp", "expand"),
+            ),
+        ],
         notes="Unlike binary codes, the step from one position to the next has the same size at every position; "
-              "pair i contributes 2|sin(θ_i/2)| to it.",
+        "pair i contributes 2|sin(θ_i/2)| to it.",
         wrong=pairs(4 * sp.sin(theta_i) ** 2),
     )
 
@@ -164,11 +197,17 @@ def wavelengths() -> Identity:
     return _identity(
         "sinusoidal-wavelengths",
         "Wavelengths 2π/θ_i form a geometric progression with ratio b^(2/d); the longest is 2π·b^(1 - 2/d) < 2π·b",
-        [Step(lam_next / lam, b ** (2 / d), "consecutive wavelengths: ratio b^(2/d), independent of i", ("powsimp",)),
-         Step(last, 2 * sp.pi * b / b ** (2 / d), "the longest, at i = d/2 - 1", ("expand", "powsimp"))],
-        lhs=last, rhs=2 * sp.pi * b / b ** (2 / d), strategy=("expand", "powsimp"),
+        [
+            Step(
+                lam_next / lam, b ** (2 / d), "consecutive wavelengths: ratio b^(2/d), independent of i", ("powsimp",)
+            ),
+            Step(last, 2 * sp.pi * b / b ** (2 / d), "the longest, at i = d/2 - 1", ("expand", "powsimp")),
+        ],
+        lhs=last,
+        rhs=2 * sp.pi * b / b ** (2 / d),
+        strategy=("expand", "powsimp"),
         notes="The paper's 'from 2π to 10000·2π' is the limit d → ∞; for d = 512 the longest wavelength is "
-              "2π·10^(255/64) ≈ 60611, not 62832.",
+        "2π·10^(255/64) ≈ 60611, not 62832.",
         wrong=2 * sp.pi * b,
     )
 
@@ -177,14 +216,24 @@ def pair_separation() -> Identity:
     return _identity(
         "sinusoidal-pair-separation",
         "One pair moves 2|sin(θ_i/2)| per position step: fast pairs separate neighbours, slow pairs barely move",
-        [Step(sp.expand((pe_pair(pos + 1, theta) - pe_pair(pos, theta)).T * (pe_pair(pos + 1, theta) - pe_pair(pos, theta)))[0],
-              2 - 2 * sp.cos(theta), "expand; sin² + cos² = 1; angle addition", ("expand", "expand_trig", "expand", "trigsimp")),
-         Step(2 - 2 * sp.cos(theta), 4 * sp.sin(theta / 2) ** 2, "half-angle formula", ("trig_to_exp", "expand"))],
-        sizes={}, wrong=4 * sp.sin(theta) ** 2,
+        [
+            Step(
+                sp.expand(
+                    (pe_pair(pos + 1, theta) - pe_pair(pos, theta)).T * (pe_pair(pos + 1, theta) - pe_pair(pos, theta))
+                )[0],
+                2 - 2 * sp.cos(theta),
+                "expand; sin² + cos² = 1; angle addition",
+                ("expand", "expand_trig", "expand", "trigsimp"),
+            ),
+            Step(2 - 2 * sp.cos(theta), 4 * sp.sin(theta / 2) ** 2, "half-angle formula", ("trig_to_exp", "expand")),
+        ],
+        sizes={},
+        wrong=4 * sp.sin(theta) ** 2,
     )
 
 
 # ---- facts (computed with mpmath) -----------------------------------------------------------------------------
+
 
 def _fmt(v, digits: int) -> str:
     return mpmath.nstr(v, digits, strip_zeros=False)
@@ -198,21 +247,29 @@ def worked_examples_512() -> Fact:
         den = [1 / th[j] for j in idx]
         val = [mpmath.sin(1 * th[j]) for j in idx]
         value = {"denominator": [_fmt(x, 8) for x in den], "sin(1/denominator)": [_fmt(x, 6) for x in val]}
-        table = [(f"i={j}: 10000^({2 * j}/512)", x) for j, x in zip(idx, den)]
-        table += [(f"i={j}: sin(1/10000^({2 * j}/512))", x) for j, x in zip(idx, val)]
+        table = [(f"i={j}: 10000^({2 * j}/512)", x) for j, x in zip(idx, den, strict=True)]
+        table += [(f"i={j}: sin(1/10000^({2 * j}/512))", x) for j, x in zip(idx, val, strict=True)]
         return value, table
 
     return Fact(
-        "sinusoidal-worked-examples-512", "Worked examples A-C for d_model = 512 at pos = 1, recomputed",
-        "sinusoidal", f"{SEED}, Examples A-C",
+        "sinusoidal-worked-examples-512",
+        "Worked examples A-C for d_model = 512 at pos = 1, recomputed",
+        "sinusoidal",
+        f"{SEED}, Examples A-C",
         "At i = 255 the denominator is 10^(255/64) ≈ 9646.6 (the seed rounds the exponent 510/512 to 1 and writes "
         "10000), so the value is sin(1.0366e-4), not sin(0.0001).",
-        {"denominator": ["1.0000000", "100.00000", "9646.6162"],
-         "sin(1/denominator)": ["0.841471", "0.00999983", "0.000103663"]},
+        {
+            "denominator": ["1.0000000", "100.00000", "9646.6162"],
+            "sin(1/denominator)": ["0.841471", "0.00999983", "0.000103663"],
+        },
         compute,
-        definitions=(Step(sp.Symbol("PE_{1,2i}"), sp.sin(1 / sp.Pow(10000, 2 * i / 512, evaluate=False)), "definition"),),
-        wrong={"denominator": ["1.0000000", "100.00000", "10000.000"],
-               "sin(1/denominator)": ["0.841471", "0.00999983", "0.000100000"]},
+        definitions=(
+            Step(sp.Symbol("PE_{1,2i}"), sp.sin(1 / sp.Pow(10000, 2 * i / 512, evaluate=False)), "definition"),
+        ),
+        wrong={
+            "denominator": ["1.0000000", "100.00000", "10000.000"],
+            "sin(1/denominator)": ["0.841471", "0.00999983", "0.000100000"],
+        },
     )
 
 
@@ -224,18 +281,28 @@ def dry_run_d4() -> Fact:
     def compute(dps):
         rows = sinusoid.sinusoidal_mp([0, 1, 2], 4, 10000, dps=dps)
         value = [[_two_decimals(x) for x in row] for row in rows]
-        table = [(f"PE({p}) for '{w}'", [mpmath.nstr(x, 6) for x in row]) for p, w, row in zip((0, 1, 2), ("The", "cat", "sat"), rows)]
+        table = [
+            (f"PE({p}) for '{w}'", [mpmath.nstr(x, 6) for x in row])
+            for p, w, row in zip((0, 1, 2), ("The", "cat", "sat"), rows, strict=True)
+        ]
         return value, table
 
     return Fact(
-        "sinusoidal-dry-run-d4", "Dry run d_model = 4 for 'The cat sat', rounded to two decimals",
-        "sinusoidal", f"{SEED}, 'Simple Dry-Run'",
+        "sinusoidal-dry-run-d4",
+        "Dry run d_model = 4 for 'The cat sat', rounded to two decimals",
+        "sinusoidal",
+        f"{SEED}, 'Simple Dry-Run'",
         "Reproduces the seed's table except dimension 3 at pos = 1 and 2: cos(0.01) = 0.99995 and cos(0.02) = "
         "0.99980 round to 1.00; the seed prints 0.99 (truncation, not rounding).",
         [["0.00", "1.00", "0.00", "1.00"], ["0.84", "0.54", "0.01", "1.00"], ["0.91", "-0.42", "0.02", "1.00"]],
         compute,
-        definitions=(Step(sp.Symbol("PE_{pos}"), sp.Matrix([sp.sin(pos), sp.cos(pos), sp.sin(pos / 100), sp.cos(pos / 100)]).T,
-                          "d_model = 4, b = 10000: denominators 1 and 100"),),
+        definitions=(
+            Step(
+                sp.Symbol("PE_{pos}"),
+                sp.Matrix([sp.sin(pos), sp.cos(pos), sp.sin(pos / 100), sp.cos(pos / 100)]).T,
+                "d_model = 4, b = 10000: denominators 1 and 100",
+            ),
+        ),
         wrong=SEED_DRY_RUN,
     )
 
@@ -254,7 +321,7 @@ def monotone_range() -> Fact:
         value, table = {}, []
         for width in MONOTONE:
             th = sinusoid.inverse_frequencies_mp(width, 10000, dps)
-            phi_k = lambda kk: mpmath.fsum(mpmath.cos(kk * x) for x in th)  # φ(k) = Σ_i cos(kθ_i)
+            phi_k = lambda kk, th=th: mpmath.fsum(mpmath.cos(kk * x) for x in th)  # φ(k) = Σ_i cos(kθ_i)
             prev, kk = phi_k(0), 0
             while True:
                 cur = phi_k(kk + 1)
@@ -268,10 +335,12 @@ def monotone_range() -> Fact:
     return Fact(
         "sinusoidal-monotone-range",
         "Monotonicity holds only at short range: φ(k) = PE(0)·PE(k) strictly decreases for k = 0..K, then rises",
-        "sinusoidal", f"{SEED}, 'Rules any Positional Encoding Method must follow'; Wang et al. ICLR 2021",
+        "sinusoidal",
+        f"{SEED}, 'Rules any Positional Encoding Method must follow'; Wang et al. ICLR 2021",
         "For integer distances k, φ(0) > φ(1) > ... > φ(K) and φ(K+1) > φ(K), with K = 3, 5, 11, 43 for "
         "d_model = 4, 64, 128, 512 (b = 10000).",
-        {str(w): K for w, K in MONOTONE.items()}, compute,
+        {str(w): K for w, K in MONOTONE.items()},
+        compute,
         definitions=(Step(sp.Function("phi")(k), pairs(sp.cos(k * theta_paper)), "definition"),),
         wrong={"4": 3, "64": 5, "128": 11, "512": 512},
     )
@@ -293,11 +362,13 @@ def fast_wave_repeats() -> Fact:
     return Fact(
         "sinusoidal-fast-wave-near-repeats",
         "The fastest pair (θ_0 = 1) never repeats exactly; its closest returns up to k = 1000",
-        "sinusoidal", f"{SEED}, 'The Right Graph: The Problem with Distant Words'",
+        "sinusoidal",
+        f"{SEED}, 'The Right Graph: The Problem with Distant Words'",
         "Distance of pair 0 between positions 0 and k is 2|sin(k/2)|; record minima for k ≤ 1000 occur at "
         "k = 1, 6, 19, 25, 44, 333, 710 (approximations of multiples of 2π). At k = 6 the gap is 0.282: "
         "sin(6) = -0.279, not the same height as sin(0) = 0, as the seed's figure suggests.",
-        [1, 6, 19, 25, 44, 333, 710], compute,
+        [1, 6, 19, 25, 44, 333, 710],
+        compute,
         definitions=(Step(sp.Function("g")(k), 2 * sp.Abs(sp.sin(k / 2)), "|PE_pair0(k) - PE_pair0(0)|"),),
         wrong=[1, 6, 12, 18],
     )
@@ -310,21 +381,37 @@ def fast_slow_separation() -> Fact:
         th = sinusoid.inverse_frequencies_mp(512, 10000, dps)
         sep = [2 * mpmath.sin(th[j] / 2) for j in idx]  # 2 sin(θ_i/2): the pair's move per position step
         value = [_fmt(x, 4) for x in sep]
-        return value, [(f"i={j}: 2 sin(θ_i/2)", x) for j, x in zip(idx, sep)]
+        return value, [(f"i={j}: 2 sin(θ_i/2)", x) for j, x in zip(idx, sep, strict=True)]
 
     return Fact(
         "sinusoidal-fast-slow-separation",
         "Fast pairs tell neighbours apart, slow pairs barely move: per-pair step for d_model = 512",
-        "sinusoidal", f"{SEED}, 'Differentiating between Nearby and Distant Words'",
+        "sinusoidal",
+        f"{SEED}, 'Differentiating between Nearby and Distant Words'",
         "By sinusoidal-pair-separation, pair i moves 2 sin(θ_i/2) per position step: 0.9589 for the fastest "
         "pair (i = 0), 0.01000 at i = 128 and 1.037e-4 for the slowest (i = 255), a ratio of about 9250.",
-        ["0.9589", "0.01000", "0.0001037"], compute,
+        ["0.9589", "0.01000", "0.0001037"],
+        compute,
         definitions=(Step(sp.Function("s")(i), 2 * sp.sin(theta_paper / 2), "per-pair step, d = 512, b = 10000"),),
         wrong=["0.9589", "0.01000", "0.0001000"],
     )
 
 
 def claims() -> list:
-    return [definition(), denominators_512(), worked_examples_512(), dry_run_d4(), norm(), shift_is_linear(),
-            dot_product(), translation_invariance(), symmetry(), neighbour_distance(), pair_separation(),
-            fast_slow_separation(), wavelengths(), monotone_range(), fast_wave_repeats()]
+    return [
+        definition(),
+        denominators_512(),
+        worked_examples_512(),
+        dry_run_d4(),
+        norm(),
+        shift_is_linear(),
+        dot_product(),
+        translation_invariance(),
+        symmetry(),
+        neighbour_distance(),
+        pair_separation(),
+        fast_slow_separation(),
+        wavelengths(),
+        monotone_range(),
+        fast_wave_repeats(),
+    ]

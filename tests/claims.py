@@ -1,4 +1,5 @@
 r"""The claims under test, computed once per session (building a topic's SymPy objects takes a moment)."""
+
 from symbolic import registry
 
 CLAIMS = registry.all()

@@ -7,8 +7,12 @@ settings.load_profile("posproof")
 
 
 def pytest_addoption(parser):
-    parser.addoption("--update-golden", action="store_true", default=False,
-                     help="rewrite tests/golden/*.tex from the current derivations")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite tests/golden/*.tex from the current derivations",
+    )
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
 r"""The user's own code from the seed texts, kept verbatim as the references ours must agree with."""
+
 import numpy as np
 
 

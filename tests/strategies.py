@@ -1,7 +1,8 @@
 r"""Hypothesis strategies for every numeric scheme, in one module (one section per scheme)."""
+
+import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-import numpy as np
 
 # ---- shared ---------------------------------------------------------------------------------------------------
 #: Even widths, small enough to keep examples fast.
@@ -43,7 +44,7 @@ def deberta_bucket_configs(draw):
 
 #: ALiBi head counts, powers of two and others.
 head_counts = st.integers(1, 256)
-powers_of_two_heads = st.integers(0, 8).map(lambda e: 2 ** e)
+powers_of_two_heads = st.integers(0, 8).map(lambda e: 2**e)
 #: Transformer-XL segment and memory lengths.
 txl_lengths = st.tuples(st.integers(1, 8), st.integers(0, 6))
 
@@ -60,7 +61,8 @@ def rope_inputs(draw, dtype=np.float64, max_tokens=8, widths=rope_widths):
     r"""``(vectors (tokens, width), positions (tokens,))`` with finite components in [-4, 4]."""
     width = draw(widths)
     tokens = draw(st.integers(1, max_tokens))
-    vectors = draw(hnp.arrays(dtype, (tokens, width),
-                              elements=st.floats(-4, 4, allow_nan=False, allow_infinity=False, width=32)))
+    vectors = draw(
+        hnp.arrays(dtype, (tokens, width), elements=st.floats(-4, 4, allow_nan=False, allow_infinity=False, width=32))
+    )
     positions = draw(hnp.arrays(np.int64, (tokens,), elements=rope_positions))
     return vectors, positions

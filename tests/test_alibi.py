@@ -1,4 +1,5 @@
 r"""ALiBi slopes and bias: properties, the reference's values for any head count, regressions, bad arguments."""
+
 from fractions import Fraction
 
 import mpmath
@@ -40,13 +41,13 @@ def test_agrees_with_mpmath(n):
     with mpmath.workdps(50):
         ref = alibi_slopes_mp(n)
         got = alibi_slopes(n)
-        assert all(abs(mpmath.mpf(float(g)) - r) <= 1e-15 * r for g, r in zip(got, ref))
+        assert all(abs(mpmath.mpf(float(g)) - r) <= 1e-15 * r for g, r in zip(got, ref, strict=True))
 
 
 def test_known_values():
-    assert alibi_slopes(8).tolist() == [2.0 ** -e for e in range(1, 9)]
-    assert alibi_slopes(1).tolist() == [2.0 ** -8]
-    np.testing.assert_allclose(alibi_slopes(6), [2 ** -2, 2 ** -4, 2 ** -6, 2 ** -8, 2 ** -1, 2 ** -3], rtol=0)
+    assert alibi_slopes(8).tolist() == [2.0**-e for e in range(1, 9)]
+    assert alibi_slopes(1).tolist() == [2.0**-8]
+    np.testing.assert_allclose(alibi_slopes(6), [2**-2, 2**-4, 2**-6, 2**-8, 2**-1, 2**-3], rtol=0)
     assert alibi_slope_exponents(12)[8:] == [Fraction(-1, 2), Fraction(-3, 2), Fraction(-5, 2), Fraction(-7, 2)]
     # 16-head sequence is 2^(-h/2); the first of 12 heads is 2^(-1)
     assert alibi_slopes(12)[0] == 0.5

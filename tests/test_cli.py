@@ -1,4 +1,5 @@
 r"""The ``posproof`` command line: outputs, JSON shape, exit codes, one-line usage errors."""
+
 import json
 import shutil
 import subprocess
@@ -49,21 +50,24 @@ def test_check_exits_1_when_a_claim_fails(capsys, monkeypatch):
     assert code == 1 and "failed" in out
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["check", "sinusoidal-nrom"], "did you mean sinusoidal-norm"),
-    (["derive", "no-such-thing"], "unknown identity id"),
-    (["derive", "sinusoidal-norm", "--format", "pdf"], "invalid choice"),
-    (["check", "--dps", "5"], "--dps must be an integer in [20, 1000]"),
-    (["check", "--dps", "many"], "--dps must be an integer"),
-    (["export", "--format", "html", "--out", "x"], "--format must be one of tex, md, json"),
-    (["frobnicate"], "invalid choice"),
-    (["check", "--jobs", "0"], "--jobs must be an integer >= 1"),
-    (["t5-buckets", "--num-buckets", "7"], "num_buckets must be an even integer"),
-    (["t5-buckets", "--max-distance", "8"], "max_distance must be an integer >= 9"),
-    (["t5-buckets", "--num-buckets", "x"], "--num-buckets must be an integer >= 2"),
-    (["precision", "--max-position", "-1"], "--max-position must be an integer >= 2"),
-    ([], "required"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["check", "sinusoidal-nrom"], "did you mean sinusoidal-norm"),
+        (["derive", "no-such-thing"], "unknown identity id"),
+        (["derive", "sinusoidal-norm", "--format", "pdf"], "invalid choice"),
+        (["check", "--dps", "5"], "--dps must be an integer in [20, 1000]"),
+        (["check", "--dps", "many"], "--dps must be an integer"),
+        (["export", "--format", "html", "--out", "x"], "--format must be one of tex, md, json"),
+        (["frobnicate"], "invalid choice"),
+        (["check", "--jobs", "0"], "--jobs must be an integer >= 1"),
+        (["t5-buckets", "--num-buckets", "7"], "num_buckets must be an even integer"),
+        (["t5-buckets", "--max-distance", "8"], "max_distance must be an integer >= 9"),
+        (["t5-buckets", "--num-buckets", "x"], "--num-buckets must be an integer >= 2"),
+        (["precision", "--max-position", "-1"], "--max-position must be an integer >= 2"),
+        ([], "required"),
+    ],
+)
 def test_usage_errors_exit_2_with_one_line(capsys, argv, fragment):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
@@ -122,10 +126,17 @@ def test_export_tex_writes_a_standalone_document(capsys, tmp_path):
         assert f"\\input{{{topic}}}" in doc and (tmp_path / f"{topic}.tex").exists()
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex not installed (apt-get install texlive-latex-base)")
+@pytest.mark.skipif(
+    shutil.which("pdflatex") is None, reason="pdflatex not installed (apt-get install texlive-latex-base)"
+)
 def test_exported_latex_compiles_with_pdflatex(capsys, tmp_path):
     assert run(capsys, "export", "--format", "tex", "--out", str(tmp_path))[0] == 0
-    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "posproof.tex"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "posproof.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert (tmp_path / "posproof.pdf").stat().st_size > 10_000

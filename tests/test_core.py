@@ -1,4 +1,5 @@
 r"""The verification core itself: every check can fail, and failures are reported, never raised."""
+
 import json
 
 import pytest
@@ -44,9 +45,9 @@ def test_unchained_steps_need_a_claim_strategy():
 
 
 def test_inequality_steps():
-    ok = ident([Step(sp.Integer(0), x ** 2 + y ** 2, "squares", ("expand",), rel="<=")], rel="<=")
+    ok = ident([Step(sp.Integer(0), x**2 + y**2, "squares", ("expand",), rel="<=")], rel="<=")
     assert ok.verify().ok
-    bad = ident([Step(x ** 2 + 1, sp.Integer(0), "wrong way", ("expand",), rel="<=")], rel="<=")
+    bad = ident([Step(x**2 + 1, sp.Integer(0), "wrong way", ("expand",), rel="<=")], rel="<=")
     r = bad.verify()
     assert not r.ok and not r.steps[0].numeric_ok and not r.steps[0].symbolic
 
@@ -74,13 +75,14 @@ def test_conjugates_survive_numeric_evaluation():
     z = sp.Symbol("z")  # complex
     claim = ident([Step(z * sp.conjugate(z), sp.Abs(z) ** 2, "|z|^2", ("expand_complex",))])
     assert claim.verify().ok
-    assert not claim.with_rhs(z ** 2).verify().ok
+    assert not claim.with_rhs(z**2).verify().ok
 
 
 def test_domains_override_by_name():
     b = sp.Symbol("b", positive=True)
-    claim = ident([Step(sp.log(b - 1), sp.log(b - 1), "needs b > 1", ("expand",))],
-                  domains={"b": Domain("real", 2, 100)})
+    claim = ident(
+        [Step(sp.log(b - 1), sp.log(b - 1), "needs b > 1", ("expand",))], domains={"b": Domain("real", 2, 100)}
+    )
     assert claim.verify().ok
 
 

@@ -1,4 +1,5 @@
 r"""DeBERTa: clipped index, log buckets, and the scores computed directly and as the public code does."""
+
 import mpmath
 import numpy as np
 import pytest
@@ -6,8 +7,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from numeric import deberta_log_bucket
-from numeric.deberta import (deberta_delta, deberta_log_bucket_mp, deberta_relative_index, deberta_scores_direct,
-                             deberta_scores_gather)
+from numeric.deberta import (
+    deberta_delta,
+    deberta_log_bucket_mp,
+    deberta_relative_index,
+    deberta_scores_direct,
+    deberta_scores_gather,
+)
 from tests import strategies as S
 
 
@@ -75,20 +81,28 @@ def _inputs(L=9, d=4, k=3, seed=0):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(1, 12), st.integers(1, 6), st.integers(1, 5), st.sampled_from(["code", "paper"]),
-       st.integers(0, 2 ** 31))
+@given(
+    st.integers(1, 12), st.integers(1, 6), st.integers(1, 5), st.sampled_from(["code", "paper"]), st.integers(0, 2**31)
+)
 def test_direct_equals_gather(L, d, k, conv, seed):
     Qc, Kc, Qr, Kr, k = _inputs(L, d, k, seed)
-    np.testing.assert_allclose(deberta_scores_direct(Qc, Kc, Qr, Kr, k, conv),
-                               deberta_scores_gather(Qc, Kc, Qr, Kr, k, conv), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        deberta_scores_direct(Qc, Kc, Qr, Kr, k, conv),
+        deberta_scores_gather(Qc, Kc, Qr, Kr, k, conv),
+        rtol=1e-12,
+        atol=1e-12,
+    )
 
 
 def test_direct_equals_gather_with_log_buckets():
     Qc, Kc, Qr, Kr, k = _inputs(L=40, d=3, k=8)
     for conv in ("code", "paper"):
-        np.testing.assert_allclose(deberta_scores_direct(Qc, Kc, Qr, Kr, k, conv, bucket_size=8, max_position=30),
-                                   deberta_scores_gather(Qc, Kc, Qr, Kr, k, conv, bucket_size=8, max_position=30),
-                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            deberta_scores_direct(Qc, Kc, Qr, Kr, k, conv, bucket_size=8, max_position=30),
+            deberta_scores_gather(Qc, Kc, Qr, Kr, k, conv, bucket_size=8, max_position=30),
+            rtol=1e-12,
+            atol=1e-12,
+        )
 
 
 def test_scores_match_the_formula_entry_by_entry():
@@ -131,12 +145,15 @@ def test_relative_index_with_buckets():
     assert deberta_relative_index([-300, 0, 300], 256, 256, 512).tolist() == [49, 256, 463]
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(bucket_size=7), r"bucket_size must be an even integer >= 4"),
-    (dict(bucket_size=2), r"bucket_size must be an even integer >= 4"),
-    (dict(bucket_size=256, max_position=129), r"max_position must be an integer >= 130"),
-    (dict(max_position=1.5), r"max_position"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(bucket_size=7), r"bucket_size must be an even integer >= 4"),
+        (dict(bucket_size=2), r"bucket_size must be an even integer >= 4"),
+        (dict(bucket_size=256, max_position=129), r"max_position must be an integer >= 130"),
+        (dict(max_position=1.5), r"max_position"),
+    ],
+)
 def test_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         deberta_log_bucket([1, 2], **kwargs)

@@ -1,6 +1,7 @@
 r"""The printed LaTeX of every derivation is pinned: a change to a formula shows up as a diff here.
 
 After an intended change run ``make golden`` and review the diff of ``tests/golden/``."""
+
 from pathlib import Path
 
 import pytest

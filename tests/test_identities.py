@@ -1,6 +1,7 @@
 r"""The proofs: every registered claim is verified (one test per id), and its registered mistake is rejected.
 
 ``pytest -k sinusoidal`` proves the sinusoidal identities."""
+
 import pytest
 
 from numeric import tolerances

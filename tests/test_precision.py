@@ -1,5 +1,6 @@
 r"""The RoPE precision study: float64 angles keep the relative-position property; angles built in low precision
 lose it within the first few hundred positions (regression for "frequencies rounded to bf16/fp16")."""
+
 import numpy as np
 import pytest
 
@@ -40,8 +41,9 @@ def test_rotate_in_precision_float64_angles_matches_rope():
     rng = np.random.default_rng(0)
     x = rng.uniform(-1, 1, (4, 16))
     pos = np.array([0.0, 5.0, 300.0, 70000.0])
-    np.testing.assert_allclose(precision.rotate_in_precision(x, pos, "float64", "float64-angles"), rope(x, pos),
-                               atol=tolerances.FLOAT64_ATOL)
+    np.testing.assert_allclose(
+        precision.rotate_in_precision(x, pos, "float64", "float64-angles"), rope(x, pos), atol=tolerances.FLOAT64_ATOL
+    )
 
 
 def test_bad_arguments():

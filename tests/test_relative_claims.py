@@ -1,4 +1,5 @@
 r"""The numeric relative schemes agree with the symbolic definitions registered in symbolic.relative."""
+
 import mpmath
 import numpy as np
 import pytest
@@ -58,7 +59,7 @@ def test_txl_relative_table_matches_mpmath():
             row = txl_relative_embeddings([dist], 8)[0]
             th = [mpmath.mpf(10000) ** (-mpmath.mpf(2 * p) / 8) for p in range(4)]
             ref = [mpmath.sin(dist * t) for t in th] + [mpmath.cos(dist * t) for t in th]
-            assert max(abs(mpmath.mpf(float(x)) - y) for x, y in zip(row, ref)) < 1e-13
+            assert max(abs(mpmath.mpf(float(x)) - y) for x, y in zip(row, ref, strict=True)) < 1e-13
 
 
 def test_every_relative_claim_has_the_topic_prefix():

@@ -1,13 +1,22 @@
 r"""RoPE kernels: agreement with the seed's function and with the mpmath references, the cached table, the
 relative-position property, layouts, bad input, and regressions for the bug classes of REFERENCES.md."""
+
 import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numeric import (interleaved_to_half_rows, layout_permutation, rope, rope_decay_bound, rope_decay_bound_mp,
-                     rope_mp, rope_table, tolerances)
+from numeric import (
+    interleaved_to_half_rows,
+    layout_permutation,
+    rope,
+    rope_decay_bound,
+    rope_decay_bound_mp,
+    rope_mp,
+    rope_table,
+    tolerances,
+)
 from tests import strategies as S
 from tests.seed_functions import seed_rope
 
@@ -17,6 +26,7 @@ def _mp_array(rows):
 
 
 # ---- agreement ---------------------------------------------------------------------------------------------------
+
 
 @given(S.rope_inputs(), S.bases)
 @settings(max_examples=60, deadline=None)
@@ -99,6 +109,7 @@ def test_low_precision_vectors_round_once():
 
 # ---- properties ----------------------------------------------------------------------------------------------------
 
+
 @given(S.rope_widths, S.rope_layouts, st.integers(0, 4096), st.integers(0, 4096), S.shift, st.integers(0, 2**32 - 1))
 @settings(max_examples=60, deadline=None)
 def test_scores_depend_on_relative_position_only(width, layout, m, n, t, seed):
@@ -114,8 +125,9 @@ def test_scores_depend_on_relative_position_only(width, layout, m, n, t, seed):
 @settings(max_examples=40, deadline=None)
 def test_norms_are_preserved(inputs, layout):
     x, pos = inputs
-    np.testing.assert_allclose(np.linalg.norm(rope(x, pos, layout=layout), axis=-1), np.linalg.norm(x, axis=-1),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        np.linalg.norm(rope(x, pos, layout=layout), axis=-1), np.linalg.norm(x, axis=-1), rtol=1e-12, atol=1e-12
+    )
 
 
 @given(S.rope_inputs())
@@ -123,8 +135,9 @@ def test_norms_are_preserved(inputs, layout):
 def test_half_layout_on_permuted_channels_equals_interleaved(inputs):
     x, pos = inputs
     P = layout_permutation(x.shape[1])
-    np.testing.assert_allclose(rope(x[:, P], pos, layout="half"), rope(x, pos)[:, P], rtol=0,
-                               atol=tolerances.FLOAT64_ATOL)
+    np.testing.assert_allclose(
+        rope(x[:, P], pos, layout="half"), rope(x, pos)[:, P], rtol=0, atol=tolerances.FLOAT64_ATOL
+    )
 
 
 def test_projection_rows_permuted_per_head_under_grouped_query_attention():
@@ -135,10 +148,14 @@ def test_projection_rows_permuted_per_head_under_grouped_query_attention():
     pos = np.arange(5) * 37
     ref_q = rope((h @ wq.T).reshape(5, heads, head_dim).transpose(1, 0, 2), pos)
     ref_k = rope((h @ wk.T).reshape(5, kv_heads, head_dim).transpose(1, 0, 2), pos)
-    got_q = rope((h @ interleaved_to_half_rows(wq, heads).T).reshape(5, heads, head_dim).transpose(1, 0, 2), pos,
-                 layout="half")
-    got_k = rope((h @ interleaved_to_half_rows(wk, kv_heads).T).reshape(5, kv_heads, head_dim).transpose(1, 0, 2),
-                 pos, layout="half")
+    got_q = rope(
+        (h @ interleaved_to_half_rows(wq, heads).T).reshape(5, heads, head_dim).transpose(1, 0, 2), pos, layout="half"
+    )
+    got_k = rope(
+        (h @ interleaved_to_half_rows(wk, kv_heads).T).reshape(5, kv_heads, head_dim).transpose(1, 0, 2),
+        pos,
+        layout="half",
+    )
     group = heads // kv_heads
     for hq in range(heads):
         ref = ref_q[hq] @ ref_k[hq // group].T
@@ -152,6 +169,7 @@ def test_gqa_key_permutation_with_query_head_count_is_wrong():
 
 
 # ---- decay -----------------------------------------------------------------------------------------------------
+
 
 def test_decay_bound_matches_mpmath_and_starts_at_half_plus_one_over_two():
     r = [0, 1, 7, 100, 1000, -100]
@@ -170,25 +188,29 @@ def test_decay_bound_shape():
 
 # ---- bad input ------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: rope(np.ones((2, 3)), [0, 1]), "vectors"),
-    (lambda: rope(np.ones((2, 4)), [0, 1, 2]), "positions"),
-    (lambda: rope(np.ones((2, 4)), [0, np.nan]), "positions"),
-    (lambda: rope(np.array([[1.0, np.inf]]), [0]), "vectors"),
-    (lambda: rope(np.ones((2, 4)), [0, 1], layout="rotate_half"), "layout"),
-    (lambda: rope(np.ones((2, 4)), [0, 1], base=1.0), "base"),
-    (lambda: rope(np.ones(4), [0]), "vectors"),
-    (lambda: rope(np.ones((1, 4), dtype=complex), [0]), "vectors"),
-    (lambda: rope_table([0, 1], 5), "width"),
-    (lambda: rope_table([0, 1], 4).apply(np.ones((2, 6))), "width"),
-    (lambda: rope_table([0, 1], 4).apply(np.ones((3, 4))), "positions"),
-    (lambda: rope_table([0, 1], 4).apply(np.ones((2, 4)), out=np.empty((2, 4), np.float32)), "out"),
-    (lambda: rope_mp([[1, 2, 3]], [0]), "width"),
-    (lambda: rope_mp([[1, 2]], [0, 1]), "positions"),
-    (lambda: rope_decay_bound(7, [1]), "d"),
-    (lambda: layout_permutation(3), "width"),
-    (lambda: interleaved_to_half_rows(np.ones((10, 2)), 4), "heads"),
-])
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: rope(np.ones((2, 3)), [0, 1]), "vectors"),
+        (lambda: rope(np.ones((2, 4)), [0, 1, 2]), "positions"),
+        (lambda: rope(np.ones((2, 4)), [0, np.nan]), "positions"),
+        (lambda: rope(np.array([[1.0, np.inf]]), [0]), "vectors"),
+        (lambda: rope(np.ones((2, 4)), [0, 1], layout="rotate_half"), "layout"),
+        (lambda: rope(np.ones((2, 4)), [0, 1], base=1.0), "base"),
+        (lambda: rope(np.ones(4), [0]), "vectors"),
+        (lambda: rope(np.ones((1, 4), dtype=complex), [0]), "vectors"),
+        (lambda: rope_table([0, 1], 5), "width"),
+        (lambda: rope_table([0, 1], 4).apply(np.ones((2, 6))), "width"),
+        (lambda: rope_table([0, 1], 4).apply(np.ones((3, 4))), "positions"),
+        (lambda: rope_table([0, 1], 4).apply(np.ones((2, 4)), out=np.empty((2, 4), np.float32)), "out"),
+        (lambda: rope_mp([[1, 2, 3]], [0]), "width"),
+        (lambda: rope_mp([[1, 2]], [0, 1]), "positions"),
+        (lambda: rope_decay_bound(7, [1]), "d"),
+        (lambda: layout_permutation(3), "width"),
+        (lambda: interleaved_to_half_rows(np.ones((10, 2)), 4), "heads"),
+    ],
+)
 def test_bad_input_raises_value_error_naming_the_argument(call, name):
     with pytest.raises(ValueError, match=name):
         call()
@@ -205,6 +227,7 @@ def test_huge_finite_values_are_not_rejected():
 
 
 # ---- regressions for REFERENCES.md bug classes --------------------------------------------------------------------
+
 
 def test_regression_sign_of_theta_rotates_counterclockwise():
     # Bug class "sign of theta in the exponent": position m multiplies by e^{+i m theta}.

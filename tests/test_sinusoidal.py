@@ -1,4 +1,5 @@
 r"""Sinusoidal encoding: NumPy against the mpmath reference, properties at random positions, bad input."""
+
 import math
 
 import mpmath
@@ -36,8 +37,11 @@ def test_dot_product_depends_only_on_offset(pos, t, d_model):
 
 
 @settings(max_examples=25)
-@given(st.lists(st.integers(-500, 500) | st.floats(-500, 500), min_size=1, max_size=4),
-       st.sampled_from([2, 4, 10, 64]), S.sinusoidal_layouts)
+@given(
+    st.lists(st.integers(-500, 500) | st.floats(-500, 500), min_size=1, max_size=4),
+    st.sampled_from([2, 4, 10, 64]),
+    S.sinusoidal_layouts,
+)
 def test_numpy_agrees_with_mpmath(pos, d_model, layout):
     ref = np.array([[float(x) for x in row] for row in sinusoidal_mp(pos, d_model, layout=layout, dps=30)])
     np.testing.assert_allclose(sinusoidal(pos, d_model, layout=layout), ref, rtol=0, atol=tolerances.FLOAT64_RTOL)
@@ -62,16 +66,19 @@ def test_mp_reference_takes_exact_string_positions():
         assert row[0] == mpmath.sin(mpmath.mpf("0.1"))
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(d_model=3), "d_model must be a positive even integer"),
-    (dict(d_model=0), "d_model must be a positive even integer"),
-    (dict(d_model=-4), "d_model must be a positive even integer"),
-    (dict(d_model=4.0), "d_model must be a positive even integer"),
-    (dict(d_model=True), "d_model must be a positive even integer"),
-    (dict(d_model=4, base=1.0), "base must be a finite real number > 1"),
-    (dict(d_model=4, base=float("inf")), "base must be a finite real number > 1"),
-    (dict(d_model=4, layout="rotate"), "layout must be one of"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(d_model=3), "d_model must be a positive even integer"),
+        (dict(d_model=0), "d_model must be a positive even integer"),
+        (dict(d_model=-4), "d_model must be a positive even integer"),
+        (dict(d_model=4.0), "d_model must be a positive even integer"),
+        (dict(d_model=True), "d_model must be a positive even integer"),
+        (dict(d_model=4, base=1.0), "base must be a finite real number > 1"),
+        (dict(d_model=4, base=float("inf")), "base must be a finite real number > 1"),
+        (dict(d_model=4, layout="rotate"), "layout must be one of"),
+    ],
+)
 def test_bad_arguments_raise_value_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         sinusoidal([0, 1], **kwargs)

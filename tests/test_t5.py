@@ -1,4 +1,5 @@
 r"""T5 relative position buckets: properties, the reference's known values, regressions, bad arguments."""
+
 import warnings
 
 import mpmath
@@ -46,8 +47,11 @@ def _exact_integer_point(r, bidirectional, num_buckets, max_distance):
     if a < cfg.max_exact:
         return False
     with mpmath.workdps(50):
-        x = (mpmath.log(mpmath.mpf(a) / cfg.max_exact) / mpmath.log(mpmath.mpf(max_distance) / cfg.max_exact)
-             * (cfg.side_buckets - cfg.max_exact))
+        x = (
+            mpmath.log(mpmath.mpf(a) / cfg.max_exact)
+            / mpmath.log(mpmath.mpf(max_distance) / cfg.max_exact)
+            * (cfg.side_buckets - cfg.max_exact)
+        )
         return abs(x - mpmath.nint(x)) < mpmath.mpf(10) ** -12 and x < cfg.side_buckets - cfg.max_exact - 0.5
 
 
@@ -74,7 +78,7 @@ def test_known_values_of_the_reference():
 
 def test_regression_cap_at_last_bucket():
     # a port without the min(., num_buckets - 1) returns 16, 24, ... for far keys
-    far = -np.array([128, 1000, 10 ** 6, 10 ** 12])
+    far = -np.array([128, 1000, 10**6, 10**12])
     assert t5_relative_bucket(far).tolist() == [15, 15, 15, 15]
     assert t5_relative_bucket(-far).tolist() == [31, 31, 31, 31]
 
@@ -109,25 +113,36 @@ def test_bias_depends_only_on_key_minus_query(t):
 
 def test_boundary_table():
     rows = t5_bucket_boundaries()
-    assert rows[8:16] == [(8, -11, -8), (9, -15, -12), (10, -22, -16), (11, -31, -23), (12, -45, -32),
-                          (13, -63, -46), (14, -90, -64), (15, None, -91)]
+    assert rows[8:16] == [
+        (8, -11, -8),
+        (9, -15, -12),
+        (10, -22, -16),
+        (11, -31, -23),
+        (12, -45, -32),
+        (13, -63, -46),
+        (14, -90, -64),
+        (15, None, -91),
+    ]
     assert 16 not in [b for b, _, _ in rows]
     text = t5_bucket_table()
     assert "(unused)" in text and "+inf" in text and "max_exact=8" in text
     assert t5_bucket_table(False, 32, 128).splitlines()[2].split()[:3] == ["0", "0", "+inf"]
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(num_buckets=31), r"num_buckets must be an even integer >= 4"),
-    (dict(num_buckets=2), r"num_buckets must be an even integer >= 4"),
-    (dict(num_buckets=0, bidirectional=False), r"num_buckets must be an even integer >= 2"),
-    (dict(num_buckets=33, bidirectional=False), r"num_buckets must be an even integer >= 2"),
-    (dict(num_buckets=True), r"num_buckets"),
-    (dict(max_distance=8), r"max_distance must be an integer >= 9"),
-    (dict(max_distance=3, num_buckets=32), r"max_distance must be an integer >= 9"),
-    (dict(max_distance=128.0), r"max_distance"),
-    (dict(bidirectional="yes"), r"bidirectional must be True or False"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(num_buckets=31), r"num_buckets must be an even integer >= 4"),
+        (dict(num_buckets=2), r"num_buckets must be an even integer >= 4"),
+        (dict(num_buckets=0, bidirectional=False), r"num_buckets must be an even integer >= 2"),
+        (dict(num_buckets=33, bidirectional=False), r"num_buckets must be an even integer >= 2"),
+        (dict(num_buckets=True), r"num_buckets"),
+        (dict(max_distance=8), r"max_distance must be an integer >= 9"),
+        (dict(max_distance=3, num_buckets=32), r"max_distance must be an integer >= 9"),
+        (dict(max_distance=128.0), r"max_distance"),
+        (dict(bidirectional="yes"), r"bidirectional must be True or False"),
+    ],
+)
 def test_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         t5_relative_bucket([0, 1], **kwargs)

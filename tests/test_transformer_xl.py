@@ -1,11 +1,18 @@
 r"""Transformer-XL: the relative-shift trick against the direct O(L^2) gather, with and without memory."""
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numeric.transformer_xl import (causal_mask, rel_shift, rel_shift_garbage, txl_relative_embeddings,
-                                    txl_scores_direct, txl_scores_shift)
+from numeric.transformer_xl import (
+    causal_mask,
+    rel_shift,
+    rel_shift_garbage,
+    txl_relative_embeddings,
+    txl_scores_direct,
+    txl_scores_shift,
+)
 from tests import strategies as S
 
 
@@ -16,7 +23,7 @@ def _inputs(qlen, mlen, d=3, d_model=6, seed=0):
 
 
 @settings(max_examples=40, deadline=None)
-@given(S.txl_lengths, st.integers(0, 2 ** 31))
+@given(S.txl_lengths, st.integers(0, 2**31))
 def test_shift_equals_direct_on_and_below_the_causal_diagonal(lengths, seed):
     qlen, mlen = lengths
     args = _inputs(qlen, mlen, seed=seed)
@@ -45,7 +52,7 @@ def test_direct_uses_the_query_absolute_position_with_memory():
 
 def test_relative_embedding_is_sin_cos_halves():
     R = txl_relative_embeddings([2], 4, base=100.0)[0]
-    th = np.array([1.0, 100.0 ** -0.5])
+    th = np.array([1.0, 100.0**-0.5])
     np.testing.assert_allclose(R, np.concatenate([np.sin(2 * th), np.cos(2 * th)]), rtol=1e-15)
 
 
