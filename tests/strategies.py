@@ -66,3 +66,67 @@ def rope_inputs(draw, dtype=np.float64, max_tokens=8, widths=rope_widths):
     )
     positions = draw(hnp.arrays(np.int64, (tokens,), elements=rope_positions))
     return vectors, positions
+
+
+
+# ---- context extension (issue 9: numeric/scaling.py, numeric/extension.py) -------------------------------------
+#: Head widths for the scaling rules (even, >= 4 so that every rule, NTK included, accepts them).
+scaling_widths = st.integers(min_value=2, max_value=64).map(lambda h: 2 * h)
+#: Scaling factors s >= 1, including exactly 1 (the boundary where every rule is the identity).
+scaling_factors = st.one_of(st.just(1.0), st.floats(min_value=1.0, max_value=64.0))
+#: Trained lengths L0.
+trained_lengths = st.integers(min_value=16, max_value=131072)
+
+
+@st.composite
+def yarn_scalings(draw, width=None):
+    r"""A YaRN ``rope_scaling`` mapping (factor, L0, betas with beta_fast >= beta_slow, truncate)."""
+    beta_slow = draw(st.floats(min_value=0.25, max_value=8.0))
+    beta_fast = draw(st.floats(min_value=beta_slow, max_value=128.0))
+    return {
+        "rope_type": "yarn",
+        "factor": draw(scaling_factors),
+        "original_max_position_embeddings": draw(trained_lengths),
+        "beta_fast": beta_fast,
+        "beta_slow": beta_slow,
+        "truncate": draw(st.booleans()),
+    }
+
+
+@st.composite
+def llama3_scalings(draw):
+    r"""A Llama 3 ``rope_scaling`` mapping (high_freq_factor > low_freq_factor > 0)."""
+    low = draw(st.floats(min_value=0.25, max_value=8.0))
+    high = draw(st.floats(min_value=low * 1.01 + 0.01, max_value=64.0))
+    return {
+        "rope_type": "llama3",
+        "factor": draw(scaling_factors),
+        "original_max_position_embeddings": draw(trained_lengths),
+        "low_freq_factor": low,
+        "high_freq_factor": high,
+    }
+
+
+@st.composite
+def any_scalings(draw, width: int):
+    r"""A mapping of any rule for head width ``width`` (LongRoPE gets ``width/2`` factors in [1, 64])."""
+    rule = draw(st.sampled_from(["default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"]))
+    if rule == "default":
+        return {"rope_type": "default"}
+    if rule in ("linear", "ntk"):
+        return {"rope_type": rule, "factor": draw(scaling_factors)}
+    if rule == "dynamic":
+        L0 = draw(trained_lengths)
+        return {"rope_type": rule, "factor": draw(scaling_factors), "original_max_position_embeddings": L0}
+    if rule == "yarn":
+        return draw(yarn_scalings())
+    if rule == "llama3":
+        return draw(llama3_scalings())
+    table = st.lists(st.floats(min_value=1.0, max_value=64.0), min_size=width // 2, max_size=width // 2)
+    return {
+        "rope_type": "longrope",
+        "factor": draw(scaling_factors),
+        "original_max_position_embeddings": draw(trained_lengths),
+        "short_factor": draw(table),
+        "long_factor": draw(table),
+    }

@@ -1,0 +1,650 @@
+r"""Context extension of RoPE: the inverse frequencies ``theta'_i`` and the attention factor of every scaling rule
+that model configuration files name, in float64 and as mpmath references.
+
+Notation (as in ``../shared/REFERENCES.md``, "Context extension"): ``width`` is the head width, ``d`` the rotary
+width ``int(width * partial_rotary_factor)``, pairs ``i = 0 .. d/2 - 1``, ``theta_i = b**(-2i/d)`` with base
+``b``, ``s`` the factor, ``L0`` the trained (original) context length, ``L`` the current length.
+
+``scaling`` is a mapping in the form configuration files use (``rope_scaling`` or ``rope_parameters``), with the
+meaning and defaults of Hugging Face transformers' ``modeling_rope_utils``:
+
+* ``"default"``  ``theta_i`` (plain RoPE);
+* ``"linear"``   ``theta_i / s`` (Position Interpolation, Chen et al. 2023);
+* ``"ntk"``      ``theta_i`` of the base ``b * s**(d/(d-2))`` (static NTK-aware; configuration files usually write
+  the new base instead: this rule is here to name it);
+* ``"dynamic"``  ``theta_i`` of the base ``b * (s*L/L0 - (s-1))**(d/(d-2))``, ``L = max(seq_len, L0)``;
+* ``"yarn"``     ``gamma_i * theta_i/s + (1 - gamma_i) * theta_i`` with the ramp ``gamma_i`` between the correction
+  dimensions of ``beta_fast`` and ``beta_slow`` (Peng et al. 2023), and an attention factor;
+* ``"llama3"``   Meta's wavelength bands: ``theta_i`` below ``L0/high_freq_factor``, ``theta_i/s`` above
+  ``L0/low_freq_factor``, a blend on the closed range between;
+* ``"longrope"`` ``theta_i / ext_i`` with ``short_factor`` (``seq_len <= L0`` or absent) or ``long_factor``.
+
+Where ``L0`` comes from: the key ``original_max_position_embeddings`` when the mapping has it, else the keyword
+argument ``max_position_embeddings`` (the configuration's value: transformers fills ``L0`` from it for YaRN,
+Llama 3 and LongRoPE, and dynamic NTK always uses it). ``max_position_embeddings`` also gives the default factor
+``max_position_embeddings / L0`` of YaRN and LongRoPE when ``factor`` is absent. A key whose value is ``None``
+(JSON ``null``) counts as absent, as in transformers; ``"type"`` is the legacy spelling of ``"rope_type"``.
+
+Every value is checked: unknown keys, keys the rule does not use, missing keys, wrong types (``bool`` is not a
+number, and strings are never parsed as numbers) and out-of-range values raise ``ValueError`` naming the key and
+the accepted range.
+
+>>> inv_freq, attention_factor = rope_inv_freq(8, 10000.0, {"rope_type": "linear", "factor": 4.0})
+>>> (inv_freq * 4).round(6).tolist(), attention_factor
+([1.0, 0.1, 0.01, 0.001], 1.0)
+>>> inv_freq, attention_factor = rope_inv_freq(128, 10000.0, {"rope_type": "yarn", "factor": 8.0,
+...                                                            "original_max_position_embeddings": 4096})
+>>> round(attention_factor, 6), inv_freq.shape
+(1.207944, (64,))
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from . import _validate
+from .sinusoid import inverse_frequencies, inverse_frequencies_mp
+
+__all__ = [
+    "RULES",
+    "RopeScaling",
+    "rope_inv_freq",
+    "rope_inv_freq_mp",
+    "rope_inv_freq_from_config",
+    "rope_scaling_from_config",
+]
+
+#: The rules, by the names configuration files use (plus ``"ntk"``, the static NTK-aware base change).
+RULES = ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+#: Older names: ``"su"`` is what early Phi-3 configuration files call LongRoPE.
+_ALIASES = {"su": "longrope"}
+
+#: The keys of a scaling mapping each rule reads (``rope_type``/``type`` and ``partial_rotary_factor`` always).
+RULE_KEYS: dict[str, tuple[str, ...]] = {
+    "default": (),
+    "linear": ("factor",),
+    "ntk": ("factor",),
+    "dynamic": ("factor", "original_max_position_embeddings"),
+    "yarn": (
+        "factor",
+        "original_max_position_embeddings",
+        "beta_fast",
+        "beta_slow",
+        "attention_factor",
+        "mscale",
+        "mscale_all_dim",
+        "truncate",
+    ),
+    "llama3": ("factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"),
+    "longrope": ("factor", "original_max_position_embeddings", "short_factor", "long_factor", "attention_factor"),
+}
+_COMMON_KEYS = ("rope_type", "type", "partial_rotary_factor")
+#: Every key a scaling mapping may hold.
+KEYS = _COMMON_KEYS + tuple(dict.fromkeys(k for keys in RULE_KEYS.values() for k in keys))
+
+#: YaRN's defaults (Peng et al. 2023; transformers): the ramp runs from the pair completing ``beta_fast`` rotations
+#: over ``L0`` positions (kept) to the pair completing ``beta_slow`` (interpolated).
+YARN_BETA_FAST = 32.0
+YARN_BETA_SLOW = 1.0
+#: transformers widens a degenerate ramp (``low == high``) by this much so that it does not divide by zero.
+YARN_RAMP_EPSILON = 0.001
+
+_TWO_PI = 2 * math.pi
+
+
+# ---- validation of single values --------------------------------------------------------------------------------
+
+
+def _is_real(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def _real(value, key: str, accepted: str, ok) -> float:
+    r"""A finite real number (not a bool, never parsed from a string) for which ``ok(x)`` holds."""
+    if not _is_real(value):
+        what = " (a string: numbers are never parsed from strings)" if isinstance(value, str) else ""
+        raise ValueError(f"{key} must be {accepted}, got {value!r}{what}")
+    x = float(value)
+    if not math.isfinite(x) or not ok(x):
+        raise ValueError(f"{key} must be {accepted}, got {value!r}")
+    return x
+
+
+def _integer(value, key: str, minimum: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
+        what = " (a string: numbers are never parsed from strings)" if isinstance(value, str) else ""
+        raise ValueError(f"{key} must be an integer >= {minimum}, got {value!r}{what}")
+    return int(value)
+
+
+def _optional_integer(value, key: str, minimum: int) -> int | None:
+    return None if value is None else _integer(value, key, minimum)
+
+
+def _factor_list(value, key: str, n: int) -> tuple[float, ...]:
+    accepted = f"a list of {n} finite real numbers > 0 (one per rotary pair)"
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise ValueError(f"{key} must be {accepted}, got {value!r}")
+    items = list(value)
+    if len(items) != n:
+        raise ValueError(f"{key} must be {accepted}, got {len(items)} numbers")
+    return tuple(_real(v, f"{key}[{j}]", "a finite real number > 0", lambda x: x > 0) for j, v in enumerate(items))
+
+
+# ---- the validated configuration ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RopeScaling:
+    r"""A validated RoPE scaling configuration: everything ``theta'_i`` and the attention factor depend on, apart
+    from the current length ``seq_len``.
+
+    ``factor`` is ``s`` as given (``None`` when absent: YaRN and LongRoPE then use
+    ``max_position_embeddings / L0``; ``default`` has no factor). ``original_max_position_embeddings`` is ``L0``
+    as given; :attr:`L0` resolves it. Construct it directly or, from the mapping of a configuration file, with
+    :meth:`from_mapping`; invalid values raise ``ValueError`` either way.
+
+    >>> RopeScaling(128, 500000.0, "llama3", factor=8.0, original_max_position_embeddings=8192,
+    ...             low_freq_factor=1.0, high_freq_factor=4.0).d
+    128
+    """
+
+    width: int
+    base: float = 10000.0
+    rope_type: str = "default"
+    factor: float | None = None
+    original_max_position_embeddings: int | None = None
+    max_position_embeddings: int | None = None
+    beta_fast: float | None = None
+    beta_slow: float | None = None
+    low_freq_factor: float | None = None
+    high_freq_factor: float | None = None
+    short_factor: tuple[float, ...] | None = None
+    long_factor: tuple[float, ...] | None = None
+    attention_factor: float | None = None
+    mscale: float | None = None
+    mscale_all_dim: float | None = None
+    truncate: bool | None = None
+    partial_rotary_factor: float = 1.0
+
+    def __post_init__(self):
+        set_ = lambda name, value: object.__setattr__(self, name, value)
+        rule = self.rope_type
+        if not isinstance(rule, str) or _ALIASES.get(rule, rule) not in RULES:
+            raise ValueError(f"rope_type must be one of {', '.join(map(repr, RULES))}, got {rule!r}")
+        rule = _ALIASES.get(rule, rule)
+        set_("rope_type", rule)
+        set_("width", _integer(self.width, "width", 1))
+        set_("base", _validate.base(self.base))
+        prf = _real(
+            self.partial_rotary_factor, "partial_rotary_factor", "a real number in (0, 1]", lambda x: 0 < x <= 1
+        )
+        set_("partial_rotary_factor", prf)
+        d = int(self.width * prf)  # transformers' truncation: the rotary width every rule uses as d
+        minimum = 4 if rule in ("ntk", "dynamic") else 2  # the NTK exponent d/(d-2) needs d > 2
+        if d < minimum or d % 2:
+            raise ValueError(
+                f"the rotary width int(width * partial_rotary_factor) = int({self.width} * {prf!r}) = {d} must be an "
+                f"even integer >= {minimum}" + (f" for rope_type {rule!r}" if minimum == 4 else "")
+            )
+        used = set(RULE_KEYS[rule])
+        for f in fields(self):
+            if f.name in KEYS and f.name not in used and f.name not in _COMMON_KEYS:
+                if getattr(self, f.name) is not None:
+                    raise ValueError(_not_used(f.name, rule))
+        set_("max_position_embeddings", _optional_integer(self.max_position_embeddings, "max_position_embeddings", 1))
+        set_(
+            "original_max_position_embeddings",
+            _optional_integer(self.original_max_position_embeddings, "original_max_position_embeddings", 2),
+        )
+        if self.factor is not None:
+            set_("factor", _real(self.factor, "factor", "a finite real number >= 1", lambda x: x >= 1))
+        elif rule in ("linear", "ntk", "dynamic", "llama3"):
+            raise ValueError(f"factor is required for rope_type {rule!r}: a finite real number >= 1")
+        if rule == "default":
+            return
+        L0 = self.L0
+        if rule in ("dynamic", "yarn", "llama3", "longrope") and L0 is None:
+            raise ValueError(
+                f"original_max_position_embeddings (the trained length L0) is required for rope_type {rule!r}: an "
+                "integer >= 2 in the mapping, or pass max_position_embeddings="
+            )
+        if L0 is not None and L0 < 2:
+            raise ValueError(f"max_position_embeddings (used as L0) must be an integer >= 2, got {L0}")
+        for key in ("attention_factor",):
+            if getattr(self, key) is not None:
+                set_(key, _real(getattr(self, key), key, "a finite real number > 0", lambda x: x > 0))
+        if rule == "yarn":
+            for key in ("beta_fast", "beta_slow"):
+                if getattr(self, key) is not None:
+                    set_(key, _real(getattr(self, key), key, "a finite real number > 0", lambda x: x > 0))
+            if self.beta_fast_ < self.beta_slow_:
+                raise ValueError(
+                    f"beta_fast must be a real number >= beta_slow = {self.beta_slow_!r} (the ramp runs from the "
+                    f"pair with beta_fast rotations over L0 down to the one with beta_slow), got {self.beta_fast_!r}"
+                )
+            for key in ("mscale", "mscale_all_dim"):
+                if getattr(self, key) is not None:
+                    set_(key, _real(getattr(self, key), key, "a finite real number >= 0", lambda x: x >= 0))
+            if self.truncate is not None and not isinstance(self.truncate, (bool, np.bool_)):
+                raise ValueError(f"truncate must be true or false, got {self.truncate!r}")
+            set_("truncate", None if self.truncate is None else bool(self.truncate))
+        if rule == "llama3":
+            for key in ("low_freq_factor", "high_freq_factor"):
+                if getattr(self, key) is None:
+                    raise ValueError(f"{key} is required for rope_type 'llama3': a finite real number > 0")
+            set_("low_freq_factor", _real(self.low_freq_factor, "low_freq_factor", "a finite real number > 0", _pos))
+            low = self.low_freq_factor
+            set_(
+                "high_freq_factor",
+                _real(self.high_freq_factor, "high_freq_factor", f"a finite real number > low_freq_factor = {low!r}",
+                      lambda x: x > low),
+            )  # fmt: skip
+        if rule == "longrope":
+            for key in ("short_factor", "long_factor"):
+                if getattr(self, key) is None:
+                    raise ValueError(f"{key} is required for rope_type 'longrope': a list of {d // 2} numbers > 0")
+                set_(key, _factor_list(getattr(self, key), key, d // 2))
+        if rule in ("yarn", "longrope") and self.factor is None:
+            needs_factor = rule == "yarn" or self.attention_factor is None
+            if needs_factor and self.max_position_embeddings is None:
+                raise ValueError(
+                    f"factor is required for rope_type {rule!r} (a finite real number >= 1), or pass "
+                    "max_position_embeddings= so that it is max_position_embeddings / L0"
+                )
+            if needs_factor and self.max_position_embeddings < L0:
+                raise ValueError(
+                    f"max_position_embeddings must be >= L0 = {L0} when factor is absent (the factor is "
+                    f"max_position_embeddings / L0 and must be >= 1), got {self.max_position_embeddings}"
+                )
+
+    # ---- resolved values ----
+
+    @property
+    def d(self) -> int:
+        r"""The rotary width ``int(width * partial_rotary_factor)``: ``d`` in every formula."""
+        return int(self.width * self.partial_rotary_factor)
+
+    @property
+    def L0(self) -> int | None:
+        r"""The trained length: ``original_max_position_embeddings``, else ``max_position_embeddings``."""
+        if self.original_max_position_embeddings is not None:
+            return self.original_max_position_embeddings
+        return self.max_position_embeddings
+
+    @property
+    def s(self) -> float:
+        r"""The factor: as given, else (YaRN, LongRoPE) ``max_position_embeddings / L0``, else 1."""
+        if self.factor is not None:
+            return self.factor
+        if self.rope_type in ("yarn", "longrope") and self.max_position_embeddings is not None:
+            return self.max_position_embeddings / self.L0  # type: ignore[operator]
+        return 1.0
+
+    @property
+    def beta_fast_(self) -> float:
+        return YARN_BETA_FAST if self.beta_fast is None else self.beta_fast
+
+    @property
+    def beta_slow_(self) -> float:
+        return YARN_BETA_SLOW if self.beta_slow is None else self.beta_slow
+
+    # ---- construction from a mapping ----
+
+    @classmethod
+    def from_mapping(
+        cls, width: int, base: float = 10000.0, scaling: Mapping | None = None, max_position_embeddings=None
+    ) -> RopeScaling:
+        r"""Validate ``scaling`` (a configuration file's ``rope_scaling``; ``None`` or ``{}`` is ``"default"``)."""
+        if scaling is None:
+            scaling = {}
+        if not isinstance(scaling, Mapping):
+            raise ValueError(f"scaling must be a mapping (a configuration's rope_scaling) or None, got {scaling!r}")
+        given = {}
+        for key, value in scaling.items():
+            if key not in KEYS:
+                hint = " (the base is the base argument)" if key == "rope_theta" else ""
+                raise ValueError(f"unknown key {key!r} in scaling{hint}; accepted keys: {', '.join(KEYS)}")
+            if value is not None:  # JSON null: absent, as in transformers
+                given[key] = value
+        if "type" in given and "rope_type" in given and given["type"] != given["rope_type"]:
+            raise ValueError(
+                f"rope_type {given['rope_type']!r} and its legacy spelling type {given['type']!r} disagree"
+            )
+        rule = given.pop("rope_type", given.pop("type", "default"))
+        given.pop("type", None)
+        if isinstance(rule, str) and _ALIASES.get(rule, rule) in RULES:
+            for key in given:
+                if key not in RULE_KEYS[_ALIASES.get(rule, rule)] and key != "partial_rotary_factor":
+                    raise ValueError(_not_used(key, _ALIASES.get(rule, rule)))
+        return cls(width, base, rule, max_position_embeddings=max_position_embeddings, **given)
+
+    def as_dict(self) -> dict[str, Any]:
+        r"""The configuration as given plus the resolved ``d``, ``L0`` and ``s`` (JSON-ready)."""
+        out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self) if not f.name.startswith("_")}
+        for key in ("short_factor", "long_factor"):
+            if out[key] is not None:
+                out[key] = list(out[key])
+        out.update(d=self.d, L0=self.L0, s=self.s)
+        return out
+
+    # ---- the frequencies ----
+
+    def inv_freq(self, seq_len: int | None = None) -> tuple[np.ndarray, float]:
+        r"""``(theta', attention_factor)``: float64 ``theta'_i`` ``(d/2,)`` and the factor multiplying cos and sin.
+
+        ``seq_len`` is the current length ``L`` (dynamic NTK: ``L = max(seq_len, L0)``, absent means ``L0``;
+        LongRoPE: the long table when ``seq_len > L0``); the other rules ignore it."""
+        seq_len = _optional_integer(seq_len, "seq_len", 1)
+        d, b, rule = self.d, self.base, self.rope_type
+        theta = inverse_frequencies(d, b)  # (d/2,): b**(-2i/d)
+        if rule == "default":
+            return theta, 1.0
+        s = self.s
+        if rule == "linear":
+            return theta / s, 1.0
+        if rule == "ntk":
+            return inverse_frequencies(d, b * s ** (d / (d - 2))), 1.0
+        L0 = self.L0
+        assert L0 is not None  # checked in __post_init__
+        if rule == "dynamic":
+            L = L0 if seq_len is None else max(seq_len, L0)
+            return inverse_frequencies(d, b * ((s * L / L0) - (s - 1)) ** (d / (d - 2))), 1.0
+        if rule == "yarn":
+            low, high = self.yarn_correction_range()
+            i = np.arange(d // 2, dtype=np.float64)  # (d/2,)
+            gamma = np.clip((i - low) / (high - low), 0.0, 1.0)  # (d/2,): 0 keeps theta_i, 1 gives theta_i/s
+            return (theta / s) * gamma + theta * (1.0 - gamma), self._yarn_attention()
+        if rule == "llama3":
+            low, high = self.low_freq_factor, self.high_freq_factor
+            assert low is not None and high is not None
+            lam = _TWO_PI / theta  # (d/2,): wavelengths
+            sigma = (L0 / lam - low) / (high - low)  # (d/2,): 0 at lam = L0/low, 1 at lam = L0/high
+            blend = (1.0 - sigma) * theta / s + sigma * theta
+            out = np.where(lam > L0 / low, theta / s, theta)
+            return np.where(~(lam < L0 / high) & ~(lam > L0 / low), blend, out), 1.0
+        # longrope
+        ext = np.asarray(self._longrope_table(seq_len), dtype=np.float64)  # (d/2,)
+        return theta / ext, self._longrope_attention()
+
+    def inv_freq_mp(self, seq_len: int | None = None, dps: int = 50) -> tuple[list, Any]:
+        r"""The same definitions at ``dps`` digits: ``(list of d/2 mpf, mpf attention factor)``.
+
+        Float inputs are taken exactly (binary values); comparisons, floors and ceilings are made at ``dps`` digits,
+        so they can differ from :meth:`inv_freq` only where float64 rounding decides (a YaRN correction dimension
+        within ~1e-13 of an integer, a wavelength within rounding of a Llama 3 boundary: there the blend is
+        continuous and the values agree)."""
+        seq_len = _optional_integer(seq_len, "seq_len", 1)
+        dps = _validate.dps(dps)
+        d, rule = self.d, self.rope_type
+        with mpmath.workdps(dps):
+            b = mpmath.mpf(self.base)
+            one = mpmath.mpf(1)
+            theta = inverse_frequencies_mp(d, b, dps)
+            if rule == "default":
+                return theta, one
+            s = self._s(mp=True)
+            if rule == "linear":
+                return [t / s for t in theta], one
+            if rule == "ntk":
+                return inverse_frequencies_mp(d, b * s ** (mpmath.mpf(d) / (d - 2)), dps), one
+            L0 = self.L0
+            assert L0 is not None
+            if rule == "dynamic":
+                L = L0 if seq_len is None else max(seq_len, L0)
+                ratio = s * L / L0 - (s - 1)
+                return inverse_frequencies_mp(d, b * ratio ** (mpmath.mpf(d) / (d - 2)), dps), one
+            if rule == "yarn":
+                low, high = self.yarn_correction_range(mp=True)
+                out = []
+                for i, t in enumerate(theta):
+                    gamma = min(max((i - low) / (high - low), 0), 1)
+                    out.append(t / s * gamma + t * (1 - gamma))
+                return out, self._yarn_attention(mp=True)
+            if rule == "llama3":
+                low, high = mpmath.mpf(self.low_freq_factor), mpmath.mpf(self.high_freq_factor)
+                out = []
+                for t in theta:
+                    lam = 2 * mpmath.pi / t
+                    if lam < L0 / high:
+                        out.append(t)
+                    elif lam > L0 / low:
+                        out.append(t / s)
+                    else:
+                        sigma = (L0 / lam - low) / (high - low)
+                        out.append((1 - sigma) * t / s + sigma * t)
+                return out, one
+            ext = [mpmath.mpf(e) for e in self._longrope_table(seq_len)]
+            return [t / e for t, e in zip(theta, ext, strict=True)], self._longrope_attention(mp=True)
+
+    # ---- pieces of the rules ----
+
+    def yarn_correction_range(self, mp: bool = False) -> tuple[Any, Any]:
+        r"""YaRN's ``(low, high)`` pair indices of the ramp: ``c(r) = d ln(L0/(2 pi r)) / (2 ln b)`` at
+        ``beta_fast`` and ``beta_slow``, floored/ceiled when ``truncate`` (default true), then ``low`` raised to 0
+        and ``high`` lowered to ``d - 1``, and ``high += 0.001`` when they are equal (as transformers does).
+
+        >>> RopeScaling(128, 10000.0, "yarn", factor=8.0, original_max_position_embeddings=4096).yarn_correction_range()
+        (20, 46)
+        """
+        if self.rope_type != "yarn":
+            raise ValueError(f"yarn_correction_range needs rope_type 'yarn', got {self.rope_type!r}")
+        d, L0 = self.d, self.L0
+        assert L0 is not None
+        if mp:
+            log, pi, b = mpmath.log, mpmath.pi, mpmath.mpf(self.base)
+            beta_fast, beta_slow = mpmath.mpf(self.beta_fast_), mpmath.mpf(self.beta_slow_)
+            floor, ceil = (lambda x: int(mpmath.floor(x))), (lambda x: int(mpmath.ceil(x)))
+        else:
+            log, pi, b = math.log, math.pi, self.base
+            beta_fast, beta_slow = self.beta_fast_, self.beta_slow_
+            floor, ceil = math.floor, math.ceil
+        c = lambda r: (d * log(L0 / (r * 2 * pi))) / (2 * log(b))
+        low, high = c(beta_fast), c(beta_slow)
+        if self.truncate is None or self.truncate:
+            low, high = floor(low), ceil(high)
+        low, high = max(low, 0), min(high, d - 1)
+        if low == high:
+            high += mpmath.mpf(YARN_RAMP_EPSILON) if mp else YARN_RAMP_EPSILON
+        return low, high
+
+    def _s(self, mp: bool):
+        r"""``s`` as a float, or exactly as an mpf."""
+        if not mp:
+            return self.s
+        if self.factor is None and self.rope_type in ("yarn", "longrope") and self.max_position_embeddings is not None:
+            return mpmath.mpf(self.max_position_embeddings) / self.L0
+        return mpmath.mpf(self.s)
+
+    def _yarn_attention(self, mp: bool = False):
+        r"""``attention_factor`` if given; else ``m(s, mscale)/m(s, mscale_all_dim)`` when both are given and
+        non-zero (transformers tests their truth value); else ``m(s, 1)``; ``m(s, a) = 0.1 a ln s + 1``, 1 if
+        ``s <= 1``."""
+        num = mpmath.mpf if mp else float
+        if self.attention_factor is not None:
+            return num(self.attention_factor)
+        s, log, tenth = self._s(mp), (mpmath.log if mp else math.log), (mpmath.mpf(1) / 10 if mp else 0.1)
+        m = lambda a: num(1) if s <= 1 else tenth * num(a) * log(s) + 1
+        if self.mscale and self.mscale_all_dim:
+            return m(self.mscale) / m(self.mscale_all_dim)
+        return m(1)
+
+    def _longrope_table(self, seq_len: int | None) -> tuple[float, ...]:
+        long = seq_len is not None and seq_len > self.L0  # type: ignore[operator]
+        table = self.long_factor if long else self.short_factor
+        assert table is not None
+        return table
+
+    def _longrope_attention(self, mp: bool = False):
+        r"""``attention_factor`` if given; else ``sqrt(1 + ln s / ln L0)``, 1 when ``s <= 1``."""
+        num = mpmath.mpf if mp else float
+        if self.attention_factor is not None:
+            return num(self.attention_factor)
+        s = self._s(mp)
+        if s <= 1:
+            return num(1)
+        log, sqrt = (mpmath.log, mpmath.sqrt) if mp else (math.log, math.sqrt)
+        L0 = self.L0
+        assert L0 is not None
+        return sqrt(1 + log(s) / log(num(L0)))
+
+
+def _pos(x: float) -> bool:
+    return x > 0
+
+
+def _not_used(key: str, rule: str) -> str:
+    keys = ", ".join(("partial_rotary_factor",) + RULE_KEYS[rule])
+    return f"key {key!r} is not used by rope_type {rule!r} (its keys: {keys})"
+
+
+# ---- the functions ------------------------------------------------------------------------------------------------
+
+
+def rope_inv_freq(
+    width: int,
+    base: float = 10000.0,
+    scaling: Mapping | None = None,
+    seq_len: int | None = None,
+    *,
+    max_position_embeddings: int | None = None,
+) -> tuple[np.ndarray, float]:
+    r"""``(inv_freq, attention_factor)``: float64 ``theta'_i`` of shape ``(d/2,)``, ``d`` the rotary width
+    ``int(width * partial_rotary_factor)``, and the factor that multiplies cos and sin (logits scale by its square).
+
+    ``scaling``: a configuration file's ``rope_scaling`` mapping (see the module docstring); ``seq_len``: the
+    current length, for dynamic NTK and LongRoPE; ``max_position_embeddings``: the configuration's value, used as
+    ``L0`` when the mapping has no ``original_max_position_embeddings`` and for the default factor of YaRN and
+    LongRoPE.
+
+    >>> rope_inv_freq(4, 100.0)[0].tolist()
+    [1.0, 0.1]
+    >>> rope_inv_freq(4, 100.0, {"rope_type": "dynamic", "factor": 2.0}, seq_len=64,
+    ...               max_position_embeddings=32)[0].tolist()  # base 100 * (2*64/32 - 1)**2 = 900
+    [1.0, 0.03333333333333333]
+    """
+    return RopeScaling.from_mapping(width, base, scaling, max_position_embeddings).inv_freq(seq_len)
+
+
+def rope_inv_freq_mp(
+    width: int,
+    base: float = 10000.0,
+    scaling: Mapping | None = None,
+    seq_len: int | None = None,
+    *,
+    max_position_embeddings: int | None = None,
+    dps: int = 50,
+) -> tuple[list, Any]:
+    r""":func:`rope_inv_freq` at ``dps`` significant digits: ``(list of d/2 mpf, mpf)``; inputs taken exactly.
+
+    >>> inv, af = rope_inv_freq_mp(4, 100.0, {"rope_type": "linear", "factor": 3.0}, dps=30)
+    >>> mpmath.nstr(inv[1], 25), mpmath.nstr(af, 25)
+    ('0.03333333333333333333333333', '1.0')
+    """
+    return RopeScaling.from_mapping(width, base, scaling, max_position_embeddings).inv_freq_mp(seq_len, dps)
+
+
+# ---- whole model configurations -----------------------------------------------------------------------------------
+
+#: Model-specific names for the rotary width or base that :func:`rope_scaling_from_config` does not translate
+#: (each family gives them its own defaults): refusing them beats silently using the full width or base 10000.
+_FOREIGN_KEYS = {
+    "rotary_pct": "partial_rotary_factor",
+    "rotary_emb_base": "rope_theta",
+    "rotary_dim": "partial_rotary_factor = rotary_dim / head_dim",
+}
+
+
+def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> RopeScaling:
+    r"""The validated :class:`RopeScaling` of a whole model configuration (a parsed ``config.json``).
+
+    Read as transformers reads them: ``rope_scaling`` or the newer ``rope_parameters`` (a mapping of mappings
+    per layer type needs ``layer_type=``); the base is ``rope_theta`` in that mapping, else at the top level, else
+    10000; ``partial_rotary_factor`` likewise (default 1); the head width is ``qk_rope_head_dim`` (MLA models such as
+    DeepSeek-V2/V3, where transformers sets ``head_dim`` to it), else ``head_dim``, else
+    ``hidden_size // num_attention_heads``; ``L0`` for YaRN, Llama 3 and LongRoPE is a top-level
+    ``original_max_position_embeddings`` (Phi-3 keeps it there, and transformers lets it win), else the mapping's,
+    else ``max_position_embeddings``; dynamic NTK uses ``max_position_embeddings`` as ``L0`` (transformers ignores
+    an ``original_max_position_embeddings`` for it, and so does this function).
+
+    >>> llama31 = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
+    ...            "rope_theta": 500000.0, "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0,
+    ...            "high_freq_factor": 4.0, "original_max_position_embeddings": 8192, "rope_type": "llama3"}}
+    >>> cfg = rope_scaling_from_config(llama31)
+    >>> cfg.rope_type, cfg.d, cfg.L0, cfg.s
+    ('llama3', 128, 8192, 8.0)
+    """
+    if not isinstance(config, Mapping):
+        raise ValueError(f"config must be a mapping (a parsed config.json), got {type(config).__name__}")
+    for key, name in _FOREIGN_KEYS.items():
+        if config.get(key) is not None:
+            raise ValueError(
+                f"config key {key!r} is model-specific and not read here; write it as {name} (see "
+                "docs/context-extension.md)"
+            )
+    scaling_value, parameters = config.get("rope_scaling"), config.get("rope_parameters")
+    if scaling_value and parameters and scaling_value != parameters:
+        raise ValueError("config has both rope_scaling and rope_parameters and they differ: keep one")
+    params = scaling_value or parameters or {}
+    if not isinstance(params, Mapping):
+        raise ValueError(f"config rope_scaling/rope_parameters must be a mapping or null, got {params!r}")
+    nested = [k for k, v in params.items() if isinstance(v, Mapping)]
+    if nested:
+        if layer_type not in nested:
+            raise ValueError(
+                f"layer_type must be one of {', '.join(map(repr, nested))} (rope_parameters is given per layer "
+                f"type), got {layer_type!r}"
+            )
+        params = params[layer_type]
+    elif layer_type is not None:
+        raise ValueError(f"layer_type must be None: rope parameters are not given per layer type, got {layer_type!r}")
+    params = {k: v for k, v in params.items() if v is not None}
+    base = params.pop("rope_theta", config.get("rope_theta"))
+    base = 10000.0 if base is None else base
+    if "partial_rotary_factor" not in params and config.get("partial_rotary_factor") is not None:
+        params["partial_rotary_factor"] = config["partial_rotary_factor"]
+    width = _config_width(config)
+    max_position_embeddings = config.get("max_position_embeddings")
+    rule = params.get("rope_type", params.get("type", "default"))
+    rule = _ALIASES.get(rule, rule) if isinstance(rule, str) else rule
+    if rule in ("yarn", "llama3", "longrope") and config.get("original_max_position_embeddings") is not None:
+        params["original_max_position_embeddings"] = config["original_max_position_embeddings"]
+    if rule == "dynamic":
+        params.pop("original_max_position_embeddings", None)
+    try:
+        return RopeScaling.from_mapping(width, base, params, max_position_embeddings)
+    except ValueError as e:
+        raise ValueError(f"config: {e}") from None
+
+
+def _config_width(config: Mapping) -> int:
+    for key in ("qk_rope_head_dim", "head_dim"):
+        if config.get(key) is not None:
+            return _integer(config[key], f"config {key}", 1)
+    if config.get("hidden_size") is None or config.get("num_attention_heads") is None:
+        raise ValueError("config needs head_dim, or hidden_size and num_attention_heads (integers >= 1)")
+    hidden = _integer(config["hidden_size"], "config hidden_size", 1)
+    heads = _integer(config["num_attention_heads"], "config num_attention_heads", 1)
+    return _integer(hidden // heads, "config hidden_size // num_attention_heads", 1)
+
+
+def rope_inv_freq_from_config(
+    config: Mapping, seq_len: int | None = None, *, layer_type: str | None = None
+) -> tuple[np.ndarray, float]:
+    r""":func:`rope_inv_freq` for a whole model configuration (see :func:`rope_scaling_from_config`).
+
+    >>> qwen2_yarn = {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
+    ...               "rope_theta": 1000000.0, "rope_scaling": {"factor": 4.0, "type": "yarn",
+    ...               "original_max_position_embeddings": 32768}}
+    >>> inv_freq, attention_factor = rope_inv_freq_from_config(qwen2_yarn)
+    >>> inv_freq.shape, round(attention_factor, 6)
+    ((64,), 1.138629)
+    """
+    return rope_scaling_from_config(config, layer_type).inv_freq(seq_len)
