@@ -68,7 +68,6 @@ def rope_inputs(draw, dtype=np.float64, max_tokens=8, widths=rope_widths):
     return vectors, positions
 
 
-
 # ---- context extension (issue 9: numeric/scaling.py, numeric/extension.py) -------------------------------------
 #: Head widths for the scaling rules (even, >= 4 so that every rule, NTK included, accepts them).
 scaling_widths = st.integers(min_value=2, max_value=64).map(lambda h: 2 * h)
