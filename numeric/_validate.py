@@ -8,21 +8,39 @@ import numbers
 
 import numpy as np
 
+#: The two pair layouts, by their canonical names.
 LAYOUTS = ("interleaved", "half")
 
+#: Names other projects use for the layouts: ``rotate_half`` (Hugging Face) and ``neox`` (GPT-NeoX) pair
+#: ``(i, i + d/2)``; ``gptj`` (GPT-J, Meta's complex code) pairs ``(2i, 2i + 1)``.
+LAYOUT_ALIASES = {
+    "interleaved": "interleaved",
+    "gptj": "interleaved",
+    "half": "half",
+    "rotate_half": "half",
+    "neox": "half",
+}
 
-def even_width(value, name: str = "d_model") -> int:
+#: The largest magnitude accepted for an integer position or relative position: ``2**53``, the range in which
+#: every integer is exact in float64 (the angles, logarithms and biases are computed in float64) and the
+#: difference of two of them cannot overflow int64.
+MAX_INTEGER = 2**53
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def even_width(value, name: str = "width") -> int:
     r"""A positive even integer (a width split into 2-D pairs)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be a positive even integer, got {value!r}")
-    if value <= 0 or value % 2:
+    if not _is_int(value) or value <= 0 or value % 2:
         raise ValueError(f"{name} must be a positive even integer, got {value!r}")
     return int(value)
 
 
 def positive_int(value, name: str, minimum: int = 1) -> int:
     r"""An integer ``>= minimum``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
+    if not _is_int(value) or value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return int(value)
 
@@ -36,54 +54,128 @@ def base(value, name: str = "base") -> float:
     return float(value)
 
 
-def positions(value, name: str = "positions", one_d: bool = True) -> np.ndarray:
-    r"""Finite real positions as float64: a 1-D sequence, or (``one_d=False``) an array of any non-scalar shape."""
-    what = "a 1-D sequence" if one_d else "an array"
+def alias(name: str, value, default=None, **aliases):
+    r"""The one value given for ``name`` or one of its ``aliases`` (``None`` = not given), else ``default``.
+
+    >>> alias("base", None, 10000.0, rope_theta=500000.0)
+    500000.0
+    """
+    given = {k: v for k, v in ((name, value), *aliases.items()) if v is not None}
+    if len(given) > 1:
+        raise ValueError(f"give only one of {', '.join(given)} (they are the same parameter)")
+    return next(iter(given.values())) if given else default
+
+
+def _real_dtype(arr: np.ndarray) -> bool:
+    r"""Integer or real floating (including ml_dtypes' bfloat16 and friends); not bool, complex, str, object."""
+    if arr.dtype == bool:
+        return False
+    if np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating):
+        return True
+    return arr.dtype.kind == "V" and arr.dtype.names is None and arr.dtype.itemsize <= 2 and _ml_float(arr.dtype)
+
+
+def _ml_float(dtype: np.dtype) -> bool:
     try:
-        arr = np.asarray(value, dtype=np.float64)
+        import ml_dtypes
+    except ImportError:  # pragma: no cover - the precision extra is optional
+        return False
+    try:
+        ml_dtypes.finfo(dtype)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be {what} of finite real numbers, got {value!r}") from None
+        return False
+    return True
+
+
+def positions(value, name: str = "positions", one_d: bool = True) -> np.ndarray:
+    r"""Finite real positions as float64: a 1-D sequence, or (``one_d=False``) an array of any non-scalar shape.
+
+    Integers and real floats are accepted; booleans, strings, complex and objects are not. Integer positions
+    must lie in ``[-2**53, 2**53]`` (where float64 holds them exactly)."""
+    what = "a 1-D array" if one_d else "an array"
+    arr = np.asarray(value) if not isinstance(value, np.ndarray) else value
+    if not _real_dtype(arr):
+        kind = "booleans" if arr.dtype == bool else f"dtype {arr.dtype}"
+        raise ValueError(f"{name} must be {what} of finite real numbers (integers or floats), got {kind}")
     if (one_d and arr.ndim != 1) or arr.ndim == 0:
         raise ValueError(f"{name} must be {what} of finite real numbers, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(
-            f"{name} must be finite; got non-finite values at flat indices "
-            f"{np.flatnonzero(~np.isfinite(arr))[:5].tolist()}"
-        )
-    return arr
+    if np.issubdtype(arr.dtype, np.integer) and arr.size:
+        lo, hi = int(arr.min()), int(arr.max())
+        if lo < -MAX_INTEGER or hi > MAX_INTEGER:
+            raise ValueError(
+                f"{name} must lie in [-2**53, 2**53] (exact in float64), got {hi if hi > MAX_INTEGER else lo}"
+            )
+    out = arr.astype(np.float64)  # a copy: later changes to the caller's array do not reach us
+    if not np.all(np.isfinite(out)):
+        where = np.flatnonzero(~np.isfinite(out))[:5].tolist()
+        raise ValueError(f"{name} must be finite; got non-finite values at flat indices {where}")
+    return out
 
 
-def integer_array(value, name: str) -> np.ndarray:
-    r"""An array of integers (integer dtype, or floats with integral values), as int64."""
+def integer_array(value, name: str, bound: int = MAX_INTEGER) -> np.ndarray:
+    r"""An array of integers (integer dtype, or floats with integral values) in ``[-bound, bound]``, as int64.
+
+    Values beyond the bound (``1e30``, ``uint64(2**64 - 1)``) raise instead of wrapping around."""
     arr = np.asarray(value)
+    accepted = f"integers in [-2**{bound.bit_length() - 1}, 2**{bound.bit_length() - 1}]"
     if arr.dtype == bool:
         raise ValueError(f"{name} must hold integers, got booleans")
     if np.issubdtype(arr.dtype, np.integer):
+        if arr.size and (int(arr.max()) > bound or int(arr.min()) < -bound):
+            raise ValueError(f"{name} must hold {accepted}, got values beyond them")
         return arr.astype(np.int64)
     if np.issubdtype(arr.dtype, np.floating):
         if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
             raise ValueError(f"{name} must hold integers; got non-integer or non-finite values")
+        if arr.size and np.max(np.abs(arr)) > bound:
+            raise ValueError(f"{name} must hold {accepted}, got values beyond them")
         return arr.astype(np.int64)
     raise ValueError(f"{name} must hold integers, got dtype {arr.dtype}")
 
 
+def integer_vector(value, name: str) -> np.ndarray:
+    r"""A 1-D array of integers (see :func:`integer_array`): positions of queries or keys."""
+    arr = integer_array(value, name)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of integer positions, got shape {arr.shape}")
+    return arr
+
+
+def finite_array(value, name: str, ndim: int | None = None) -> np.ndarray:
+    r"""A finite real float64 array (of ``ndim`` axes if given)."""
+    arr = np.asarray(value)
+    if not _real_dtype(arr):
+        raise ValueError(f"{name} must be a real array, got dtype {arr.dtype}")
+    arr = arr.astype(np.float64)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must have {ndim} axes, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        where = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
+        raise ValueError(f"{name} must be finite; got a non-finite value at index {where}")
+    return arr
+
+
 def layout(value, name: str = "layout") -> str:
-    r"""A pair layout: ``"interleaved"`` pairs ``(2i, 2i+1)`` or ``"half"`` pairs ``(i, i + d/2)``."""
-    if value not in LAYOUTS:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, LAYOUTS))}, got {value!r}")
-    return value
+    r"""A pair layout, canonical name: ``"interleaved"`` pairs ``(2i, 2i+1)`` (alias ``"gptj"``) or ``"half"``
+    pairs ``(i, i + d/2)`` (aliases ``"rotate_half"``, ``"neox"``)."""
+    if not isinstance(value, str) or value not in LAYOUT_ALIASES:
+        raise ValueError(
+            f"{name} must be one of {', '.join(map(repr, LAYOUT_ALIASES))} "
+            f"('gptj' = 'interleaved'; 'rotate_half', 'neox' = 'half'), got {value!r}"
+        )
+    return LAYOUT_ALIASES[value]
 
 
 def dps(value, name: str = "dps") -> int:
     from .tolerances import MAX_DPS, MIN_DPS
 
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not MIN_DPS <= int(value) <= MAX_DPS:
+    if not _is_int(value) or not MIN_DPS <= int(value) <= MAX_DPS:
         raise ValueError(f"{name} must be an integer in [{MIN_DPS}, {MAX_DPS}], got {value!r}")
     return int(value)
 
 
 def even_int(value, name: str, minimum: int = 2) -> int:
     r"""An even integer ``>= minimum`` (a count split into two halves, e.g. T5's ``num_buckets``)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum or value % 2:
+    if not _is_int(value) or value < minimum or value % 2:
         raise ValueError(f"{name} must be an even integer >= {minimum}, got {value!r}")
     return int(value)

@@ -1,14 +1,26 @@
 r"""Rotary position embedding (RoPE; Su et al., RoFormer, arXiv 2104.09864), vectorised, cached, and as mpmath
 references.
 
-Pair ``i`` (``i = 0 .. d/2 - 1``) of a row at position ``m`` is rotated by the angle ``m theta_i`` with
-``theta_i = base**(-2i/d)`` (counter-clockwise: ``(x, y) -> (x cos - y sin, x sin + y cos)``). Two layouts say
-which channels form pair ``i``:
+Pair ``i`` (``i = 0 .. r/2 - 1``, ``r`` the rotary width) of a row at position ``m`` is rotated by the angle
+``m theta_i`` with ``theta_i = base**(-2i/r)`` (counter-clockwise: ``(x, y) -> (x cos - y sin, x sin + y cos)``),
+or with explicit per-pair inverse frequencies ``inv_freq`` (context-extension rules), and both results are
+multiplied by ``attention_factor`` (1 unless given). Two layouts say which channels form pair ``i``:
 
-* ``"interleaved"``: channels ``(2i, 2i + 1)`` (RoFormer, Meta's complex code, the seed's NumPy function);
-* ``"half"``: channels ``(i, i + d/2)`` (GPT-NeoX, Hugging Face ``rotate_half``).
+* ``"interleaved"`` (alias ``"gptj"``): channels ``(2i, 2i + 1)`` (RoFormer, Meta's complex code, GPT-J, and the
+  NumPy ``rope`` of "Positional encoding: give tokens a sense of order");
+* ``"half"`` (aliases ``"rotate_half"``, ``"neox"``): channels ``(i, i + r/2)`` (GPT-NeoX, Hugging Face
+  ``rotate_half``).
+
+Partial rotary (``rotary_dim < width``): the first ``rotary_dim`` channels rotate, the others pass through
+unchanged; the pairs are formed inside the rotated part (Hugging Face convention).
 
 They agree when q and k are both permuted by :func:`layout_permutation` (proved in ``rope-layout-permutation``).
+
+Shapes: vectors ``(..., tokens, width)``; positions either ``(tokens,)`` (shared by every leading axis) or one
+axis per leading axis of the vectors, each equal or 1 (NumPy broadcasting, e.g. ``(batch, 1, tokens)`` for
+vectors ``(batch, heads, tokens, width)``). Positions with more than one but fewer axes than that, such as
+Hugging Face ``position_ids`` ``(batch, tokens)`` against ``(batch, heads, tokens, width)``, are refused as
+ambiguous, with the fix in the message.
 
 >>> import numpy as np
 >>> rope(np.array([[1.0, 0.0]]), [np.pi / 2]).round(12).tolist()
@@ -17,10 +29,12 @@ They agree when q and k are both permuted by :func:`layout_permutation` (proved 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import mpmath
 import numpy as np
+from mpmath import libmp
 
 from . import _validate
 from .sinusoid import inverse_frequencies, inverse_frequencies_mp
@@ -35,6 +49,9 @@ __all__ = [
     "layout_permutation",
     "interleaved_to_half_rows",
 ]
+
+#: The default frequency base (Vaswani et al.; RoFormer).
+DEFAULT_BASE = 10000.0
 
 
 # ---- validation ------------------------------------------------------------------------------------------------
@@ -52,85 +69,196 @@ def _low_precision_dtypes() -> tuple:
 
 
 _LOW = _low_precision_dtypes()
+_NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _vectors(value, name: str = "vectors") -> np.ndarray:
-    r"""A real floating array ``(..., tokens, width)``; integers are converted to float64."""
+    r"""A real floating array ``(..., tokens, width)`` in native byte order; integers become float64."""
     arr = np.asarray(value)
-    if arr.dtype in _LOW or arr.dtype in (np.float32, np.float64):
-        pass
+    native = arr.dtype.newbyteorder("=") if arr.dtype.byteorder not in ("=", "|") else arr.dtype
+    if native in _LOW or native in _NATIVE:
+        if native != arr.dtype:  # e.g. big-endian float64: same numbers, native order
+            arr = arr.astype(native)
     elif arr.dtype != bool and np.issubdtype(arr.dtype, np.integer):
         arr = arr.astype(np.float64)
     else:
         raise ValueError(
-            f"{name} must be a real floating-point array (float16/bfloat16/float32/float64), got dtype {arr.dtype}"
+            f"{name} must be a real array (float16, bfloat16, float32, float64, or integers), got dtype {arr.dtype}"
         )
     if arr.ndim < 2:
         raise ValueError(f"{name} must have shape (..., tokens, width), got shape {arr.shape}")
     return arr
 
 
-def _check_finite(arr: np.ndarray, name: str) -> None:
-    r"""``ValueError`` if ``arr`` (float32/float64, C-contiguous) holds inf or NaN.
+def _positions_fit(pos_shape: tuple, shape: tuple, name: str = "positions") -> None:
+    r"""Check that positions of ``pos_shape`` give one position per row of vectors of ``shape``.
 
-    Fast path: row sums by one BLAS matrix-vector product (a read-only pass; inf and NaN propagate into them).
-    Only if a row sum is not finite (it may also overflow) are the entries themselves inspected."""
-    rows = arr.reshape(-1, arr.shape[-1])
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = (rows @ np.ones(arr.shape[-1], dtype=arr.dtype)).sum()
-    if not np.isfinite(total):
-        bad = ~np.isfinite(arr)
-        if bad.any():
-            where = np.argwhere(bad)[0].tolist()
-            raise ValueError(f"{name} must be finite; got a non-finite value at index {tuple(where)}")
-
-
-def _match(positions: np.ndarray, shape: tuple, name: str = "positions") -> None:
+    Accepted: ``(tokens,)`` (or ``(1,)``), or one axis per leading axis of the vectors, each equal or 1."""
     lead = shape[:-1]
-    if positions.ndim > len(lead) or lead[len(lead) - positions.ndim :] != positions.shape:
-        raise ValueError(
-            f"{name} must have one entry per row: shape {lead[-1:]} or a trailing part of {lead}, "
-            f"got shape {positions.shape} for vectors of shape {shape}"
+    ok = len(pos_shape) in (1, len(lead)) and all(
+        p in (1, s) for p, s in zip(pos_shape[::-1], lead[::-1], strict=False)
+    )
+    if ok:
+        return
+    msg = f"{name} of shape {pos_shape} do not fit vectors of shape {shape}: "
+    if 1 < len(pos_shape) < len(lead):
+        msg += (
+            f"a {len(pos_shape)}-axis array against {len(lead)} row axes is ambiguous. Give (tokens,) or "
+            f"{len(lead)} axes, each equal to the vectors' or 1: e.g. Hugging Face position_ids (batch, tokens) "
+            "with vectors (batch, heads, tokens, width) -> position_ids[:, None, :]; with vectors "
+            "(batch, tokens, heads, width) -> position_ids[:, :, None]"
         )
+    else:
+        msg += f"give (tokens,) = ({lead[-1]},) or {len(lead)} axes broadcastable to {lead}"
+    raise ValueError(msg)
+
+
+def _rotary(width: int | None, rotary_dim, inv_freq, base, rope_theta, what: str = "width"):
+    r"""``(width, rotary_dim, inv_freq float64 (rotary_dim/2,), base or None)`` from the arguments."""
+    base = _validate.alias("base", base, None, rope_theta=rope_theta)
+    if inv_freq is not None:
+        if base is not None:
+            raise ValueError("give either inv_freq or base/rope_theta: inv_freq overrides the base")
+        freq = _validate.finite_array(inv_freq, "inv_freq", ndim=1)
+        if freq.size == 0:
+            raise ValueError("inv_freq must hold at least one inverse frequency (one per rotary pair)")
+        if rotary_dim is not None and rotary_dim != 2 * freq.size:
+            raise ValueError(
+                f"rotary_dim must be 2 * len(inv_freq) = {2 * freq.size} when both are given, got {rotary_dim!r}"
+            )
+        rotary_dim = 2 * freq.size
+    if width is None:
+        if rotary_dim is None:
+            raise ValueError(f"{what} is required (the vectors' last axis), or give inv_freq")
+        width = rotary_dim
+    width = _validate.even_width(width, what)
+    if rotary_dim is None:
+        rotary_dim = width
+    if not isinstance(rotary_dim, (int, np.integer)) or isinstance(rotary_dim, (bool, np.bool_)):
+        raise ValueError(f"rotary_dim must be an even integer in [2, {width}], got {rotary_dim!r}")
+    if rotary_dim < 2 or rotary_dim > width or rotary_dim % 2:
+        raise ValueError(f"rotary_dim must be an even integer in [2, {width}] (the {what}), got {rotary_dim!r}")
+    rotary_dim = int(rotary_dim)
+    if inv_freq is None:
+        base = DEFAULT_BASE if base is None else _validate.base(base, "base (rope_theta)")
+        freq = inverse_frequencies(rotary_dim, base)
+    return width, rotary_dim, freq, (None if base is None else float(base))
+
+
+def _attention_factor(value) -> float:
+    if value is None:
+        return 1.0
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"attention_factor must be a finite real number > 0, got {value!r}")
+    if not (math.isfinite(float(value)) and value > 0):
+        raise ValueError(f"attention_factor must be a finite real number > 0, got {value!r}")
+    return float(value)
 
 
 # ---- pure kernels ------------------------------------------------------------------------------------------------
 
-
-def _rotate_interleaved(x: np.ndarray, rotor: np.ndarray, out: np.ndarray) -> np.ndarray:
-    r"""``out = x * e^{i m theta}`` on the complex view of interleaved pairs: ``(x0 + i x1) (cos + i sin)``.
-
-    ``x``, ``out`` ``(..., tokens, d)`` C-contiguous float; ``rotor`` ``(..., tokens, d/2)`` complex."""
-    complex_dtype = rotor.dtype
-    np.multiply(x.view(complex_dtype), rotor, out=out.view(complex_dtype))
-    return out
+#: Bytes of one block of the kernels: a block of x, its tables and the result then stay in the L2 cache.
+_BLOCK_BYTES = 1 << 18
 
 
-#: Tokens per block of the half-layout kernel: its temporary then stays in the CPU cache.
-_HALF_BLOCK = 1024
+def _blocks(shape: tuple, rows: int):
+    r"""Index tuples (of slices) that cover an array of leading ``shape`` in C order, ``<= rows`` rows each
+    (at least one), each block C-contiguous in a C-contiguous array."""
+    if not shape:
+        yield ()
+        return
+    inner = math.prod(shape[1:])
+    if inner <= rows:
+        step = max(1, rows // max(inner, 1))
+        rest = (slice(None),) * (len(shape) - 1)
+        for a in range(0, shape[0], step):
+            yield (slice(a, min(shape[0], a + step)),) + rest
+    else:
+        for a in range(shape[0]):
+            for rest_ in _blocks(shape[1:], rows):
+                yield (slice(a, a + 1),) + rest_
 
 
-def _rotate_half(x: np.ndarray, cos2: np.ndarray, sin2: np.ndarray, out: np.ndarray) -> np.ndarray:
-    r"""Half layout: ``out = x * [cos, cos] + swap(x) * [-sin, sin]`` where ``swap`` exchanges the two halves,
-    i.e. ``out_i = x_i cos - x_{i+h} sin`` and ``out_{i+h} = x_{i+h} cos + x_i sin`` (``h = d/2``).
+def _table_index(block: tuple, table_shape: tuple) -> tuple:
+    r"""The slices of a (broadcast) table for one block: axes of length 1 are taken whole."""
+    return tuple(slice(None) if n == 1 else b for b, n in zip(block, table_shape[:-1], strict=True))
 
-    ``x``, ``out`` ``(..., tokens, d)`` C-contiguous; ``cos2``, ``sin2`` ``(..., tokens, d)`` (the full-width
-    tables above), processed in blocks of tokens."""
-    d = x.shape[-1]
-    h = d // 2
-    tokens = x.shape[-2]
-    per_token = cos2.ndim >= 2 and cos2.shape[-2] == tokens
-    tmp = np.empty(x.shape[:-2] + (min(tokens, _HALF_BLOCK), d), dtype=out.dtype)
-    for t0 in range(0, tokens, _HALF_BLOCK):
-        t1 = min(tokens, t0 + _HALF_BLOCK)
-        xb, ob, tb = x[..., t0:t1, :], out[..., t0:t1, :], tmp[..., : t1 - t0, :]
-        c2 = cos2[..., t0:t1, :] if per_token else cos2
-        s2 = sin2[..., t0:t1, :] if per_token else sin2
-        split = xb.shape[:-1] + (2, h)
-        np.multiply(xb, c2, out=ob)  # x * [cos, cos]
-        np.multiply(xb.reshape(split)[..., ::-1, :], s2.reshape(s2.shape[:-1] + (2, h)), out=tb.reshape(split))
-        np.add(ob, tb, out=ob)  # + swap(x) * [-sin, sin]
-    return out
+
+def _first_bad(arr: np.ndarray) -> tuple | None:
+    bad = ~np.isfinite(arr)
+    return tuple(int(i) for i in np.argwhere(bad)[0]) if bad.any() else None
+
+
+def _finite(block: np.ndarray) -> bool:
+    r"""True if every entry of the (C-contiguous, cached) block is finite: one BLAS dot; inf/NaN propagate into
+    it. Only if the dot is not finite (huge finite values overflow it too) are the entries inspected."""
+    flat = block.reshape(-1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.dot(flat, flat)):
+            return True
+    return bool(np.isfinite(flat).all())
+
+
+def _raise_not_finite(source: np.ndarray, result: np.ndarray, block: tuple, dtype) -> None:
+    where = _first_bad(source)
+    offset = tuple(0 if b.start is None else b.start for b in block)
+    if where is not None:
+        at = tuple(o + w for o, w in zip(offset + (0,), where, strict=True))
+        raise ValueError(f"vectors must be finite; got a non-finite value at index {at}")
+    where = _first_bad(result)
+    assert where is not None
+    at = tuple(o + w for o, w in zip(offset + (0,), where, strict=True))
+    raise ValueError(
+        f"vectors too large for {np.dtype(dtype).name}: the rotated pair at index {at} overflows "
+        "(a rotation keeps each pair's length; that length must be representable)"
+    )
+
+
+def _rotate(x: np.ndarray, out: np.ndarray, tables: tuple, layout: str, rotary_dim: int, check: bool) -> None:
+    r"""``out = RoPE(x)`` block by block. ``x`` and ``out`` ``(..., tokens, width)`` C-contiguous, float32 or
+    float64, either the same array (in place) or not overlapping. ``tables``: for ``"interleaved"`` the complex
+    rotor ``(..., tokens, r/2)``; for ``"half"`` ``[cos, cos]`` and ``[sin, -sin]`` ``(..., tokens, r)``; their
+    leading axes have the vectors' number of axes, each equal or 1.
+
+    Each block of x is read into the cache once; in place, it is first copied to a small buffer, so every
+    output is computed from the input. The finite check looks at each result block while it is cached (NaN
+    and inf in the input reach the output); if it fails, the input block says which it was."""
+    lead, width = x.shape[:-1], x.shape[-1]
+    r, h = rotary_dim, rotary_dim // 2
+    inplace = x is out or (x.__array_interface__["data"][0] == out.__array_interface__["data"][0])
+    rows = max(1, _BLOCK_BYTES // (width * x.itemsize))
+    block_rows = min(rows, math.prod(lead))
+    buf = np.empty(block_rows * width if inplace else 0, dtype=x.dtype)  # the input block, when in place
+    tmp = np.empty(block_rows * r if layout == "half" else 0, dtype=x.dtype)  # the half layout's products
+    complex_dtype = np.complex128 if x.dtype == np.float64 else np.complex64
+    tables = tuple(t.reshape((1,) * (len(lead) + 1 - t.ndim) + t.shape) for t in tables)  # one axis per lead axis
+    for block in _blocks(lead, rows):
+        xb, ob = x[block], out[block]
+        if inplace:
+            src = buf[: xb.size].reshape(xb.shape)
+            np.copyto(src, xb)
+        else:
+            src = xb
+        if layout == "interleaved":
+            (rotor,) = tables
+            tb = rotor[_table_index(block, rotor.shape)]
+            np.multiply(src[..., :r].view(complex_dtype), tb, out=ob[..., :r].view(complex_dtype))
+        else:
+            cos2, sin2 = tables
+            ti = _table_index(block, cos2.shape)
+            ob_r, src_r = ob[..., :r], src[..., :r]
+            t = tmp[: src_r.size].reshape(src_r.shape)
+            np.multiply(src_r, cos2[ti], out=ob_r)  # [x1 cos, x2 cos]
+            np.multiply(src_r, sin2[ti], out=t)  # [x1 sin, -x2 sin]
+            split = ob_r.shape[:-1] + (2, h)
+            o3 = ob_r.reshape(split)
+            np.add(o3, t.reshape(split)[..., ::-1, :], out=o3)  # + [-x2 sin, x1 sin]
+        if r < width and not inplace:
+            np.copyto(ob[..., r:], src[..., r:])  # channels past rotary_dim pass through
+        if check and not _finite(ob):
+            if inplace:
+                np.copyto(xb, src)  # leave the offending block as it was
+            _raise_not_finite(src, ob, block, x.dtype)
 
 
 # ---- the cached table ------------------------------------------------------------------------------------------
@@ -138,66 +266,99 @@ def _rotate_half(x: np.ndarray, cos2: np.ndarray, sin2: np.ndarray, out: np.ndar
 
 @dataclass(frozen=True, eq=False)
 class RopeTable:
-    r"""cos/sin of ``m theta_i`` for fixed positions and width, computed once in float64.
+    r"""cos/sin of ``m theta_i`` for fixed positions, computed once in float64 (times ``attention_factor``).
 
     :meth:`apply` rotates any array ``(..., tokens, width)`` whose rows sit at these positions; float32 and
-    float64 inputs are rotated in their own precision, float16/bfloat16 in float32 and rounded at the end."""
+    float64 inputs are rotated in their own precision, float16/bfloat16 in float32 and rounded once at the end.
+    ``base`` is ``None`` when explicit ``inv_freq`` were given."""
 
     positions: np.ndarray  # (..., tokens) float64
     width: int
-    base: float
+    base: float | None
     layout: str
-    cos: np.ndarray  # (..., tokens, d/2) float64
-    sin: np.ndarray  # (..., tokens, d/2) float64
+    cos: np.ndarray  # (..., tokens, r/2) float64: attention_factor * cos(m theta_i)
+    sin: np.ndarray  # (..., tokens, r/2) float64: attention_factor * sin(m theta_i)
+    rotary_dim: int = 0  # r: channels rotated (0 = width)
+    inv_freq: np.ndarray | None = None  # (r/2,) float64 theta_i
+    attention_factor: float = 1.0
     _cast: dict = field(default_factory=dict, repr=False)
 
-    def _tables(self, dtype: np.dtype):
+    def __post_init__(self):
+        if not self.rotary_dim:
+            object.__setattr__(self, "rotary_dim", self.width)
+
+    def _tables(self, dtype: np.dtype) -> tuple:
+        r"""The tables in the working dtype, built once per dtype (then cached)."""
         if dtype not in self._cast:
             if self.layout == "interleaved":
-                cdt = np.complex128 if dtype == np.float64 else np.complex64
-                rotor = np.empty(self.cos.shape, dtype=cdt)
+                rotor = np.empty(self.cos.shape, dtype=np.complex128 if dtype == np.float64 else np.complex64)
                 rotor.real, rotor.imag = self.cos, self.sin  # e^{i m theta_i}
                 self._cast[dtype] = (rotor,)
             else:
-                cos2 = np.concatenate([self.cos, self.cos], axis=-1).astype(dtype)  # (..., tokens, d)
-                sin2 = np.concatenate([-self.sin, self.sin], axis=-1).astype(dtype)
+                cos2 = np.concatenate([self.cos, self.cos], axis=-1).astype(dtype)  # (..., tokens, r)
+                sin2 = np.concatenate([self.sin, -self.sin], axis=-1).astype(dtype)
                 self._cast[dtype] = (cos2, sin2)
         return self._cast[dtype]
 
-    def apply(self, vectors, out: np.ndarray | None = None, check_finite: bool = True) -> np.ndarray:
-        r"""Rotate ``vectors`` ``(..., tokens, width)``: same result as :func:`rope` (same dtype as the input).
+    def apply(self, vectors, out=None, check_finite: bool = True) -> np.ndarray:
+        r"""Rotate ``vectors`` ``(..., tokens, width)``: the same result as :func:`rope`.
 
-        ``out`` may be a preallocated C-contiguous array of the result's shape and dtype."""
+        The result has the input's dtype (float16, bfloat16, float32, float64; integers give float64). ``out``:
+        a writable array of the result's shape and dtype; it may be ``vectors`` itself (rotation in place) or
+        overlap it (the input is then copied first). With ``check_finite`` (default) NaN or inf in the input,
+        or a pair too long for the dtype, raise ``ValueError``; ``out`` may then be partly written."""
         x = _vectors(vectors)
         if x.shape[-1] != self.width:
             raise ValueError(f"vectors must have width {self.width} (the table's), got shape {x.shape}")
-        _match(self.positions, x.shape)
+        _positions_fit(self.positions.shape, x.shape)
         result_dtype = x.dtype
         if out is None:
             out = np.empty(x.shape, dtype=result_dtype)
-        elif out.shape != x.shape or out.dtype != result_dtype or not out.flags.c_contiguous:
-            raise ValueError(f"out must be a C-contiguous {result_dtype} array of shape {x.shape}")
-        work = np.float64 if x.dtype == np.float64 else np.float32
-        if x.dtype in _LOW:  # rotate in float32, round once at the end
-            xw = x.astype(np.float32)
-            target = np.empty(x.shape, dtype=np.float32)
-        else:
-            xw, target = np.ascontiguousarray(x), out
-        if check_finite:
-            _check_finite(xw, "vectors")
-        tables = self._tables(np.dtype(work))
-        if self.layout == "interleaved":
-            _rotate_interleaved(xw, tables[0], target)
-        else:
-            _rotate_half(xw, tables[0], tables[1], target)
+        elif not isinstance(out, np.ndarray):
+            raise ValueError(f"out must be a NumPy array of shape {x.shape} and dtype {result_dtype}, got {type(out)}")
+        elif out.shape != x.shape or out.dtype.newbyteorder("=") != result_dtype.newbyteorder("="):
+            raise ValueError(
+                f"out must have the result's shape {x.shape} and dtype {result_dtype}, got {out.shape} {out.dtype}"
+            )
+        elif not out.flags.writeable:
+            raise ValueError("out must be writable")
+        if x.size == 0:
+            return out
+        work = np.dtype(np.float64 if x.dtype == np.float64 else np.float32)
+        direct = out.dtype == work and out.dtype.isnative and out.flags.c_contiguous  # write straight into out
+        private = False  # x is our own copy (free to overwrite)
+        if x.dtype != work or not x.flags.c_contiguous:
+            x, private = np.ascontiguousarray(x, dtype=work), True
+        elif direct and np.may_share_memory(x, out):
+            same = x.__array_interface__["data"][0] == out.__array_interface__["data"][0] and x.strides == out.strides
+            if not same:  # partial overlap: read the whole input before anything is written
+                x, private = x.copy(), True
+        target = out if direct else (x if private else np.empty(x.shape, dtype=work))
+        with np.errstate(invalid="ignore", over="ignore"):  # non-finite results are reported by the check
+            _rotate(x, target, self._tables(work), self.layout, self.rotary_dim, check_finite)
         if target is not out:
             out[...] = target
         return out
 
 
-def rope_table(positions, width: int, base: float = 10000.0, layout: str = "interleaved") -> RopeTable:
-    r"""Build the cos/sin table of ``positions`` (shape ``(tokens,)`` or ``(..., tokens)``) once, from float64
-    angles ``m theta_i``.
+def rope_table(
+    positions,
+    width: int | None = None,
+    base: float | None = None,
+    layout: str = "interleaved",
+    *,
+    head_dim: int | None = None,
+    rope_theta: float | None = None,
+    inv_freq=None,
+    attention_factor: float | None = None,
+    rotary_dim: int | None = None,
+) -> RopeTable:
+    r"""Build the cos/sin table of ``positions`` (``(tokens,)`` or ``(..., tokens)``) once, from float64 angles
+    ``m theta_i``.
+
+    ``width`` (alias ``head_dim``): the vectors' last axis; ``base`` (alias ``rope_theta``, default 10000) or
+    ``inv_freq`` (float64 ``(rotary_dim/2,)``, overriding the base); ``attention_factor`` multiplies cos and sin;
+    ``rotary_dim`` (default ``width``, or ``2 * len(inv_freq)``): the leading channels that rotate.
 
     >>> import numpy as np
     >>> t = rope_table([0, 1, 2], 4)
@@ -206,18 +367,37 @@ def rope_table(positions, width: int, base: float = 10000.0, layout: str = "inte
     True
     """
     pos = _validate.positions(positions, one_d=False)
-    width = _validate.even_width(width, "width")
+    width = _validate.alias("width", width, None, head_dim=head_dim)
+    width, rotary_dim, theta, base = _rotary(width, rotary_dim, inv_freq, base, rope_theta)
     layout = _validate.layout(layout)
-    theta = inverse_frequencies(width, base)  # (d/2,)
-    angles = pos[..., None] * theta  # (..., tokens, d/2): m theta_i, float64
-    return RopeTable(pos, width, float(base), layout, np.cos(angles), np.sin(angles))
+    af = _attention_factor(attention_factor)
+    angles = pos[..., None] * theta  # (..., tokens, r/2): m theta_i, float64
+    cos, sin = np.cos(angles), np.sin(angles)
+    if af != 1.0:
+        cos *= af
+        sin *= af
+    return RopeTable(pos, width, base, layout, cos, sin, rotary_dim, theta, af)
 
 
-def rope(vectors, positions, base: float = 10000.0, layout: str = "interleaved") -> np.ndarray:
-    r"""Rotate ``vectors`` ``(..., tokens, width)`` (even width) by their ``positions`` (one per row: shape
-    ``(tokens,)`` shared by leading batch axes, or ``(..., tokens)``). Same meaning as the seed's function for
-    ``layout="interleaved"``; ``"half"`` pairs channel ``i`` with ``i + d/2``. Angles are float64; the result has
-    the input's dtype.
+def rope(
+    vectors,
+    positions,
+    base: float | None = None,
+    layout: str = "interleaved",
+    *,
+    rope_theta: float | None = None,
+    inv_freq=None,
+    attention_factor: float | None = None,
+    rotary_dim: int | None = None,
+) -> np.ndarray:
+    r"""Rotate ``vectors`` ``(..., tokens, width)`` by their ``positions`` (``(tokens,)`` shared by the leading
+    axes, or one axis per leading axis, each equal or 1: see the module docstring).
+
+    Same meaning as the ``rope(vectors, positions, base)`` of "Positional encoding: give tokens a sense of
+    order" for ``layout="interleaved"``; ``"half"`` pairs channel ``i`` with ``i + r/2``. ``base`` (alias
+    ``rope_theta``, default 10000) or ``inv_freq``, ``attention_factor`` and ``rotary_dim`` as in
+    :func:`rope_table`. Angles are float64; floating inputs keep their dtype (float16/bfloat16 are rotated in
+    float32 and rounded once), integer inputs give float64.
 
     >>> rope([[1.0, 0.0, 1.0, 0.0]], [1], layout="interleaved").round(4).tolist()
     [[0.5403, 0.8415, 1.0, 0.01]]
@@ -230,8 +410,18 @@ def rope(vectors, positions, base: float = 10000.0, layout: str = "interleaved")
         raise ValueError(f"vectors must have an even width (last axis) >= 2, got shape {x.shape}")
     layout = _validate.layout(layout)
     pos = _validate.positions(positions, one_d=False)
-    _match(pos, x.shape)
-    return rope_table(pos, width, base, layout).apply(x)
+    _positions_fit(pos.shape, x.shape)
+    table = rope_table(
+        pos,
+        width,
+        base,
+        layout,
+        rope_theta=rope_theta,
+        inv_freq=inv_freq,
+        attention_factor=attention_factor,
+        rotary_dim=rotary_dim,
+    )
+    return table.apply(x)
 
 
 # ---- layouts -------------------------------------------------------------------------------------------------------
@@ -250,60 +440,188 @@ def layout_permutation(width: int) -> np.ndarray:
     return np.concatenate([np.arange(0, width, 2), np.arange(1, width, 2)])
 
 
-def interleaved_to_half_rows(weight, heads: int) -> np.ndarray:
-    r"""Permute the output rows of a q or k projection ``(heads * head_dim, in)`` head by head, so that a
-    half-layout kernel computes the interleaved model's scores. For keys under grouped-query attention pass the
-    number of **key-value** heads (the rows of ``W_k`` are ``kv_heads * head_dim``)."""
+def interleaved_to_half_rows(weight, *, head_dim: int, axis: int = 0) -> np.ndarray:
+    r"""Permute a q or k projection head by head so that a half-layout kernel computes the interleaved model's
+    scores.
+
+    ``head_dim``: the per-head width (``head_dim`` in model configurations). ``axis``: the output-feature axis,
+    ``0`` for PyTorch ``nn.Linear.weight`` ``(heads * head_dim, in)`` (the default) and for biases, ``-1`` for
+    ``(in, heads * head_dim)`` kernels (JAX/Flax, ``x @ W``). Its length must be a multiple of ``head_dim``;
+    under grouped-query attention the key projection has ``kv_heads * head_dim`` features, and the same
+    ``head_dim`` gives the right permutation.
+
+    >>> interleaved_to_half_rows(np.arange(8), head_dim=4).tolist()
+    [0, 2, 1, 3, 4, 6, 5, 7]
+    """
     w = np.asarray(weight)
-    heads = _validate.positive_int(heads, "heads")
-    if w.ndim < 1 or w.shape[0] % heads:
-        raise ValueError(f"weight rows ({w.shape[0] if w.ndim else 0}) must be a multiple of heads={heads}")
-    head_dim = _validate.even_width(w.shape[0] // heads, "head_dim (weight rows / heads)")
+    head_dim = _validate.even_width(head_dim, "head_dim")
+    if w.ndim == 0:
+        raise ValueError(f"weight must have at least one axis, got shape {w.shape}")
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)) or not -w.ndim <= axis < w.ndim:
+        raise ValueError(f"axis must be an integer in [{-w.ndim}, {w.ndim - 1}] for weight of shape {w.shape}")
+    n = w.shape[axis]
+    if n % head_dim:
+        raise ValueError(
+            f"weight axis {axis} (length {n}) must be a multiple of head_dim={head_dim}: "
+            "is axis the output-feature axis (0 for nn.Linear weights, -1 for (in, out) kernels)?"
+        )
     perm = layout_permutation(head_dim)
-    return w.reshape((heads, head_dim) + w.shape[1:])[:, perm].reshape(w.shape)
+    index = (np.arange(n // head_dim)[:, None] * head_dim + perm[None, :]).reshape(-1)
+    return np.take(w, index, axis=axis)
 
 
 # ---- mpmath references -----------------------------------------------------------------------------------------
 
 
-def _mpf(v) -> mpmath.mpf:
-    r"""An exact mpmath number from a Python/NumPy real or a decimal string (NumPy scalars via float/int)."""
-    if isinstance(v, np.generic):
-        v = int(v) if np.issubdtype(type(v), np.integer) else float(np.float64(v))
+def _raw(v, prec: int) -> tuple:
+    r"""mpmath's raw ``(sign, man, exp, bc)`` of a Python/NumPy real, an ``mpf`` or a decimal string (exact for
+    binary floats and integers; strings rounded to ``prec`` bits)."""
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError(f"expected a finite real number, got {v!r}")
+        return libmp.from_float(v)
+    if isinstance(v, np.generic) and not isinstance(v, np.bool_):
+        if np.issubdtype(type(v), np.integer):
+            v = int(v)
+        elif np.issubdtype(type(v), np.floating):
+            return _raw(float(np.float64(v)), prec)
+    if isinstance(v, (bool, np.bool_)) or (not isinstance(v, (int, str, mpmath.mpf))):
+        raise ValueError(f"expected a finite real number (int, float, mpf or a decimal string), got {v!r}")
     try:
-        return mpmath.mpf(v)
+        m = mpmath.mpf(v)
     except (TypeError, ValueError):
-        raise ValueError(f"expected a real number, got {v!r}") from None
+        raise ValueError(f"expected a finite real number, got {v!r}") from None
+    if not mpmath.isfinite(m):
+        raise ValueError(f"expected a finite real number, got {v!r}")
+    return m._mpf_
 
 
-def rope_mp(vectors, positions, base=10000, layout: str = "interleaved", dps: int = 50) -> list:
-    r"""The rotation of each row at ``dps`` digits (mpmath), either layout: a list of rows of ``mpf``.
+def _object_array(value, name: str, min_ndim: int) -> np.ndarray:
+    r"""Nested sequences or an array as an object array (the numbers untouched), with at least ``min_ndim`` axes."""
+    try:
+        arr = np.array(value, dtype=object)
+    except ValueError:
+        raise ValueError(f"{name} must be a rectangular array of real numbers (nested lists of one length)") from None
+    if arr.ndim < min_ndim:
+        what = "(..., tokens, width)" if min_ndim == 2 else "an array with at least one axis"
+        raise ValueError(f"{name} must have shape {what}, got shape {arr.shape}")
+    return arr
 
-    ``vectors`` is ``tokens x width`` (nested sequences or an array; strings are read exactly by mpmath),
-    ``positions`` one per row."""
+
+def _gmpy2():
+    r"""gmpy2 when mpmath runs on it (the ``fast`` extra), else ``None``: MPFR's sin_cos is ~2x mpmath's."""
+    if libmp.BACKEND != "gmpy":
+        return None
+    try:
+        import gmpy2
+    except ImportError:  # pragma: no cover
+        return None
+    return gmpy2
+
+
+#: Use gmpy2 (MPFR) directly for the cos/sin and products of the references when available (tests switch it off
+#: to check that both paths agree).
+USE_GMPY2 = True
+
+
+def _rotate_mp(rows: list, positions: list, theta: list, factor: tuple, layout: str, prec: int) -> list:
+    r"""The rotation of each row (raw mpmath tuples) at ``prec`` bits, as rows of raw tuples: ``positions`` and
+    ``theta`` raw, ``factor`` the raw attention factor. Rows at one position share their cos and sin."""
+    h = len(theta)
+    pairs = [(2 * j, 2 * j + 1) if layout == "interleaved" else (j, j + h) for j in range(h)]
+    g = _gmpy2() if USE_GMPY2 else None
+    out = []
+    cache: dict = {}
+    if g is not None:  # MPFR: correctly rounded cos/sin and products at the same precision
+        with g.context(precision=prec, round=g.RoundToNearest):
+            mpfr, mul_2exp, back = g.mpfr, g.mul_2exp, libmp.from_man_exp
+            to = lambda t: mul_2exp(mpfr(-t[1] if t[0] else t[1]), t[2])  # noqa: E731  (exact: bc <= prec)
+            th = [to(t) for t in theta]
+            af = None if factor == libmp.fone else to(factor)
+            for row, p in zip(rows, positions, strict=True):
+                if p not in cache:
+                    pm = to(p)
+                    sc = [g.sin_cos(pm * t) for t in th]
+                    cache[p] = sc if af is None else [(s * af, c * af) for s, c in sc]
+                res = list(row)
+                for (a, b), (s, c) in zip(pairs, cache[p], strict=True):
+                    xa, xb = to(row[a]), to(row[b])
+                    m, e = (xa * c - xb * s).as_mantissa_exp()
+                    res[a] = back(m, int(e), prec, "n")
+                    m, e = (xa * s + xb * c).as_mantissa_exp()
+                    res[b] = back(m, int(e), prec, "n")
+                out.append(res)
+        return out
+    mul, add, sub = libmp.mpf_mul, libmp.mpf_add, libmp.mpf_sub
+    for row, p in zip(rows, positions, strict=True):
+        if p not in cache:
+            sc = [libmp.mpf_cos_sin(mul(p, t, prec, "n"), prec, "n")[::-1] for t in theta]  # (sin, cos)
+            if factor != libmp.fone:
+                sc = [(mul(s, factor, prec, "n"), mul(c, factor, prec, "n")) for s, c in sc]
+            cache[p] = sc
+        res = list(row)
+        for (a, b), (s, c) in zip(pairs, cache[p], strict=True):
+            xa, xb = row[a], row[b]
+            res[a] = sub(mul(xa, c, prec, "n"), mul(xb, s, prec, "n"), prec, "n")
+            res[b] = add(mul(xa, s, prec, "n"), mul(xb, c, prec, "n"), prec, "n")
+        out.append(res)
+    return out
+
+
+def rope_mp(
+    vectors,
+    positions,
+    base=None,
+    layout: str = "interleaved",
+    dps: int = 50,
+    *,
+    rope_theta=None,
+    inv_freq=None,
+    attention_factor=None,
+    rotary_dim: int | None = None,
+) -> list:
+    r"""The rotation at ``dps`` digits (mpmath), either layout: nested lists of ``mpf`` of the vectors' shape.
+
+    The same arguments, shapes and rules as :func:`rope`: ``vectors`` ``(..., tokens, width)`` (nested sequences
+    or an array; strings are read by mpmath at ``dps`` digits), ``positions`` ``(tokens,)`` or one axis per
+    leading axis; ``base`` (alias ``rope_theta``; default 10000, taken exactly) or ``inv_freq``;
+    ``attention_factor``; ``rotary_dim``."""
     layout = _validate.layout(layout)
     dps = _validate.dps(dps)
-    rows = [list(r) for r in vectors]
-    if len(rows) != len(positions):
-        raise ValueError(f"positions must have one entry per row: {len(rows)} rows, {len(positions)} positions")
-    out = []
+    x = _object_array(vectors, "vectors", 2)
+    pos = _object_array(positions, "positions", 1)
+    _positions_fit(pos.shape, x.shape)
+    base = _validate.alias("base", base, None, rope_theta=rope_theta)
+    width = x.shape[-1]
+    if width == 0 or width % 2:
+        raise ValueError(f"vectors must have an even width (last axis) >= 2, got shape {x.shape}")
     with mpmath.workdps(dps):
-        for row, p in zip(rows, positions, strict=True):
-            width = _validate.even_width(len(row), "width")
-            theta = inverse_frequencies_mp(width, base, dps)
-            h = width // 2
-            v = [_mpf(c) for c in row]
-            p = _mpf(p)
-            if not mpmath.isfinite(p) or not all(mpmath.isfinite(c) for c in v):
-                raise ValueError("vectors and positions must be finite")
-            res = [mpmath.mpf(0)] * width
-            for j, t in enumerate(theta):
-                c, s = mpmath.cos(p * t), mpmath.sin(p * t)
-                a, b = (2 * j, 2 * j + 1) if layout == "interleaved" else (j, j + h)
-                res[a] = v[a] * c - v[b] * s
-                res[b] = v[a] * s + v[b] * c
-            out.append(res)
-    return out
+        prec = mpmath.mp.prec
+        if inv_freq is not None:
+            if base is not None:
+                raise ValueError("give either inv_freq or base/rope_theta: inv_freq overrides the base")
+            freq = _object_array(inv_freq, "inv_freq", 1)
+            if freq.ndim != 1 or freq.size == 0:
+                raise ValueError(f"inv_freq must be 1-D with one entry per rotary pair, got shape {freq.shape}")
+            theta = [_raw(t, prec) for t in freq.tolist()]
+        _, r, _, _ = _rotary(width, rotary_dim, None if inv_freq is None else np.ones(len(theta)), None, None)
+        if inv_freq is None:
+            theta = [t._mpf_ for t in inverse_frequencies_mp(r, DEFAULT_BASE if base is None else base, dps)]
+        factor = libmp.fone
+        if attention_factor is not None:
+            factor = _raw(attention_factor, prec)
+            if factor[0] or factor == libmp.fzero:
+                raise ValueError(f"attention_factor must be a finite real number > 0, got {attention_factor!r}")
+        lead = x.shape[:-1]
+        pos_full = np.broadcast_to(pos.reshape((1,) * (len(lead) - pos.ndim) + pos.shape), lead)
+        rows = [[_raw(c, prec) for c in row] for row in x.reshape(-1, width).tolist()]
+        raw_pos = [_raw(p, prec) for p in pos_full.reshape(-1).tolist()]
+        done = _rotate_mp(rows, raw_pos, theta, factor, layout, prec)
+        make = mpmath.mp.make_mpf
+        result = np.empty((len(done), width), dtype=object)
+        for i, row in enumerate(done):
+            result[i] = [make(v) for v in row]
+    return result.reshape(x.shape).tolist()
 
 
 # ---- long-term decay -------------------------------------------------------------------------------------------
@@ -311,13 +629,14 @@ def rope_mp(vectors, positions, base=10000, layout: str = "interleaved", dps: in
 
 def rope_decay_bound(d: int, distances, base: float = 10000.0) -> np.ndarray:
     r"""RoFormer's decay curve ``(1/(d/2)) sum_{j=1}^{d/2} |S_j|``, ``S_j = sum_{l<j} e^{i r theta_l}``, at each
-    relative distance ``r`` (float64, shape of ``distances``).
+    relative distance ``r`` (float64, shape of ``distances``; ``d`` the rotary width).
 
     >>> rope_decay_bound(128, [0]).tolist()
     [32.5]
     """
     d = _validate.even_width(d, "d")
-    r = _validate.positions(np.atleast_1d(distances), "distances", one_d=False)
+    arr = np.asarray(distances)
+    r = _validate.positions(np.atleast_1d(arr), "distances", one_d=False)
     theta = inverse_frequencies(d, base)  # (d/2,)
     flat = r.reshape(-1)
     out = np.empty(flat.shape, dtype=np.float64)
@@ -326,19 +645,24 @@ def rope_decay_bound(d: int, distances, base: float = 10000.0) -> np.ndarray:
         angles = flat[s : s + chunk, None] * theta  # (chunk, d/2): r theta_l
         partial = np.cumsum(np.exp(1j * angles), axis=1)  # S_1 .. S_{d/2}
         out[s : s + chunk] = np.abs(partial).mean(axis=1)
-    return out.reshape(np.shape(distances))  # a scalar distance gives a 0-d array
+    return out.reshape(arr.shape)  # a scalar distance gives a 0-d array
 
 
-def rope_decay_bound_mp(d: int, distances, base=10000, dps: int = 30) -> list:
-    r"""The same curve with mpmath at ``dps`` digits."""
+def rope_decay_bound_mp(d: int, distances, base=10000, dps: int = 30):
+    r"""The same curve with mpmath at ``dps`` digits: an ``mpf`` for a scalar distance, else nested lists of the
+    shape of ``distances``."""
     d = _validate.even_width(d, "d")
-    theta = inverse_frequencies_mp(d, base, _validate.dps(dps))
-    out = []
+    dps = _validate.dps(dps)
+    arr = np.array(distances, dtype=object)
+    theta = inverse_frequencies_mp(d, base, dps)
+    out = np.empty(arr.shape, dtype=object)
     with mpmath.workdps(dps):
-        for r in distances:
+        prec = mpmath.mp.prec
+        for idx in np.ndindex(arr.shape):
+            r = mpmath.mp.make_mpf(_raw(arr[idx], prec))
             acc, total = mpmath.mpc(0), mpmath.mpf(0)
             for t in theta:
-                acc += mpmath.expj(_mpf(r) * t)
+                acc += mpmath.expj(r * t)
                 total += abs(acc)
-            out.append(total / (d // 2))
-    return out
+            out[idx] = total / (d // 2)
+    return out[()] if arr.ndim == 0 else out.tolist()

@@ -68,6 +68,37 @@ def rope_inputs(draw, dtype=np.float64, max_tokens=8, widths=rope_widths):
     return vectors, positions
 
 
+# ---- issue 8: broadcasting of positions, aliasing (out=), integer ranges ---------------------------------------
+#: Integers up to the accepted bound of every bucket and bias function (2**53) and just beyond it.
+MAX_INTEGER = 2**53
+integers_in_range = st.integers(-MAX_INTEGER, MAX_INTEGER)
+integers_beyond_range = st.one_of(st.integers(MAX_INTEGER + 1, 2**63 - 1), st.integers(-(2**63), -MAX_INTEGER - 1))
+rope_dtypes = st.sampled_from([np.float32, np.float64])
+
+
+@st.composite
+def batched_rope_inputs(draw, dtype=np.float64):
+    r"""``(vectors (B, H, N, width), positions, per_row (B, H, N))``: positions in one of the accepted shapes
+    ``(N,)``, ``(B, 1, N)``, ``(1, H, N)``, ``(B, H, N)``, ``(B, H, 1)``, and the position of every row."""
+    B, H, N = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 5))
+    width = draw(rope_widths)
+    shape = draw(st.sampled_from([(N,), (B, 1, N), (1, H, N), (B, H, N), (B, H, 1)]))
+    positions = draw(hnp.arrays(np.int64, shape, elements=st.integers(0, 100_000)))
+    vectors = draw(
+        hnp.arrays(dtype, (B, H, N, width), elements=st.floats(-4, 4, allow_nan=False, allow_infinity=False, width=32))
+    )
+    return vectors, positions, np.broadcast_to(positions, (B, H, N))
+
+
+@st.composite
+def overlapping_out(draw):
+    r"""``(vectors, positions, shift)``: an array ``(tokens, width)`` and a row shift for an ``out`` view of the
+    same memory (0 = in place, else a partial overlap shifted by whole rows)."""
+    x, pos = draw(rope_inputs(max_tokens=6))
+    shift = draw(st.integers(-(x.shape[0] - 1), x.shape[0] - 1))
+    return x, pos, shift
+
+
 # ---- context extension (issue 9: numeric/scaling.py, numeric/extension.py) -------------------------------------
 #: Head widths for the scaling rules (even, >= 4 so that every rule, NTK included, accepts them).
 scaling_widths = st.integers(min_value=2, max_value=64).map(lambda h: 2 * h)

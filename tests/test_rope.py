@@ -148,24 +148,15 @@ def test_projection_rows_permuted_per_head_under_grouped_query_attention():
     pos = np.arange(5) * 37
     ref_q = rope((h @ wq.T).reshape(5, heads, head_dim).transpose(1, 0, 2), pos)
     ref_k = rope((h @ wk.T).reshape(5, kv_heads, head_dim).transpose(1, 0, 2), pos)
-    got_q = rope(
-        (h @ interleaved_to_half_rows(wq, heads).T).reshape(5, heads, head_dim).transpose(1, 0, 2), pos, layout="half"
-    )
-    got_k = rope(
-        (h @ interleaved_to_half_rows(wk, kv_heads).T).reshape(5, kv_heads, head_dim).transpose(1, 0, 2),
-        pos,
-        layout="half",
-    )
+    pq, pk = interleaved_to_half_rows(wq, head_dim=head_dim), interleaved_to_half_rows(wk, head_dim=head_dim)
+    got_q = rope((h @ pq.T).reshape(5, heads, head_dim).transpose(1, 0, 2), pos, layout="half")
+    got_k = rope((h @ pk.T).reshape(5, kv_heads, head_dim).transpose(1, 0, 2), pos, layout="half")
     group = heads // kv_heads
     for hq in range(heads):
         ref = ref_q[hq] @ ref_k[hq // group].T
         np.testing.assert_allclose(got_q[hq] @ got_k[hq // group].T, ref, atol=1e-10)
-
-
-def test_gqa_key_permutation_with_query_head_count_is_wrong():
-    # Bug class: permuting W_k with the query head count when kv_heads < heads scrambles channels across heads.
-    wk = np.arange(2 * 8 * 3, dtype=float).reshape(16, 3)
-    assert not np.array_equal(interleaved_to_half_rows(wk, 4), interleaved_to_half_rows(wk, 2))
+    # an (in, out) kernel (x @ W) is permuted along its last axis
+    np.testing.assert_array_equal(interleaved_to_half_rows(wq.T, head_dim=head_dim, axis=-1), pq.T)
 
 
 # ---- decay -----------------------------------------------------------------------------------------------------
@@ -196,7 +187,7 @@ def test_decay_bound_shape():
         (lambda: rope(np.ones((2, 4)), [0, 1, 2]), "positions"),
         (lambda: rope(np.ones((2, 4)), [0, np.nan]), "positions"),
         (lambda: rope(np.array([[1.0, np.inf]]), [0]), "vectors"),
-        (lambda: rope(np.ones((2, 4)), [0, 1], layout="rotate_half"), "layout"),
+        (lambda: rope(np.ones((2, 4)), [0, 1], layout="rotate-half"), "layout"),
         (lambda: rope(np.ones((2, 4)), [0, 1], base=1.0), "base"),
         (lambda: rope(np.ones(4), [0]), "vectors"),
         (lambda: rope(np.ones((1, 4), dtype=complex), [0]), "vectors"),
@@ -208,7 +199,20 @@ def test_decay_bound_shape():
         (lambda: rope_mp([[1, 2]], [0, 1]), "positions"),
         (lambda: rope_decay_bound(7, [1]), "d"),
         (lambda: layout_permutation(3), "width"),
-        (lambda: interleaved_to_half_rows(np.ones((10, 2)), 4), "heads"),
+        (lambda: interleaved_to_half_rows(np.ones((10, 2)), head_dim=4), "head_dim"),
+        (lambda: interleaved_to_half_rows(np.ones((8, 2)), head_dim=3), "head_dim"),
+        (lambda: interleaved_to_half_rows(np.ones((8, 2)), head_dim=4, axis=2), "axis"),
+        (lambda: rope(np.ones((2, 4)), [0, 1], base=100.0, rope_theta=100.0), "rope_theta"),
+        (lambda: rope(np.ones((2, 4)), [0, 1], inv_freq=[1.0], base=10.0), "inv_freq"),
+        (lambda: rope(np.ones((2, 4)), [0, 1], inv_freq=[1.0, 0.1, 0.01]), "rotary_dim"),
+        (lambda: rope(np.ones((2, 4)), [0, 1], inv_freq=[1.0, np.nan]), "inv_freq"),
+        (lambda: rope(np.ones((2, 4)), [0, 1], rotary_dim=3), "rotary_dim"),
+        (lambda: rope(np.ones((2, 4)), [0, 1], rotary_dim=6), "rotary_dim"),
+        (lambda: rope(np.ones((2, 4)), [0, 1], attention_factor=0.0), "attention_factor"),
+        (lambda: rope(np.ones((2, 4)), [0, 1], attention_factor=np.inf), "attention_factor"),
+        (lambda: rope_table([0, 1], 4, head_dim=4), "head_dim"),
+        (lambda: rope_mp([[1, 2]], [0], attention_factor=-1), "attention_factor"),
+        (lambda: rope_mp([[1, 2], [3]], [0, 1]), "vectors"),
     ],
 )
 def test_bad_input_raises_value_error_naming_the_argument(call, name):
@@ -261,3 +265,269 @@ def test_regression_bf16_vectors_still_use_float64_angles():
     got = rope(x, [m]).astype(np.float64)
     exact = seed_rope(np.ones((1, 64)), [m])
     np.testing.assert_allclose(got, exact, atol=2 * 2.0**-7)
+
+
+# ---- issue 8: no silent wrong answers ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+def test_regression_half_layout_apply_in_place_out_aliases_input(dtype, layout):
+    # rope_table(..., layout="half").apply(x, out=x) overwrote x before reading the swapped half:
+    # [[1, 0, 0, 0]] at position 1 gave [[0.5403, 0, 0.4546, 0]] instead of [[0.5403, 0, 0.8415, 0]].
+    x = np.array([[1.0, 0.0, 0.0, 0.0]], dtype=dtype)
+    table = rope_table([1], 4, layout=layout)
+    expected = table.apply(x.copy())
+    assert table.apply(x, out=x) is x
+    np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
+    if layout == "half":
+        np.testing.assert_allclose(x, [[np.cos(1), 0, np.sin(1), 0]], atol=1e-6)
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+@pytest.mark.parametrize("rotary_dim", [None, 4])
+def test_regression_partly_overlapping_out_reads_the_input_first(layout, rotary_dim):
+    rng = np.random.default_rng(6)
+    buf = rng.standard_normal((12, 8))
+    x, out = buf[:10], buf[2:]  # out starts two rows later in the same memory
+    expected = rope(x.copy(), np.arange(10), layout=layout, rotary_dim=rotary_dim)
+    rope_table(np.arange(10), 8, layout=layout, rotary_dim=rotary_dim).apply(x, out=out)
+    np.testing.assert_array_equal(out, expected)
+
+
+@given(S.overlapping_out(), S.rope_layouts)
+@settings(max_examples=60, deadline=None)
+def test_property_out_may_alias_or_overlap_the_input(case, layout):
+    x, pos, shift = case
+    tokens, width = x.shape
+    expected = rope(x, pos, layout=layout)
+    buf = np.zeros((tokens + abs(shift), width))
+    src = buf[max(0, -shift) : max(0, -shift) + tokens]
+    dst = buf[max(0, shift) : max(0, shift) + tokens]
+    src[...] = x
+    rope_table(pos, width, layout=layout).apply(src, out=dst)
+    np.testing.assert_array_equal(dst, expected)
+
+
+def test_regression_hf_position_ids_batch_heads_axes():
+    # position_ids (B, N) with vectors (B, H, N, D) were matched to the trailing axes (H, N): applied per head when
+    # B == H, an unhelpful error when B != H, and the broadcastable (B, 1, N) was refused.
+    rng = np.random.default_rng(7)
+    B, H, N, D = 2, 2, 3, 8
+    x = rng.standard_normal((B, H, N, D))
+    position_ids = np.array([[0, 1, 2], [40, 41, 42]])  # a KV-cache offset for the second batch item
+    with pytest.raises(ValueError, match=r"ambiguous.*position_ids\[:, None, :\]"):
+        rope(x, position_ids)
+    with pytest.raises(ValueError, match=r"ambiguous"):
+        rope(rng.standard_normal((2, 3, N, D)), position_ids)  # B != H
+    got = rope(x, position_ids[:, None, :])
+    for b in range(B):
+        for h in range(H):
+            np.testing.assert_allclose(got[b, h], seed_rope(x[b, h], position_ids[b]), atol=tolerances.FLOAT64_ATOL)
+    table = rope_table(position_ids[:, None, :], D, layout="half")
+    np.testing.assert_array_equal(table.apply(x), rope(x, position_ids[:, None, :], layout="half"))
+    # vectors (B, N, H, D) (flash-attention layout): the heads axis is the row axis after tokens
+    xt = x.transpose(0, 2, 1, 3).copy()
+    np.testing.assert_allclose(rope(xt, position_ids[:, :, None]).transpose(0, 2, 1, 3), got, rtol=0, atol=1e-15)
+
+
+@given(S.batched_rope_inputs(), S.rope_layouts)
+@settings(max_examples=60, deadline=None)
+def test_property_positions_broadcast_against_batch_and_head_axes(case, layout):
+    x, positions, per_row = case
+    got = rope(x, positions, layout=layout)
+    B, H, N, _ = x.shape
+    for b in range(B):
+        for h in range(H):
+            np.testing.assert_array_equal(got[b, h], rope(x[b, h], per_row[b, h], layout=layout))
+
+
+@pytest.mark.parametrize(
+    "shape, fits", [((5,), True), ((1,), True), ((2, 3, 5), True), ((2, 1, 5), True), ((1, 3, 1), True),
+                    ((3, 5), False), ((2, 5), False), ((4,), False), ((2, 3, 4), False), ((1, 2, 3, 5), False)]
+)  # fmt: skip
+def test_position_shape_rule(shape, fits):
+    x = np.ones((2, 3, 5, 4))
+    pos = np.zeros(shape)
+    if fits:
+        assert rope(x, pos).shape == x.shape
+    else:
+        with pytest.raises(ValueError, match="positions of shape"):
+            rope(x, pos)
+
+
+@pytest.mark.parametrize("positions", [["0", "1"], [True, False], np.array([1j, 2j]), [None, 1]])
+def test_regression_string_and_boolean_positions_rejected(positions):
+    with pytest.raises(ValueError, match="positions must be"):
+        rope(np.ones((2, 4)), positions)
+    with pytest.raises(ValueError, match="positions must be"):
+        rope_table(positions, 4)
+
+
+def test_regression_positions_beyond_exact_float64_integers_rejected():
+    with pytest.raises(ValueError, match=r"positions must lie in \[-2\*\*53, 2\*\*53\]"):
+        rope(np.ones((1, 4)), np.array([2**62]))
+    rope(np.ones((1, 4)), np.array([2**53]))  # the bound itself is exact
+
+
+def test_regression_apply_out_list_is_a_value_error():
+    with pytest.raises(ValueError, match="out must be a NumPy array"):
+        rope_table([0], 4).apply(np.ones((1, 4)), out=[[0.0] * 4])
+    with pytest.raises(ValueError, match="out must be writable"):
+        ro = np.empty((1, 4))
+        ro.flags.writeable = False
+        rope_table([0], 4).apply(np.ones((1, 4)), out=ro)
+
+
+def test_regression_big_endian_float64_accepted():
+    x = np.arange(8.0).reshape(2, 4)
+    big = x.astype(">f8")
+    np.testing.assert_array_equal(rope(big, [3, 7]), rope(x, [3, 7]))
+    out = np.empty((2, 4), dtype=">f8")  # a big-endian out is filled too
+    rope_table([3, 7], 4).apply(x, out=out)
+    np.testing.assert_array_equal(out, rope(x, [3, 7]))
+
+
+def test_regression_integer_vectors_give_float64_as_documented():
+    assert rope(np.ones((1, 4), dtype=np.int32), [1]).dtype == np.float64
+    assert "integer inputs give float64" in " ".join(rope.__doc__.split())
+
+
+def test_strided_and_non_contiguous_inputs_and_outputs():
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((6, 16))[:, ::2]  # (6, 8) non-contiguous
+    expected = rope(x.copy(), np.arange(6), layout="half")
+    np.testing.assert_array_equal(rope(x, np.arange(6), layout="half"), expected)
+    out = np.empty((6, 16))[:, 1::2]
+    rope_table(np.arange(6), 8, layout="half").apply(x, out=out)
+    np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("alias, canonical", [("rotate_half", "half"), ("neox", "half"), ("gptj", "interleaved")])
+def test_layout_aliases(alias, canonical):
+    x = np.random.default_rng(9).standard_normal((3, 8))
+    np.testing.assert_array_equal(rope(x, [1, 2, 3], layout=alias), rope(x, [1, 2, 3], layout=canonical))
+    assert rope_table([0], 8, layout=alias).layout == canonical
+
+
+def test_rope_theta_and_head_dim_aliases():
+    x = np.random.default_rng(10).standard_normal((3, 8))
+    np.testing.assert_array_equal(rope(x, [1, 2, 3], rope_theta=500000.0), rope(x, [1, 2, 3], 500000.0))
+    t = rope_table([1, 2, 3], head_dim=8, rope_theta=500000.0)
+    assert t.width == 8 and t.base == 500000.0
+    np.testing.assert_array_equal(t.apply(x), rope(x, [1, 2, 3], base=500000.0))
+
+
+def test_regression_gqa_key_permutation_needs_head_dim_not_head_count():
+    # interleaved_to_half_rows(Wk, heads=4) with 2 key-value heads inferred head_dim = 4 instead of 8 (score error
+    # 105): the head width is now given explicitly and must divide the rows.
+    wk = np.arange(2 * 8 * 3, dtype=float).reshape(16, 3)
+    right = interleaved_to_half_rows(wk, head_dim=8)
+    assert not np.array_equal(interleaved_to_half_rows(wk, head_dim=4), right)  # a wrong head_dim is another map
+    np.testing.assert_array_equal(right[:8, 0], wk[layout_permutation(8), 0])
+    with pytest.raises(TypeError):
+        interleaved_to_half_rows(wk, 4)  # a bare number is no longer accepted: heads or head_dim?
+    with pytest.raises(ValueError, match="multiple of head_dim=8"):
+        interleaved_to_half_rows(np.ones((3, 16)), head_dim=8)  # (in, out) without axis=-1
+
+
+# ---- issue 9: explicit inverse frequencies, attention factor, partial rotary ----------------------------------
+
+
+def _hf_style_rope(x, pos, inv_freq, attention_factor, layout):
+    # An independent float64 formulation in the style of Hugging Face: x_rot * cos + rotate(x_rot) * sin.
+    rd = 2 * len(inv_freq)
+    x_rot, x_pass = x[..., :rd], x[..., rd:]
+    freqs = np.asarray(pos, dtype=np.float64)[:, None] * inv_freq  # (tokens, rd/2)
+    if layout == "half":
+        emb = np.concatenate([freqs, freqs], axis=-1)
+        h = rd // 2
+        rotated = np.concatenate([-x_rot[..., h:], x_rot[..., :h]], axis=-1)
+    else:
+        emb = np.repeat(freqs, 2, axis=-1)
+        rotated = np.stack([-x_rot[..., 1::2], x_rot[..., 0::2]], axis=-1).reshape(x_rot.shape)
+    out = x_rot * (np.cos(emb) * attention_factor) + rotated * (np.sin(emb) * attention_factor)
+    return np.concatenate([out, x_pass], axis=-1)
+
+
+@given(S.rope_inputs(), S.rope_layouts, st.integers(1, 16), st.floats(0.5, 2.0), st.integers(0, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_inv_freq_attention_factor_partial_rotary_match_independent_formula(inputs, layout, half, af, seed):
+    x, pos = inputs
+    width = x.shape[1]
+    half = min(half, width // 2)
+    inv_freq = np.random.default_rng(seed).uniform(1e-4, 1.0, half)
+    ref = _hf_style_rope(x, pos, inv_freq, af, layout)
+    got = rope(x, pos, layout=layout, inv_freq=inv_freq, attention_factor=af)
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-9)
+    table = rope_table(pos, width, layout=layout, inv_freq=inv_freq, attention_factor=af)
+    assert table.rotary_dim == 2 * half
+    np.testing.assert_array_equal(table.apply(x), got)
+    mp = _mp_array(rope_mp(x, pos, layout=layout, inv_freq=inv_freq, attention_factor=af, dps=30))
+    np.testing.assert_allclose(got, mp, rtol=0, atol=1e-9)
+
+
+def test_partial_rotary_from_base_uses_the_rotary_width_and_passes_the_rest_through():
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((4, 12))
+    for layout in ("interleaved", "half"):
+        got = rope(x, [0, 5, 9, 300], layout=layout, rotary_dim=8)
+        np.testing.assert_array_equal(got[:, 8:], x[:, 8:])
+        theta = 10000.0 ** (-np.arange(0, 8, 2) / 8)  # frequencies over rotary_dim, not the width
+        np.testing.assert_allclose(got, _hf_style_rope(x, [0, 5, 9, 300], theta, 1.0, layout), atol=1e-12)
+        out = x.copy()
+        rope_table([0, 5, 9, 300], 12, layout=layout, rotary_dim=8).apply(out, out=out)
+        np.testing.assert_array_equal(out, got)
+
+
+def test_attention_factor_scales_the_rotation():
+    x = np.random.default_rng(12).standard_normal((3, 8)).astype(np.float32)
+    np.testing.assert_allclose(rope(x, [1, 2, 3], attention_factor=1.5), 1.5 * rope(x, [1, 2, 3]), rtol=1e-6)
+
+
+# ---- clear errors everywhere: the mpmath reference handles arguments like its NumPy twin ----------------------
+
+
+def test_regression_rope_mp_argument_handling_matches_rope():
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal((2, 3, 4))
+    got = _mp_array(np.array(rope_mp(x, np.arange(3), dps=30)).reshape(-1, 4)).reshape(x.shape)
+    np.testing.assert_allclose(got, rope(x, np.arange(3)), rtol=0, atol=1e-12)
+    per_row = np.array([[1, 2, 3], [7, 8, 9]])
+    got = _mp_array(np.array(rope_mp(x, per_row, layout="neox", dps=30)).reshape(-1, 4)).reshape(x.shape)
+    np.testing.assert_allclose(got, rope(x, per_row, layout="half"), rtol=0, atol=1e-12)
+    for bad, match in [
+        (lambda: rope_mp(np.ones(4), [0]), "vectors must have shape"),
+        (lambda: rope_mp(np.ones((1, 4)), 0), "positions must have shape"),
+        (lambda: rope_mp(np.ones((2, 3, 4)), np.zeros((3, 3))), "positions of shape"),
+        (lambda: rope_mp(np.ones((1, 4)), [np.nan]), "finite"),
+        (lambda: rope_mp(np.ones((1, 4)), [True]), "real number"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            bad()
+    with pytest.raises(ValueError, match="vectors must have shape"):
+        rope(np.ones(4), [0])  # the twin says the same
+
+
+def test_rope_mp_numpy_scalars_and_strings():
+    r = rope_mp([[np.float32(1.0), "0"]], [np.int64(1)], dps=30)
+    with mpmath.workdps(30):
+        assert abs(r[0][0] - mpmath.cos(1)) < mpmath.mpf(10) ** -28
+
+
+def test_regression_rope_decay_bound_mp_scalar_distance():
+    v = rope_decay_bound_mp(128, 5)
+    assert isinstance(v, mpmath.mpf)
+    assert float(v) == pytest.approx(float(rope_decay_bound(128, 5)), rel=1e-12)
+    assert len(rope_decay_bound_mp(8, np.arange(3))) == 3
+
+
+def test_rope_mp_without_gmpy2_agrees(monkeypatch):
+    from numeric import rotary
+
+    x = np.random.default_rng(14).standard_normal((3, 8))
+    fast = rope_mp(x, [1, 200, 70000], layout="half", attention_factor="1.25", dps=40)
+    monkeypatch.setattr(rotary, "USE_GMPY2", False)
+    slow = rope_mp(x, [1, 200, 70000], layout="half", attention_factor="1.25", dps=40)
+    for a, b in zip(np.ravel(fast), np.ravel(slow), strict=True):
+        assert abs(a - b) <= mpmath.mpf(10) ** -38
