@@ -15,7 +15,7 @@ from sympy.core.sympify import _sympify
 from sympy.printing.latex import greek_letters_set
 
 from numeric import tolerances
-from symbolic.core import _RELATIONS, Fact, Step, _show
+from symbolic.core import _RELATIONS, Definition, Fact, Step, _show
 
 FORMATS = ("latex", "markdown", "text")
 
@@ -132,14 +132,30 @@ def computed(c: Fact) -> list[tuple[str, str]]:
     return [(str(label), _show(value)) for label, value in table]
 
 
+def _definition_tex(dfn: Definition) -> str:
+    return f"\\[ {latex(dfn.lhs)} \\mathrel{{:=}} {latex(dfn.rhs)} \\]"
+
+
+def _method(c) -> str:
+    return c.describe_method(tolerances.DEFAULT_DPS)
+
+
 def identity_latex(c) -> str:
     r"""One claim as a LaTeX section body: title, source, assumptions, the verified derivation."""
     out = [f"% {c.id}", f"\\paragraph{{{_tex_escape(c.title)}}}", f"Source: {_tex_escape(c.source)}."]
+    if isinstance(c, Definition):
+        if c.assumptions:
+            out.append("Assumptions: " + "; ".join(_tex_escape(a) for a in c.assumptions) + ".")
+        out.append(f"By definition ({_tex_escape(c.why)}):")
+        out.append(_definition_tex(c))
+        out.append(f"Checked: {_tex_escape(c.implementation)} computes this formula.")
+        return "\n".join(out) + "\n"
     if isinstance(c, Fact):
         out.append(_tex_escape(c.statement))
-        if c.definitions:
-            out.append(_align(c.definitions, chained=False, proved=False))
-        out.append(f"Computed with mpmath at {tolerances.DEFAULT_DPS} digits:")
+        for dfn in c.definitions:
+            out.append(f"Where, by definition ({_tex_escape(dfn.why)}; {_tex_escape(dfn.implementation)} checked):")
+            out.append(_definition_tex(dfn))
+        out.append(f"Computed with {_tex_escape(_method(c))}:")
         out.append(
             "\\begin{itemize}\n"
             + "\n".join(f"\\item {_tex_escape(label)}: {_tex_escape(value)}" for label, value in computed(c))
@@ -150,17 +166,24 @@ def identity_latex(c) -> str:
         out.append("Assumptions: " + "; ".join(_tex_escape(a) for a in c.assumptions) + ".")
     out.append(_align(c.steps, c.chained))
     if not c.chained:
-        out.append(f"Hence\n\\[ {_equation(c.lhs, c.rel, c.rhs)} \\]")
+        out.append(f"Hence [{_tex_escape(', '.join(c.strategy))}]\n\\[ {_equation(c.lhs, c.rel, c.rhs)} \\]")
     return "\n".join(out) + "\n"
 
 
 def identity_markdown(c) -> str:
-    out = [f"### {c.title}", "", f"`{c.id}` · Source: {c.source}", ""]
+    out = [f"### {c.title}", "", f"`{c.id}` · {c.kind} · Source: {c.source}", ""]
+    if isinstance(c, Definition):
+        if c.assumptions:
+            out += ["Assumptions: " + "; ".join(c.assumptions) + ".", ""]
+        out += [f"By definition ({c.why}):", "", f"$$ {latex(c.lhs)} \\mathrel{{:=}} {latex(c.rhs)} $$", ""]
+        out += [f"Checked: `{c.implementation}` computes this formula.", ""]
+        return "\n".join(out)
     if isinstance(c, Fact):
         out += [c.statement, ""]
-        for st in c.definitions:
-            out += [f"$$ {_equation(st.lhs, st.rel, st.rhs)} $$", ""]
-        out += [f"Computed with mpmath at {tolerances.DEFAULT_DPS} digits:", ""]
+        for dfn in c.definitions:
+            out += [f"Where, by definition ({dfn.why}; `{dfn.implementation}` checked):", ""]
+            out += [f"$$ {latex(dfn.lhs)} \\mathrel{{:=}} {latex(dfn.rhs)} $$", ""]
+        out += [f"Computed with {_method(c)}:", ""]
         out += [f"- {label}: `{value}`" for label, value in computed(c)] + [""]
         return "\n".join(out)
     if c.assumptions:
@@ -168,16 +191,23 @@ def identity_markdown(c) -> str:
     for k, st in enumerate(c.steps, 1):
         out += [f"{k}. {st.why} (`{', '.join(st.strategy)}`)", "", f"   $$ {_equation(st.lhs, st.rel, st.rhs)} $$", ""]
     if not c.chained:
-        out += ["Hence", "", f"$$ {_equation(c.lhs, c.rel, c.rhs)} $$", ""]
+        out += [f"Hence (`{', '.join(c.strategy)}`)", "", f"$$ {_equation(c.lhs, c.rel, c.rhs)} $$", ""]
     return "\n".join(out)
 
 
 def identity_text(c) -> str:
-    out = [f"{c.id}: {c.title}", f"  source: {c.source}"]
+    out = [f"{c.id} ({c.kind}): {c.title}", f"  source: {c.source}"]
+    if isinstance(c, Definition):
+        for a in c.assumptions:
+            out.append(f"  assume: {a}")
+        out.append(f"  by definition: {sp.sstr(c.lhs)} := {sp.sstr(c.rhs)}")
+        out.append(f"       ({c.why}; checked: {c.implementation} computes it)")
+        return "\n".join(out) + "\n"
     if isinstance(c, Fact):
         out.append(f"  {c.statement}")
-        for st in c.definitions:
-            out.append(f"  {sp.sstr(st.lhs)} {st.rel} {sp.sstr(st.rhs)}")
+        for dfn in c.definitions:
+            out.append(f"  where {sp.sstr(dfn.lhs)} := {sp.sstr(dfn.rhs)}  (checked: {dfn.implementation})")
+        out.append(f"  computed with {_method(c)}:")
         out += [f"  computed: {label} = {value}" for label, value in computed(c)]
         return "\n".join(out) + "\n"
     for a in c.assumptions:
@@ -186,7 +216,7 @@ def identity_text(c) -> str:
         out.append(f"  {k}. {sp.sstr(st.lhs)} {st.rel} {sp.sstr(st.rhs)}")
         out.append(f"       because {_why(st)}")
     if not c.chained:
-        out.append(f"  hence {sp.sstr(c.lhs)} {c.rel} {sp.sstr(c.rhs)}")
+        out.append(f"  hence {sp.sstr(c.lhs)} {c.rel} {sp.sstr(c.rhs)}  [{', '.join(c.strategy)}]")
     return "\n".join(out) + "\n"
 
 
@@ -204,9 +234,12 @@ def as_json(c) -> dict:
         return base | {
             "statement": c.statement,
             "claim": _jsonable(c.claim),
-            "definitions": [_step_json(s) for s in c.definitions],
+            "method": _method(c),
+            "definitions": [_definition_json(dfn) for dfn in c.definitions],
             "computed": [{"label": label, "value": value} for label, value in computed(c)],
         }
+    if isinstance(c, Definition):
+        return base | _definition_json(c) | {"symbols": symbol_assumptions(c)}
     return base | {
         "assumptions": list(c.assumptions),
         "symbols": symbol_assumptions(c),
@@ -217,6 +250,7 @@ def as_json(c) -> dict:
             "lhs_sympy": sp.sstr(c.lhs),
             "rhs_sympy": sp.sstr(c.rhs),
         },
+        "given": [sp.sstr(g) for g in c.given],
         "steps": [_step_json(s) for s in c.steps],
     }
 
@@ -258,6 +292,20 @@ def _step_json(s: Step) -> dict:
         "strategy": list(s.strategy),
         "lhs_sympy": sp.sstr(s.lhs),
         "rhs_sympy": sp.sstr(s.rhs),
+    }
+
+
+def _definition_json(dfn: Definition) -> dict:
+    return {
+        "assumptions": list(dfn.assumptions),
+        "definition": {
+            "lhs": latex(dfn.lhs),
+            "rhs": latex(dfn.rhs),
+            "lhs_sympy": sp.sstr(dfn.lhs),
+            "rhs_sympy": sp.sstr(dfn.rhs),
+            "why": dfn.why,
+        },
+        "implementation": dfn.implementation,
     }
 
 

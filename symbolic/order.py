@@ -1,4 +1,4 @@
-r"""The order problem and the first attempts at a position code ("Positional Encoding 101", first half).
+r"""The order problem and the first attempts at a position code ('Positional Encoding 101', first half).
 
 Attention without position information is permutation equivariant: permuting the tokens permutes the outputs
 and nothing else, so "dog bites man" and "man bites dog" give every word the same output row. A causal mask breaks
@@ -14,10 +14,11 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from . import sources
 from .core import Fact, Identity, Step
 
-SEED = "seed 000 'Positional Encoding 101'"
-REF_ORDER = "REFERENCES.md, 'The order problem'"
+WHY = sources.article("Why Need Positional Encoding ?")
+SUM = sources.article("So how can we fix this ?")
 
 N = sp.Symbol("N", integer=True, positive=True)  # tokens
 d = sp.Symbol("d", integer=True, positive=True)  # width
@@ -43,15 +44,13 @@ def softmax_rows(S: sp.MatrixBase, causal: bool = False) -> sp.ImmutableMatrix:
     r"""Row-wise softmax ``exp(s_jk) / Σ_l exp(s_jl)``; with ``causal`` only ``k <= j`` take part."""
     n = S.shape[0]
     seen = lambda j, k: (k <= j) if causal else True  # noqa: E731
-    return sp.ImmutableMatrix(
-        n,
-        n,
-        lambda j, k: (
-            sp.exp(S[j, k]) / sp.Add(*[sp.exp(S[j, l]) for l in range(n) if seen(j, l)])
-            if seen(j, k)
-            else sp.Integer(0)
-        ),
-    )
+
+    def entry(j, k):
+        if not seen(j, k):
+            return sp.Integer(0)
+        return sp.exp(S[j, k]) / sp.Add(*[sp.exp(S[j, l]) for l in range(n) if seen(j, l)])
+
+    return sp.ImmutableMatrix(n, n, entry)
 
 
 def permutation_matrix(sigma) -> sp.ImmutableMatrix:
@@ -73,10 +72,17 @@ def scores_permute() -> Identity:
     A = sp.MatrixSymbol("A", d, d)
     return Identity(
         "order-scores-permute",
-        "Permuting the tokens permutes the rows and columns of the score matrix",
+        "Permuting the tokens permutes the rows and columns of the score matrix: (PX)A(PX)^T = P(XAX^T)P^T",
         "order",
-        REF_ORDER,
-        (Step((P * X) * A * (P * X).T, P * (X * A * X.T) * P.T, "(PX)^T = X^T P^T", ("doit", "expand")),),
+        sources.SELF_ATTENTION,
+        (
+            Step(
+                _unevaluated(_unevaluated(P, X), A, sp.Transpose(_unevaluated(P, X))),
+                _unevaluated(P, _unevaluated(X, A, sp.Transpose(X)), sp.Transpose(P)),
+                "(PX)^T = X^T P^T",
+                ("doit", "expand"),
+            ),
+        ),
         assumptions=("X: N tokens × d, A = W_q W_k^T / √d", "P any N × N matrix (a permutation in use)"),
         sizes={N: (2, 3), d: (2, 3)},
         wrong=P * (X * A * X.T),
@@ -90,9 +96,9 @@ def permutation_equivariance() -> Identity:
     rhs = _unevaluated(P, softmax_rows(S), V)
     return Identity(
         "order-permutation-equivariance",
-        "Attention is permutation equivariant: Attn(PX) = P·Attn(X) ('man bites dog' vs 'dog bites man')",
+        "Three tokens in reverse order: Attn(PX) = P·Attn(X) ('man bites dog' vs 'dog bites man')",
         "order",
-        f"{REF_ORDER}; {SEED}, 'Why Need Positional Encoding'",
+        f"{sources.SELF_ATTENTION}; {WHY}",
         (
             Step(
                 softmax_rows(P * S * P.T),
@@ -109,6 +115,8 @@ def permutation_equivariance() -> Identity:
             "three tokens: s_jk = x_j^T A x_k for any width and any A (see order-scores-permute)",
             "P reverses the order; order-equivariance-all-permutations checks every P for 3 and 4 tokens",
         ),
+        notes="A proof for every n would re-index a sum over a bijection, which no strategy here expresses; the "
+        "claim is stated for the case it proves.",
         wrong=_unevaluated(softmax_rows(S), V),
     )
 
@@ -116,12 +124,17 @@ def permutation_equivariance() -> Identity:
 def causal_prefix_invariance() -> Identity:
     S, V = scores(3), values(3)
     P = permutation_matrix((1, 0, 2))  # "dog bites man" -> "bites dog man"
-    out = lambda S_, V_: (softmax_rows(S_, causal=True) * V_)[2]  # noqa: E731 - the last token's output
+
+    def out(S_, V_, row=2):  # the last token's output, the products as written
+        A = softmax_rows(S_, causal=True)
+        return sp.Add(*[sp.Mul(A[row, k], V_[k], evaluate=False) for k in range(3)], evaluate=False)
+
     return Identity(
         "order-causal-mask-no-position",
-        "A causal mask is no position code: the last token's output ignores the order of the tokens before it",
+        "With a causal mask, the last of three tokens gets the same output whatever the order of the two before "
+        "it (one attention layer, no position code)",
         "order",
-        f"{REF_ORDER}; seed 003, 'Position information and a causal mask do different jobs'",
+        f"{sources.SELF_ATTENTION}; {sources.note('Position rules affect context extension')}",
         (
             Step(
                 out(P * S * P.T, P * V),
@@ -130,10 +143,10 @@ def causal_prefix_invariance() -> Identity:
                 ("expand",),
             ),
         ),
-        assumptions=("three tokens, causal mask: token j reads tokens k <= j",),
+        assumptions=("three tokens, causal mask: token j reads tokens k <= j", "one attention layer"),
         notes="The mask breaks equivariance (order-dog-bites-man), yet 'dog bites man' and 'bites dog man' give "
-        "'man' the same output.",
-        wrong=(softmax_rows(S, causal=True) * V)[1],
+        "'man' the same output: position information and a causal mask do different jobs (the RoPE note).",
+        wrong=out(S, V, row=1),
     )
 
 
@@ -146,7 +159,7 @@ def sum_is_tied_concat() -> Identity:
         "order-sum-is-tied-concat",
         "Adding the position equals concatenating it and projecting with tied blocks [W W]",
         "order",
-        f"{SEED}, 'Why sum instead of concatenate'",
+        sources.article("So how can we fix this ?"),
         (
             Step(concat, W * x + W * p, "block multiplication", ("block_collapse", "expand")),
             Step(W * x + W * p, W * (x + p), "distributivity", ("expand",)),
@@ -163,9 +176,8 @@ def parameter_count() -> Identity:
         "order-sum-vs-concat-parameters",
         "The next projection has d·d weights after a sum and 2d·d after a concatenation: d² more",
         "order",
-        f"{SEED}, 'Why sum instead of concatenate'",
+        SUM,
         (Step(concat - added, d**2, "(2d)·d - d·d", ("expand",)),),
-        sizes={},
         wrong=d,
     )
 
@@ -174,9 +186,9 @@ def counting_norm() -> Identity:
     j = sp.Symbol("j", integer=True, nonnegative=True)
     return Identity(
         "counting-unbounded",
-        "Counting code p_pos = pos·(1, ..., 1): |p_pos|² = d·pos², unbounded",
+        "Counting code p_pos = pos·(1, ..., 1): |p_pos|² = d·pos², which grows without bound with pos",
         "order",
-        f"{SEED}, 'The Simple Counting Method'",
+        sources.article(FAILED_COUNTING),
         (Step(sp.Sum(pos**2, (j, 0, d - 1)), d * pos**2, "d equal components", ("doit",)),),
         sizes={d: (1, 4, 7)},
         wrong=d * pos,
@@ -185,36 +197,43 @@ def counting_norm() -> Identity:
 
 # ---- facts ---------------------------------------------------------------------------------------------------------
 
+FAILED_COUNTING = "1. The Simple Counting Method (Option 1)"
+FAILED_NORMALIZED = "2. The Normalized Counting Method (Option 2)"
+FAILED_BINARY = "3. The Binary Breakthrough"
+
+
+def _equivariant_permutations(dps, scramble_columns: bool = True):
+    value, table = {}, []
+    for n in (3, 4):
+        S, V = scores(n), values(n)
+        ok = 0
+        perms = list(itertools.permutations(range(n)))
+        for sigma in perms:
+            P = permutation_matrix(sigma)
+            permuted = P * S * P.T if scramble_columns else P * S  # wrong: rows permuted, columns left alone
+            diff = (softmax_rows(permuted) * (P * V) - P * (softmax_rows(S) * V)).applyfunc(sp.cancel)
+            ok += diff.is_zero_matrix is True
+        value[str(n)] = f"{ok}/{len(perms)}"
+        table.append((f"{n} tokens: permutations with Attn(PX) - P·Attn(X) = 0 (cancel)", value[str(n)]))
+    return value, table
+
 
 def all_permutations() -> Fact:
-    def compute(dps):
-        value, table = {}, []
-        for n in (3, 4):
-            S, V = scores(n), values(n)
-            ok = 0
-            perms = list(itertools.permutations(range(n)))
-            for sigma in perms:
-                P = permutation_matrix(sigma)
-                diff = (softmax_rows(P * S * P.T) * (P * V) - P * (softmax_rows(S) * V)).applyfunc(sp.cancel)
-                ok += diff.is_zero_matrix is True
-            value[str(n)] = f"{ok}/{len(perms)}"
-            table.append((f"{n} tokens: permutations with Attn(PX) - P·Attn(X) = 0 (cancel)", value[str(n)]))
-        return value, table
-
     return Fact(
         "order-equivariance-all-permutations",
-        "Attn(PX) = P·Attn(X) for every permutation of 3 and of 4 tokens, symbolically",
+        "Attn(PX) = P·Attn(X) for every permutation of 3 and of 4 tokens",
         "order",
-        REF_ORDER,
-        "For each permutation the difference Attn(PX) - P·Attn(X), with generic scores s_jk and values v_j, "
-        "reduces to the zero matrix by cancel.",
+        sources.SELF_ATTENTION,
+        "For each permutation P the difference Attn(PX) - P·Attn(X), with generic scores s_jk and values v_j (the "
+        "scores of PX are P S P^T), reduces to the zero matrix by cancel: exact rational-function arithmetic.",
         {"3": "6/6", "4": "24/24"},
-        compute,
-        wrong={"3": "6/6", "4": "23/24"},
+        _equivariant_permutations,
+        method="SymPy cancel (exact rational functions of exp(s_jk) and v_j)",
+        wrong=lambda dps: _equivariant_permutations(dps, scramble_columns=False),
     )
 
 
-def _attention_rows(order, causal):
+def _attention_rows(order, causal, with_positions: bool = False):
     r"""Outputs of one attention head for the words in ``order`` (seeded embeddings, width 4)."""
     rng = random.Random(2017)
     width = 4
@@ -222,9 +241,15 @@ def _attention_rows(order, causal):
     emb = {w: [rand() for _ in range(width)] for w in WORDS}
     Wq, Wk, Wv = ([[rand() for _ in range(width)] for _ in range(width)] for _ in range(3))
     proj = lambda W, x: [mpmath.fsum(W[r][c] * x[c] for c in range(width)) for r in range(width)]  # noqa: E731
-    q = [proj(Wq, emb[w]) for w in order]
-    k = [proj(Wk, emb[w]) for w in order]
-    v = [proj(Wv, emb[w]) for w in order]
+    if with_positions:  # the sinusoidal code added at the input (the wrong computation for this fact)
+        th = [mpmath.mpf(10000) ** (-mpmath.mpf(2 * i) / width) for i in range(width // 2)]
+        code = lambda p: [f(p * t) for t in th for f in (mpmath.sin, mpmath.cos)]  # noqa: E731
+        inputs = [[a + b for a, b in zip(emb[w], code(p), strict=True)] for p, w in enumerate(order)]
+    else:
+        inputs = [emb[w] for w in order]
+    q = [proj(Wq, x) for x in inputs]
+    k = [proj(Wk, x) for x in inputs]
+    v = [proj(Wv, x) for x in inputs]
     rows = {}
     for j, w in enumerate(order):
         seen = range(j + 1) if causal else range(len(order))
@@ -235,136 +260,128 @@ def _attention_rows(order, causal):
     return rows
 
 
-def dog_bites_man() -> Fact:
-    def compute(dps):
-        tol = mpmath.mpf(10) ** -(dps - 10)
-        value, table = {}, []
-        for causal in (False, True):
-            a = _attention_rows(("dog", "bites", "man"), causal)
-            b = _attention_rows(("man", "bites", "dog"), causal)
-            gap = max(abs(x - y) for w in WORDS for x, y in zip(a[w], b[w], strict=True))
-            key = "causal" if causal else "no mask"
-            value[key] = "same output per word" if gap <= tol else "outputs differ"
-            table.append((f"{key}: max |out_dog-bites-man(w) - out_man-bites-dog(w)|", gap))
-        return value, table
+def _dog_bites_man(dps, with_positions: bool = False):
+    tol = mpmath.mpf(10) ** -(dps - 10)
+    value, table = {}, []
+    for causal in (False, True):
+        a = _attention_rows(("dog", "bites", "man"), causal, with_positions)
+        b = _attention_rows(("man", "bites", "dog"), causal, with_positions)
+        gap = max(abs(x - y) for w in WORDS for x, y in zip(a[w], b[w], strict=True))
+        key = "causal" if causal else "no mask"
+        value[key] = "same output per word" if gap <= tol else "outputs differ"
+        table.append((f"{key}: max |out_dog-bites-man(w) - out_man-bites-dog(w)|", gap))
+    return value, table
 
+
+def dog_bites_man() -> Fact:
     return Fact(
         "order-dog-bites-man",
         "'Dog bites man' and 'man bites dog' give every word the same attention output, unless a causal mask is used",
         "order",
-        f"{SEED}, summary; {REF_ORDER}",
-        "One attention head (width 4, seeded random embeddings and weights, no position code) at the given "
-        "precision: without a mask each word's output is identical in both sentences; with a causal mask it is not "
-        "(the mask breaks equivariance, see order-causal-mask-no-position for what it still cannot see).",
+        f"{WHY}; {sources.SELF_ATTENTION}",
+        "One attention head (width 4, seeded random embeddings and weights, no position code): without a mask each "
+        "word's output is identical in both sentences to the working precision; with a causal mask it is not (the "
+        "mask breaks equivariance; order-causal-mask-no-position shows what it still cannot see).",
         {"no mask": "same output per word", "causal": "outputs differ"},
-        compute,
-        wrong={"no mask": "outputs differ", "causal": "outputs differ"},
+        _dog_bites_man,
+        method="mpmath at {dps} digits",
+        wrong=lambda dps: _dog_bites_man(dps, with_positions=True),
+        notes="The wrong computation adds a sinusoidal position code at the input: then the sentences differ.",
     )
+
+
+def counting_code(n_words: int, d_model: int = 4, first: int = 0) -> list[list[int]]:
+    r"""The counting code of a sentence of ``n_words``: ``p_pos = pos·(1, ..., 1)`` for ``pos = first ..``."""
+    return [[p] * d_model for p in range(first, first + n_words)]
+
+
+def _counting_examples(dps, first: int = 0):
+    last3, last30 = counting_code(3, first=first)[-1], counting_code(30, first=first)[-1]
+    # |p_29| / |unit embedding| = sqrt(4 · 29^2) / 1, exactly
+    ratio = mpmath.sqrt(mpmath.fsum(c * c for c in counting_code(30, first=first)[29]))
+    value = {"last of 3 words": last3, "last of 30 words": last30, "|p_29| / |unit embedding|": mpmath.nstr(ratio, 6)}
+    return value, list(value.items())
 
 
 def counting_examples() -> Fact:
-    def compute(dps):
-        last = lambda N_: [N_ - 1] * 4  # noqa: E731  positions 0 .. N-1, d = 4
-        value = {
-            "last of 3 words": last(3),
-            "last of 30 words": last(30),
-            "|p_29| / |unit embedding|": str(mpmath.sqrt(4) * 29),
-        }
-        return value, list(value.items())
-
     return Fact(
-        "counting-seed-examples",
-        "Counting code, the seed's examples with 0-based positions",
+        "counting-article-examples",
+        "Counting code, the article's examples with 0-based positions",
         "order",
-        f"{SEED}, 'The Simple Counting Method'",
-        "With position 0 = [0,0,0,0] (as the seed sets it), a 3-word sentence ends at [2,2,2,2] and a 30-word one at "
-        "[29,29,29,29] (the seed says [3,3,3,3] and [30,...]: off by one). The position vector at 29 is 58 times "
-        "longer than a unit-norm word embedding: the position swamps the meaning.",
+        sources.article(FAILED_COUNTING),
+        "With position 0 = [0,0,0,0] (as the article sets it), a 3-word sentence ends at [2,2,2,2] and a 30-word one "
+        "at [29,29,29,29] (the article says [3,3,3,3] and [30,...]: off by one). The position vector at 29 is 58 "
+        "times longer than a unit-norm word embedding: the position swamps the meaning.",
         {"last of 3 words": [2, 2, 2, 2], "last of 30 words": [29, 29, 29, 29], "|p_29| / |unit embedding|": "58.0"},
-        compute,
-        wrong={
-            "last of 3 words": [3, 3, 3, 3],
-            "last of 30 words": [30, 30, 30, 30],
-            "|p_29| / |unit embedding|": "58.0",
-        },
+        _counting_examples,
+        method="exact integer arithmetic (the counting code of each sentence), mpmath for the norm",
+        wrong=lambda dps: _counting_examples(dps, first=1),
+        notes="The wrong computation counts from 1, as the article's examples do.",
     )
 
 
-def normalized_counting() -> Fact:
-    def compute(dps):
-        value = {}
-        for name, denom in (("pos/(N-1)", lambda N_: N_ - 1), ("pos/N", lambda N_: N_)):
-            p1 = {N_: Fraction(1, denom(N_)) for N_ in (4, 5)}
-            value[name] = {
-                "p_1, N=4": str(p1[4]),
-                "p_1, N=5": str(p1[5]),
-                "last word, N=5": str(Fraction(4, denom(5))),
-                "p_1 depends on N": p1[4] != p1[5],
-            }
-        table = [(f"{name}: {k}", v) for name, row in value.items() for k, v in row.items()]
-        return value, table
+def _normalized(dps, denominators=None):
+    denominators = denominators or {"pos/(N-1)": lambda N_: N_ - 1, "pos/N": lambda N_: N_}
+    value = {}
+    for name, denom in denominators.items():
+        p1 = {N_: Fraction(1, denom(N_)) for N_ in (4, 5)}
+        value[name] = {
+            "p_1, N=4": str(p1[4]),
+            "p_1, N=5": str(p1[5]),
+            "last word, N=5": str(Fraction(4, denom(5))),
+            "p_1 depends on N": p1[4] != p1[5],
+        }
+    table = [(f"{name}: {k}", v) for name, row in value.items() for k, v in row.items()]
+    return value, table
 
+
+def normalized_counting() -> Fact:
     return Fact(
         "normalized-counting-length-dependent",
         "Normalized counting: 'position 1' gets a different vector for every sequence length",
         "order",
-        f"{SEED}, 'The Normalized Counting Method'",
-        "The seed's 0.33 for N = 4 is 1/(N-1) and its 0.20 for N = 5 is 1/N: two different conventions. Under "
-        "pos/(N-1) the last word is 1 but p_1 is 1/3 vs 1/4; under pos/N p_1 is 1/4 vs 1/5 and the last word is not 1. "
-        "Either way p_1 depends on N: the counterexample stands.",
+        sources.article(FAILED_NORMALIZED),
+        "The article's 0.33 for N = 4 is 1/(N-1) and its 0.20 for N = 5 is 1/N: two different conventions. Under "
+        "pos/(N-1) the last word is 1 but p_1 is 1/3 vs 1/4; under pos/N p_1 is 1/4 vs 1/5 and the last word is "
+        "not 1. Either way p_1 depends on N: the counterexample stands.",
         {
             "pos/(N-1)": {"p_1, N=4": "1/3", "p_1, N=5": "1/4", "last word, N=5": "1", "p_1 depends on N": True},
             "pos/N": {"p_1, N=4": "1/4", "p_1, N=5": "1/5", "last word, N=5": "4/5", "p_1 depends on N": True},
         },
-        compute,
-        wrong={
-            "pos/(N-1)": {"p_1, N=4": "1/3", "p_1, N=5": "1/5", "last word, N=5": "1", "p_1 depends on N": True},
-            "pos/N": {"p_1, N=4": "1/4", "p_1, N=5": "1/5", "last word, N=5": "1", "p_1 depends on N": True},
-        },
+        _normalized,
+        method="exact rationals (Python fractions)",
+        wrong=lambda dps: _normalized(dps, {"pos/(N-1)": lambda N_: N_ - 1, "pos/N": lambda N_: N_ - 1}),
+        notes="The wrong computation uses pos/(N-1) for both of the article's examples.",
     )
 
 
-def binary_flips() -> Fact:
-    def compute(dps):
-        flips = {n_: bin(n_ ^ (n_ + 1)).count("1") for n_ in range(255)}  # bits that change from n to n+1 (8 bits)
-        value = {
-            "0->1": flips[0],
-            "1->2": flips[1],
-            "3->4": flips[3],
-            "7->8": flips[7],
-            "127->128": flips[127],
-            "distinct step sizes": sorted(set(flips.values())),
-            "values": "{0, 1}",
-        }
-        return value, list(value.items())
+def _binary_flips(dps, flips_of=lambda n: bin(n ^ (n + 1)).count("1")):
+    flips = {n_: flips_of(n_) for n_ in range(255)}  # bits that change from n to n+1 (8 bits)
+    value = {
+        "0->1": flips[0],
+        "1->2": flips[1],
+        "3->4": flips[3],
+        "7->8": flips[7],
+        "127->128": flips[127],
+        "distinct step sizes": sorted(set(flips.values())),
+    }
+    return value, list(value.items())
 
+
+def binary_flips() -> Fact:
     return Fact(
         "binary-neighbour-flips",
-        "Binary codes: discrete, and neighbours differ by a varying number of bits",
+        "Binary codes: neighbours differ by a varying number of bits",
         "order",
-        f"{SEED}, 'The Binary Breakthrough'",
-        "For 8-bit codes of 0..255 the number of bits flipped from n to n+1 is 1 + (trailing ones of n): 1 for 0->1, "
-        "4 for 7->8, 8 for 127->128, so the Euclidean step between neighbours varies from 1 to sqrt(8) "
+        sources.article(FAILED_BINARY),
+        "For 8-bit codes of 0..255 the number of bits flipped from n to n+1 is 1 + (trailing ones of n): 1 for "
+        "0->1, 4 for 7->8, 8 for 127->128, so the Euclidean step between neighbours varies from 1 to sqrt(8) "
         "(compare sinusoidal-neighbour-distance: constant for the sinusoidal code).",
-        {
-            "0->1": 1,
-            "1->2": 2,
-            "3->4": 3,
-            "7->8": 4,
-            "127->128": 8,
-            "distinct step sizes": [1, 2, 3, 4, 5, 6, 7, 8],
-            "values": "{0, 1}",
-        },
-        compute,
-        wrong={
-            "0->1": 1,
-            "1->2": 1,
-            "3->4": 1,
-            "7->8": 1,
-            "127->128": 1,
-            "distinct step sizes": [1],
-            "values": "{0, 1}",
-        },
+        {"0->1": 1, "1->2": 2, "3->4": 3, "7->8": 4, "127->128": 8, "distinct step sizes": [1, 2, 3, 4, 5, 6, 7, 8]},
+        _binary_flips,
+        method="exact integer arithmetic (popcount of n XOR (n + 1))",
+        wrong=lambda dps: _binary_flips(dps, flips_of=lambda n: bin(n).count("1")),
+        notes="The wrong computation counts the ones of n instead of the bits that change.",
     )
 
 

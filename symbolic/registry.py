@@ -1,7 +1,8 @@
-r"""The registry of verified identities and computed facts, in a stable order.
+r"""The registry of claims (theorems, definitions, facts), in a stable order.
 
-Each topic module of :mod:`symbolic` defines ``claims()`` returning its identities and facts in the order they
-are told; the registry lists the topics in reading order and builds each one on first use.
+Each scheme module of :mod:`symbolic` defines ``claims()`` returning its theorems, definitions and facts in the
+order they are told; every claim carries a ``topic`` tag (one of :data:`TOPICS`, the article's chapters). The
+registry lists the modules in reading order and builds each one on first use.
 
 >>> from symbolic import registry
 >>> registry.get("sinusoidal-dot-product").id
@@ -18,20 +19,30 @@ from functools import cache
 TOPICS = ("order", "sinusoidal", "relative", "rope")
 
 
+#: One module per scheme, in reading order (each module's claims share one topic).
+MODULES = ("order", "sinusoidal", "attention", "transformer_xl", "deberta", "t5", "alibi", "rope")
+
+
 @cache
+def module(name: str) -> tuple:
+    r"""The claims of one scheme module, built once."""
+    if name not in MODULES:
+        raise ValueError(f"module must be one of {', '.join(MODULES)}; got {name!r}")
+    return tuple(importlib.import_module(f"symbolic.{name}").claims())
+
+
 def topic(name: str) -> tuple:
-    r"""The claims of one topic, built once."""
+    r"""The claims tagged with one topic, in reading order."""
     if name not in TOPICS:
         raise ValueError(f"topic must be one of {', '.join(TOPICS)}; got {name!r}")
-    module = importlib.import_module(f"symbolic.{name}")
-    return tuple(module.claims())
+    return tuple(c for c in all() if c.topic == name)
 
 
 def all() -> tuple:  # noqa: A001 - the issue fixes this name
-    r"""Every registered identity and fact, in a stable order (topics in reading order)."""
+    r"""Every registered claim (theorems, definitions, facts), in a stable order (modules in reading order)."""
     out: list = []
-    for name in TOPICS:
-        out.extend(topic(name))
+    for name in MODULES:
+        out.extend(module(name))
     return tuple(out)
 
 

@@ -4,7 +4,7 @@ even width ``d``, the element-wise kernel, the two pair layouts, and the long-te
 Conventions (named, never assumed): ``m`` is the query position and ``n`` the key position; a query rotated by
 ``m theta`` and a key rotated by ``n theta`` score ``q^T R((n - m) theta) k`` (the key's rotation minus the query's;
 in complex form ``q conj(k) e^{i (m - n) theta}``). Pairs are indexed ``i = 0 .. d/2 - 1`` with frequencies
-``theta_i`` (``b^(-2i/d)`` in practice, but every identity here holds for arbitrary real ``theta_i``); the seed
+``theta_i`` (``b^(-2i/d)`` in practice, but every identity here holds for arbitrary real ``theta_i``); the article
 numbers its blocks ``theta_1, theta_2, ...``, we count from 0 like the code. **Interleaved** pairs are channels
 ``(2i, 2i + 1)``; **half** pairs are channels ``(i, i + d/2)``.
 
@@ -21,11 +21,12 @@ import mpmath
 import sympy as sp
 from sympy.core.sympify import _sympify
 
-from symbolic.core import Domain, Fact, Identity, Step
+from . import sources
+from .core import Definition, Domain, Fact, Identity, Kernel, Step
 
 TOPIC = "rope"
-ROFORMER = "Su et al., RoFormer (arXiv 2104.09864)"
-SEED = "seed 000 (Positional Encoding 101), section 'Maths behind RoPE'"
+ROFORMER = sources.ROFORMER
+ARTICLE = sources.article("Maths behind RoPE")
 
 I = sp.I
 #: Query and key positions (integers: token indices).
@@ -46,7 +47,6 @@ x = sp.IndexedBase("x", real=True)
 
 #: Widths tried numerically for claims over a symbolic ``d`` (1, 2, 3 and 5 planes).
 D_SIZES = {d: (2, 4, 6, 10)}
-REAL_COMPONENTS = {"q": Domain("real"), "k": Domain("real"), "x": Domain("real"), "theta": Domain("real", 0, 1)}
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -123,6 +123,11 @@ class Dot(sp.Expr):
         u, v = (sp.ImmutableMatrix(w.doit()) if not isinstance(w, sp.MatrixBase) else w for w in self.args)
         return (u.T * v)[0, 0]
 
+    def written_form(self):
+        r"""``u^T v`` as a 1 x 1 matrix product (the numeric check multiplies it out as written)."""
+        u, v = self.args
+        return sp.MatMul(sp.Transpose(u), v, evaluate=False)
+
     def _latex(self, printer):
         u, v = self.args
         left = printer._print(u)
@@ -135,21 +140,49 @@ class Dot(sp.Expr):
         return "(%s).T*(%s)" % (printer._print(u), printer._print(v))
 
 
-class Permuted(sp.Function):
-    r"""``(P v)_{i + s d/2} = v_{2i + s}``: the channel permutation taking interleaved pairs ``(2i, 2i+1)`` to half
-    pairs ``(i, i + d/2)``, for a plane ``0 <= i < d/2`` and half ``s`` in {0, 1}. Prints as ``(P v)_j``;
-    ``doit()`` applies the definition (it never evaluates on its own, so the derivation shows ``P``)."""
+class Permuted(Kernel):
+    r"""``(P v)_c``: channel ``c`` of the permutation taking interleaved pairs ``(2i, 2i+1)`` to half pairs
+    ``(i, i + d/2)`` (args ``v, c, d``): ``(P v)_c = v_{2c}`` for ``c < d/2`` and ``v_{2c - d + 1}`` otherwise.
+    ``doit()`` writes that definition; numerically the channel is taken from
+    :func:`numeric.rotary.layout_permutation`, the permutation the code applies."""
 
-    nargs = 4  # Function's default eval leaves it unevaluated
+    nargs = 3
+
+    @classmethod
+    def numeric(cls, table, c, width):
+        from numeric.rotary import layout_permutation
+
+        return table[int(layout_permutation(int(width))[int(c)])]
 
     def doit(self, **hints):
-        base, plane, s, _ = self.args
-        return base[2 * plane + s]
+        base, c, width = self.args
+        return sp.Piecewise((base[2 * c], c < width / 2), (base[2 * c - width + 1], True))
 
     def _latex(self, printer, exp=None):
-        base, plane, s, width = self.args
-        j = plane + s * width / 2
-        out = r"\left(P %s\right)_{%s}" % (printer._print(base.label), printer._print(j))
+        base, c, _ = self.args
+        out = r"\left(P %s\right)_{%s}" % (printer._print(base.label), printer._print(c))
+        return out if exp is None else r"%s^{%s}" % (out, exp)
+
+
+class RopeEntry(Kernel):
+    r"""``(R_m)_{rc}`` at width ``d`` and base ``b`` (args ``r, c, m, d, b``): column ``c`` of ``R_m`` is the
+    rotation of the unit vector ``e_c`` by :func:`numeric.rotary.rope_mp`."""
+
+    nargs = 5
+
+    @classmethod
+    def numeric(cls, r, c, pos, width, base):
+        from numeric.rotary import rope_mp
+
+        e_c = [1 if j == int(c) else 0 for j in range(int(width))]
+        return rope_mp([e_c], [pos], base, dps=mpmath.mp.dps)[0][int(r)]
+
+    def doit(self, **hints):
+        return self
+
+    def _latex(self, printer, exp=None):
+        r, c, pos, _, _ = self.args
+        out = r"\left(R_{%s}\right)_{%s %s}" % tuple(printer._print(a) for a in (pos, r, c))
         return out if exp is None else r"%s^{%s}" % (out, exp)
 
 
@@ -207,7 +240,7 @@ def _complex_form() -> Identity:
         "rope-complex-relative",
         "Complex form: the absolute positions cancel to m - n",
         TOPIC,
-        f"{SEED}; {ROFORMER}, section 3.2",
+        f"{ARTICLE}; {ROFORMER}, section 3.2",
         steps=(
             Step(
                 lhs,
@@ -220,7 +253,7 @@ def _complex_form() -> Identity:
             Step(e2, rhs, "exponents add: e^{i m theta} e^{-i n theta} = e^{i (m - n) theta}", ("powsimp",)),
         ),
         assumptions=("q, k complex (one 2-D pair each)", "m, n integer positions", "theta > 0 real"),
-        notes="The seed writes the product as (q k) e^{i(m-n)theta}; the key enters conjugated.",
+        notes="The article writes the product as (q k) e^{i(m-n)theta}; the key enters conjugated.",
         wrong=qc * sp.conjugate(kc) * sp.exp(I * (m + n) * theta),
     )
 
@@ -255,13 +288,12 @@ def _rotation_norm() -> Identity:
         "rope-2d-norm",
         "A rotation keeps the length of a pair: |R(a) q| = |q|",
         TOPIC,
-        f"{ROFORMER}; {SEED}",
+        f"{ROFORMER}; {ARTICLE}",
         steps=(
             Step(lhs, e1, "(A q)^T = q^T A^T", ("doit", "expand")),
             Step(e1, Dot(qv, qv), "R(a)^T R(a) = R(0) = I (cos^2 + sin^2 = 1)", ("doit", "expand", "trigsimp")),
         ),
         assumptions=("q = (q_0, q_1) real", "a real"),
-        domains=REAL_COMPONENTS,
         wrong=Dot(qv, sp.MatMul(Rot(2 * a), qv)),
     )
 
@@ -296,28 +328,30 @@ def _real_part() -> Identity:
             Step(e2, rhs, "R(a)^T R(b) = R(b - a)", ("doit", "expand", "expand_trig", "expand")),
         ),
         assumptions=("q = (q_0, q_1), k = (k_0, k_1) real", "m, n integer", "theta > 0"),
-        domains=REAL_COMPONENTS,
         notes="Sign convention: the relative angle is (n - m) theta, key minus query (q^T R(-a) k = q^T R(a)^T k).",
         wrong=Dot(qv, sp.MatMul(Rot((m - n) * theta), kv)),
     )
 
 
-def _block_diagonal_d4() -> Identity:
-    R4 = sp.BlockDiagMatrix(Rot(m * th[0]), Rot(m * th[1]))
-    c0, s0, c1, s1 = sp.cos(m * th[0]), sp.sin(m * th[0]), sp.cos(m * th[1]), sp.sin(m * th[1])
-    explicit = sp.ImmutableMatrix([[c0, -s0, 0, 0], [s0, c0, 0, 0], [0, 0, c1, -s1], [0, 0, s1, c1]])
-    wrong = sp.ImmutableMatrix([[c0, -s0, 0, 0], [s0, c0, 0, 0], [0, 0, c1, s1], [0, 0, -s1, c1]])
-    return Identity(
+def _block_diagonal_d4() -> Definition:
+    bb = sp.Symbol("b", positive=True)
+    th0, th1 = sp.Integer(1), bb ** sp.Rational(-1, 2)  # theta_i = b^(-2i/4)
+    R4 = sp.BlockDiagMatrix(Rot(m * th0), Rot(m * th1))
+    wrong = sp.BlockDiagMatrix(Rot(m * th0), Rot(-m * th1))
+    return Definition(
         "rope-block-diagonal-d4",
-        "The block-diagonal R_m, displayed at d = 4",
+        "R_m at d = 4: one rotation R(m theta_i) per plane on the diagonal; the kernel computes this matrix",
         TOPIC,
-        f"{SEED}; {ROFORMER}, eq. 15",
-        steps=(
-            Step(R4, explicit, "one 2x2 rotation R(m theta_i) per plane on the diagonal, zeros elsewhere", ("doit",)),
-        ),
-        assumptions=("an example at d = 4 (planes i = 0, 1); the general-d claims follow as Sums over planes",),
-        domains=REAL_COMPONENTS,
-        notes="The seed prints the same matrix with theta_1, theta_2; we count planes from 0 as the code does.",
+        f"{ARTICLE}; {ROFORMER}, eq. 15",
+        sp.ImmutableMatrix(4, 4, lambda r_, c_: RopeEntry(r_, c_, m, 4, bb)),
+        R4,
+        "RoPE's rotation at d = 4, b the base: theta_0 = 1, theta_1 = b^(-1/2); column c of the kernel's matrix is "
+        "the rotation of the unit vector e_c",
+        "numeric.rotary.rope_mp (layout 'interleaved')",
+        assumptions=("d = 4 (planes i = 0, 1), interleaved layout", "b > 1 the base", "m integer position"),
+        domains={"b": Domain("real", 1.001, 1e6, log=True)},
+        notes="The article prints the same matrix with theta_1, theta_2; we count planes from 0 as the code does. "
+        "The general-d claims are Sums over planes (rope-block-relative).",
         wrong=wrong,
     )
 
@@ -334,7 +368,7 @@ def _block_relative() -> Identity:
         "rope-block-relative",
         "For every even d: (R_m q)^T (R_n k) = q^T R_{n-m} k",
         TOPIC,
-        f"{ROFORMER}, eq. 16; {SEED}",
+        f"{ROFORMER}, eq. 16; {ARTICLE}",
         steps=(
             Step(
                 lhs,
@@ -351,7 +385,6 @@ def _block_relative() -> Identity:
             "m, n integer",
         ),
         sizes=D_SIZES,
-        domains=REAL_COMPONENTS,
         notes="R_m is block diagonal, so (R_m q)^T (R_n k) is a sum over planes; as this holds for every q and k, "
         "R_m^T R_n = R_{n-m}.",
         wrong=wrong,
@@ -371,7 +404,6 @@ def _block_orthogonal() -> Identity:
         steps=(Step(lhs, rhs, "cos^2 + sin^2 = 1 in every plane", ("expand", "combine_sums", "trigsimp")),),
         assumptions=("d = 2h even, interleaved planes (2i, 2i + 1)", "q, k real vectors", "m integer"),
         sizes=D_SIZES,
-        domains=REAL_COMPONENTS,
         notes="With k = q this is |R_m q| = |q|: RoPE keeps every query and key length.",
         wrong=_over_planes((q0 * k0 + q1 * k1) * sp.cos(m * th[i])),
     )
@@ -387,22 +419,23 @@ def _elementwise() -> Identity:
     wrong = sp.MatAdd(sp.HadamardProduct(xv, cosv), sp.HadamardProduct(-rot, sinv))
     return Identity(
         "rope-elementwise",
-        "Element-wise form: x * cos + rot(x) * sin equals the block-diagonal product",
+        "Element-wise form, plane by plane: channels 2i, 2i+1 of x * cos + rot(x) * sin are R(m theta_i) "
+        "(x_2i, x_2i+1) for every plane i",
         TOPIC,
-        f"{ROFORMER}, eq. 34; {SEED} ('Computational Efficiency')",
+        f"{ROFORMER}, eq. 34; {sources.article('Properties, Efficiency and Performance of RoPE')}",
         steps=(Step(lhs, rhs, "channels 2i and 2i + 1 of R_m x only involve plane i", ("doit", "expand")),),
         assumptions=(
             "rot(x) = (-x_1, x_0, -x_3, x_2, ...); cos and sin repeat each theta_i twice",
-            "shown for a generic plane i: R_m acts on each plane alone, so this is R_m x for every even d",
+            "i is any plane (a free integer symbol): the identity holds plane by plane; R_m is block diagonal, so "
+            "its channels 2i, 2i + 1 are exactly these",
         ),
-        domains=REAL_COMPONENTS,
         wrong=wrong,
     )
 
 
 def _layout_scores() -> Identity:
-    Pq = (Permuted(q, i, 0, d), Permuted(q, i, 1, d))
-    Pk = (Permuted(k, i, 0, d), Permuted(k, i, 1, d))
+    Pq = (Permuted(q, i, d), Permuted(q, i + half, d))  # the half layout's plane i: channels (i, i + d/2)
+    Pk = (Permuted(k, i, d), Permuted(k, i + half, d))
     lhs = _over_planes(_plane_score(*Pq, *Pk, i))
     e1 = _over_planes(_plane_score(*_interleaved(q), *_interleaved(k), i))
     rhs = _over_planes(_relative_plane(*_interleaved(q), *_interleaved(k), i))
@@ -411,9 +444,15 @@ def _layout_scores() -> Identity:
         "rope-layout-permutation",
         "Half layout on permuted q, k scores exactly as the interleaved layout",
         TOPIC,
-        "GPT-NeoX / Hugging Face rotate_half vs RoFormer / Meta interleaved; checkpoint converters",
+        sources.LAYOUTS,
         steps=(
-            Step(lhs, e1, "the half layout rotates channels (j, j + d/2); P puts q_{2i}, q_{2i+1} there", ("doit",)),
+            Step(
+                lhs,
+                e1,
+                "the half layout rotates channels (i, i + d/2); P puts q_{2i}, q_{2i+1} there (i < d/2 on the "
+                "summation range decides P's branch)",
+                ("doit", "refine_limits", "expand"),
+            ),
             Step(
                 e1,
                 rhs,
@@ -428,7 +467,6 @@ def _layout_scores() -> Identity:
             "d even, theta_i arbitrary reals",
         ),
         sizes=D_SIZES,
-        domains=REAL_COMPONENTS,
         notes="The registered mistake is the layout mix-up: the half kernel applied to unpermuted (interleaved) "
         "q and k pairs channels (i, i + d/2) instead of (2i, 2i + 1).",
         wrong=wrong,
@@ -468,11 +506,11 @@ def _abel() -> Identity:
 # ---- facts: the decay bound and curve, the layout permutation ------------------------------------------------
 
 
-def _decay_bound_compute(dps: int):
+def _decay_bound_compute(dps: int, normalised: bool = False):
     from numeric.sinusoid import inverse_frequencies_mp
 
     rng = random.Random("rope-decay-bound")
-    ok = wrong_ok = 0
+    holds = abel_ok = curve_ok = 0
     draws = 0
     rows = []
     for width in (8, 32, 128):
@@ -487,36 +525,44 @@ def _decay_bound_compute(dps: int):
             score = abs(mpmath.fsum(hj * z for hj, z in zip(hs, rotations, strict=False)))
             abel = abs(mpmath.fsum(S[j + 1] * (hs[j + 1] - hs[j]) for j in range(width // 2)))
             bound = max(abs(hs[j + 1] - hs[j]) for j in range(width // 2)) * mpmath.fsum(abs(v) for v in S[1:])
+            if normalised:  # the wrong computation: the plotted curve (normalised by d/2) taken as the bound
+                bound = bound / (width // 2)
             draws += 1
-            ok += bool(score <= bound) and bool(abs(score - abel) <= mpmath.mpf(10) ** (-dps + 10) * (1 + score))
-            # A plausible misreading: the plotted curve (normalised by d/2) used as the bound itself.
-            wrong_ok += bool(score <= bound / (width // 2))
+            holds += bool(score <= bound)
+            abel_ok += bool(abs(score - abel) <= mpmath.mpf(10) ** (-dps + 10) * (1 + score))
+            curve_ok += bool(score <= bound / (width // 2))
         rows.append((f"d = {width}", f"{draws} draws so far"))
-    value = {"draws": draws, "bound and Abel identity hold": ok, "normalised curve is also a bound": wrong_ok}
+    value = {
+        "draws": draws,
+        "score = Abel form": abel_ok,
+        "score <= bound": holds,
+        "score <= bound/(d/2), the plotted curve": curve_ok,
+    }
     return value, rows
 
 
 def _decay_bound() -> Fact:
     return Fact(
         "rope-decay-bound",
-        "The long-term decay bound holds; the normalised curve alone is not a bound",
+        "The long-term decay bound holds at every draw; the normalised curve alone is not a bound",
         TOPIC,
         f"{ROFORMER}, section 3.4.3, eq. 37",
         statement="At 36 seeded random draws (d = 8, 32, 128, b = 10000, h_i complex in the unit square, "
         "h_{d/2} = 0, m - n in [-4000, 4000]) the score equals -sum_i S_{i+1}(h_{i+1} - h_i) and "
         "|sum_i h_i e^{i(m-n)theta_i}| <= (max_i |h_{i+1} - h_i|) sum_{j=1}^{d/2} |S_j| every time; "
         "dividing the bound by d/2 (the plotted curve) fails for 9 of the 36 draws.",
-        claim={"draws": 36, "bound and Abel identity hold": 36, "normalised curve is also a bound": 27},
+        claim={
+            "draws": 36,
+            "score = Abel form": 36,
+            "score <= bound": 36,
+            "score <= bound/(d/2), the plotted curve": 27,
+        },
         compute=_decay_bound_compute,
-        definitions=(
-            Step(
-                sp.Symbol("S_j"),
-                sp.Sum(sp.exp(I * (m - n) * th[sp.Symbol("l")]), (sp.Symbol("l"), 0, sp.Symbol("j") - 1)),
-                "partial sums of the rotations",
-                ("identity",),
-            ),
-        ),
-        wrong={"draws": 36, "bound and Abel identity hold": 36, "normalised curve is also a bound": 36},
+        method="mpmath at {dps} digits, 36 seeded draws (evidence at these draws, not a proof)",
+        wrong=lambda dps: _decay_bound_compute(dps, normalised=True),
+        notes="The bound itself is not proved symbolically (the triangle inequality over a symbolic sum is beyond "
+        "the strategies here); rope-decay-abel proves the identity it rests on. The wrong computation takes the "
+        "plotted, normalised curve as the bound.",
     )
 
 
@@ -524,17 +570,56 @@ def _decay_bound() -> Fact:
 CURVE_DISTANCES = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
 
 
-def _curve_compute(dps: int):
+class DecayCurve(Kernel):
+    r"""RoFormer's curve ``(1/(d/2)) Σ_{j=1}^{d/2} |S_j|`` at distance ``r`` (args ``r, d, b``), computed by
+    :func:`numeric.rotary.rope_decay_bound_mp`."""
+
+    nargs = 3
+
+    @classmethod
+    def numeric(cls, r, width, base):
+        from numeric.rotary import rope_decay_bound_mp
+
+        return rope_decay_bound_mp(int(width), [r], base, dps=mpmath.mp.dps)[0]
+
+    def doit(self, **hints):
+        return self
+
+    def _latex(self, printer, exp=None):
+        out = r"C\left(%s\right)" % printer._print(self.args[0])
+        return out if exp is None else r"%s^{%s}" % (out, exp)
+
+
+def _curve_compute(dps: int, per_pair: bool = True):
     from numeric.rotary import rope_decay_bound_mp
 
     values = rope_decay_bound_mp(128, CURVE_DISTANCES, 10000, dps)
+    if not per_pair:  # the wrong computation: normalised by d instead of d/2
+        values = [v / 2 for v in values]
     rows = [(f"r = {r}", v) for r, v in zip(CURVE_DISTANCES, values, strict=True)]
     return [mpmath.nstr(v, 4) for v in values], rows
 
 
-def _decay_curve() -> Fact:
+def _curve_definition() -> Definition:
     r_ = sp.Symbol("r", integer=True)
     j_ = sp.Symbol("j", integer=True, positive=True)
+    l_ = sp.Symbol("l", integer=True, nonnegative=True)
+    theta_l = sp.Integer(10000) ** (-2 * l_ / d)
+    S_j = sp.Sum(sp.exp(I * r_ * theta_l), (l_, 0, j_ - 1))
+    return Definition(
+        "rope-decay-curve:C",
+        "RoFormer's decay curve",
+        TOPIC,
+        f"{ROFORMER}, section 3.4.3",
+        DecayCurve(r_, d, 10000),
+        sp.Sum(sp.Abs(S_j), (j_, 1, half)) / half,
+        "the mean of |S_j|, S_j = sum_{l<j} e^{i r theta_l}, against the relative distance r = m - n",
+        "numeric.rotary.rope_decay_bound_mp",
+        sizes={d: (2, 8, 32)},
+    )
+
+
+def _decay_curve() -> Fact:
     return Fact(
         "rope-decay-curve",
         "The RoFormer decay curve (1/(d/2)) sum_j |S_j| at d = 128, b = 10000",
@@ -545,26 +630,22 @@ def _decay_curve() -> Fact:
         "(between the tabulated points it oscillates: it is not monotone).",
         claim=["32.5", "31.54", "28.96", "20.85", "17.95", "15.24", "12.63", "10.23", "7.245", "6.19", "4.471"],
         compute=_curve_compute,
-        definitions=(
-            Step(
-                sp.Function("C")(r_),
-                sp.Sum(sp.Abs(sp.Sum(sp.exp(I * r_ * th[sp.Symbol("l")]), (sp.Symbol("l"), 0, j_ - 1))), (j_, 1, half))
-                / half,
-                "the curve plotted against the relative distance r = m - n",
-                ("identity",),
-            ),
-        ),
-        wrong=["32.5", "31.54", "28.96", "20.85", "17.95", "15.24", "12.63", "10.23", "7.245", "6.19", "0.0"],
+        method="mpmath at {dps} digits (numeric.rotary.rope_decay_bound_mp)",
+        wrong=lambda dps: _curve_compute(dps, per_pair=False),
+        definitions=(_curve_definition(),),
+        notes="The wrong computation normalises by d instead of d/2.",
     )
 
 
-def _layout_fact_compute(dps: int):
+def _layout_fact_compute(dps: int, inverse: bool = False):
     from numeric.rotary import layout_permutation, rope_mp
 
     rng = random.Random("rope-layout-scores")
     rows, same, mixed = [], 0, 0
     for width in (2, 4, 8, 16, 64):
         perm = layout_permutation(width).tolist()
+        if inverse:  # the wrong computation: the inverse permutation (converting the other way)
+            perm = sorted(range(width), key=perm.__getitem__)
         qv = [rng.uniform(-1, 1) for _ in range(width)]
         kv = [rng.uniform(-1, 1) for _ in range(width)]
         pm, pn = rng.randint(0, 5000), rng.randint(0, 5000)
@@ -585,15 +666,19 @@ def _layout_fact_compute(dps: int):
 def _layout_fact() -> Fact:
     return Fact(
         "rope-layout-permutation-check",
-        "The layout permutation on concrete widths (and the mix-up it prevents)",
+        "The half-layout kernel equals the interleaved kernel on permuted channels (and the mix-up it prevents)",
         TOPIC,
-        "GPT-NeoX / Hugging Face rotate_half vs RoFormer / Meta interleaved",
-        statement="For d = 2, 4, 8, 16, 64 at random positions, the mpmath reference scores of the interleaved "
-        "layout equal those of the half layout on q, k permuted by P = [0, 2, ..., d-2, 1, 3, ..., d-1]; "
-        "without the permutation they agree only at d = 2 (where the layouts coincide).",
+        sources.LAYOUTS,
+        statement="For d = 2, 4, 8, 16, 64 at random positions, the scores of numeric.rotary.rope_mp in the "
+        "interleaved layout equal those of its half layout on q, k permuted by numeric.rotary.layout_permutation, "
+        "P = [0, 2, ..., d-2, 1, 3, ..., d-1]; without the permutation they agree only at d = 2 (where the "
+        "layouts coincide).",
         claim={"widths": 5, "permuted scores equal": 5, "unpermuted scores equal": 1},
         compute=_layout_fact_compute,
-        wrong={"widths": 5, "permuted scores equal": 5, "unpermuted scores equal": 5},
+        method="mpmath at {dps} digits (numeric.rotary.rope_mp, both layouts)",
+        wrong=lambda dps: _layout_fact_compute(dps, inverse=True),
+        notes="The wrong computation applies the inverse permutation (converting in the wrong direction); it "
+        "coincides with P only for d <= 4.",
     )
 
 

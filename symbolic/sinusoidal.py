@@ -1,8 +1,8 @@
-r"""Sinusoidal position encoding (Vaswani et al. 2017, §3.5) and the claims "Positional Encoding 101" makes of it.
+r"""Sinusoidal position encoding (Vaswani et al. 2017, §3.5) and the claims 'Positional Encoding 101' makes of it.
 
 ``PE(pos, 2i) = sin(pos·θ_i)``, ``PE(pos, 2i+1) = cos(pos·θ_i)``, ``θ_i = b^{-2i/d}``. Identities that hold for
-every width are stated with a symbolic even ``d`` and Sums over the ``d/2`` pairs; the seed's worked examples
-are facts recomputed with mpmath.
+every width are stated with a symbolic even ``d`` and Sums over the ``d/2`` pairs, for any positive frequencies
+``θ_i`` (so in particular the paper's); the article's worked examples are facts recomputed with mpmath.
 """
 
 from __future__ import annotations
@@ -12,16 +12,17 @@ import sympy as sp
 
 from numeric import sinusoid
 
-from .core import Domain, Fact, Identity, Step
+from . import sources
+from .core import Definition, Domain, Fact, Identity, Kernel, Step
 
-SEED = "seed 000 'Positional Encoding 101'"
-VASWANI = "Vaswani et al. 2017, 'Attention Is All You Need', §3.5"
+MATHS = sources.article("Maths behind Positional Encoding")
+VASWANI = sources.VASWANI
 
 # ---- symbols, named like the math -----------------------------------------------------------------------------
 d = sp.Symbol("d", integer=True, positive=True, even=True)  # encoded width d_model
 i = sp.Symbol("i", integer=True, nonnegative=True)  # pair index 0 .. d/2 - 1
 pos, m, n, t, k = sp.symbols("pos m n t k", real=True)  # positions and shifts (real: interpolation allowed)
-b = sp.Symbol("b", positive=True)  # frequency base (10000 in the paper)
+b = sp.Symbol("b", positive=True)  # frequency base (10000 in the paper); claims that need b > 1 say so
 theta = sp.Symbol("theta_i", positive=True)  # one pair's frequency, for per-pair lemmas
 #: The frequencies θ_i. The identities below hold for ANY positive frequencies, so they are proved for free
 #: components θ_i (Indexed) and hence in particular for the paper's θ_i = b^{-2i/d} (sinusoidal-definition).
@@ -30,7 +31,10 @@ theta_i = THETA[i]
 theta_paper = b ** (-2 * i / d)  # θ_i = b^{-2i/d}
 
 SIZES = {d: (2, 4, 6, 16)}
-DOMAINS = {"b": Domain("real", 2, 20000), "theta_i": Domain("real", 1e-4, 1), "theta": Domain("real", 1e-4, 1)}
+#: A frequency base: b > 1 (the kernels refuse b <= 1), spread over six orders of magnitude.
+BASE = Domain("real", 1.001, 1e6, log=True)
+#: A pair index of a width d: 0 .. d/2 - 1.
+PAIR = Domain("integer", 0, d / 2 - 1)
 ASSUME = (
     "d even and positive",
     "i = 0, ..., d/2 - 1 indexes the pairs",
@@ -68,21 +72,97 @@ EULER = ("combine_sums", "trig_to_exp", "expand", "powsimp")
 def _identity(id_, title, steps, **kw):
     kw.setdefault("assumptions", ASSUME)
     kw.setdefault("sizes", SIZES)
-    kw.setdefault("domains", DOMAINS)
     return Identity(id_, title, "sinusoidal", kw.pop("source", VASWANI), tuple(steps), **kw)
 
 
-# ---- identities -------------------------------------------------------------------------------------------------
+# ---- kernels: the encoding as numeric.sinusoid computes it ------------------------------------------------------
 
 
-def definition() -> Identity:
+def _int(x) -> int:
+    if not mpmath.isint(x):
+        raise ValueError(f"expected an integer, got {x}")
+    return int(x)
+
+
+class PE(Kernel):
+    r"""``PE(pos, c)``: component ``c`` of the sinusoidal code of width ``d`` and base ``b`` (args ``pos, c, d,
+    b``), computed by :func:`numeric.sinusoid.sinusoidal_mp`; no symbolic unfolding (it is what is defined)."""
+
+    nargs = 4
+
+    @classmethod
+    def numeric(cls, p, c, width, base):
+        row = sinusoid.sinusoidal_mp([p], _int(width), base, dps=mpmath.mp.dps)[0]
+        return row[_int(c)]
+
+    def doit(self, **hints):
+        return self
+
+    def _latex(self, printer, exp=None):
+        p, c, _, _ = self.args
+        out = r"\operatorname{PE}\left(%s, %s\right)" % (printer._print(p), printer._print(c))
+        return out if exp is None else r"%s^{%s}" % (out, exp)
+
+
+class PairStep(Kernel):
+    r"""``|PE_i(q) - PE_i(p)|``: how far pair ``i`` moves from position ``p`` to ``q`` (args ``p, q, i, d, b``),
+    from :func:`numeric.sinusoid.sinusoidal_mp`."""
+
+    nargs = 5
+
+    @classmethod
+    def numeric(cls, p, q, pair, width, base):
+        rows = sinusoid.sinusoidal_mp([p, q], _int(width), base, dps=mpmath.mp.dps)
+        c = 2 * _int(pair)
+        return mpmath.sqrt((rows[1][c] - rows[0][c]) ** 2 + (rows[1][c + 1] - rows[0][c + 1]) ** 2)
+
+    def doit(self, **hints):
+        return self
+
+    def _latex(self, printer, exp=None):
+        p, q, pair, _, _ = self.args
+        out = r"\left|\operatorname{PE}_{%s}\left(%s\right) - \operatorname{PE}_{%s}\left(%s\right)\right|" % (
+            printer._print(pair), printer._print(q), printer._print(pair), printer._print(p),
+        )  # fmt: skip
+        return out if exp is None else r"%s^{%s}" % (out, exp)
+
+
+class Proximity(Kernel):
+    r"""``φ(k) = PE(0)·PE(k)`` of width ``d`` and base ``b`` (args ``k, d, b``), from
+    :func:`numeric.sinusoid.sinusoidal_mp`."""
+
+    nargs = 3
+
+    @classmethod
+    def numeric(cls, k_, width, base):
+        rows = sinusoid.sinusoidal_mp([0, k_], _int(width), base, dps=mpmath.mp.dps)
+        return mpmath.fsum(a * c for a, c in zip(rows[0], rows[1], strict=True))
+
+    def doit(self, **hints):
+        return self
+
+    def _latex(self, printer, exp=None):
+        out = r"\varphi\left(%s\right)" % printer._print(self.args[0])
+        return out if exp is None else r"%s^{%s}" % (out, exp)
+
+
+def definition() -> Definition:
     denom = sp.Pow(b, 2 * i / d, evaluate=False)
-    return _identity(
+    lhs = sp.Matrix([PE(pos, 2 * i, d, b), PE(pos, 2 * i + 1, d, b)])
+    return Definition(
         "sinusoidal-definition",
-        "The paper's denominator is the inverse frequency θ_i = b^(-2i/d)",
-        [Step(sp.sin(pos / denom), sp.sin(pos * theta_paper), "1/b^(2i/d) = b^(-2i/d) =: θ_i", ("powsimp",))],
-        source=f"{VASWANI}; {SEED}, 'Maths behind Positional Encoding'",
-        wrong=sp.sin(pos * b ** (-i / d)),
+        "The sinusoidal code: PE(pos, 2i) = sin(pos/b^(2i/d)), PE(pos, 2i+1) = cos(pos/b^(2i/d))",
+        "sinusoidal",
+        f"{VASWANI}; {MATHS}",
+        lhs,
+        sp.Matrix([sp.sin(pos / denom), sp.cos(pos / denom)]),
+        "the paper's definition, interleaved; 1/b^(2i/d) = b^(-2i/d) =: θ_i",
+        "numeric.sinusoid.sinusoidal_mp",
+        assumptions=("d even", "i = 0 .. d/2 - 1", "b > 1 the base", "positions real"),
+        sizes=SIZES,
+        domains={"i": PAIR, "b": BASE},
+        wrong=sp.Matrix([sp.sin(pos * b ** (-i / d)), sp.cos(pos * b ** (-i / d))]),
+        notes="Every sinusoidal theorem below holds for arbitrary positive frequencies θ_i, so for these.",
     )
 
 
@@ -94,10 +174,10 @@ def denominators_512() -> Identity:
         "sinusoidal-denominators-512",
         "Worked example, d_model = 512: denominators 10000^(2i/512) at i = 0, 128, 255",
         [Step(lhs, rhs, "exact powers of 10: 10000^(510/512) = 10^(255/64), not 10000", ("powsimp",))],
-        source=f"{SEED}, Examples A-C",
+        source=sources.article("More on '$i$' and '$d_{model}$'") + ", Examples A-C",
         assumptions=("d_model = 512", "b = 10000"),
         sizes={},
-        notes="The seed rounds 510/512 to 1 and writes 10000; the exact denominator is 10^(255/64) ≈ 9646.6.",
+        notes="The article rounds 510/512 to 1 and writes 10000; the exact denominator is 10^(255/64) ≈ 9646.6.",
         wrong=sp.Matrix([1, 100, 10000]),
     )
 
@@ -194,6 +274,7 @@ def wavelengths() -> Identity:
     lam = 2 * sp.pi / theta_paper  # λ_i = 2π/θ_i
     lam_next = lam.subs(i, i + 1)
     last = lam.subs(i, d / 2 - 1)
+    longest = 2 * sp.pi * b / b ** (2 / d)
     return _identity(
         "sinusoidal-wavelengths",
         "Wavelengths 2π/θ_i form a geometric progression with ratio b^(2/d); the longest is 2π·b^(1 - 2/d) < 2π·b",
@@ -201,14 +282,25 @@ def wavelengths() -> Identity:
             Step(
                 lam_next / lam, b ** (2 / d), "consecutive wavelengths: ratio b^(2/d), independent of i", ("powsimp",)
             ),
-            Step(last, 2 * sp.pi * b / b ** (2 / d), "the longest, at i = d/2 - 1", ("expand", "powsimp")),
+            Step(last, longest, "the longest, at i = d/2 - 1", ("expand", "powsimp")),
+            Step(
+                longest,
+                2 * sp.pi * b,
+                "b^(2/d) > 1 for b > 1: compare logarithms, log(2πb) - log(2πb^(1-2/d)) = (2/d) log b > 0",
+                ("log_sides", "expand_log", "expand"),
+                rel="<",
+            ),
         ],
         lhs=last,
-        rhs=2 * sp.pi * b / b ** (2 / d),
-        strategy=("expand", "powsimp"),
+        rhs=2 * sp.pi * b,
+        rel="<",
+        strategy=("log_sides", "expand_log", "expand"),
+        given=(sp.Q.gt(b, 1),),
+        assumptions=(*ASSUME, "b > 1"),
+        domains={"b": BASE},
         notes="The paper's 'from 2π to 10000·2π' is the limit d → ∞; for d = 512 the longest wavelength is "
         "2π·10^(255/64) ≈ 60611, not 62832.",
-        wrong=2 * sp.pi * b,
+        wrong=2 * sp.pi * b / b ** (4 / d),
     )
 
 
@@ -234,77 +326,62 @@ def pair_separation() -> Identity:
 
 # ---- facts (computed with mpmath) -----------------------------------------------------------------------------
 
+EXAMPLES = sources.article("More on '$i$' and '$d_{model}$'") + ", Examples A-C"
+K = sp.Symbol("k", integer=True)  # an integer distance
+
 
 def _fmt(v, digits: int) -> str:
     return mpmath.nstr(v, digits, strip_zeros=False)
 
 
-def worked_examples_512() -> Fact:
+def _worked_examples(dps, exponent=lambda j: mpmath.mpf(2 * j) / 512):
     idx = (0, 128, 255)
+    den = [mpmath.mpf(10000) ** exponent(j) for j in idx]
+    val = [mpmath.sin(1 / x) for x in den]
+    value = {"denominator": [_fmt(x, 8) for x in den], "sin(1/denominator)": [_fmt(x, 6) for x in val]}
+    table = [(f"i={j}: 10000^({2 * j}/512)", x) for j, x in zip(idx, den, strict=True)]
+    table += [(f"i={j}: sin(1/10000^({2 * j}/512))", x) for j, x in zip(idx, val, strict=True)]
+    return value, table
 
-    def compute(dps):
-        th = sinusoid.inverse_frequencies_mp(512, 10000, dps)
-        den = [1 / th[j] for j in idx]
-        val = [mpmath.sin(1 * th[j]) for j in idx]
-        value = {"denominator": [_fmt(x, 8) for x in den], "sin(1/denominator)": [_fmt(x, 6) for x in val]}
-        table = [(f"i={j}: 10000^({2 * j}/512)", x) for j, x in zip(idx, den, strict=True)]
-        table += [(f"i={j}: sin(1/10000^({2 * j}/512))", x) for j, x in zip(idx, val, strict=True)]
-        return value, table
 
+def worked_examples_512() -> Fact:
     return Fact(
         "sinusoidal-worked-examples-512",
         "Worked examples A-C for d_model = 512 at pos = 1, recomputed",
         "sinusoidal",
-        f"{SEED}, Examples A-C",
-        "At i = 255 the denominator is 10^(255/64) ≈ 9646.6 (the seed rounds the exponent 510/512 to 1 and writes "
-        "10000), so the value is sin(1.0366e-4), not sin(0.0001).",
+        EXAMPLES,
+        "At i = 255 the denominator is 10^(255/64) ≈ 9646.6 (the article rounds the exponent 510/512 to 1 and "
+        "writes 10000), so the value is sin(1.0366e-4), not sin(0.0001).",
         {
             "denominator": ["1.0000000", "100.00000", "9646.6162"],
             "sin(1/denominator)": ["0.841471", "0.00999983", "0.000103663"],
         },
-        compute,
+        _worked_examples,
+        method="mpmath at {dps} digits",
+        wrong=lambda dps: _worked_examples(dps, exponent=lambda j: mpmath.mpf(round(2 * j / 512, 2))),
         definitions=(
-            Step(sp.Symbol("PE_{1,2i}"), sp.sin(1 / sp.Pow(10000, 2 * i / 512, evaluate=False)), "definition"),
-        ),
-        wrong={
-            "denominator": ["1.0000000", "100.00000", "10000.000"],
-            "sin(1/denominator)": ["0.841471", "0.00999983", "0.000100000"],
-        },
-    )
-
-
-#: The seed's table for "The cat sat" (d_model = 4), as printed there.
-SEED_DRY_RUN = [["0.00", "1.00", "0.00", "1.00"], ["0.84", "0.54", "0.01", "0.99"], ["0.91", "-0.42", "0.02", "0.99"]]
-
-
-def dry_run_d4() -> Fact:
-    def compute(dps):
-        rows = sinusoid.sinusoidal_mp([0, 1, 2], 4, 10000, dps=dps)
-        value = [[_two_decimals(x) for x in row] for row in rows]
-        table = [
-            (f"PE({p}) for '{w}'", [mpmath.nstr(x, 6) for x in row])
-            for p, w, row in zip((0, 1, 2), ("The", "cat", "sat"), rows, strict=True)
-        ]
-        return value, table
-
-    return Fact(
-        "sinusoidal-dry-run-d4",
-        "Dry run d_model = 4 for 'The cat sat', rounded to two decimals",
-        "sinusoidal",
-        f"{SEED}, 'Simple Dry-Run'",
-        "Reproduces the seed's table except dimension 3 at pos = 1 and 2: cos(0.01) = 0.99995 and cos(0.02) = "
-        "0.99980 round to 1.00; the seed prints 0.99 (truncation, not rounding).",
-        [["0.00", "1.00", "0.00", "1.00"], ["0.84", "0.54", "0.01", "1.00"], ["0.91", "-0.42", "0.02", "1.00"]],
-        compute,
-        definitions=(
-            Step(
-                sp.Symbol("PE_{pos}"),
-                sp.Matrix([sp.sin(pos), sp.cos(pos), sp.sin(pos / 100), sp.cos(pos / 100)]).T,
-                "d_model = 4, b = 10000: denominators 1 and 100",
+            Definition(
+                "sinusoidal-worked-examples-512:PE",
+                "PE(1, 2i) for d_model = 512",
+                "sinusoidal",
+                EXAMPLES,
+                PE(1, 2 * i, 512, 10000),
+                sp.sin(1 / sp.Pow(10000, 2 * i / 512, evaluate=False)),
+                "the definition at pos = 1, d_model = 512, b = 10000",
+                "numeric.sinusoid.sinusoidal_mp",
+                domains={"i": Domain("integer", 0, 255)},
             ),
         ),
-        wrong=SEED_DRY_RUN,
+        notes="The wrong computation rounds the exponent 2i/512 to two decimals, as the article does.",
     )
+
+
+#: The article's table for "The cat sat" (d_model = 4), as printed there.
+ARTICLE_DRY_RUN = [
+    ["0.00", "1.00", "0.00", "1.00"],
+    ["0.84", "0.54", "0.01", "0.99"],
+    ["0.91", "-0.42", "0.02", "0.99"],
+]
 
 
 def _two_decimals(x) -> str:
@@ -313,87 +390,173 @@ def _two_decimals(x) -> str:
     return f"{'-' if q < 0 else ''}{abs(q) // 100}.{abs(q) % 100:02d}"
 
 
+def _truncate_two_decimals(x) -> str:
+    q = int(mpmath.sign(x) * mpmath.floor(abs(x) * 100))
+    return f"{'-' if q < 0 else ''}{abs(q) // 100}.{abs(q) % 100:02d}"
+
+
+def _dry_run(dps, rounding=_two_decimals):
+    rows = sinusoid.sinusoidal_mp([0, 1, 2], 4, 10000, dps=dps)
+    value = [[rounding(x) for x in row] for row in rows]
+    table = [
+        (f"PE({p}) for '{w}'", [mpmath.nstr(x, 6) for x in row])
+        for p, w, row in zip((0, 1, 2), ("The", "cat", "sat"), rows, strict=True)
+    ]
+    return value, table
+
+
+def dry_run_d4() -> Fact:
+    return Fact(
+        "sinusoidal-dry-run-d4",
+        "Dry run d_model = 4 for 'The cat sat', rounded to two decimals",
+        "sinusoidal",
+        sources.article("Simple Dry-Run :"),
+        "Reproduces the article's table except dimension 3 at pos = 1 and 2: cos(0.01) = 0.99995 and cos(0.02) = "
+        "0.99980 round to 1.00; the article prints 0.99 (truncation, not rounding).",
+        [["0.00", "1.00", "0.00", "1.00"], ["0.84", "0.54", "0.01", "1.00"], ["0.91", "-0.42", "0.02", "1.00"]],
+        _dry_run,
+        method="mpmath at {dps} digits (numeric.sinusoid.sinusoidal_mp), rounded half away from zero",
+        wrong=lambda dps: _dry_run(dps, rounding=_truncate_two_decimals),
+        definitions=(
+            Definition(
+                "sinusoidal-dry-run-d4:PE",
+                "PE(pos) for d_model = 4",
+                "sinusoidal",
+                sources.article("Simple Dry-Run :"),
+                sp.Matrix([PE(pos, c, 4, 10000) for c in range(4)]),
+                sp.Matrix([sp.sin(pos), sp.cos(pos), sp.sin(pos / 100), sp.cos(pos / 100)]),
+                "d_model = 4, b = 10000: denominators 1 and 100",
+                "numeric.sinusoid.sinusoidal_mp",
+            ),
+        ),
+        notes="The wrong computation truncates to two decimals, as the article's table does.",
+    )
+
+
 MONOTONE = {4: 3, 64: 5, 128: 11, 512: 43}
 
 
-def monotone_range() -> Fact:
-    def compute(dps):
-        value, table = {}, []
-        for width in MONOTONE:
-            th = sinusoid.inverse_frequencies_mp(width, 10000, dps)
-            phi_k = lambda kk, th=th: mpmath.fsum(mpmath.cos(kk * x) for x in th)  # φ(k) = Σ_i cos(kθ_i)
-            prev, kk = phi_k(0), 0
-            while True:
-                cur = phi_k(kk + 1)
-                if cur >= prev:
-                    break
-                prev, kk = cur, kk + 1
-            value[width] = kk
-            table.append((f"d={width}: φ({kk}), φ({kk + 1})", [mpmath.nstr(prev, 10), mpmath.nstr(cur, 10)]))
-        return value, table
+def _monotone(dps, exponent=lambda j, width: mpmath.mpf(2 * j) / width):
+    value, table = {}, []
+    for width in MONOTONE:
+        th = [mpmath.mpf(10000) ** (-exponent(j, width)) for j in range(width // 2)]
+        phi_k = lambda kk, th=th: mpmath.fsum(mpmath.cos(kk * x) for x in th)  # φ(k) = Σ_i cos(kθ_i)
+        prev, kk = phi_k(0), 0
+        while True:
+            cur = phi_k(kk + 1)
+            if cur >= prev:
+                break
+            prev, kk = cur, kk + 1
+        value[width] = kk
+        table.append((f"d={width}: φ({kk}), φ({kk + 1})", [mpmath.nstr(prev, 10), mpmath.nstr(cur, 10)]))
+    return value, table
 
+
+def monotone_range() -> Fact:
     return Fact(
         "sinusoidal-monotone-range",
         "Monotonicity holds only at short range: φ(k) = PE(0)·PE(k) strictly decreases for k = 0..K, then rises",
         "sinusoidal",
-        f"{SEED}, 'Rules any Positional Encoding Method must follow'; Wang et al. ICLR 2021",
+        f"{sources.article('Rules any Positional Encoding Method must follow')}; {sources.WANG}",
         "For integer distances k, φ(0) > φ(1) > ... > φ(K) and φ(K+1) > φ(K), with K = 3, 5, 11, 43 for "
         "d_model = 4, 64, 128, 512 (b = 10000).",
-        {str(w): K for w, K in MONOTONE.items()},
-        compute,
-        definitions=(Step(sp.Function("phi")(k), pairs(sp.cos(k * theta_paper)), "definition"),),
-        wrong={"4": 3, "64": 5, "128": 11, "512": 512},
+        {str(w): K_ for w, K_ in MONOTONE.items()},
+        _monotone,
+        method="mpmath at {dps} digits",
+        wrong=lambda dps: _monotone(dps, exponent=lambda j, width: mpmath.mpf(j) / width),
+        definitions=(
+            Definition(
+                "sinusoidal-monotone-range:phi",
+                "φ(k) = PE(0)·PE(k)",
+                "sinusoidal",
+                sources.WANG,
+                Proximity(K, d, 10000),
+                pairs(sp.cos(K * sp.Integer(10000) ** (-2 * i / d))),
+                "the proximity of the sinusoidal code: pair i contributes sin 0·sin kθ_i + cos 0·cos kθ_i",
+                "numeric.sinusoid.sinusoidal_mp",
+                sizes={d: (4, 64, 128, 512)},
+            ),
+        ),
+        notes="The wrong computation uses the frequencies 10000^(-i/d) (the 'i/d instead of 2i/d' slip).",
     )
 
 
-def fast_wave_repeats() -> Fact:
-    def compute(dps):
-        best, records = mpmath.inf, []
-        for kk in range(1, 1001):
-            gap = 2 * abs(mpmath.sin(mpmath.mpf(kk) / 2))  # |PE_pair0(k) - PE_pair0(0)| = 2|sin(k/2)|
-            if gap < best:
-                best = gap
-                records.append((kk, gap))
-        value = [kk for kk, _ in records]
-        table = [(f"k={kk}: 2|sin(k/2)|", g) for kk, g in records]
-        table.append(("sin(0), sin(6)", [mpmath.sin(0), mpmath.nstr(mpmath.sin(6), 6)]))
-        return value, table
+def _near_repeats(dps, gap_of=lambda kk: 2 * abs(mpmath.sin(mpmath.mpf(kk) / 2))):
+    best, records = mpmath.inf, []
+    for kk in range(1, 1001):
+        gap = gap_of(kk)  # |PE_pair0(k) - PE_pair0(0)| = 2|sin(k/2)|
+        if gap < best:
+            best = gap
+            records.append((kk, gap))
+    value = [kk for kk, _ in records]
+    table = [(f"k={kk}: 2|sin(k/2)|", g) for kk, g in records]
+    table.append(("sin(0), sin(6)", [mpmath.sin(0), mpmath.nstr(mpmath.sin(6), 6)]))
+    return value, table
 
+
+def fast_wave_repeats() -> Fact:
     return Fact(
         "sinusoidal-fast-wave-near-repeats",
         "The fastest pair (θ_0 = 1) never repeats exactly; its closest returns up to k = 1000",
         "sinusoidal",
-        f"{SEED}, 'The Right Graph: The Problem with Distant Words'",
+        sources.article("The Right Graph: The Problem with Distant Words"),
         "Distance of pair 0 between positions 0 and k is 2|sin(k/2)|; record minima for k ≤ 1000 occur at "
         "k = 1, 6, 19, 25, 44, 333, 710 (approximations of multiples of 2π). At k = 6 the gap is 0.282: "
-        "sin(6) = -0.279, not the same height as sin(0) = 0, as the seed's figure suggests.",
+        "sin(6) = -0.279, not the same height as sin(0) = 0, as the article's figure suggests.",
         [1, 6, 19, 25, 44, 333, 710],
-        compute,
-        definitions=(Step(sp.Function("g")(k), 2 * sp.Abs(sp.sin(k / 2)), "|PE_pair0(k) - PE_pair0(0)|"),),
-        wrong=[1, 6, 12, 18],
+        _near_repeats,
+        method="mpmath at {dps} digits",
+        wrong=lambda dps: _near_repeats(dps, gap_of=lambda kk: abs(mpmath.sin(mpmath.mpf(kk)))),
+        definitions=(
+            Definition(
+                "sinusoidal-fast-wave-near-repeats:gap",
+                "the distance of pair 0 between positions 0 and k",
+                "sinusoidal",
+                VASWANI,
+                PairStep(0, K, 0, 4, 10000),
+                2 * sp.Abs(sp.sin(K / 2)),
+                "|(sin k, cos k) - (0, 1)|² = 2 - 2 cos k = 4 sin²(k/2)",
+                "numeric.sinusoid.sinusoidal_mp",
+            ),
+        ),
+        notes="The wrong computation measures |sin k| (one coordinate) instead of the pair's distance.",
     )
 
 
-def fast_slow_separation() -> Fact:
+def _fast_slow(dps, exponent=lambda j: mpmath.mpf(2 * j) / 512):
     idx = (0, 128, 255)
+    th = [mpmath.mpf(10000) ** (-exponent(j)) for j in idx]
+    sep = [2 * mpmath.sin(x / 2) for x in th]  # 2 sin(θ_i/2): the pair's move per position step
+    value = [_fmt(x, 4) for x in sep]
+    return value, [(f"i={j}: 2 sin(θ_i/2)", x) for j, x in zip(idx, sep, strict=True)]
 
-    def compute(dps):
-        th = sinusoid.inverse_frequencies_mp(512, 10000, dps)
-        sep = [2 * mpmath.sin(th[j] / 2) for j in idx]  # 2 sin(θ_i/2): the pair's move per position step
-        value = [_fmt(x, 4) for x in sep]
-        return value, [(f"i={j}: 2 sin(θ_i/2)", x) for j, x in zip(idx, sep, strict=True)]
 
+def fast_slow_separation() -> Fact:
     return Fact(
         "sinusoidal-fast-slow-separation",
         "Fast pairs tell neighbours apart, slow pairs barely move: per-pair step for d_model = 512",
         "sinusoidal",
-        f"{SEED}, 'Differentiating between Nearby and Distant Words'",
+        sources.article("Differentiating between Nearby and Distant Words"),
         "By sinusoidal-pair-separation, pair i moves 2 sin(θ_i/2) per position step: 0.9589 for the fastest "
         "pair (i = 0), 0.01000 at i = 128 and 1.037e-4 for the slowest (i = 255), a ratio of about 9250.",
         ["0.9589", "0.01000", "0.0001037"],
-        compute,
-        definitions=(Step(sp.Function("s")(i), 2 * sp.sin(theta_paper / 2), "per-pair step, d = 512, b = 10000"),),
-        wrong=["0.9589", "0.01000", "0.0001000"],
+        _fast_slow,
+        method="mpmath at {dps} digits",
+        wrong=lambda dps: _fast_slow(dps, exponent=lambda j: mpmath.mpf(2 * j + 2) / 512),
+        definitions=(
+            Definition(
+                "sinusoidal-fast-slow-separation:step",
+                "the move of pair i from one position to the next, d_model = 512",
+                "sinusoidal",
+                VASWANI,
+                PairStep(0, 1, i, 512, 10000),
+                2 * sp.sin(sp.Integer(10000) ** (-2 * i / 512) / 2),
+                "sinusoidal-pair-separation at d = 512, b = 10000",
+                "numeric.sinusoid.sinusoidal_mp",
+                domains={"i": Domain("integer", 0, 255)},
+            ),
+        ),
+        notes="The wrong computation indexes the frequencies from 1 (θ_i = 10000^(-2(i+1)/512)): an off-by-one.",
     )
 
 

@@ -1,24 +1,38 @@
-r"""The proofs: every registered claim is verified (one test per id), and its registered mistake is rejected.
+r"""The proofs: every registered claim verifies (one test per id), and every check can fail: its registered
+mistake is rejected, and so is every perturbed intermediate expression of a derivation.
 
-``pytest -k sinusoidal`` proves the sinusoidal identities."""
+``pytest -k sinusoidal`` proves the sinusoidal claims."""
+
+import re
 
 import pytest
 
 from numeric import tolerances
-from symbolic.core import Fact, Identity
+from symbolic.core import Definition, Fact, Identity
 from tests.claims import BY_ID, CLAIMS, IDS
+
+CHAINED = [(c.id, j) for c in CLAIMS if isinstance(c, Identity) and c.chained for j in range(len(c.steps) - 1)]
+
+#: Theorems whose every step is structurally identical on both sides once the sizes are substituted (so the
+#: numeric line has nothing to evaluate), with the reason that is acceptable. Keep it empty if you can.
+VACUOUS_NUMERIC: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("claim_id", IDS)
 def test_claim_is_verified(claim_id):
     result = BY_ID[claim_id].verify(dps=tolerances.DEFAULT_DPS)
     assert result.ok, result.as_dict()
+    assert result.kind == BY_ID[claim_id].kind
 
 
 @pytest.mark.parametrize("claim_id", IDS)
 def test_wrong_variant_is_rejected(claim_id):
     claim = BY_ID[claim_id]
     assert claim.wrong is not None, f"{claim_id} registers no wrong variant"
+    if isinstance(claim, Fact):
+        assert callable(claim.wrong), f"{claim_id}: a fact's wrong variant is a wrong computation"
+        wrong = claim.wrong_variant()
+        assert wrong.claim == claim.claim  # the expected literal stays; the computation changes
     result = claim.wrong_variant().verify(dps=tolerances.DEFAULT_DPS)
     assert not result.ok
     if isinstance(claim, Identity):
@@ -27,6 +41,34 @@ def test_wrong_variant_is_rejected(claim_id):
         assert not last.numeric_ok, result.as_dict()
         if claim.rel == "=":
             assert not last.symbolic, result.as_dict()
+    if isinstance(claim, Definition):
+        assert result.steps[0].numeric.status == "disagree", result.as_dict()
+
+
+@pytest.mark.parametrize("claim_id, j", CHAINED, ids=[f"{c}-{j}" for c, j in CHAINED])
+def test_perturbed_intermediate_expression_is_rejected(claim_id, j):
+    result = BY_ID[claim_id].perturbed(j).verify(dps=tolerances.DEFAULT_DPS)
+    assert not result.ok
+    # both steps that share the perturbed expression fail, each on both lines
+    for k in (j, j + 1):
+        step = result.steps[k]
+        assert not step.numeric_ok and not step.symbolic, (k, result.as_dict())
+
+
+@pytest.mark.parametrize("claim_id", [c.id for c in CLAIMS if isinstance(c, Identity)])
+def test_every_theorem_has_numeric_evidence(claim_id):
+    result = BY_ID[claim_id].verify(dps=tolerances.DEFAULT_DPS)
+    if claim_id in VACUOUS_NUMERIC:
+        pytest.skip(VACUOUS_NUMERIC[claim_id])
+    assert result.numeric == "agree", result.as_dict()
+    assert all(s.numeric.points >= tolerances.NUMERIC_POINTS for s in result.steps if s.numeric.status == "agree")
+
+
+def test_fact_definitions_are_checked_definitions():
+    for c in CLAIMS:
+        if isinstance(c, Fact):
+            assert all(isinstance(d, Definition) for d in c.definitions), c.id
+            assert c.method.strip(), c.id
 
 
 def test_ids_are_unique_and_kebab_case():
@@ -36,9 +78,18 @@ def test_ids_are_unique_and_kebab_case():
 
 
 def test_every_claim_names_its_source_and_topic():
+    from symbolic.registry import TOPICS
+
     for c in CLAIMS:
         assert c.source.strip() and c.title.strip(), c.id
-        assert isinstance(c, (Identity, Fact))
+        assert isinstance(c, (Identity, Fact, Definition))
+        assert c.topic in TOPICS, c.id
+
+
+def test_sources_are_cited_by_title_not_by_workshop_names():
+    for c in CLAIMS:
+        text = " ".join([c.id, c.title, c.source, str(getattr(c, "statement", "")), c.notes])
+        assert not re.search(r"\bseed\b|REFERENCES\.md|\bissue \d", text, re.IGNORECASE), c.id
 
 
 def test_registry_order_is_stable():

@@ -1,4 +1,4 @@
-r"""The numeric relative schemes agree with the symbolic definitions registered in symbolic.relative."""
+r"""The numeric relative schemes agree with the symbolic models of symbolic.{deberta, alibi, transformer_xl}."""
 
 import mpmath
 import numpy as np
@@ -8,21 +8,25 @@ import sympy as sp
 from numeric import alibi_slopes, deberta_delta
 from numeric.alibi import alibi_slopes_mp
 from numeric.transformer_xl import txl_relative_embeddings, txl_scores_direct
-from symbolic import relative as R
+from symbolic import alibi as A
+from symbolic import attention, registry
+from symbolic import deberta as D
+from symbolic import transformer_xl as X
 
 
 def test_deberta_delta_matches_piecewise_definition():
-    i, j, k = R.i, R.j, R.k
+    i, j, k = D.i, D.j, D.k
     for kk in (1, 2, 5):
         for a in range(-8, 9):
             for b in range(-8, 9):
-                sym = R.delta_piecewise(i, j).subs({i: a, j: b, k: kk})
+                sym = D.delta_piecewise(i, j).subs({i: a, j: b, k: kk})
                 assert int(sym) == int(deberta_delta([a - b], kk)[0])
-                assert R.Delta(a, b, kk).doit() == sym
+                assert D.Delta(a, b, kk).doit() == sym
+                assert D.Delta.numeric(mpmath.mpf(a), mpmath.mpf(b), mpmath.mpf(kk)) == int(sym)
 
 
 def test_alibi_slopes_match_symbolic_geometric_form_at_50_digits():
-    n, h = R.n_heads, R.hh
+    n, h = A.n_heads, A.hh
     formula = 2 ** (-8 * h / n)
     for nh in (1, 2, 4, 8, 16, 64):
         with mpmath.workdps(50):
@@ -45,11 +49,11 @@ def test_txl_score_matches_symbolic_components():
     for a in range(qlen):
         for b in range(qlen + mlen):
             g = W.T @ (q[a] + v)
-            expr = R.txl_score(a + mlen - b).subs(R.h, hh).doit()
-            subs = {R.THETA[p]: theta[p] for p in range(hh)}
-            subs |= {R.G_[c]: g[c] for c in range(d_model)}
-            subs |= {R.Q_[c]: q[a, c] for c in range(2 * hh)} | {R.U_[c]: u[c] for c in range(2 * hh)}
-            subs |= {R.K_[c]: k[b, c] for c in range(2 * hh)}
+            expr = X.txl_score(a + mlen - b).subs(attention.h, hh).doit()
+            subs = {attention.THETA[p]: theta[p] for p in range(hh)}
+            subs |= {X.G_[c]: g[c] for c in range(d_model)}
+            subs |= {X.Q_[c]: q[a, c] for c in range(2 * hh)} | {X.U_[c]: u[c] for c in range(2 * hh)}
+            subs |= {X.K_[c]: k[b, c] for c in range(2 * hh)}
             assert float(expr.subs(subs)) == pytest.approx(A[a, b], rel=1e-12)
 
 
@@ -63,6 +67,6 @@ def test_txl_relative_table_matches_mpmath():
 
 
 def test_every_relative_claim_has_the_topic_prefix():
-    for c in R.claims():
+    for c in registry.topic("relative"):
         assert c.id.split("-")[0] in {"attention", "txl", "deberta", "t5", "alibi"}, c.id
         assert c.topic == "relative"

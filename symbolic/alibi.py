@@ -1,0 +1,141 @@
+r"""ALiBi (Press et al. 2022): the linear bias computed from absolute positions depends on ``i - j`` only and
+decreases with distance; the reference's slopes, for powers of two and for other head counts.
+
+Convention: query ``i``, key ``j``, bias ``-m_h (i - j)`` (query - key) on causal scores. Bloom adds ``m_h j``
+instead: the two differ by ``m_h i``, a constant per row, so softmax gives the same weights, but Bloom's bias is
+not a function of ``i - j`` (see ``alibi-translation-invariant``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import sympy as sp
+
+from numeric import alibi
+
+from . import sources
+from .attention import TOPIC, _identity, difference
+from .core import Fact, Identity, Step
+
+ALIBI = sources.ALIBI
+
+slope = sp.Symbol("m_h", positive=True)  # one head's slope
+s_ = sp.Symbol("s", integer=True, positive=True)  # extra distance
+qi, kj = sp.symbols("i j", integer=True)
+
+
+def alibi_bias(a, b):
+    return -slope * difference(a, b)
+
+
+def _bloom_bias(n_heads, query_positions, key_positions):
+    r"""Bloom's form ``m_h j`` (softmax-equivalent on each row, not a function of ``i - j``)."""
+    m = alibi.alibi_slopes(n_heads)
+    j = np.asarray(key_positions, dtype=np.float64).reshape(-1)
+    return m[:, None, None] * np.broadcast_to(j, (len(query_positions), len(j)))[None, :, :]
+
+
+def _alibi_bias(dps: int, bias=alibi.alibi_bias):
+    heads = 12
+    i, j = np.arange(0, 64), np.arange(0, 64)
+    B = bias(heads, i, j)  # (heads, queries, keys)
+    toeplitz = bool(np.all(B[:, 1:, 1:] == B[:, :-1, :-1]))
+    far = 2**40
+    shifted = bool(np.allclose(bias(heads, i + far, j + far), B, rtol=0, atol=0))
+    # causal row a holds keys 0 .. a: the bias must rise towards the query, i.e. fall as the key moves back
+    decreasing = all(bool(np.all(np.diff(B[:, a, : a + 1], axis=-1) > 0)) for a in range(1, 64))
+    value = {
+        "constant along diagonals": toeplitz,
+        "positions shifted by 2^40: unchanged": shifted,
+        "strictly decreasing as the key moves back": decreasing,
+    }
+    return value, [*value.items(), ("bias of head 0, query 5, keys 0..5", B[0, 5, :6].tolist())]
+
+
+def alibi_translation() -> Fact:
+    return Fact(
+        "alibi-translation-invariant",
+        "ALiBi's bias computed from absolute positions depends on i - j only and decreases with distance",
+        TOPIC,
+        ALIBI,
+        "numeric.alibi.alibi_bias for 12 heads, queries and keys at 0 .. 63 and again shifted by 2^40: the bias "
+        "is constant along diagonals, unchanged by the shift, and on the causal part strictly decreasing as the "
+        "key moves further back.",
+        {
+            "constant along diagonals": True,
+            "positions shifted by 2^40: unchanged": True,
+            "strictly decreasing as the key moves back": True,
+        },
+        _alibi_bias,
+        method="numeric.alibi.alibi_bias (NumPy float64; slopes are powers of two, products exact here)",
+        wrong=lambda dps: _alibi_bias(dps, bias=_bloom_bias),
+        notes="The wrong computation is Bloom's m_h·j: the same softmax weights row by row, but not a function of "
+        "i - j (and increasing in j).",
+    )
+
+
+def alibi_decay() -> Identity:
+    return _identity(
+        "alibi-monotone-decay",
+        "ALiBi's bias strictly decreases as the key moves further back",
+        ALIBI,
+        [Step(alibi_bias(qi, difference(kj, s_)), alibi_bias(qi, kj), "the gap is m_h s > 0", ("expand",), rel="<")],
+        lhs=alibi_bias(qi, difference(kj, s_)),
+        rhs=alibi_bias(qi, kj),
+        rel="<",
+        assumptions=("m_h > 0; s >= 1 extra tokens of distance",),
+        notes="Monotone over the whole causal range, with no upper limit on the distance (unlike sinusoidal "
+        "dot products, which oscillate).",
+        wrong=alibi_bias(qi, kj - 2 * s_),
+    )
+
+
+n_heads = sp.Symbol("n", integer=True, positive=True)
+hh = sp.Symbol("h", integer=True, positive=True)
+
+
+def alibi_slopes_form() -> Identity:
+    start = 2 ** (-(2 ** (-(sp.log(n_heads, 2) - 3))))  # the reference: start = ratio = 2^(-2^-(log2 n - 3))
+    lhs = start * start ** (hh - 1)
+    return _identity(
+        "alibi-slopes-geometric",
+        "The reference's start·ratio^(h-1) is the geometric sequence 2^(-8h/n)",
+        ALIBI,
+        [Step(lhs, 2 ** (-8 * hh / n_heads), "2^-(log2 n - 3) = 8/n, then add exponents", ("expand", "powsimp"))],
+        assumptions=("n heads (the reference uses it for powers of two); h = 1 .. n",),
+        wrong=2 ** (-8 * (hh - 1) / n_heads),  # the off-by-one exponent
+    )
+
+
+def _power_of_two_formula(n: int) -> list[Fraction]:
+    return [Fraction(-8 * h, n) for h in range(1, n + 1)]
+
+
+def _alibi_non_pow2(dps: int, exponents=alibi.alibi_slope_exponents):
+    out = {nh: [str(e) for e in exponents(nh)] for nh in (6, 12)}
+    return out, [(f"log2 slopes, {nh} heads", v) for nh, v in out.items()]
+
+
+def alibi_non_power_of_two() -> Fact:
+    return Fact(
+        "alibi-slopes-non-power-of-two",
+        "ALiBi slopes for head counts that are not powers of two",
+        TOPIC,
+        ALIBI,
+        "With c = 2^floor(log2 n): the c slopes of c heads, then the odd-h slopes of 2c heads. "
+        "Claimed: the exponents log2 m_h for n = 6 and n = 12.",
+        {
+            6: ["-2", "-4", "-6", "-8", "-1", "-3"],
+            12: ["-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-1/2", "-3/2", "-5/2", "-7/2"],
+        },
+        _alibi_non_pow2,
+        method="exact rationals (numeric.alibi.alibi_slope_exponents)",
+        wrong=lambda dps: _alibi_non_pow2(dps, exponents=_power_of_two_formula),
+        notes="The wrong computation applies 2^(-8h/n) to n = 6 and 12 (a bug seen in public ports).",
+    )
+
+
+def claims() -> list:
+    return [alibi_translation(), alibi_decay(), alibi_slopes_form(), alibi_non_power_of_two()]

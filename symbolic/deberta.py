@@ -1,0 +1,291 @@
+r"""DeBERTa's disentangled attention (He et al. 2021): the clipped relative index δ, its window, the three terms,
+the public code's gather (and its p2c convention), and the v2 log buckets.
+
+Convention: the relative position is **query - key** (``i - j``); ``δ(i, j) = clip(i - j + k, 0, 2k - 1)``. The
+paper indexes position->content with ``δ(j, i)``; public code ends up with ``δ(i, j)`` (see
+``deberta-p2c-code-vs-paper``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from numeric import deberta
+
+from . import sources
+from .attention import TOPIC, _identity, comps, d, l
+from .core import Definition, Fact, Identity, Kernel, Step
+
+DEBERTA = sources.DEBERTA
+DEBERTA_CODE = sources.DEBERTA_CODE
+
+i = sp.Symbol("i", integer=True)  # query position
+j = sp.Symbol("j", integer=True)  # key position
+k = sp.Symbol("k", integer=True, positive=True)  # the window
+
+
+class Delta(Kernel):
+    r"""DeBERTa's clipped relative index ``δ(a, b) = 0`` if ``a - b <= -k``, ``2k - 1`` if ``a - b >= k``, else
+    ``a - b + k`` (args ``a, b, k``): ``doit`` writes the definition as a Piecewise; numerically it is
+    :func:`numeric.deberta.deberta_delta`."""
+
+    nargs = 3
+
+    @classmethod
+    def numeric(cls, a, b, kk):
+        r = a - b
+        if not (mpmath.isint(r) and mpmath.isint(kk)):
+            raise ValueError(f"δ takes integers, got i - j = {r}, k = {kk}")
+        return int(deberta.deberta_delta(np.array([int(r)]), int(kk))[0])
+
+    def doit(self, **hints):
+        a, b, kk = (x.doit(**hints) if isinstance(x, sp.Basic) else x for x in self.args)
+        return delta_piecewise(a, b, kk)
+
+    def _latex(self, printer, exp=None):
+        a, b, _ = self.args
+        out = r"\delta\left(%s, %s\right)" % (printer._print(a), printer._print(b))
+        return out if exp is None else r"%s^{%s}" % (out, exp)
+
+
+def delta_piecewise(a, b, kk=k):
+    r = a - b
+    return sp.Piecewise((0, r <= -kk), (2 * kk - 1, r >= kk), (r + kk, True))
+
+
+def delta_definition() -> Definition:
+    return Definition(
+        "deberta-delta",
+        "DeBERTa's relative index: δ(i, j) = clip(i - j + k, 0, 2k - 1)",
+        TOPIC,
+        DEBERTA,
+        Delta(i, j, k),
+        delta_piecewise(i, j),
+        "the paper's definition (Eq. 3): 2k relative embeddings, distances beyond ±k share the end rows",
+        "numeric.deberta.deberta_delta",
+        assumptions=("k >= 1 the window; i query, j key positions, any integers",),
+        wrong=i - j + k,
+    )
+
+
+a_, b_, c_ = sp.symbols("a b c", integer=True, nonnegative=True)
+
+
+def deberta_window() -> Identity:
+    # Every pair with |i - j| < k is i - j = a - b, k = a + b + c + 1 for nonnegative integers a, b, c (take
+    # c in {0, 1} by the parity of i - j + k - 1): the window written with symbols SymPy can reason about.
+    i_w, k_w = j + a_ - b_, a_ + b_ + c_ + 1
+    return _identity(
+        "deberta-delta-exact-in-window",
+        "Inside the window |i - j| < k the clipped index is i - j + k exactly",
+        DEBERTA,
+        [
+            Step(
+                Delta(i_w, j, k_w),
+                (i_w - j) + k_w,
+                "i - j <= -k means 2a + c + 1 <= 0 and i - j >= k means 2b + c + 1 <= 0: both false, so the "
+                "Piecewise takes its last branch",
+                ("doit", "expand"),
+            )
+        ],
+        assumptions=(
+            "the window |i - j| < k, written i - j = a - b and k = a + b + c + 1 with integers a, b, c >= 0 "
+            "(every window pair has this form)",
+            "j any integer key position",
+        ),
+        notes="So distinct distances inside the window use distinct embeddings; outside, every distance shares "
+        "row 0 or row 2k - 1 (deberta-delta-saturation).",
+        wrong=(i_w - j) + k_w - 1,
+    )
+
+
+QC, KC = sp.IndexedBase("q^c", real=True), sp.IndexedBase("k^c", real=True)
+KR, QR = sp.IndexedBase("K^r", real=True), sp.IndexedBase("Q^r", real=True)
+
+
+def deberta_from_four_terms() -> Identity:
+    d_ij, d_ji = Delta(i, j, k), Delta(j, i, k)
+    full = comps((QC[l] + QR[d_ji, l]) * (KC[l] + KR[d_ij, l]))
+    p2p = comps(QR[d_ji, l] * KR[d_ij, l])
+    three = comps(QC[l] * KC[l] + QC[l] * KR[d_ij, l] + KC[l] * QR[d_ji, l])
+    return _identity(
+        "deberta-disentangled-from-four-terms",
+        "DeBERTa's three terms (c2c + c2p + p2c) are the four-term expansion of (Q^c_i + Q^r_δ(j,i))·(K^c_j + "
+        "K^r_δ(i,j)) without its position->position product",
+        DEBERTA,
+        [
+            Step(
+                sp.Add(full, sp.Mul(-1, p2p, evaluate=False), evaluate=False),
+                three,
+                "expand the product; the position->position product Q^r_δ(j,i)·K^r_δ(i,j) cancels",
+                ("combine_sums", "expand"),
+            )
+        ],
+        assumptions=(
+            "q^c = Q^c_i, k^c = K^c_j: the content projections of the two tokens (no position)",
+            "K^r, Q^r: the 2k projected relative rows, indexed by δ (evaluated by numeric.deberta); d components",
+        ),
+        sizes={d: (1, 2, 3)},
+        notes="DeBERTa scales the sum by 1/sqrt(3d): three terms, not one. The public code indexes p2c with "
+        "δ(i, j) instead (deberta-p2c-code-vs-paper); that is the registered mistake.",
+        wrong=comps(QC[l] * KC[l] + QC[l] * KR[d_ij, l] + KC[l] * QR[d_ij, l]),
+    )
+
+
+def _gather_without_transpose(Qc, Kc, Qr, Kr, kk):
+    r"""A port of the public gather that forgets the transpose of the position->content part (a known bug)."""
+    L, dd = Qc.shape
+    rel = np.arange(L)[:, None] - np.arange(L)[None, :]
+    c2p = np.take_along_axis(Qc @ Kr.T, np.clip(rel + kk, 0, 2 * kk - 1), axis=-1)
+    p2c = np.take_along_axis(Kc @ Qr.T, np.clip(-rel + kk, 0, 2 * kk - 1), axis=-1)  # [j, i] used as [i, j]
+    return (Qc @ Kc.T + c2p + p2c) / math.sqrt(3 * dd)
+
+
+def _gather(dps: int, gather=deberta.deberta_scores_gather):
+    rng = np.random.default_rng(11)
+    L, t, dd, kk = 10, 3, 4, 3
+    Qc, Kc = rng.standard_normal((L + t, dd)), rng.standard_normal((L + t, dd))
+    Qr, Kr = rng.standard_normal((2 * kk, dd)), rng.standard_normal((2 * kk, dd))
+    value, rows = [], []
+    for conv in ("code", "paper"):
+        if gather is deberta.deberta_scores_gather:
+            g = gather(Qc, Kc, Qr, Kr, kk, p2c_index=conv)
+        else:
+            g = gather(Qc, Kc, Qr, Kr, kk)
+        direct = deberta.deberta_scores_direct(Qc, Kc, Qr, Kr, kk, p2c_index=conv)
+        value.append(bool(np.max(np.abs(g - direct)) <= 1e-12))
+        rows.append((f"{conv}: max |gather - direct|", float(np.max(np.abs(g - direct)))))
+    # translation: the last L tokens alone, at positions 0 .. L-1 instead of t .. t+L-1
+    whole = deberta.deberta_scores_gather(Qc, Kc, Qr, Kr, kk)
+    alone = deberta.deberta_scores_gather(Qc[t:], Kc[t:], Qr, Kr, kk)
+    value.append(bool(np.max(np.abs(whole[t:, t:] - alone)) <= 1e-12))
+    rows.append(("max |A(i + t, j + t) - A(i, j)|, t = 3", float(np.max(np.abs(whole[t:, t:] - alone)))))
+    return value, rows
+
+
+def deberta_translation() -> Fact:
+    return Fact(
+        "deberta-translation-invariant",
+        "The public code's gather computes DeBERTa's score entry by entry (both p2c conventions), and shifting "
+        "the sequence leaves the scores unchanged",
+        TOPIC,
+        f"{DEBERTA}; {DEBERTA_CODE}",
+        "L = 13 seeded random content projections, d = 4, k = 3: numeric.deberta.deberta_scores_gather (the "
+        "public code's gather and transpose) equals deberta_scores_direct (δ evaluated entry by entry) for "
+        "p2c_index 'code' and 'paper'; and the scores of the last 10 tokens alone equal those rows and columns of "
+        "the whole sequence (positions shifted by t = 3). Claimed: [code, paper, shifted].",
+        [True, True, True],
+        _gather,
+        method="NumPy float64 (numeric.deberta), agreement to 1e-12",
+        wrong=lambda dps: _gather(dps, gather=_gather_without_transpose),
+        notes="The score is a function of i - j by the definition of δ; what is checked is that the code people "
+        "run computes that definition. The wrong computation is a port that forgets the transpose of p2c.",
+    )
+
+
+def _saturation(dps: int, delta=deberta.deberta_delta):
+    kk = 4
+    r = np.arange(-2 * kk, 2 * kk + 1)
+    dl = [int(x) for x in delta(r, kk)]
+    return dl, [("k", kk), ("i - j", r.tolist()), ("δ(i, j)", dl)]
+
+
+def deberta_saturation() -> Fact:
+    return Fact(
+        "deberta-delta-saturation",
+        "Outside the window the DeBERTa index saturates",
+        TOPIC,
+        DEBERTA,
+        "δ(i, j) for k = 4 and i - j = -8 .. 8: exact inside |i - j| < 4, then stuck at 0 and 2k - 1 = 7.",
+        claim=[0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7],
+        compute=_saturation,
+        method="numeric.deberta.deberta_delta (exact integers)",
+        definitions=(delta_definition(),),
+        wrong=lambda dps: _saturation(dps, delta=lambda r, kk: r + kk),
+        notes="The wrong computation forgets the clipping.",
+    )
+
+
+def _p2c(dps: int, transposed: bool = True):
+    kk = 4
+    r = np.arange(-6, 7)  # i - j
+    # δ(i, j): what the public gather + transpose reads; without the transpose a port reads δ(j, i)
+    code = deberta.deberta_delta(r if transposed else -r, kk)
+    paper = deberta.deberta_delta(-r, kk)  # δ(j, i): Eq. 4
+    inside = np.abs(r) < kk
+    mirror = bool(np.all(paper[inside] == 2 * kk - code[inside]))
+    merged = sorted({int(p) for c, p in zip(code, paper, strict=True) if c == 2 * kk - 1})
+    rows = [("i - j", r.tolist()), ("code index δ(i,j)", code.tolist()), ("paper index δ(j,i)", paper.tolist())]
+    return [mirror, merged], rows
+
+
+def deberta_p2c() -> Fact:
+    return Fact(
+        "deberta-p2c-code-vs-paper",
+        "The public code's p2c index is the paper's mirrored, except at the edge",
+        TOPIC,
+        f"{DEBERTA}; {DEBERTA_CODE}",
+        "k = 4, i - j = -6 .. 6. Claimed: [inside the window δ(j, i) = 2k - δ(i, j), the paper indices met where "
+        "the code index is 2k - 1]. The second entry [0, 1] shows the code's row 2k - 1 stands for both distance "
+        "k - 1 and every distance >= k, which the paper's p2c tells apart: no relabelling of the table maps one "
+        "convention onto the other.",
+        claim=[True, [0, 1]],
+        compute=_p2c,
+        method="numeric.deberta.deberta_delta (exact integers)",
+        notes="numeric.deberta takes the convention as a parameter (p2c_index='code' or 'paper'); the gather "
+        "formulation without the transpose, or with +r instead of -r, is the known p2c sign bug, and the wrong "
+        "computation here.",
+        wrong=lambda dps: _p2c(dps, transposed=False),
+    )
+
+
+def _log_bucket_mp(r: int, bucket_size: int, max_position: int, top: int) -> int:
+    r"""``sign(r)(mid + ceil(log(|r|/mid)/log(top/mid)(mid - 1)))`` beyond ``mid``: ``top = max_position - 1`` is
+    the reference's, ``top = max_position`` the plausible slip."""
+    mid = bucket_size // 2
+    if abs(r) <= mid:
+        return r
+    x = mpmath.log(mpmath.mpf(abs(r)) / mid) / mpmath.log(mpmath.mpf(top) / mid) * (mid - 1)
+    return (1 if r > 0 else -1) * (mid + int(mpmath.ceil(x)))
+
+
+def _log_buckets(dps: int, top_offset: int = -1):
+    r = [0, 1, 127, 128, 129, 130, 200, 300, 511, 512, -129, -511]
+    if top_offset == -1:
+        b = [deberta.deberta_log_bucket_mp(x, 256, 512, dps) for x in r]
+    else:
+        b = [_log_bucket_mp(x, 256, 512, 512 + top_offset) for x in r]
+    return b, [("r = i - j", r), ("bucket (bucket_size 256, max_position 512)", b)]
+
+
+def deberta_log_buckets() -> Fact:
+    return Fact(
+        "deberta-log-bucket-values",
+        "DeBERTa v2 log buckets: exact up to 128, then logarithmic up to 255",
+        TOPIC,
+        DEBERTA_CODE,
+        "make_log_bucket_position at its defaults, logarithms at full precision: |r| <= 128 is kept, "
+        "|r| = 511 = max_position - 1 maps to 255, and the buckets are odd in r.",
+        claim=[0, 1, 127, 128, 129, 130, 169, 207, 255, 256, -129, -255],
+        compute=_log_buckets,
+        method="mpmath at {dps} digits (numeric.deberta.deberta_log_bucket_mp)",
+        notes="r = 512 gives 256 (the reference does not cap); the score's clip(· + k, 0, 2k - 1) saturates it. "
+        "The wrong computation divides by log(max_position/mid) instead of log((max_position - 1)/mid).",
+        wrong=lambda dps: _log_buckets(dps, top_offset=0),
+    )
+
+
+def claims() -> list:
+    return [
+        delta_definition(),
+        deberta_from_four_terms(),
+        deberta_window(),
+        deberta_translation(),
+        deberta_saturation(),
+        deberta_p2c(),
+        deberta_log_buckets(),
+    ]

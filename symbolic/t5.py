@@ -1,0 +1,148 @@
+r"""T5's relative position bias (Raffel et al. 2020): the bias computed from absolute positions depends on
+``n - m`` only, and the bucket boundaries and cap of the reference's ``_relative_position_bucket``.
+
+Convention: the relative position is **key - query** (``r = n - m``); bidirectional buckets put keys after the
+query (``r > 0``) in the upper half.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+from numeric import t5
+
+from . import sources
+from .attention import TOPIC
+from .core import Fact
+
+T5 = sources.T5
+
+
+def _t5_bias(dps: int, swapped: bool = False):
+    heads, num_buckets = 2, 32
+    table = np.repeat(np.arange(num_buckets, dtype=np.float64)[:, None], heads, axis=1)  # bias = bucket index
+    bias = (lambda m_, n_: t5.t5_bias(n_, m_, table)) if swapped else (lambda m_, n_: t5.t5_bias(m_, n_, table))
+    m, n = np.arange(0, 40), np.arange(0, 40)
+    B = bias(m, n)  # (heads, queries, keys)
+    toeplitz = bool(np.all(B[:, 1:, 1:] == B[:, :-1, :-1]))
+    far = 10**6
+    shifted = bool(np.all(bias(m + far, n + far) == B))
+    after, before = int(bias([10], [15])[0, 0, 0]), int(bias([15], [10])[0, 0, 0])
+    value = {
+        "constant along diagonals": toeplitz,
+        "positions shifted by 10^6: unchanged": shifted,
+        "query 10, key 15 (r = +5)": after,
+        "query 15, key 10 (r = -5)": before,
+    }
+    return value, list(value.items())
+
+
+def t5_translation() -> Fact:
+    return Fact(
+        "t5-bias-relative",
+        "T5's bias computed from absolute positions depends on n - m only; keys after the query use the upper "
+        "half of the buckets",
+        TOPIC,
+        f"{T5}; {sources.article('Relative Positions')}",
+        "numeric.t5.t5_bias with 32 buckets, max distance 128 and a table whose bias is the bucket index, for "
+        "queries and keys at 0 .. 39 and again shifted by 10^6: the bias matrix is constant along diagonals and "
+        "unchanged by the shift; a key 5 after the query reads bucket 16 + 5 = 21, a key 5 before reads 5.",
+        {
+            "constant along diagonals": True,
+            "positions shifted by 10^6: unchanged": True,
+            "query 10, key 15 (r = +5)": 21,
+            "query 15, key 10 (r = -5)": 5,
+        },
+        _t5_bias,
+        method="numeric.t5.t5_bias (NumPy, exact integer buckets)",
+        wrong=lambda dps: _t5_bias(dps, swapped=True),
+        notes="The score is content plus b(bucket(n - m)) by T5's definition; what is checked is that the code "
+        "computes it from absolute positions with the key - query sign. The wrong computation swaps the sign "
+        "convention (query - key), which is still translation invariant but reads the other half of the table.",
+    )
+
+
+def _linear_bucket(r: int, num_buckets: int = 32, max_distance: int = 128) -> int:
+    r"""A plausible wrong bucket: linear instead of logarithmic spacing beyond ``max_exact``."""
+    side = num_buckets // 2
+    me = side // 2
+    offset, a = (side if r > 0 else 0), abs(r)
+    if a < me:
+        return offset + a
+    return offset + min(me + (a - me) * (side - me) // (max_distance - me), side - 1)
+
+
+def _t5_boundaries(dps: int, bucket=None):
+    bucket = bucket or (lambda r: t5.t5_relative_bucket_mp(r, True, 32, 128, dps))
+    B, me, md = 16, 8, 128
+    firsts, seen = [], set()
+    for a in range(0, 200):  # r = -a <= 0: keys before the query, the lower half
+        b = bucket(-a)
+        if b not in seen:
+            seen.add(b)
+            firsts.append(a)
+    # The closed form: bucket me + j starts at the least integer a >= me (md/me)^(j/(B - me)).
+    closed = list(range(me))
+    for jj in range(B - me):
+        edge = me * (mpmath.mpf(md) / me) ** (mpmath.mpf(jj) / (B - me))
+        closed.append(int(mpmath.ceil(edge - mpmath.mpf(10) ** (-(dps - 10)))))  # exact powers stay put
+    used = {bucket(r) for r in range(-130, 131)}
+    unused = [bb for bb in range(32) if bb not in used]
+    rows = [("first |r| of each bucket (r <= 0)", firsts), ("closed form", closed), ("unused buckets", unused)]
+    return [firsts, unused, firsts == closed], rows
+
+
+def t5_boundaries() -> Fact:
+    return Fact(
+        "t5-bucket-boundaries",
+        "T5 bucket boundaries at the defaults (bidirectional, 32 buckets, 128)",
+        TOPIC,
+        T5,
+        "Scanning the bucket of r = 0, -1, ..., -199: exact buckets for |r| < 8, then the boundaries 8·16^(j/8) "
+        "rounded up; bucket 16 is never used (positive offsets start at |r| = 1). Claimed: [first |r| of each "
+        "bucket, unused buckets, the scan agrees with the closed form].",
+        [[0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 23, 32, 46, 64, 91], [16], True],
+        _t5_boundaries,
+        method="mpmath at {dps} digits (numeric.t5.t5_relative_bucket_mp)",
+        wrong=lambda dps: _t5_boundaries(dps, bucket=_linear_bucket),
+        notes="The wrong computation spaces the buckets linearly (a bug class seen in ports).",
+    )
+
+
+def _uncapped(r: int) -> int:
+    side, me, md = 16, 8, 128
+    offset, a = (side if r > 0 else 0), abs(r)
+    if a < me:
+        return offset + a
+    return offset + me + int(math.log(a / me) / math.log(md / me) * (side - me))
+
+
+def _t5_cap(dps: int, bucket=None):
+    bucket = bucket or (lambda r: t5.t5_relative_bucket_mp(r, True, 32, 128, dps))
+    r = [-127, -128, -129, -1000, -(10**6), 128, 10**6]
+    b = [bucket(x) for x in r]
+    b0 = [t5.t5_relative_bucket_mp(0, bi, nb, md, dps) for bi, nb, md in ((True, 32, 128), (False, 32, 128))]
+    return [b, b0], [("r", r), ("bucket", b), ("bucket(0) bidirectional / unidirectional", b0)]
+
+
+def t5_cap() -> Fact:
+    return Fact(
+        "t5-bucket-cap",
+        "T5 buckets are capped at the last bucket of each half; distance 0 is bucket 0",
+        TOPIC,
+        T5,
+        "Bidirectional, 32 buckets, max distance 128: every |r| >= 91 of one sign shares a bucket (15 for keys "
+        "before the query, 31 after), however far; r = 0 is bucket 0 with no log(0) evaluated.",
+        [[15, 15, 15, 15, 15, 31, 31], [0, 0]],
+        _t5_cap,
+        method="mpmath at {dps} digits (numeric.t5.t5_relative_bucket_mp)",
+        wrong=lambda dps: _t5_cap(dps, bucket=_uncapped),
+        notes="The wrong computation forgets the cap (min(., buckets - 1)).",
+    )
+
+
+def claims() -> list:
+    return [t5_translation(), t5_boundaries(), t5_cap()]

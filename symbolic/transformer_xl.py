@@ -1,0 +1,233 @@
+r"""Transformer-XL (Dai et al. 2019): the four terms rewritten with relative distances, and the relative-shift
+trick of the reference code (what it computes on and below the causal diagonal, and what it leaves above).
+
+Convention: the distance is ``m - n`` (query - key); the memory keys come first (``k_len = q_len + m_len``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+from numeric.transformer_xl import causal_mask, rel_shift, txl_scores_direct, txl_scores_shift
+
+from . import sources
+from .attention import (
+    MAT_SIZES,
+    TOPIC,
+    W_q,
+    _identity,
+    _sq,
+    _vec,
+    difference,
+    four_terms,
+    h,
+    i,
+    l,
+    pairs,
+    theta_i,
+    x_m,
+    x_n,
+)
+from .core import Fact, Identity, Step
+
+TXL = sources.TXL
+
+W_kE, W_kR = _sq("W_{k,E}"), _sq("W_{k,R}")
+u, v = _vec("u"), _vec("v")
+R_mn = _vec("R_{m-n}")
+
+
+def txl_from_four_terms() -> Identity:
+    # The four terms with Transformer-XL's substitutions: key position p_n -> R_{m-n} with its own W_{k,R};
+    # key content keeps W_{k,E}; the query's position W_q p_m -> u (with content keys) and v (with R).
+    lhs = sp.Add(*four_terms(W_q * x_m, u, v, W_kE, W_kR, x_n, R_mn))
+    rhs = (W_q * x_m + u).T * W_kE * x_n + (W_q * x_m + v).T * W_kR * R_mn
+    return _identity(
+        "txl-from-four-terms",
+        "Transformer-XL rewrites the four terms; the code adds u, v to the query",
+        TXL,
+        [
+            Step(
+                lhs,
+                rhs,
+                "collect the terms sharing a key: (a)+(c) with W_{k,E} x_n, (b)+(d) with W_{k,R} R_{m-n}",
+                ("expand",),
+            )
+        ],
+        assumptions=(
+            "the four terms of attention-four-term-expansion with p_n -> R_{m-n} (own W_{k,R}), "
+            "W_k x_n -> W_{k,E} x_n, and the query-side W_q p_m -> u (content) and v (position)",
+        ),
+        sizes=MAT_SIZES,
+        notes="The right side is what the reference code computes: AC = (q + r_w_bias) k^T and "
+        "BD = (q + r_r_bias) r^T, with r_w_bias = u and r_r_bias = v.",
+        wrong=(W_q * x_m + v).T * W_kE * x_n + (W_q * x_m + u).T * W_kR * R_mn,  # u and v swapped
+    )
+
+
+Q_ = sp.IndexedBase("q", real=True)  # W_q x_m, the query content
+U_ = sp.IndexedBase("u", real=True)
+K_ = sp.IndexedBase("k^E", real=True)  # W_{k,E} x_n, the key content
+G_ = sp.IndexedBase("g", real=True)  # W_{k,R}^T (W_q x_m + v)
+
+
+def txl_score(r) -> sp.Expr:
+    r"""``A_rel`` in components for the distance ``r = m - n``: content part plus ``g . R_r`` with ``R_r`` in
+    ``[sin | cos]`` halves (``R_r[i] = sin rθ_i``, ``R_r[h+i] = cos rθ_i``); tests/test_relative_claims.py checks
+    numeric.transformer_xl against it."""
+    content = sp.Sum((Q_[l] + U_[l]) * K_[l], (l, 0, 2 * h - 1))
+    return content + pairs(G_[i] * sp.sin(r * theta_i) + G_[h + i] * sp.cos(r * theta_i))
+
+
+# ---- the relative-shift trick ------------------------------------------------------------------------------------
+qlen = sp.Symbol("q_len", integer=True, positive=True)
+mlen = sp.Symbol("m_len", integer=True, nonnegative=True)
+ri, rj = sp.symbols("i j", integer=True, nonnegative=True)
+
+
+def txl_shift_index() -> Identity:
+    klen = qlen + mlen
+    lhs = qlen + ri * klen + rj  # offset of output (i, j) in the padded buffer (first row of q_len entries dropped)
+    rhs = ri * (klen + 1) + (rj + qlen - ri)  # row i, column j + q_len - i of the padded (q_len, k_len + 1) matrix
+    return _identity(
+        "txl-rel-shift-index",
+        "The relative shift reads output (i, j) from padded row i, column j + q_len - i",
+        TXL,
+        [Step(lhs, rhs, "row-major offsets of the two views of one buffer", ("expand",))],
+        assumptions=(
+            "k_len = q_len + m_len keys (memory first); 0 <= i < q_len, 0 <= j < k_len",
+            "the column j + q_len - i lies in [1, k_len] exactly when j <= i + m_len (on or below the "
+            "causal diagonal); for j > i + m_len the offset spills into padded row i + 1",
+        ),
+        notes="Column 0 of the padded matrix is the zero pad; column c >= 1 holds raw column c - 1.",
+        wrong=ri * (klen + 1) + (rj + qlen - ri - 1),  # the off-by-one: forgetting the pad column
+    )
+
+
+def txl_shift_distance() -> Identity:
+    klen = qlen + mlen
+    lhs = difference(sp.Add(klen, -1, evaluate=False), sp.Add(rj + qlen - ri, -1, evaluate=False))  # k_len-1-c
+    return _identity(
+        "txl-rel-shift-distance",
+        "On and below the diagonal the shifted entry has distance i + m_len - j",
+        TXL,
+        [Step(lhs, ri + mlen - rj, "raw column c = j + q_len - i - 1 holds distance k_len - 1 - c", ("expand",))],
+        assumptions=(
+            "the raw product uses the distances k_len - 1, ..., 0 (pos_seq counts down)",
+            "j <= i + m_len (see txl-rel-shift-index)",
+        ),
+        notes="i + m_len is the query's absolute position, so this is exactly R_{i'-j}: the trick computes the "
+        "direct O(L^2) gather on and below the causal diagonal.",
+        wrong=ri + mlen - rj + 1,
+    )
+
+
+def rel_shift_drop_last(x) -> np.ndarray:
+    r"""An off-by-one port of the relative shift: pad, view as ``(k_len + 1, q_len)``, drop the *last* row."""
+    x = np.asarray(x)
+    q, kl = x.shape[:2]
+    padded = np.concatenate([np.zeros((q, 1), dtype=x.dtype), x], axis=1).reshape(kl + 1, q)
+    return padded[:-1].reshape(q, kl)
+
+
+def _shift_labels(dps: int, shift=rel_shift):
+    # Exact integer labels: raw[i, c] = 1000 (i + 1) + distance (k_len - 1 - c), so every entry says where it is from.
+    mismatches, above = 0, None
+    rows: list[tuple[str, object]] = []
+    for q in range(1, 7):
+        for mem in range(0, 5):
+            kl = q + mem
+            raw = np.array([[1000 * (a + 1) + (kl - 1 - c) for c in range(kl)] for a in range(q)], dtype=np.int64)
+            out = shift(raw)
+            for a in range(q):
+                for b in range(kl):
+                    if b <= a + mem:
+                        mismatches += int(out[a, b] != 1000 * (a + 1) + (a + mem - b))
+                    elif b == a + mem + 1:
+                        mismatches += int(out[a, b] != 0)
+                    else:  # the next row's score at distance a + mem + 1 + k_len - b
+                        mismatches += int(out[a, b] != 1000 * (a + 2) + (a + mem + 1 + kl - b))
+            if (q, mem) == (3, 1):
+                above = [[int(x) for x in row] for row in out]
+    rows.append(("rel_shift of the labels for q_len = 3, m_len = 1", above))
+    rows.append(("entries checked", sum(q * (q + mem) for q in range(1, 7) for mem in range(5))))
+    return mismatches, rows
+
+
+def txl_shift_fact() -> Fact:
+    return Fact(
+        "txl-rel-shift-garbage",
+        "What the relative shift leaves above the causal diagonal",
+        TOPIC,
+        TXL,
+        "Labels 1000 (i + 1) + distance, shifted for every q_len <= 6, m_len <= 4: on and below the diagonal each "
+        "entry is query i at distance i + m_len - j; at j = i + m_len + 1 the zero pad; further right query i + 1 "
+        "at distance i + m_len + 1 + k_len - j (the last row has nothing above the diagonal). Claimed: 0 mismatches.",
+        claim=0,
+        compute=_shift_labels,
+        method="exact integer labels through numeric.transformer_xl.rel_shift",
+        notes="The leftovers are finite scores of the wrong query and distance, not NaN: the causal mask must "
+        "remove them. The wrong computation drops the last instead of the first row (an off-by-one port).",
+        wrong=lambda dps: _shift_labels(dps, shift=rel_shift_drop_last),
+    )
+
+
+def _toeplitz(dps: int, shift=rel_shift):
+    r"""Identical tokens: the score depends on positions only, so on and below the diagonal it must be constant
+    along diagonals; and the shifted scores must equal the direct gather there."""
+    rng = np.random.default_rng(7)
+    d_model, d = 8, 6
+    q_len, m_len = 7, 3
+    tok_q, tok_k = rng.standard_normal(d), rng.standard_normal(d)
+    q = np.tile(tok_q, (q_len, 1))  # (q_len, d): the same token everywhere
+    k = np.tile(tok_k, (q_len + m_len, 1))  # (k_len, d)
+    W_kR = rng.standard_normal((d, d_model))
+    u, v = rng.standard_normal(d), rng.standard_normal(d)
+    if shift is rel_shift:
+        A = txl_scores_shift(q, k, W_kR, u, v)
+    else:  # the same computation as numeric.transformer_xl.txl_scores_shift, with another shift
+        from numeric.transformer_xl import txl_relative_embeddings
+
+        r = txl_relative_embeddings(np.arange(q_len + m_len - 1, -1, -1), d_model) @ W_kR.T
+        A = (q + u) @ k.T + shift((q + v) @ r.T)
+    direct = txl_scores_direct(q, k, W_kR, u, v)
+    mask = causal_mask(q_len, m_len)  # (q_len, k_len): j <= i + m_len
+    by_distance: dict = {}
+    for a in range(q_len):
+        for c in range(q_len + m_len):
+            if mask[a, c]:
+                by_distance.setdefault(a + m_len - c, []).append(A[a, c])
+    spread = max(max(vals) - min(vals) for vals in by_distance.values())
+    toeplitz = bool(spread <= 1e-12)
+    agrees = bool(np.max(np.abs(A - direct)[mask]) <= 1e-12)
+    return [toeplitz, agrees], [
+        ("distances on and below the diagonal", sorted(by_distance)),
+        ("largest spread of one distance's scores", float(spread)),
+        ("largest |shift - direct| on and below the diagonal", float(np.max(np.abs(A - direct)[mask]))),
+    ]
+
+
+def txl_translation() -> Fact:
+    return Fact(
+        "txl-translation-invariant",
+        "Transformer-XL scores computed with the relative shift depend only on i + m_len - j, and equal the direct "
+        "gather, on and below the causal diagonal",
+        TOPIC,
+        TXL,
+        "q_len = 7, m_len = 3, d = 6, d_model = 8, the same token at every position (seeded random projections, "
+        "u, v): the scores of numeric.transformer_xl.txl_scores_shift are constant along each distance "
+        "i + m_len - j (translation invariance of the positional part) and equal txl_scores_direct there. "
+        "Claimed: [constant along distances, equal to the direct gather].",
+        [True, True],
+        _toeplitz,
+        method="NumPy float64 (numeric.transformer_xl), agreement to 1e-12",
+        wrong=lambda dps: _toeplitz(dps, shift=rel_shift_drop_last),
+        notes="The score's positional part is a function of m - n by construction (Transformer-XL's rewrite); what "
+        "is checked is that the shift trick of the code computes it. The wrong computation uses the off-by-one "
+        "shift that drops the last row.",
+    )
+
+
+def claims() -> list:
+    return [txl_from_four_terms(), txl_translation(), txl_shift_index(), txl_shift_distance(), txl_shift_fact()]
