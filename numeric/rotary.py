@@ -36,7 +36,7 @@ import mpmath
 import numpy as np
 from mpmath import libmp
 
-from . import _validate
+from . import _mp, _validate
 from .sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
@@ -473,99 +473,21 @@ def interleaved_to_half_rows(weight, *, head_dim: int, axis: int = 0) -> np.ndar
 # ---- mpmath references -----------------------------------------------------------------------------------------
 
 
-def _raw(v, prec: int) -> tuple:
-    r"""mpmath's raw ``(sign, man, exp, bc)`` of a Python/NumPy real, an ``mpf`` or a decimal string (exact for
-    binary floats and integers; strings rounded to ``prec`` bits)."""
-    if isinstance(v, float):
-        if not math.isfinite(v):
-            raise ValueError(f"expected a finite real number, got {v!r}")
-        return libmp.from_float(v)
-    if isinstance(v, np.generic) and not isinstance(v, np.bool_):
-        if np.issubdtype(type(v), np.integer):
-            v = int(v)
-        elif np.issubdtype(type(v), np.floating):
-            return _raw(float(np.float64(v)), prec)
-    if isinstance(v, (bool, np.bool_)) or (not isinstance(v, (int, str, mpmath.mpf))):
-        raise ValueError(f"expected a finite real number (int, float, mpf or a decimal string), got {v!r}")
-    try:
-        m = mpmath.mpf(v)
-    except (TypeError, ValueError):
-        raise ValueError(f"expected a finite real number, got {v!r}") from None
-    if not mpmath.isfinite(m):
-        raise ValueError(f"expected a finite real number, got {v!r}")
-    return m._mpf_
-
-
-def _object_array(value, name: str, min_ndim: int) -> np.ndarray:
-    r"""Nested sequences or an array as an object array (the numbers untouched), with at least ``min_ndim`` axes."""
-    try:
-        arr = np.array(value, dtype=object)
-    except ValueError:
-        raise ValueError(f"{name} must be a rectangular array of real numbers (nested lists of one length)") from None
-    if arr.ndim < min_ndim:
-        what = "(..., tokens, width)" if min_ndim == 2 else "an array with at least one axis"
-        raise ValueError(f"{name} must have shape {what}, got shape {arr.shape}")
-    return arr
-
-
-def _gmpy2():
-    r"""gmpy2 when mpmath runs on it (the ``fast`` extra), else ``None``: MPFR's sin_cos is ~2x mpmath's."""
-    if libmp.BACKEND != "gmpy":
-        return None
-    try:
-        import gmpy2
-    except ImportError:  # pragma: no cover
-        return None
-    return gmpy2
-
-
-#: Use gmpy2 (MPFR) directly for the cos/sin and products of the references when available (tests switch it off
-#: to check that both paths agree).
-USE_GMPY2 = True
-
-
-def _rotate_mp(rows: list, positions: list, theta: list, factor: tuple, layout: str, prec: int) -> list:
-    r"""The rotation of each row (raw mpmath tuples) at ``prec`` bits, as rows of raw tuples: ``positions`` and
-    ``theta`` raw, ``factor`` the raw attention factor. Rows at one position share their cos and sin."""
-    h = len(theta)
-    pairs = [(2 * j, 2 * j + 1) if layout == "interleaved" else (j, j + h) for j in range(h)]
-    g = _gmpy2() if USE_GMPY2 else None
-    out = []
-    cache: dict = {}
-    if g is not None:  # MPFR: correctly rounded cos/sin and products at the same precision
-        with g.context(precision=prec, round=g.RoundToNearest):
-            mpfr, mul_2exp, back = g.mpfr, g.mul_2exp, libmp.from_man_exp
-            to = lambda t: mul_2exp(mpfr(-t[1] if t[0] else t[1]), t[2])  # noqa: E731  (exact: bc <= prec)
-            th = [to(t) for t in theta]
-            af = None if factor == libmp.fone else to(factor)
-            for row, p in zip(rows, positions, strict=True):
-                if p not in cache:
-                    pm = to(p)
-                    sc = [g.sin_cos(pm * t) for t in th]
-                    cache[p] = sc if af is None else [(s * af, c * af) for s, c in sc]
-                res = list(row)
-                for (a, b), (s, c) in zip(pairs, cache[p], strict=True):
-                    xa, xb = to(row[a]), to(row[b])
-                    m, e = (xa * c - xb * s).as_mantissa_exp()
-                    res[a] = back(m, int(e), prec, "n")
-                    m, e = (xa * s + xb * c).as_mantissa_exp()
-                    res[b] = back(m, int(e), prec, "n")
-                out.append(res)
-        return out
-    mul, add, sub = libmp.mpf_mul, libmp.mpf_add, libmp.mpf_sub
-    for row, p in zip(rows, positions, strict=True):
-        if p not in cache:
-            sc = [libmp.mpf_cos_sin(mul(p, t, prec, "n"), prec, "n")[::-1] for t in theta]  # (sin, cos)
-            if factor != libmp.fone:
-                sc = [(mul(s, factor, prec, "n"), mul(c, factor, prec, "n")) for s, c in sc]
-            cache[p] = sc
-        res = list(row)
-        for (a, b), (s, c) in zip(pairs, cache[p], strict=True):
-            xa, xb = row[a], row[b]
-            res[a] = sub(mul(xa, c, prec, "n"), mul(xb, s, prec, "n"), prec, "n")
-            res[b] = add(mul(xa, s, prec, "n"), mul(xb, c, prec, "n"), prec, "n")
-        out.append(res)
-    return out
+def _cos_sin_mp(w: _mp.Working, positions: np.ndarray, theta: list, factor) -> tuple:
+    r"""``factor * cos(m theta_i)`` and ``factor * sin(m theta_i)`` for each position (object arrays
+    ``positions.shape + (r/2,)``), computed once per distinct position."""
+    rows = positions.reshape(-1).tolist()
+    index = {p: k for k, p in enumerate(dict.fromkeys(rows))}
+    unique = np.empty(len(index), dtype=object)
+    unique[:] = list(index)
+    keys = np.fromiter((index[p] for p in rows), dtype=np.int64, count=len(rows))
+    th = np.empty(len(theta), dtype=object)
+    th[:] = theta
+    cos, sin = w.cos_sin(unique[:, None] * th[None, :])  # (distinct positions, r/2): of m theta_i, rounded once
+    if factor is not None:
+        cos, sin = cos * factor, sin * factor
+    shape = positions.shape + (len(theta),)
+    return cos[keys].reshape(shape), sin[keys].reshape(shape)
 
 
 def rope_mp(
@@ -585,43 +507,48 @@ def rope_mp(
     The same arguments, shapes and rules as :func:`rope`: ``vectors`` ``(..., tokens, width)`` (nested sequences
     or an array; strings are read by mpmath at ``dps`` digits), ``positions`` ``(tokens,)`` or one axis per
     leading axis; ``base`` (alias ``rope_theta``; default 10000, taken exactly) or ``inv_freq``;
-    ``attention_factor``; ``rotary_dim``."""
+    ``attention_factor``; ``rotary_dim``. Each product and sum is rounded to the working precision."""
     layout = _validate.layout(layout)
     dps = _validate.dps(dps)
-    x = _object_array(vectors, "vectors", 2)
-    pos = _object_array(positions, "positions", 1)
+    x = _mp.object_array(vectors, "vectors", 2, "(..., tokens, width)")
+    pos = _mp.object_array(positions, "positions", 1, "(tokens,) or (..., tokens)")
     _positions_fit(pos.shape, x.shape)
     base = _validate.alias("base", base, None, rope_theta=rope_theta)
     width = x.shape[-1]
     if width == 0 or width % 2:
         raise ValueError(f"vectors must have an even width (last axis) >= 2, got shape {x.shape}")
-    with mpmath.workdps(dps):
-        prec = mpmath.mp.prec
-        if inv_freq is not None:
-            if base is not None:
-                raise ValueError("give either inv_freq or base/rope_theta: inv_freq overrides the base")
-            freq = _object_array(inv_freq, "inv_freq", 1)
-            if freq.ndim != 1 or freq.size == 0:
-                raise ValueError(f"inv_freq must be 1-D with one entry per rotary pair, got shape {freq.shape}")
-            theta = [_raw(t, prec) for t in freq.tolist()]
-        _, r, _, _ = _rotary(width, rotary_dim, None if inv_freq is None else np.ones(len(theta)), None, None)
-        if inv_freq is None:
-            theta = [t._mpf_ for t in inverse_frequencies_mp(r, DEFAULT_BASE if base is None else base, dps)]
-        factor = libmp.fone
+    if inv_freq is not None and base is not None:
+        raise ValueError("give either inv_freq or base/rope_theta: inv_freq overrides the base")
+    freq = None if inv_freq is None else _mp.object_array(inv_freq, "inv_freq", 1, "(rotary_dim/2,)")
+    if freq is not None and (freq.ndim != 1 or freq.size == 0):
+        raise ValueError(f"inv_freq must be 1-D with one entry per rotary pair, got shape {freq.shape}")
+    _, r, _, _ = _rotary(width, rotary_dim, None if freq is None else np.ones(freq.size), None, None)
+    theta_mp = [] if freq is not None else inverse_frequencies_mp(r, DEFAULT_BASE if base is None else base, dps)
+    with _mp.working(dps) as w:
+        if freq is not None:
+            theta = list(w.numbers(freq, "inv_freq"))
+        else:
+            theta = [w.number(t._mpf_) for t in theta_mp]
+        factor = None
         if attention_factor is not None:
-            factor = _raw(attention_factor, prec)
-            if factor[0] or factor == libmp.fzero:
+            raw = _mp.raw(attention_factor, w.prec)
+            if raw[0] or raw == libmp.fzero:
                 raise ValueError(f"attention_factor must be a finite real number > 0, got {attention_factor!r}")
+            factor = w.number(raw)
         lead = x.shape[:-1]
         pos_full = np.broadcast_to(pos.reshape((1,) * (len(lead) - pos.ndim) + pos.shape), lead)
-        rows = [[_raw(c, prec) for c in row] for row in x.reshape(-1, width).tolist()]
-        raw_pos = [_raw(p, prec) for p in pos_full.reshape(-1).tolist()]
-        done = _rotate_mp(rows, raw_pos, theta, factor, layout, prec)
-        make = mpmath.mp.make_mpf
-        result = np.empty((len(done), width), dtype=object)
-        for i, row in enumerate(done):
-            result[i] = [make(v) for v in row]
-    return result.reshape(x.shape).tolist()
+        X = w.numbers(x.reshape(-1, width), "vectors")  # (rows, width)
+        P = w.numbers(np.asarray(pos_full).reshape(-1), "positions")  # (rows,)
+        cos, sin = _cos_sin_mp(w, P, theta, factor)  # (rows, r/2)
+        h = r // 2
+        out = X.copy()
+        if layout == "interleaved":  # views of the pairs (2i, 2i + 1)
+            Xa, Xb, Oa, Ob = X[:, 0:r:2], X[:, 1:r:2], out[:, 0:r:2], out[:, 1:r:2]
+        else:  # (i, i + r/2)
+            Xa, Xb, Oa, Ob = X[:, :h], X[:, h:r], out[:, :h], out[:, h:r]
+        Oa[...] = Xa * cos - Xb * sin  # object arrays: each product and sum rounded to the working precision
+        Ob[...] = Xa * sin + Xb * cos
+        return w.to_mpf(out).reshape(x.shape).tolist()
 
 
 # ---- long-term decay -------------------------------------------------------------------------------------------
@@ -659,7 +586,7 @@ def rope_decay_bound_mp(d: int, distances, base=10000, dps: int = 30):
     with mpmath.workdps(dps):
         prec = mpmath.mp.prec
         for idx in np.ndindex(arr.shape):
-            r = mpmath.mp.make_mpf(_raw(arr[idx], prec))
+            r = mpmath.mp.make_mpf(_mp.raw(arr[idx], prec))
             acc, total = mpmath.mpc(0), mpmath.mpf(0)
             for t in theta:
                 acc += mpmath.expj(r * t)

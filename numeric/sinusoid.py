@@ -1,8 +1,10 @@
 r"""Sinusoidal position encoding (Vaswani et al. 2017, section 3.5), vectorised and as an mpmath reference.
 
 ``PE(pos, 2i) = sin(pos * theta_i)``, ``PE(pos, 2i+1) = cos(pos * theta_i)``, ``theta_i = base**(-2i/d)``:
-interleaved as in the paper. ``layout="half"`` gives the ``[sin | cos]`` concatenation of tensor2tensor and
-Transformer-XL (with the paper's frequencies).
+interleaved as in the paper. ``layout="half"`` gives the ``[sin | cos]`` concatenation of Transformer-XL (with
+the paper's frequencies). tensor2tensor's ``get_timing_signal_1d`` also concatenates ``[sin | cos]`` but uses the
+frequencies ``base**(-i/(d/2 - 1))`` (its last timescale is exactly ``base``): ``layout="half",
+frequencies="tensor2tensor"`` (``d >= 4``; for ``d = 2`` tensor2tensor's single frequency is 1, as here).
 
 >>> sinusoidal([0, 1], 4).round(4).tolist()
 [[0.0, 1.0, 0.0, 1.0], [0.8415, 0.5403, 0.01, 1.0]]
@@ -13,26 +15,54 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from . import _validate
+from . import _mp, _validate
 
-__all__ = ["inverse_frequencies", "sinusoidal", "sinusoidal_mp", "inverse_frequencies_mp"]
+__all__ = ["inverse_frequencies", "sinusoidal", "sinusoidal_mp", "inverse_frequencies_mp", "FREQUENCIES"]
+
+#: The frequency conventions: ``"paper"`` ``theta_i = base**(-2i/d)`` (Vaswani et al., Transformer-XL, RoPE);
+#: ``"tensor2tensor"`` ``theta_i = base**(-i/(d/2 - 1))`` (``get_timing_signal_1d``).
+FREQUENCIES = ("paper", "tensor2tensor")
 
 
-def inverse_frequencies(d: int, base: float = 10000.0) -> np.ndarray:
-    r"""``theta_i = base**(-2i/d)`` for ``i = 0 .. d/2 - 1``, float64. # (d/2,)"""
-    d = _validate.even_width(d, "d")
+def _frequencies(value) -> str:
+    if value not in FREQUENCIES:
+        raise ValueError(f"frequencies must be one of {', '.join(map(repr, FREQUENCIES))}, got {value!r}")
+    return value
+
+
+def _width(width, d_model, d=None) -> int:
+    value = _validate.alias("width", width, None, d_model=d_model, d=d)
+    name = next((n for n, v in (("d_model", d_model), ("d", d)) if v is not None), "width")
+    return _validate.even_width(value, name)
+
+
+def inverse_frequencies(
+    width: int | None = None, base: float = 10000.0, frequencies: str = "paper", *, d: int | None = None
+) -> np.ndarray:
+    r"""``theta_i = base**(-2i/d)`` (or tensor2tensor's ``base**(-i/(d/2 - 1))``) for ``i = 0 .. d/2 - 1``,
+    float64 ``(d/2,)``; ``d`` is the width (keyword ``d=`` accepted)."""
+    width = _width(width, None, d)
     base = _validate.base(base)
-    return base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
+    i = np.arange(width // 2, dtype=np.float64)
+    if _frequencies(frequencies) == "tensor2tensor":
+        return base ** (-i / max(width // 2 - 1, 1))
+    return base ** (-2 * i / width)
 
 
-def inverse_frequencies_mp(d: int, base=10000, dps: int = 50) -> list:
-    r"""``theta_i = base**(-2i/d)`` as mpmath numbers at ``dps`` digits (``base`` taken exactly if a string)."""
-    d = _validate.even_width(d, "d")
+def inverse_frequencies_mp(
+    width: int | None = None, base=10000, dps: int = 50, frequencies: str = "paper", *, d: int | None = None
+) -> list:
+    r"""The same as mpmath numbers at ``dps`` digits (``base`` taken exactly if a string or an ``mpf``)."""
+    width = _width(width, None, d)
+    frequencies = _frequencies(frequencies)
     with mpmath.workdps(_validate.dps(dps)):
-        b = mpmath.mpf(base)
+        b = mpmath.mpf(_mp.raw(base, mpmath.mp.prec)) if not isinstance(base, mpmath.mpf) else +base
         if not (mpmath.isfinite(b) and b > 1):
             raise ValueError(f"base must be a finite real number > 1, got {base!r}")
-        return [b ** (-mpmath.mpf(2 * i) / d) for i in range(d // 2)]
+        h = width // 2
+        if frequencies == "tensor2tensor":
+            return [b ** (-mpmath.mpf(i) / max(h - 1, 1)) for i in range(h)]
+        return [b ** (-mpmath.mpf(2 * i) / width) for i in range(h)]
 
 
 def _arrange(sin_part, cos_part, layout: str):
@@ -45,28 +75,48 @@ def _arrange(sin_part, cos_part, layout: str):
     return out
 
 
-def sinusoidal(positions, d_model: int, base: float = 10000.0, layout: str = "interleaved") -> np.ndarray:
-    r"""The sinusoidal encodings of ``positions``: float64 array ``(len(positions), d_model)``."""
+def sinusoidal(
+    positions,
+    width: int | None = None,
+    base: float = 10000.0,
+    layout: str = "interleaved",
+    frequencies: str = "paper",
+    *,
+    d_model: int | None = None,
+) -> np.ndarray:
+    r"""The sinusoidal encodings of ``positions`` ``(tokens,)`` (integers or floats): float64
+    ``(tokens, width)``; ``width`` (alias ``d_model``) even. ``layout`` ``"interleaved"`` (the paper) or
+    ``"half"`` (``[sin | cos]``); ``frequencies`` ``"paper"`` or ``"tensor2tensor"`` (see the module)."""
     pos = _validate.positions(positions)
-    d_model = _validate.even_width(d_model, "d_model")
+    width = _width(width, d_model)
     layout = _validate.layout(layout)
-    theta = inverse_frequencies(d_model, base)  # (d/2,)
+    theta = inverse_frequencies(width, base, frequencies)  # (d/2,)
     angles = pos[:, None] * theta[None, :]  # (tokens, d/2): pos * theta_i
     return _arrange(np.sin(angles), np.cos(angles), layout)
 
 
-def sinusoidal_mp(positions, d_model: int, base=10000, layout: str = "interleaved", dps: int = 50) -> list:
-    r"""The same encodings as lists of mpmath numbers at ``dps`` digits (positions taken exactly if strings)."""
-    d_model = _validate.even_width(d_model, "d_model")
+def sinusoidal_mp(
+    positions,
+    width: int | None = None,
+    base=10000,
+    layout: str = "interleaved",
+    dps: int = 50,
+    frequencies: str = "paper",
+    *,
+    d_model: int | None = None,
+) -> list:
+    r"""The same encodings as rows of mpmath numbers at ``dps`` digits. The same arguments as
+    :func:`sinusoidal`; positions may also be ``mpf`` or decimal strings (read at ``dps`` digits)."""
+    width = _width(width, d_model)
     layout = _validate.layout(layout)
-    theta = inverse_frequencies_mp(d_model, base, dps)
-    rows = []
-    with mpmath.workdps(dps):
-        for p in positions:
-            p = mpmath.mpf(p)
-            if not mpmath.isfinite(p):
-                raise ValueError(f"positions must be finite, got {p!r}")
-            s = [mpmath.sin(p * t) for t in theta]
-            c = [mpmath.cos(p * t) for t in theta]
-            rows.append(s + c if layout == "half" else [v for pair in zip(s, c, strict=True) for v in pair])
-    return rows
+    pos = _mp.object_array(positions, "positions", 1, "(tokens,)")
+    if pos.ndim != 1:
+        raise ValueError(f"positions must have shape (tokens,), got shape {pos.shape}")
+    theta_mp = inverse_frequencies_mp(width, base, dps, frequencies)
+    with _mp.working(dps) as w:
+        P = w.numbers(pos, "positions")  # (tokens,)
+        th = np.empty(len(theta_mp), dtype=object)
+        th[:] = [w.number(t._mpf_) for t in theta_mp]
+        cos, sin = w.cos_sin(P[:, None] * th[None, :])  # (tokens, d/2) of pos theta_i, rounded once
+        out = _arrange(sin, cos, layout)
+        return w.to_mpf(out).tolist()

@@ -523,11 +523,11 @@ def test_regression_rope_decay_bound_mp_scalar_distance():
 
 
 def test_rope_mp_without_gmpy2_agrees(monkeypatch):
-    from numeric import rotary
+    from numeric import _mp
 
     x = np.random.default_rng(14).standard_normal((3, 8))
     fast = rope_mp(x, [1, 200, 70000], layout="half", attention_factor="1.25", dps=40)
-    monkeypatch.setattr(rotary, "USE_GMPY2", False)
+    monkeypatch.setattr(_mp, "USE_GMPY2", False)
     slow = rope_mp(x, [1, 200, 70000], layout="half", attention_factor="1.25", dps=40)
     for a, b in zip(np.ravel(fast), np.ravel(slow), strict=True):
         assert abs(a - b) <= mpmath.mpf(10) ** -38

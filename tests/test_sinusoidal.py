@@ -95,3 +95,72 @@ def test_mp_reference_rejects_bad_input():
         sinusoidal_mp([float("nan")], 4)
     with pytest.raises(ValueError, match="base"):
         sinusoidal_mp([0], 4, base=1)
+
+
+# ---- issue 8 --------------------------------------------------------------------------------------------------
+
+
+def test_regression_sinusoidal_mp_accepts_numpy_integers():
+    # sinusoidal_mp(np.arange(3), 4) failed inside mpmath: the reference takes what its NumPy twin takes
+    ref = np.array([[float(v) for v in row] for row in sinusoidal_mp(np.arange(3), 4, dps=30)])
+    np.testing.assert_allclose(ref, sinusoidal(np.arange(3), 4), rtol=0, atol=1e-15)
+    ref32 = np.array([[float(v) for v in row] for row in sinusoidal_mp(np.arange(3, dtype=np.float32), 4, dps=30)])
+    np.testing.assert_allclose(ref32, ref, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("positions", [["0", "1"], [True, False], [1j], [None]])
+def test_regression_string_and_boolean_positions_rejected(positions):
+    with pytest.raises(ValueError, match="positions must be"):
+        sinusoidal(positions, 4)
+
+
+def test_mp_reference_rejects_what_numpy_rejects():
+    with pytest.raises(ValueError, match="positions"):
+        sinusoidal_mp([[0, 1]], 4)
+    with pytest.raises(ValueError, match="positions"):
+        sinusoidal_mp([True], 4)
+    with pytest.raises(ValueError, match="width must be a positive even integer"):
+        sinusoidal_mp([0], 3)
+
+
+def _tensor2tensor_timing_signal(positions, channels, min_timescale=1.0, max_timescale=1.0e4):
+    # get_timing_signal_1d's formula, written independently: geometric timescales from min to max, [sin | cos]
+    num_timescales = channels // 2
+    increment = np.log(max_timescale / min_timescale) / max(num_timescales - 1, 1)
+    inv_timescales = min_timescale * np.exp(np.arange(num_timescales) * -increment)
+    scaled = np.asarray(positions, dtype=np.float64)[:, None] * inv_timescales[None, :]
+    return np.concatenate([np.sin(scaled), np.cos(scaled)], axis=1)
+
+
+@pytest.mark.parametrize("d", [2, 4, 8, 64, 512])
+def test_regression_tensor2tensor_variant_is_offered_by_name(d):
+    # the README cited tensor2tensor for [sin | cos], but layout="half" alone differs from it (by 0.157 at d = 8)
+    pos = np.arange(50)
+    t2t = _tensor2tensor_timing_signal(pos, d)
+    got = sinusoidal(pos, d, layout="half", frequencies="tensor2tensor")
+    np.testing.assert_allclose(got, t2t, rtol=0, atol=1e-12)
+    if d == 8:
+        assert np.abs(sinusoidal(pos, d, layout="half") - t2t).max() > 0.15
+    ref = np.array([[float(v) for v in r] for r in sinusoidal_mp(pos, d, layout="half", frequencies="tensor2tensor")])
+    np.testing.assert_allclose(got, ref, rtol=0, atol=tolerances.FLOAT64_RTOL)
+
+
+def test_width_aliases_and_frequencies_argument():
+    np.testing.assert_array_equal(sinusoidal([0, 1], d_model=8), sinusoidal([0, 1], 8))
+    np.testing.assert_array_equal(inverse_frequencies(d=8), inverse_frequencies(8))
+    with pytest.raises(ValueError, match="give only one of width, d_model"):
+        sinusoidal([0], 8, d_model=8)
+    with pytest.raises(ValueError, match="frequencies must be one of 'paper', 'tensor2tensor'"):
+        sinusoidal([0], 8, frequencies="t2t")
+    with pytest.raises(ValueError, match="layout must be one of"):
+        sinusoidal([0], 8, layout="rotate")
+
+
+def test_mp_without_gmpy2_agrees(monkeypatch):
+    from numeric import _mp
+
+    fast = sinusoidal_mp(["0.1", 7, 12345.5], 16, dps=40)
+    monkeypatch.setattr(_mp, "USE_GMPY2", False)
+    slow = sinusoidal_mp(["0.1", 7, 12345.5], 16, dps=40)
+    for a, b in zip(np.ravel(fast), np.ravel(slow), strict=True):
+        assert abs(a - b) <= mpmath.mpf(10) ** -38
