@@ -27,29 +27,60 @@ def verify_all(claims, dps: int, jobs: int) -> list:
     return [_verify_one(w) for w in work]
 
 
+#: What a verified claim of each kind is called in the terminal: a theorem is proved, a definition's
+#: implementation agrees with its formula, a fact is computed. None of them is called what it is not.
+VERBS = {"theorem": "proved", "definition": "defined", "fact": "computed"}
+KINDS = ("theorem", "definition", "fact")
+
+
+def totals(results, dps: int, jobs: int, seconds: float) -> dict:
+    r"""Counts per kind (theorems, definitions and facts apart) and overall."""
+    out: dict = {"claims": len(results), "verified": sum(r.ok for r in results)}
+    out["failed"] = out["claims"] - out["verified"]
+    for kind in KINDS:
+        mine = [r for r in results if r.kind == kind]
+        out[kind + "s"] = {"verified": sum(r.ok for r in mine), "failed": sum(not r.ok for r in mine)}
+    out["points"] = sum(s.numeric.points for r in results for s in r.steps)
+    out["identical_steps"] = sum(s.numeric.status == "identical" for r in results for s in r.steps)
+    out |= {"dps": dps, "jobs": jobs, "seconds": round(seconds, 3)}
+    return out
+
+
+def summary(t: dict) -> str:
+    r"""The one-line summary: the same counts as the JSON totals."""
+    parts = [
+        f"{t['theorems']['verified']} theorems proved",
+        f"{t['definitions']['verified']} definitions checked against their code",
+        f"{t['facts']['verified']} facts computed",
+    ]
+    failed = f"{t['failed']} failed" if t["failed"] else "none failed"
+    return f"{', '.join(parts)}; {failed} ({t['points']} numeric points at {t['dps']} digits, {t['seconds']:.2f} s)"
+
+
+def _line(r, width: int) -> list[str]:
+    status = VERBS[r.kind] if r.ok else "FAILED"
+    if r.kind == "fact":
+        what = r.method
+    else:
+        states = [s.numeric.status for s in r.steps]
+        err = "" if r.numeric_max_rel_error is None else f", max rel err {r.numeric_max_rel_error:.1e}"
+        what = f"numeric {'/'.join(sorted(set(states)))}{err}"
+    out = [f"{status:<8}  {r.id:<{width}}  {r.seconds:6.2f} s  {what}"]
+    if not r.ok:
+        out.append(f"          {r.detail}".rstrip())
+    return out
+
+
 def run(claims, dps: int, jobs: int, as_json: bool) -> int:
     r"""Verify ``claims`` and print the report; 0 if every claim verified, else 1."""
     t0 = time.perf_counter()
     results = verify_all(claims, dps, jobs)
-    total = time.perf_counter() - t0
-    n_ok = sum(r.ok for r in results)
+    t = totals(results, dps, jobs, time.perf_counter() - t0)
     if as_json:
-        totals = {
-            "claims": len(results),
-            "verified": n_ok,
-            "failed": len(results) - n_ok,
-            "dps": dps,
-            "jobs": jobs,
-            "seconds": round(total, 3),
-        }
-        print(json.dumps({"results": [r.as_dict() for r in results], "totals": totals}, indent=2))
+        print(json.dumps({"results": [r.as_dict() for r in results], "totals": t}, indent=2))
     else:
         width = max(len(r.id) for r in results)
         for r in results:
-            err = "computed" if r.numeric_max_rel_error is None else f"max rel err {r.numeric_max_rel_error:.1e}"
-            print(f"{r.status:<8}  {r.id:<{width}}  {r.seconds:6.2f} s  {err}")
-            if not r.ok:
-                bad = [s.index for s in r.steps if not s.ok]
-                print(f"          failing steps: {bad}  {r.detail}".rstrip())
-        print(f"{n_ok} verified, {len(results) - n_ok} failed at {dps} digits in {total:.2f} s")
-    return 0 if n_ok == len(results) else 1
+            print("\n".join(_line(r, width)))
+        print(summary(t))
+    return 0 if t["failed"] == 0 else 1

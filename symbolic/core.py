@@ -633,14 +633,25 @@ def _numeric_form_scalar(e, store: dict):
     return e
 
 
+def _has_special(e) -> bool:
+    r"""Whether ``e`` holds a Sum, a Kernel or a display wrapper (which need more than printing)."""
+    if not isinstance(e, (sp.Basic, sp.MatrixBase)):
+        return False
+    nodes = e if isinstance(e, sp.MatrixBase) else [e]
+    return any(isinstance(x, (sp.Sum, Kernel)) or _is_written_form(x) for n in nodes for x in sp.preorder_traversal(n))
+
+
 def _numeric_entries(side, store: dict) -> list:
     r"""One side as a list of scalar entries ready for lambdify (placeholders in ``store``)."""
+    special = _has_special(side)
+    scalar = (lambda x: _numeric_form_scalar(x, store)) if special else (lambda x: x)
     if isinstance(side, sp.MatrixBase):
-        return [_numeric_form_scalar(x, store) for x in side]
+        return [scalar(x) for x in side]
     if isinstance(side, sp.MatrixExpr):
-        side = _protect(side, store)
-        return [_numeric_form_scalar(x, store) for x in _written_matrix(side)]
-    return [_numeric_form_scalar(side, store)]
+        if special:
+            side = _protect(side, store)
+        return [scalar(x) for x in _written_matrix(side)]
+    return [scalar(side)]
 
 
 def _restore(e, store: dict):
@@ -713,36 +724,35 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     left, right = sides
     if len(left) != len(right):
         raise ValueError(f"the two sides have {len(left)} and {len(right)} entries")
-    with evaluate(False):
-        left = [_restore(x, store) for x in left]
-        right = [_restore(x, store) for x in right]
+    if store:
+        with evaluate(False):
+            left = [_restore(x, store) for x in left]
+            right = [_restore(x, store) for x in right]
     identical = [a == b for a, b in zip(left, right, strict=True)]  # structural, argument order included
     keep = [k for k, same in enumerate(identical) if not same]
     exprs = [left[k] for k in keep] + [right[k] for k in keep]
     scales = [_abs_terms(x) if isinstance(x, sp.Basic) else abs(x) for x in exprs]
     # Rename what lambdify will see: plain symbols become arguments _a*, IndexedBases and MatrixSymbols become
     # random tables _T*, summation variables _s*; kernels are looked up by name.
-    everything = [x for x in exprs + scales if isinstance(x, sp.Basic)]
+    everything = [x for x in exprs if isinstance(x, sp.Basic)]  # the scales hold the same atoms
     tables: dict = {}
     rep: dict = {}
     namespace: dict = {}
-    for x in everything:
-        for ib in x.atoms(sp.IndexedBase):
-            if ib not in rep:
-                name = f"_T{len(tables)}"
-                tables[name] = _Table(domains(ib))
-                rep[ib] = sp.IndexedBase(name)
-    for x in everything:
-        for me in x.atoms(MatrixElement):
-            M = me.parent
-            if M not in rep:
-                name = f"_T{len(tables)}"
-                tables[name] = _Table(domains(M))
-                rep[M] = sp.IndexedBase(name)
     free: set = set()
+    labels: set = set()
+    has_sums = False
     for x in everything:
+        for a in x.atoms(sp.IndexedBase, MatrixElement):
+            base = a if isinstance(a, sp.IndexedBase) else a.parent
+            if base not in rep:
+                name = f"_T{len(tables)}"
+                tables[name] = _Table(domains(base))
+                rep[base] = sp.IndexedBase(name)
+            if isinstance(a, sp.IndexedBase):
+                labels.add(a.label)
         free |= {s for s in x.free_symbols if isinstance(s, sp.Symbol)}
-    plain = sorted(free, key=sp.default_sort_key)
+        has_sums = has_sums or x.has(sp.Sum)
+    plain = sorted(free - labels, key=sp.default_sort_key)
     args = [sp.Symbol(f"_a{k}") for k in range(len(plain))]
     rep.update(dict(zip(plain, args, strict=True)))
     counter = itertools.count()
@@ -754,12 +764,10 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     def rename(x):
         if not isinstance(x, sp.Basic):
             return x
-        x = x.replace(lambda a: isinstance(a, sp.Sum), fresh_sum)
-        x = x.replace(
-            lambda a: isinstance(a, MatrixElement),
-            lambda a: sp.Indexed(rep[a.parent], a.i, a.j),
-        )
-        return x.xreplace(rep)
+        if has_sums:
+            x = x.replace(lambda a: isinstance(a, sp.Sum), fresh_sum)
+        elements = {a: sp.Indexed(rep[a.parent], a.i, a.j) for a in x.atoms(MatrixElement)}
+        return x.xreplace({**elements, **rep})
 
     with evaluate(False):
         exprs = [rename(x) for x in exprs]
@@ -772,8 +780,19 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
                     cls = _KERNELS[name[3:]]
                     namespace[name] = cls.numeric
     namespace.update(tables)
-    f = sp.lambdify(args, exprs + scales, modules=[namespace, "mpmath"], dummify=False, docstring_limit=0)
+    f = sp.lambdify(
+        args, exprs + scales, modules=[namespace, "mpmath"], printer=_printer(), dummify=False, docstring_limit=0
+    )
     return _Compiled(f, plain, tables, len(keep), identical)
+
+
+def _printer():
+    r"""lambdify's mpmath printer, printing sums and products in the order written (no sorting of terms: faster,
+    and the side is evaluated as it is written)."""
+    from sympy.printing.pycode import MpmathPrinter
+
+    settings = {"order": "none", "fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True}
+    return MpmathPrinter({**settings, "user_functions": {}})
 
 
 _KERNELS: dict[str, type[Kernel]] = {}
