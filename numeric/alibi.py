@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _validate
 
-__all__ = ["alibi_slope_exponents", "alibi_slopes", "alibi_slopes_mp", "alibi_bias"]
+__all__ = ["alibi_slope_exponents", "alibi_slopes", "alibi_slopes_mp", "alibi_bias", "FORMS"]
 
 
 def alibi_slope_exponents(n_heads: int) -> list[Fraction]:
@@ -44,10 +44,33 @@ def alibi_slopes_mp(n_heads: int, dps: int = 50) -> list:
         return [mpmath.mpf(2) ** (mpmath.mpf(x.numerator) / x.denominator) for x in e]
 
 
-def alibi_bias(n_heads: int, query_positions, key_positions) -> np.ndarray:
-    r"""``-m_h (i - j)`` for every head, query ``i`` and key ``j``: float64 ``(heads, queries, keys)``. Entries with
-    ``j > i`` are positive here; a causal model masks them."""
+#: The two forms of the bias: ``"paper"`` ``-m_h (i - j)`` (Press et al.) and ``"bloom"`` ``m_h j`` (Bloom,
+#: Falcon: the key position only). They differ by ``m_h i``, a constant along each query row, so softmax gives
+#: the same weights; only ``"paper"`` is a function of ``i - j``.
+FORMS = ("paper", "bloom")
+
+
+def alibi_bias(query_positions, key_positions, n_heads: int | None = None, form: str = "paper") -> np.ndarray:
+    r"""The ALiBi bias for every head, query ``i`` and key ``j``: float64 ``(heads, queries, keys)``.
+
+    ``form="paper"``: ``-m_h (i - j)`` (entries with ``j > i`` are positive; a causal model masks them);
+    ``form="bloom"``: ``m_h j``, Bloom's softmax-equivalent form. Positions are 1-D integer arrays in
+    ``[-2**53, 2**53]``. The older order ``alibi_bias(n_heads, query_positions, key_positions)`` is still
+    accepted (a scalar is never 1-D positions, so it cannot be misread).
+
+    >>> alibi_bias([2], [0, 1, 2], 1).tolist()
+    [[[-0.0078125, -0.00390625, -0.0]]]
+    """
+    if n_heads is not None and np.ndim(query_positions) == 0 and np.ndim(n_heads) == 1:
+        query_positions, key_positions, n_heads = key_positions, n_heads, query_positions  # the older order
+    if form not in FORMS:
+        raise ValueError(f"form must be one of {', '.join(map(repr, FORMS))}, got {form!r}")
+    i = _validate.integer_vector(query_positions, "query_positions").astype(np.float64)  # (queries,)
+    j = _validate.integer_vector(key_positions, "key_positions").astype(np.float64)  # (keys,)
+    if n_heads is None:
+        raise ValueError("n_heads must be an integer >= 1, got None")
     m = alibi_slopes(n_heads)  # (heads,)
-    i = _validate.integer_array(query_positions, "query_positions").reshape(-1)  # (queries,)
-    j = _validate.integer_array(key_positions, "key_positions").reshape(-1)  # (keys,)
+    if form == "bloom":
+        return np.broadcast_to(m[:, None, None] * j[None, None, :], (m.size, i.size, j.size)).copy()
+    # |i|, |j| <= 2**53: i - j is exact in float64 up to 2**54 (a power of two) and rounded once beyond
     return -m[:, None, None] * (i[:, None] - j[None, :])[None, :, :]

@@ -63,7 +63,8 @@ def deberta_log_bucket(relative_position, bucket_size: int = 256, max_position: 
     r"""DeBERTa v2/v3 log buckets of ``r = i - j`` (query - key), as ``make_log_bucket_position``: exact for
     ``|r| <= bucket_size/2 = mid``, else ``sign(r) * (ceil(log(|r|/mid) / log((max_position-1)/mid) * (mid-1)) + mid)``.
     Odd: ``bucket(-r) = -bucket(r)``. ``|r| = max_position - 1`` maps to ``±(bucket_size - 1)``; like the reference,
-    larger ``|r|`` are not capped here (the score's index clip saturates them)."""
+    larger ``|r|`` are not capped here (the score's index clip saturates them). ``relative_position``: integers
+    in ``[-2**53, 2**53]``."""
     r = _validate.integer_array(relative_position, "relative_position")  # (...)
     bucket_size, max_position = _log_bucket_args(bucket_size, max_position)
     mid = bucket_size // 2
@@ -75,35 +76,52 @@ def deberta_log_bucket(relative_position, bucket_size: int = 256, max_position: 
     return np.where(a <= mid, r, np.sign(r) * log_pos)
 
 
-def deberta_log_bucket_mp(
-    relative_position: int, bucket_size: int = 256, max_position: int = 512, dps: int = 50
-) -> int:
-    r"""The same bucket for one integer with the logarithms evaluated by mpmath at ``dps`` digits (the exact
-    definition). The float kernel agrees except possibly where the scaled logarithm is exactly an integer (e.g.
-    bucket_size 18, max_position 26, r = 15): there float rounding, the reference's too, decides the ceiling."""
-    (r,) = _validate.integer_array([relative_position], "relative_position").tolist()
-    bucket_size, max_position = _log_bucket_args(bucket_size, max_position)
-    mid = bucket_size // 2
+def _log_bucket_mp(r: int, mid: int, max_position: int, dps: int) -> int:
     if abs(r) <= mid:
         return r
-    with mpmath.workdps(_validate.dps(dps)):
+    with mpmath.workdps(dps):
         x = mpmath.log(mpmath.mpf(abs(r)) / mid) / mpmath.log(mpmath.mpf(max_position - 1) / mid) * (mid - 1)
         return (1 if r > 0 else -1) * (mid + int(mpmath.ceil(x)))
+
+
+def deberta_log_bucket_mp(relative_position, bucket_size: int = 256, max_position: int = 512, dps: int = 50):
+    r"""The same buckets with the logarithms evaluated by mpmath at ``dps`` digits (the exact definition): an
+    ``int`` for a scalar, else nested lists of the input's shape; the same arguments and checks as
+    :func:`deberta_log_bucket`. The float kernel agrees except possibly where the scaled logarithm is exactly an
+    integer (e.g. bucket_size 18, max_position 26, r = 15): there float rounding, the reference's too, decides the
+    ceiling."""
+    r = _validate.integer_array(relative_position, "relative_position")
+    bucket_size, max_position = _log_bucket_args(bucket_size, max_position)
+    dps = _validate.dps(dps)
+    mid = bucket_size // 2
+    out = [_log_bucket_mp(int(v), mid, max_position, dps) for v in r.reshape(-1).tolist()]
+    arr = np.array(out, dtype=np.int64).reshape(r.shape)
+    return int(arr) if arr.ndim == 0 else arr.tolist()
+
+
+def _bucket_args(bucket_size, max_position):
+    if bucket_size is None and max_position is not None:
+        raise ValueError(
+            "max_position only applies with bucket_size (the log buckets of v2/v3); give both, or neither for v1"
+        )
+    return bucket_size, (512 if max_position is None else max_position)
 
 
 def deberta_relative_index(
     relative_position, k: int, bucket_size: int | None = None, max_position: int | None = None
 ) -> np.ndarray:
     r"""The row of the ``2k`` relative embeddings used for ``r = i - j``: ``clip(bucket(r) + k, 0, 2k - 1)``,
-    with ``bucket`` the identity (v1) or :func:`deberta_log_bucket` when ``bucket_size`` is given (v2/v3)."""
+    with ``bucket`` the identity (v1) or :func:`deberta_log_bucket` when ``bucket_size`` is given (v2/v3, with
+    ``max_position``, default 512; ``max_position`` alone is refused)."""
     r = _validate.integer_array(relative_position, "relative_position")
+    bucket_size, max_position = _bucket_args(bucket_size, max_position)
     if bucket_size is not None:
-        r = deberta_log_bucket(r, bucket_size, max_position if max_position is not None else 512)
+        r = deberta_log_bucket(r, bucket_size, max_position)
     return deberta_delta(r, k)
 
 
 def _inputs(Qc, Kc, Qr, Kr, k):
-    Qc, Kc, Qr, Kr = (np.asarray(a, dtype=np.float64) for a in (Qc, Kc, Qr, Kr))
+    Qc, Kc, Qr, Kr = (_validate.finite_array(a, name) for a, name in ((Qc, "Qc"), (Kc, "Kc"), (Qr, "Qr"), (Kr, "Kr")))
     k = _validate.positive_int(k, "k")
     if Qc.ndim != 2 or Kc.ndim != 2 or Qc.shape[1] != Kc.shape[1]:
         raise ValueError(f"Qc and Kc must be (length, d) arrays of one width, got {Qc.shape} and {Kc.shape}")
@@ -130,10 +148,11 @@ def deberta_scores_direct(
     Returns ``(L, L)``, scaled by ``1/sqrt(3d)``."""
     Qc, Kc, Qr, Kr, k = _inputs(Qc, Kc, Qr, Kr, k)
     p2c_index = _p2c(p2c_index)
+    bucket_size, max_position = _bucket_args(bucket_size, max_position)
     L, d = Qc.shape
     i, j = np.arange(L)[:, None], np.arange(L)[None, :]
-    d_ij = deberta_relative_index(i - j, k, bucket_size, max_position)  # (L, L): delta(i, j)
-    d_ji = deberta_relative_index(j - i, k, bucket_size, max_position)  # (L, L): delta(j, i)
+    d_ij = deberta_relative_index(i - j, k, bucket_size, max_position if bucket_size else None)  # (L, L): delta(i, j)
+    d_ji = deberta_relative_index(j - i, k, bucket_size, max_position if bucket_size else None)  # (L, L): delta(j, i)
     c2c = Qc @ Kc.T  # Q^c_i . K^c_j
     c2p = np.einsum("il,ijl->ij", Qc, Kr[d_ij])  # Q^c_i . K^r_{delta(i,j)}
     p2c = np.einsum("jl,ijl->ij", Kc, Qr[d_ij if p2c_index == "code" else d_ji])  # K^c_j . Q^r_{...}
@@ -147,11 +166,12 @@ def deberta_scores_gather(
     gather along the last axis, and a transpose of the position->content part."""
     Qc, Kc, Qr, Kr, k = _inputs(Qc, Kc, Qr, Kr, k)
     p2c_index = _p2c(p2c_index)
+    bucket_size, max_position = _bucket_args(bucket_size, max_position)
     L, d = Qc.shape
     ids = np.arange(L)
     rel = ids[:, None] - ids[None, :]  # (L, L): rel[a, b] = a - b (query - key when a is the query)
     if bucket_size is not None:
-        rel = deberta_log_bucket(rel, bucket_size, max_position if max_position is not None else 512)
+        rel = deberta_log_bucket(rel, bucket_size, max_position)
     c2p_all = Qc @ Kr.T  # (L, 2k)
     c2p = np.take_along_axis(c2p_all, np.clip(rel + k, 0, 2 * k - 1), axis=-1)  # [i, j]
     p2c_all = Kc @ Qr.T  # (L, 2k): rows are keys

@@ -82,7 +82,9 @@ def _bucket_distance(a: np.ndarray, cfg: T5BucketConfig) -> np.ndarray:
 def t5_relative_bucket(
     relative_position, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
 ) -> np.ndarray:
-    r"""The T5 bucket of each relative position ``r = key - query`` (int64 array, the shape of the input)."""
+    r"""The T5 bucket of each relative position ``r = key - query`` (int64 array, the shape of the input).
+
+    ``relative_position``: integers (or integral floats) in ``[-2**53, 2**53]``; others raise ``ValueError``."""
     cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
     r = _validate.integer_array(relative_position, "relative_position")  # (...)
     if cfg.bidirectional:
@@ -91,14 +93,7 @@ def t5_relative_bucket(
     return _bucket_distance(np.maximum(-r, 0), cfg)
 
 
-def t5_relative_bucket_mp(
-    relative_position: int, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128, dps: int = 50
-) -> int:
-    r"""The same bucket for one integer ``r`` with the logarithm evaluated by mpmath at ``dps`` digits (the exact
-    definition). The float kernel agrees except possibly where the scaled logarithm is exactly an integer below
-    the cap: there float rounding (the reference's as well) decides the truncation, by at most one bucket."""
-    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
-    (r,) = _validate.integer_array([relative_position], "relative_position").tolist()
+def _bucket_mp(r: int, cfg: T5BucketConfig, dps: int) -> int:
     if cfg.bidirectional:
         offset, a = (cfg.side_buckets if r > 0 else 0), abs(r)
     else:
@@ -106,9 +101,24 @@ def t5_relative_bucket_mp(
     B, me = cfg.side_buckets, cfg.max_exact
     if a < me:
         return offset + a
-    with mpmath.workdps(_validate.dps(dps)):
+    with mpmath.workdps(dps):
         x = mpmath.log(mpmath.mpf(a) / me) / mpmath.log(mpmath.mpf(cfg.max_distance) / me) * (B - me)
         return offset + min(me + int(mpmath.floor(x)), B - 1)
+
+
+def t5_relative_bucket_mp(
+    relative_position, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128, dps: int = 50
+):
+    r"""The same buckets with the logarithm evaluated by mpmath at ``dps`` digits (the exact definition): an
+    ``int`` for a scalar, else nested lists of the input's shape. The same arguments and checks as
+    :func:`t5_relative_bucket`. The float kernel agrees except possibly where the scaled logarithm is exactly an
+    integer below the cap: there float rounding (the reference's as well) decides the truncation, by at most
+    one bucket."""
+    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
+    r = _validate.integer_array(relative_position, "relative_position")
+    dps = _validate.dps(dps)
+    out = np.array([_bucket_mp(int(v), cfg, dps) for v in r.reshape(-1).tolist()], dtype=np.int64).reshape(r.shape)
+    return int(out) if out.ndim == 0 else out.tolist()
 
 
 def t5_bucket_boundaries(bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> list:
@@ -156,13 +166,27 @@ def print_t5_bucket_table(bidirectional: bool = True, num_buckets: int = 32, max
     print(t5_bucket_table(bidirectional, num_buckets, max_distance))
 
 
-def t5_bias(query_positions, key_positions, table, bidirectional: bool = True, max_distance: int = 128) -> np.ndarray:
-    r"""The T5 position bias ``table[bucket(n - m), h]`` for every head, query ``m`` and key ``n``:
-    float array ``(heads, queries, keys)``; ``table`` is ``(num_buckets, heads)``."""
-    m = _validate.integer_array(query_positions, "query_positions").reshape(-1)  # (queries,)
-    n = _validate.integer_array(key_positions, "key_positions").reshape(-1)  # (keys,)
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2:
-        raise ValueError(f"table must be a 2-D array (num_buckets, heads), got shape {table.shape}")
-    buckets = t5_relative_bucket(n[None, :] - m[:, None], bidirectional, table.shape[0], max_distance)  # (q, k)
+def t5_bias(
+    query_positions,
+    key_positions,
+    table,
+    bidirectional: bool = True,
+    max_distance: int = 128,
+    num_buckets: int = 32,
+) -> np.ndarray:
+    r"""The T5 position bias ``table[bucket(n - m), h]`` for every head, query ``m`` and key ``n``: float64
+    ``(heads, queries, keys)``. ``query_positions`` ``(queries,)`` and ``key_positions`` ``(keys,)`` are 1-D
+    integer arrays; ``table`` is ``(num_buckets, heads)`` (how ``nn.Embedding(num_buckets, heads)`` stores it),
+    finite."""
+    m = _validate.integer_vector(query_positions, "query_positions")  # (queries,)
+    n = _validate.integer_vector(key_positions, "key_positions")  # (keys,)
+    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
+    table = _validate.finite_array(table, "table", ndim=2)
+    if table.shape[0] != cfg.num_buckets:
+        hint = " (a (heads, num_buckets) table: pass table.T)" if table.shape[1] == cfg.num_buckets else ""
+        raise ValueError(
+            f"table must have shape (num_buckets, heads) = ({cfg.num_buckets}, heads), got {table.shape}{hint}; "
+            "for another bucket count pass num_buckets="
+        )
+    buckets = t5_relative_bucket(n[None, :] - m[:, None], bidirectional, cfg.num_buckets, max_distance)  # (q, k)
     return np.moveaxis(table[buckets], -1, 0)  # (heads, queries, keys)

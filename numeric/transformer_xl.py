@@ -32,16 +32,42 @@ __all__ = [
 ]
 
 
-def rel_shift(x) -> np.ndarray:
-    r"""The relative shift of the reference code on a ``(qlen, klen)`` matrix (extra trailing axes are carried)."""
+def _axes(x: np.ndarray, axes) -> tuple[int, int]:
+    try:
+        q_axis, k_axis = (int(a) for a in axes)
+    except (TypeError, ValueError):
+        raise ValueError(f"axes must be two different axes (query, key) of x, got {axes!r}") from None
+    n = x.ndim
+    if not (-n <= q_axis < n and -n <= k_axis < n) or q_axis % n == k_axis % n:
+        raise ValueError(f"axes must be two different axes (query, key) of x with {n} axes, got {axes!r}")
+    return q_axis % n, k_axis % n
+
+
+def _scores(x, axes, name: str = "x") -> tuple[np.ndarray, int, int]:
     x = np.asarray(x)
     if x.ndim < 2:
-        raise ValueError(f"x must have at least 2 axes (qlen, klen, ...), got shape {x.shape}")
-    qlen, klen = x.shape[:2]
-    pad = np.zeros((qlen, 1) + x.shape[2:], dtype=x.dtype)
-    padded = np.concatenate([pad, x], axis=1)  # (qlen, klen + 1, ...)
-    padded = padded.reshape((klen + 1, qlen) + x.shape[2:])  # the same memory viewed as (klen + 1, qlen, ...)
-    return padded[1:].reshape(x.shape)  # drop the first row, view as (qlen, klen, ...)
+        raise ValueError(f"{name} must have at least 2 axes (query, key), got shape {x.shape}")
+    q_axis, k_axis = _axes(x, axes)
+    qlen, klen = x.shape[q_axis], x.shape[k_axis]
+    if klen < qlen:
+        raise ValueError(
+            f"{name} must have klen >= qlen (klen = qlen + mlen: memory keys first), got qlen {qlen} > klen {klen} "
+            f"on axes {axes}; are the axes right?"
+        )
+    return x, q_axis, k_axis
+
+
+def rel_shift(x, axes=(-2, -1)) -> np.ndarray:
+    r"""The relative shift of the reference code on ``(qlen, klen)`` score matrices along ``axes`` (query axis,
+    key axis): the last two by default, as frameworks lay out ``(batch, heads, qlen, klen)``; ``axes=(0, 1)`` for
+    the original code's ``(qlen, klen, batch, heads)``. ``klen >= qlen`` (``mlen = klen - qlen`` memory keys)."""
+    x, q_axis, k_axis = _scores(x, axes)
+    y = np.moveaxis(x, (q_axis, k_axis), (-2, -1))  # (..., qlen, klen)
+    lead, qlen, klen = y.shape[:-2], y.shape[-2], y.shape[-1]
+    padded = np.concatenate([np.zeros(lead + (qlen, 1), dtype=y.dtype), y], axis=-1)  # (..., qlen, klen + 1)
+    padded = padded.reshape(lead + (klen + 1, qlen))  # the same memory viewed as (klen + 1, qlen)
+    shifted = padded[..., 1:, :].reshape(lead + (qlen, klen))  # drop the first row, view as (qlen, klen)
+    return np.moveaxis(shifted, (-2, -1), (q_axis, k_axis))
 
 
 def causal_mask(qlen: int, mlen: int = 0) -> np.ndarray:
@@ -52,20 +78,20 @@ def causal_mask(qlen: int, mlen: int = 0) -> np.ndarray:
     return j <= i + mlen
 
 
-def rel_shift_garbage(x) -> np.ndarray:
+def rel_shift_garbage(x, axes=(-2, -1)) -> np.ndarray:
     r"""What :func:`rel_shift` leaves above the causal diagonal, predicted from ``x`` itself (``NaN`` on and below
-    it): ``0`` at ``j = i + mlen + 1`` and ``x[i + 1, j - mlen - i - 2]`` for ``j > i + mlen + 1``."""
-    x = np.asarray(x, dtype=np.float64)
-    qlen, klen = x.shape[:2]
+    it): ``0`` at ``j = i + mlen + 1`` and ``x[i + 1, j - mlen - i - 2]`` for ``j > i + mlen + 1`` (along
+    ``axes``, as :func:`rel_shift`)."""
+    x, q_axis, k_axis = _scores(x, axes)
+    y = np.moveaxis(np.asarray(x, dtype=np.float64), (q_axis, k_axis), (-2, -1))  # (..., qlen, klen)
+    qlen, klen = y.shape[-2:]
     mlen = klen - qlen
-    if mlen < 0:
-        raise ValueError(f"x must have klen >= qlen (klen = qlen + mlen), got shape {x.shape}")
-    out = np.full(x.shape, np.nan)
+    out = np.full(y.shape, np.nan)
     for i in range(qlen - 1):
-        out[i, i + mlen + 1] = 0.0
+        out[..., i, i + mlen + 1] = 0.0
         for j in range(i + mlen + 2, klen):
-            out[i, j] = x[i + 1, j - mlen - i - 2]
-    return out
+            out[..., i, j] = y[..., i + 1, j - mlen - i - 2]
+    return np.moveaxis(out, (-2, -1), (q_axis, k_axis))
 
 
 def txl_relative_embeddings(distances, d_model: int, base: float = 10000.0) -> np.ndarray:
@@ -74,7 +100,8 @@ def txl_relative_embeddings(distances, d_model: int, base: float = 10000.0) -> n
 
 
 def _check(q, k, W_kR, u, v):
-    q, k, W_kR, u, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W_kR, u, v))
+    names = ("q", "k", "W_kR", "u", "v")
+    q, k, W_kR, u, v = (_validate.finite_array(a, name) for a, name in zip((q, k, W_kR, u, v), names, strict=True))
     if q.ndim != 2 or k.ndim != 2 or q.shape[1] != k.shape[1]:
         raise ValueError(f"q and k must be (length, d) arrays of one width, got {q.shape} and {k.shape}")
     qlen, klen, d = q.shape[0], k.shape[0], q.shape[1]

@@ -169,3 +169,56 @@ def test_bad_inputs():
         deberta_scores_direct(Qc, Kc, Qr, Kr, k, "Code")
     with pytest.raises(ValueError, match=r"Kr must have shape \(2k, d\)"):
         deberta_scores_gather(Qc, Kc, Qr, Kr[:-1], k)
+
+
+# ---- issue 8: integer ranges, max_position, NaN, the mpmath twin -------------------------------------------------
+
+
+@pytest.mark.parametrize("r", [[1e30], np.array([2**64 - 1], dtype=np.uint64), np.array([2**62])])
+def test_regression_deberta_huge_relative_positions_refused_not_wrapped(r):
+    # deberta_log_bucket([1e30]) returned int64's minimum
+    with pytest.raises(ValueError, match=r"relative_position must hold integers in \[-2\*\*53, 2\*\*53\]"):
+        deberta_log_bucket(r)
+
+
+@given(S.integers_in_range, S.deberta_bucket_configs())
+def test_property_log_bucket_defined_and_odd_on_the_whole_range(r, cfg):
+    b = deberta_log_bucket([r, -r], *cfg)
+    assert b[0] == -b[1] and abs(b[0]) >= min(abs(r), cfg[0] // 2)
+
+
+@given(S.integers_beyond_range)
+def test_property_log_bucket_refuses_integers_beyond_the_range(r):
+    with pytest.raises(ValueError, match="relative_position must hold integers in"):
+        deberta_log_bucket(np.array([r], dtype=np.int64))
+
+
+def test_regression_relative_index_max_position_without_bucket_size_refused():
+    # max_position was silently ignored unless bucket_size was given
+    with pytest.raises(ValueError, match="max_position only applies with bucket_size"):
+        deberta_relative_index([0, 300], 256, max_position=512)
+    Qc, Kc, Qr, Kr, k = _inputs()
+    for scores in (deberta_scores_direct, deberta_scores_gather):
+        with pytest.raises(ValueError, match="max_position only applies with bucket_size"):
+            scores(Qc, Kc, Qr, Kr, k, max_position=30)
+
+
+@pytest.mark.parametrize("which", range(4))
+def test_regression_nan_inputs_to_scores_refused(which):
+    args = list(_inputs())
+    bad = args[which].copy()
+    bad[0, 0] = np.nan
+    args[which] = bad
+    name = ("Qc", "Kc", "Qr", "Kr")[which]
+    for scores in (deberta_scores_direct, deberta_scores_gather):
+        with pytest.raises(ValueError, match=f"{name} must be finite"):
+            scores(*args)
+
+
+def test_regression_log_bucket_mp_takes_arrays_like_its_twin():
+    r = np.array([[-300, -5], [0, 300]])
+    assert deberta_log_bucket_mp(r) == deberta_log_bucket(r).tolist()
+    assert deberta_log_bucket_mp([128, 129]) == [128, 129]
+    assert deberta_log_bucket_mp(np.int64(300)) == 207
+    with pytest.raises(ValueError, match="relative_position must hold integers"):
+        deberta_log_bucket_mp([0.5])

@@ -152,3 +152,65 @@ def test_bad_arguments(kwargs, match):
 def test_non_integer_positions_rejected(r):
     with pytest.raises(ValueError, match="relative_position must hold integers"):
         t5_relative_bucket(r)
+
+
+# ---- issue 8: integer ranges, the bias table, clear errors ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "r", [[1e30], [-1e30], np.array([2**64 - 1], dtype=np.uint64), np.array([2**62]), np.array([-(2**63)])]
+)
+def test_regression_t5_huge_relative_positions_refused_not_wrapped(r):
+    # t5_relative_bucket([1e30]) returned int64's minimum, uint64(2**64 - 1) bucket 1: now a ValueError
+    with pytest.raises(ValueError, match=r"relative_position must hold integers in \[-2\*\*53, 2\*\*53\]"):
+        t5_relative_bucket(r)
+
+
+@given(S.integers_in_range, S.t5_configs())
+def test_property_every_integer_in_range_gets_a_valid_bucket(r, cfg):
+    b = t5_relative_bucket([r], *cfg)
+    assert 0 <= b[0] < cfg[1]
+    far = t5_relative_bucket([S.MAX_INTEGER if r >= 0 else -S.MAX_INTEGER], *cfg)
+    if abs(r) >= cfg[2]:  # every |r| >= max_distance shares the far bucket of its side
+        assert b[0] == far[0]
+
+
+@given(S.integers_beyond_range)
+def test_property_integers_beyond_the_range_are_refused(r):
+    with pytest.raises(ValueError, match="relative_position must hold integers in"):
+        t5_relative_bucket(np.array([r], dtype=np.int64))
+
+
+def test_regression_t5_bias_transposed_table_refused():
+    # a (heads, buckets) table was accepted and gave a (buckets, q, k) result
+    table = np.random.default_rng(1).normal(size=(32, 8))  # (num_buckets, heads), as nn.Embedding stores it
+    assert t5_bias([0, 1, 2], [0, 1], table).shape == (8, 3, 2)
+    with pytest.raises(ValueError, match=r"table must have shape \(num_buckets, heads\) = \(32, heads\).*table\.T"):
+        t5_bias([0, 1, 2], [0, 1], table.T)
+    with pytest.raises(ValueError, match="table must have shape"):
+        t5_bias([0, 1], [0, 1], np.zeros((64, 8)))  # 64 buckets need num_buckets=64
+    assert t5_bias([0, 1], [0, 1], np.zeros((64, 8)), num_buckets=64).shape == (8, 2, 2)
+
+
+def test_regression_t5_bias_flattened_2d_positions_refused():
+    with pytest.raises(ValueError, match=r"query_positions must be a 1-D array"):
+        t5_bias(np.zeros((2, 3), dtype=int), [0, 1], np.zeros((32, 2)))
+
+
+def test_regression_t5_bias_nan_table_refused():
+    table = np.zeros((32, 2))
+    table[3, 1] = np.nan
+    with pytest.raises(ValueError, match=r"table must be finite; got a non-finite value at index \(3, 1\)"):
+        t5_bias([0, 1], [0, 1], table)
+
+
+def test_regression_t5_relative_bucket_mp_takes_arrays_like_its_twin():
+    # t5_relative_bucket_mp([1, 2]) raised a bare TypeError
+    r = np.array([[-200, -3], [0, 200]])
+    assert t5_relative_bucket_mp(r) == t5_relative_bucket(r).tolist()
+    assert t5_relative_bucket_mp([1, 2]) == [17, 18]
+    assert t5_relative_bucket_mp(-3) == 3 and isinstance(t5_relative_bucket_mp(np.int64(-3)), int)
+    with pytest.raises(ValueError, match="relative_position must hold integers"):
+        t5_relative_bucket_mp([0.5])
+    with pytest.raises(ValueError, match="relative_position must hold integers in"):
+        t5_relative_bucket_mp(2**60)

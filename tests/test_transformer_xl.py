@@ -101,3 +101,43 @@ def test_bad_arguments():
         causal_mask(0)
     with pytest.raises(ValueError, match="x must have at least 2 axes"):
         rel_shift(np.zeros(3))
+
+
+# ---- issue 8: axes of rel_shift, klen >= qlen, NaN ---------------------------------------------------------------
+
+
+def test_regression_rel_shift_shifts_the_last_two_axes_by_default():
+    # on (batch, heads, q, k) scores it shifted axes 0 and 1 (the original (qlen, klen, ...) layout)
+    rng = np.random.default_rng(3)
+    scores = rng.normal(size=(2, 3, 4, 6))  # (batch, heads, qlen, klen)
+    got = rel_shift(scores)
+    for b in range(2):
+        for h in range(3):
+            np.testing.assert_array_equal(got[b, h], rel_shift(scores[b, h]))
+    # the original layout (qlen, klen, batch, heads) by naming the axes
+    orig = scores.transpose(2, 3, 0, 1)
+    np.testing.assert_array_equal(rel_shift(orig, axes=(0, 1)), got.transpose(2, 3, 0, 1))
+    np.testing.assert_array_equal(
+        rel_shift_garbage(orig, axes=(0, 1)).transpose(2, 3, 0, 1)[0, 0], rel_shift_garbage(scores[0, 0])
+    )
+
+
+def test_regression_rel_shift_refuses_klen_below_qlen():
+    with pytest.raises(ValueError, match="klen >= qlen"):
+        rel_shift(np.zeros((4, 3)))
+    with pytest.raises(ValueError, match="axes must be two different axes"):
+        rel_shift(np.zeros((4, 5)), axes=(1, 1))
+    with pytest.raises(ValueError, match="axes must be two different axes"):
+        rel_shift(np.zeros((4, 5)), axes=(0, 2))
+
+
+def test_regression_nan_inputs_to_scores_refused():
+    q, k, W, u, v = _inputs(3, 1)
+    for i, name in enumerate(("q", "k", "W_kR", "u", "v")):
+        args = [q, k, W, u, v]
+        bad = args[i].copy()
+        bad.flat[0] = np.nan
+        args[i] = bad
+        for scores in (txl_scores_direct, txl_scores_shift):
+            with pytest.raises(ValueError, match=f"{name} must be finite"):
+                scores(*args)
