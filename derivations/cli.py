@@ -1,10 +1,12 @@
 r"""The ``posproof`` command line.
 
-``posproof list [--json]`` · ``posproof derive ID [--format latex|markdown|text]`` ·
-``posproof check [ID ...] [--dps N] [--jobs N] [--json]`` · ``posproof export --format tex|md|json --out DIR`` ·
-``posproof precision`` · ``posproof t5-buckets``
+``posproof list [--json]`` · ``posproof derive ID [--format F]`` · ``posproof check [ID ...] [--dps N] [--jobs N]
+[--json]`` · ``posproof export --format F --out DIR`` · ``posproof precision`` · ``posproof t5-buckets`` ·
+``posproof --version``. Formats ``F``: ``latex`` (or ``tex``), ``markdown`` (or ``md``), ``text`` (or ``txt``),
+``json``, in both ``derive`` and ``export``.
 
-Exit codes: 0 success (every selected claim verified), 1 a claim failed, 2 a usage error (one line on stderr).
+Exit codes: 0 success (every selected claim verified), 1 a claim failed, 2 a usage error (one line on stderr,
+naming the option as it is typed, e.g. ``--width``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+import textwrap
+from contextlib import contextmanager
 from pathlib import Path
 
 from numeric import tolerances
@@ -33,14 +38,39 @@ def _registry():
     return registry
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("posproof")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+@contextmanager
+def _flags(**names: str):
+    r"""Report a library ``ValueError`` about argument ``name`` as a usage error about its option ``--flag``."""
+    try:
+        yield
+    except ValueError as e:
+        message = str(e)
+        for name, flag in names.items():
+            message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flag, message)
+        raise UsageError(message) from None
+
+
 def _select(ids: list[str]):
     reg = _registry()
     if not ids:
         return list(reg.all())
     try:
-        return [reg.get(i) for i in ids]
+        return [reg.get(i) for i in dict.fromkeys(ids)]  # an id given twice is checked (and counted) once
     except ValueError as e:
         raise UsageError(str(e)) from None
+
+
+#: ``posproof list`` fits this many columns (titles wrap under their column).
+LIST_COLUMNS = 100
 
 
 def cmd_list(args) -> int:
@@ -53,17 +83,44 @@ def cmd_list(args) -> int:
             )
         )
         return 0
-    width = max(len(c.id) for c in claims)
-    for c in claims:
-        print(f"{c.id:<{width}}  {c.kind:<8}  {c.title}")
+    rows = [("id", "kind", "topic", "title")] + [(c.id, c.kind, c.topic, c.title) for c in claims]
+    widths = [max(len(r[k]) for r in rows) for k in range(3)]
+    indent = sum(widths) + 6
+    wrap = textwrap.TextWrapper(width=max(20, LIST_COLUMNS - indent), break_on_hyphens=False)
+    for row in rows:
+        lines = wrap.wrap(row[3]) or [""]
+        head = "  ".join(f"{v:<{w}}" for v, w in zip(row[:3], widths, strict=True))
+        print(f"{head}  {lines[0]}".rstrip())
+        for more in lines[1:]:
+            print(" " * indent + more)
     return 0
 
 
-def cmd_derive(args) -> int:
-    from .render import render
+#: Output formats and their spellings: the same in ``derive`` and ``export``.
+FORMATS = {"latex": "latex", "tex": "latex", "markdown": "markdown", "md": "markdown", "text": "text"}
+FORMATS |= {"txt": "text", "json": "json"}
+#: File suffix of each format in ``export``.
+SUFFIX = {"latex": "tex", "markdown": "md", "text": "txt", "json": "json"}
 
+
+def _format(text: str) -> str:
+    if text not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {text!r}")
+    return FORMATS[text]
+
+
+def _render_one(claim, fmt: str) -> str:
+    from . import render
+
+    if fmt == "json":
+        return json.dumps(render.as_json(claim), indent=2) + "\n"
+    return render.render(claim, fmt)
+
+
+def cmd_derive(args) -> int:
+    fmt = _format(args.format)
     (claim,) = _select([args.id])
-    sys.stdout.write(render(claim, args.format))
+    sys.stdout.write(_render_one(claim, fmt))
     return 0
 
 
@@ -93,14 +150,11 @@ def cmd_check(args) -> int:
     return check.run(_select(args.ids), _dps(args.dps), _jobs(args.jobs), args.json)
 
 
-EXPORT_FORMATS = {"tex": "latex", "md": "markdown", "json": "json"}
-
-
 def cmd_export(args) -> int:
     from . import render
 
-    if args.format not in EXPORT_FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}, got {args.format!r}")
+    fmt = _format(args.format)
+    suffix = SUFFIX[fmt]
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out must be a directory, got the file {str(out)!r}")
@@ -111,17 +165,17 @@ def cmd_export(args) -> int:
         claims = reg.topic(topic)
         if not claims:
             continue
-        if args.format == "json":
+        if fmt == "json":
             text = json.dumps([render.as_json(c) for c in claims], indent=2) + "\n"
         else:
-            sep = "\n" if args.format == "tex" else "\n\n"
-            text = sep.join(render.render(c, EXPORT_FORMATS[args.format]) for c in claims)
-            if args.format == "md":
+            sep = "\n" if fmt == "latex" else "\n\n"
+            text = sep.join(render.render(c, fmt) for c in claims)
+            if fmt == "markdown":
                 text = f"# {topic}\n\n" + text
-        path = out / f"{topic}.{args.format}"
+        path = out / f"{topic}.{suffix}"
         path.write_text(text, encoding="utf-8")
         written.append(path)
-    if args.format == "tex":  # a standalone document that inputs every topic: `pdflatex posproof.tex`
+    if fmt == "latex":  # a standalone document that inputs every topic: `pdflatex posproof.tex`
         path = out / "posproof.tex"
         path.write_text(render.latex_document([p.stem for p in written]), encoding="utf-8")
         written.append(path)
@@ -135,7 +189,10 @@ def cmd_precision(args) -> int:
 
     max_position = _int_arg(args.max_position, "--max-position", 2)
     width = _int_arg(args.width, "--width", 2)
-    rows = precision.precision_table(max_position=max_position, width=width)
+    if width % 2:
+        raise UsageError(f"--width must be a positive even integer (pairs of channels rotate), got {width}")
+    with _flags(width="--width", max_position="--max-position"):
+        rows = precision.precision_table(max_position=max_position, width=width)
     print(
         f"RoPE score error |s(m, m+r) - s(0, r)| / (|q||k|), d = {width}, r in {precision.DISTANCES}, "
         f"against mpmath; breaks when > tolerance ({tolerances.ROPE_BREAK_EPS} eps of the dtype)"
@@ -150,38 +207,60 @@ def cmd_t5_buckets(args) -> int:
 
     num_buckets = _int_arg(args.num_buckets, "--num-buckets", 2)
     max_distance = _int_arg(args.max_distance, "--max-distance", 1)
-    print(t5_bucket_table(not args.unidirectional, num_buckets, max_distance))
+    with _flags(num_buckets="--num-buckets", max_distance="--max-distance"):
+        table = t5_bucket_table(not args.unidirectional, num_buckets, max_distance)
+    print(table)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="posproof", description="Machine-checked derivations of transformer positional encodings.")
+    fmt = argparse.ArgumentDefaultsHelpFormatter
+    p = _Parser(
+        prog="posproof",
+        description="Machine-checked derivations of transformer positional encodings.",
+        formatter_class=fmt,
+    )
+    p.add_argument("--version", action="version", version=f"posproof {_version()}", help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    s = sub.add_parser("list", help="list the registered identities and facts")
-    s.add_argument("--json", action="store_true")
+    formats = ", ".join(FORMATS)
+    s = sub.add_parser("list", help="list the registered claims (id, kind, topic, title)", formatter_class=fmt)
+    s.add_argument("--json", action="store_true", help="one JSON object per claim, with its source")
     s.set_defaults(func=cmd_list)
-    s = sub.add_parser("derive", help="print one derivation")
-    s.add_argument("id")
-    s.add_argument("--format", choices=("latex", "markdown", "text"), default="latex")
+    s = sub.add_parser("derive", help="print one derivation", formatter_class=fmt)
+    s.add_argument("id", help="a claim id (see posproof list)")
+    s.add_argument("--format", default="latex", help=f"output format: {formats}")
     s.set_defaults(func=cmd_derive)
-    s = sub.add_parser("check", help="verify identities symbolically and numerically")
-    s.add_argument("ids", nargs="*", metavar="ID")
-    s.add_argument("--dps", default=str(tolerances.DEFAULT_DPS), help="significant digits (default 50)")
+    s = sub.add_parser("check", help="verify claims symbolically and numerically", formatter_class=fmt)
+    s.add_argument("ids", nargs="*", metavar="ID", help="claim ids to check (all when none; repeats count once)")
+    s.add_argument(
+        "--dps",
+        default=str(tolerances.DEFAULT_DPS),
+        help=f"significant digits of the numeric check, {tolerances.MIN_DPS} to {tolerances.MAX_DPS}",
+    )
     s.add_argument("--jobs", default="auto", help="worker processes: 'auto' (one per core) or a number")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="the report as JSON")
     s.set_defaults(func=cmd_check)
-    s = sub.add_parser("export", help="write every derivation for documentation")
-    s.add_argument("--format", required=True, help="tex, md or json")
-    s.add_argument("--out", required=True, help="output directory")
+    s = sub.add_parser("export", help="write every derivation, one file per topic", formatter_class=fmt)
+    s.add_argument("--format", required=True, help=f"output format: {formats}")
+    s.add_argument("--out", required=True, help="output directory (created if missing)")
     s.set_defaults(func=cmd_export)
-    s = sub.add_parser("precision", help="RoPE in float64/32/16 and bfloat16: where relative positions break")
-    s.add_argument("--max-position", default="32768", help="positions scanned: 0 .. N-1 (default 32768)")
-    s.add_argument("--width", default="128", help="head width d (default 128)")
+    s = sub.add_parser(
+        "precision", help="RoPE in float64/32/16 and bfloat16: where relative positions break", formatter_class=fmt
+    )
+    s.add_argument("--max-position", default="32768", help="positions scanned: 0 .. N-1")
+    s.add_argument("--width", default="128", help="head width d (even)")
     s.set_defaults(func=cmd_precision)
-    s = sub.add_parser("t5-buckets", help="T5 relative-position bucket boundaries for a configuration")
-    s.add_argument("--num-buckets", default="32", help="number of buckets (default 32)")
-    s.add_argument("--max-distance", default="128", help="distance where the last bucket starts (default 128)")
-    s.add_argument("--unidirectional", action="store_true", help="decoder-style buckets (default: bidirectional)")
+    s = sub.add_parser(
+        "t5-buckets", help="T5 relative-position bucket boundaries (r = key - query)", formatter_class=fmt
+    )
+    s.add_argument("--num-buckets", default="32", help="number of buckets (even; >= 4 when bidirectional)")
+    s.add_argument(
+        "--max-distance",
+        default="128",
+        help="offsets with |r| >= this all share the last bucket of their side (that bucket may start "
+        "earlier: at |r| = 91 with the defaults)",
+    )
+    s.add_argument("--unidirectional", action="store_true", help="decoder-style buckets (only keys before the query)")
     s.set_defaults(func=cmd_t5_buckets)
     return p
 

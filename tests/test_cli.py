@@ -55,14 +55,14 @@ def test_check_exits_1_when_a_claim_fails(capsys, monkeypatch):
     [
         (["check", "sinusoidal-nrom"], "did you mean sinusoidal-norm"),
         (["derive", "no-such-thing"], "unknown identity id"),
-        (["derive", "sinusoidal-norm", "--format", "pdf"], "invalid choice"),
+        (["derive", "sinusoidal-norm", "--format", "pdf"], "--format must be one of"),
         (["check", "--dps", "5"], "--dps must be an integer in [20, 1000]"),
         (["check", "--dps", "many"], "--dps must be an integer"),
-        (["export", "--format", "html", "--out", "x"], "--format must be one of tex, md, json"),
+        (["export", "--format", "html", "--out", "x"], "--format must be one of"),
         (["frobnicate"], "invalid choice"),
         (["check", "--jobs", "0"], "--jobs must be an integer >= 1"),
-        (["t5-buckets", "--num-buckets", "7"], "num_buckets must be an even integer"),
-        (["t5-buckets", "--max-distance", "8"], "max_distance must be an integer >= 9"),
+        (["t5-buckets", "--num-buckets", "7"], "--num-buckets must be an even integer"),
+        (["t5-buckets", "--max-distance", "8"], "--max-distance must be an integer >= 9"),
         (["t5-buckets", "--num-buckets", "x"], "--num-buckets must be an integer >= 2"),
         (["precision", "--max-position", "-1"], "--max-position must be an integer >= 2"),
         ([], "required"),
@@ -140,3 +140,98 @@ def test_exported_latex_compiles_with_pdflatex(capsys, tmp_path):
     )
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert (tmp_path / "posproof.pdf").stat().st_size > 10_000
+
+
+# ---- issue 8: speak to users ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["latex", "tex", "markdown", "md", "text", "txt", "json"])
+def test_regression_derive_and_export_accept_both_format_spellings(capsys, tmp_path, fmt):
+    # derive took latex|markdown|text while export took tex|md|json
+    code, out, err = run(capsys, "derive", "sinusoidal-norm", "--format", fmt)
+    assert code == 0 and out and not err
+    if fmt == "json":
+        assert json.loads(out)["id"] == "sinusoidal-norm"
+    code, out, _ = run(capsys, "export", "--format", fmt, "--out", str(tmp_path / fmt))
+    suffix = {"latex": "tex", "markdown": "md", "text": "txt"}.get(fmt, fmt)
+    assert code == 0 and (tmp_path / fmt / f"sinusoidal.{suffix}").exists()
+
+
+def test_regression_same_format_is_the_same_output(capsys, tmp_path):
+    assert (
+        run(capsys, "derive", "sinusoidal-norm", "--format", "md")[1]
+        == run(capsys, "derive", "sinusoidal-norm", "--format", "markdown")[1]
+    )
+
+
+def test_regression_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.startswith("posproof ")
+
+
+def _help(capsys, *argv):
+    with pytest.raises(SystemExit):
+        main([*argv, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("command", ["list", "derive", "check", "export", "precision", "t5-buckets"])
+def test_regression_every_option_has_help_with_its_default(capsys, command):
+    parser = __import__("derivations.cli", fromlist=["build_parser"]).build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices[command]
+    text = _help(capsys, command)
+    for action in sub._actions:
+        if action.dest == "help":
+            continue
+        assert action.help, (command, action.dest)
+        if action.option_strings and action.default not in (None, False) and not action.required:
+            assert f"default: {action.default}" in text, (command, action.dest)
+
+
+def test_regression_t5_max_distance_help_says_what_it_is(capsys):
+    # "distance where the last bucket starts" was wrong: with the defaults the last bucket starts at 91
+    text = _help(capsys, "t5-buckets")
+    assert "where the last bucket starts" not in text
+    assert "share the last bucket" in text and "91" in text
+    from numeric import t5_bucket_boundaries
+
+    assert t5_bucket_boundaries()[15] == (15, None, -91)
+
+
+@pytest.mark.parametrize(
+    "argv, flag",
+    [
+        (["precision", "--width", "7"], "--width must be a positive even integer"),
+        (["t5-buckets", "--num-buckets", "30", "--max-distance", "5"], "--max-distance must be an integer >= 8"),
+        (["t5-buckets", "--num-buckets", "2"], "--num-buckets must be an even integer >= 4"),
+    ],
+)
+def test_regression_errors_name_the_flag(capsys, argv, flag):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1 and flag in err
+    assert " width must" not in err and "num_buckets" not in err and "max_distance" not in err
+
+
+def test_regression_duplicate_ids_in_check_counted_once(capsys):
+    code, out, _ = run(capsys, "check", "sinusoidal-norm", "sinusoidal-norm", "--json", "--dps", "30")
+    report = json.loads(out)
+    assert code == 0 and [r["id"] for r in report["results"]] == ["sinusoidal-norm"]
+
+
+def test_regression_list_fits_100_columns_with_a_topic_column(capsys):
+    code, out, _ = run(capsys, "list")
+    lines = out.splitlines()
+    assert code == 0 and max(len(line) for line in lines) <= 100
+    header = lines[0].split()
+    assert header[:3] == ["id", "kind", "topic"]
+    assert any(" rope " in line for line in lines) and any(" sinusoidal " in line for line in lines)
+    assert all(i in out for i in IDS)
+
+
+def test_cli_speaks_of_sources_by_title(capsys):
+    from derivations import cli
+
+    assert "seed" not in (cli.__doc__ or "").lower()
+    assert "seed" not in _help(capsys, "precision").lower()
