@@ -45,7 +45,8 @@ def rel_tol(dps: int):
 FLOAT64_RTOL = 1e-10
 
 #: Absolute agreement of our NumPy code with a float64 third-party function computing the same formula in a
-#: different order (e.g. the seed's rope): a few ulps of values of size ~1 after ~4 flops.
+#: different order (e.g. the NumPy ``rope`` of "Positional encoding: give tokens a sense of order"): a few ulps
+#: of values of size ~1 after ~4 flops.
 FLOAT64_ATOL = 1e-12
 
 #: RoPE precision study (numeric/precision.py): the relative-position property "breaks" at the first position
@@ -65,6 +66,6 @@ def rope_break_tolerance(dtype: str) -> float:
 
 
 #: Agreement of float32 RoPE (table in float32, complex64 arithmetic) with a float64 computation rounded to
-#: float32 (the seed's function on float32 input): cos/sin rounded once (eps/2 each), one complex multiply (two
+#: float32 (that note's ``rope`` on float32 input): cos/sin rounded once (eps/2 each), one complex multiply (two
 #: products and a sum, ~1.5 eps) and the final rounding; relative to the row's pair magnitude, 4 eps covers it.
 ROPE_FLOAT32_RTOL = 4 * 2.0**-23

@@ -54,7 +54,7 @@ def test_half_layout_is_a_channel_permutation_of_interleaved():
     np.testing.assert_array_equal(half, inter[:, perm])
 
 
-def test_seed_dry_run_values():
+def test_dry_run_values_of_positional_encoding_101():
     pe = sinusoidal([0, 1, 2], 4)
     assert pe[1, 0] == pytest.approx(math.sin(1)) and pe[2, 1] == pytest.approx(math.cos(2))
     assert pe[1, 2] == pytest.approx(math.sin(0.01)) and pe[2, 3] == pytest.approx(math.cos(0.02))
