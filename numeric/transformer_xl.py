@@ -94,9 +94,11 @@ def rel_shift_garbage(x, axes=(-2, -1)) -> np.ndarray:
     return np.moveaxis(out, (-2, -1), (q_axis, k_axis))
 
 
-def txl_relative_embeddings(distances, d_model: int, base: float = 10000.0) -> np.ndarray:
-    r"""``R_dist`` in ``[sin | cos]`` halves, float64 ``(len(distances), d_model)``."""
-    return sinusoidal(distances, d_model, base, layout="half")
+def txl_relative_embeddings(
+    distances, width: int | None = None, base: float = 10000.0, *, d_model: int | None = None
+) -> np.ndarray:
+    r"""``R_dist`` in ``[sin | cos]`` halves, float64 ``(len(distances), width)`` (alias ``d_model``)."""
+    return sinusoidal(distances, width, base, layout="half", d_model=d_model)
 
 
 def _check(q, k, W_kR, u, v):
