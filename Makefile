@@ -30,6 +30,10 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench_check.py
 
+# Mutation testing: every mutant of tests/mutation/catalogue.py must be killed by the suite (goal >= 95 %).
+mutate: $(STAMP)
+	$(BIN)/python -m tests.mutation.run --jobs 2
+
 # Rewrite the golden LaTeX files after an intended change of a derivation (review the diff!).
 golden: $(STAMP)
 	$(BIN)/python -m pytest -q tests/test_golden.py --update-golden

@@ -926,7 +926,10 @@ class Step:
         small, big = (self.lhs, self.rhs) if self.rel in ("<=", "<") else (self.rhs, self.lhs)
         names = self.strategy
         if names and names[0] in SIDE_STRATEGIES:
-            small, big = SIDE_STRATEGIES[names[0]](small, big, given)
+            try:
+                small, big = SIDE_STRATEGIES[names[0]](small, big, given)
+            except ValueError:  # the side strategy does not apply: nothing is proved
+                return False
             names = names[1:]
         gap = reduce_difference(big, small, names)
         if self.rel in ("<", ">"):

@@ -18,6 +18,8 @@ from symbolic.core import (
     Identity,
     Kernel,
     Step,
+    _is_zero,
+    _uniform,
     reduce_difference,
 )
 
@@ -169,8 +171,18 @@ def test_sums_over_indexed_components_with_symbolic_length():
 
 def test_combine_sums_merges_equal_ranges_only():
     s1, s2 = sp.Sum(q[i], (i, 0, h - 1)), sp.Sum(q[i], (i, 0, h))
-    assert reduce_difference(s1, s1, ("combine_sums",)) == 0
-    assert reduce_difference(s1, s2, ("combine_sums",)) != 0
+    assert _is_zero(reduce_difference(s1, s1, ("combine_sums",)))
+    assert not _is_zero(reduce_difference(s1, s2, ("combine_sums",)))
+    one_pair_too_many = ident([Step(s1, s2, "merge", ("combine_sums",))], sizes={h: (2,)}).verify()
+    assert one_pair_too_many.steps[0].symbolic is False
+
+
+def test_refine_limits_decides_a_condition_on_the_whole_range_not_at_its_ends():
+    k = sp.Symbol("k", integer=True)
+    holes = sp.Sum(sp.Piecewise((1, sp.Ne(k, 2)), (0, True)), (k, 0, 4))  # true at both ends, false at k = 2
+    assert not _is_zero(reduce_difference(holes, sp.Integer(5), ("refine_limits", "doit")))
+    below = sp.Sum(sp.Piecewise((q[k], k < h), (0, True)), (k, 0, h - 1))  # k < h on all of 0 .. h-1
+    assert _is_zero(reduce_difference(below, sp.Sum(q[k], (k, 0, h - 1)), ("refine_limits", "combine_sums")))
 
 
 def test_unchained_steps_need_a_claim_strategy():
@@ -255,6 +267,12 @@ def test_strict_relation_needs_slack_above_the_tolerance_numerically():
     assert r.steps[0].numeric.status == "disagree"
 
 
+def test_log_sides_refuses_sides_not_proved_positive():
+    # -1 < -2 is false, yet log(-2) - log(-1) = log 2 > 0: comparing logarithms needs positive sides
+    assert not Step(sp.Integer(-1), sp.Integer(-2), "logs", ("log_sides", "expand_log"), rel="<").check_symbolic()
+    assert not Step(x, x + 1, "logs", ("log_sides", "expand_log", "expand"), rel="<").check_symbolic()
+
+
 def test_log_sides_and_given_facts_prove_a_strict_inequality():
     b = sp.Symbol("b", positive=True)
     d = sp.Symbol("d", integer=True, positive=True)
@@ -282,6 +300,9 @@ class Spy(Kernel):
 
 
 def test_draws_are_at_the_working_precision_not_float64():
+    with mpmath.workdps(60):
+        u0 = _uniform(random.Random(0), 200)
+        assert mpmath.mpf(float(u0)) != u0  # 200 random bits, not a float64
     Spy.seen.clear()
     ident([Step(Spy(x), x, "spy", ("doit",))]).verify()
     drawn = [v for v in Spy.seen if v not in (0, 1, -1)]
@@ -313,7 +334,10 @@ def test_a_claim_false_only_for_large_positions_is_rejected():
 def test_regression_relative_error_is_not_an_absolute_error_below_one():
     b = sp.Symbol("b", positive=True)
     tiny = sp.exp(-1000 * b)
-    r = ident([Step(x * tiny, 2 * x * tiny, "false at any scale", ("expand",))]).verify()
+    # b in [1, 2]: both sides are below e^-1000 at every point, so an absolute error would see nothing
+    r = ident(
+        [Step(x * tiny, 2 * x * tiny, "false at any scale", ("expand",))], domains={"b": Domain("real", 1, 2)}
+    ).verify()
     assert not r.ok and r.steps[0].numeric.status == "disagree"
 
 
