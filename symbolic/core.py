@@ -1090,8 +1090,9 @@ class Identity:
     notes: str = ""
     #: A plausible mistake (wrong right-hand side) that verification must reject.
     wrong: Any = None
-    #: A short symbolic statement printed in headings, if the claim's sides are too long for one.
-    statement: Any = None
+    #: A short symbolic statement of the claim (SymPy, with named matrix or function symbols) for headings; the
+    #: derivation's own sides are often too long for one.
+    formula: Any = None
 
     kind = "theorem"
 
@@ -1217,6 +1218,8 @@ class Definition:
     domains: Mapping[str, Domain] = field(default_factory=dict)
     notes: str = ""
     wrong: Any = None
+    #: A short symbolic statement for headings (see Identity.formula).
+    formula: Any = None
 
     kind = "definition"
     rel = "="
@@ -1272,6 +1275,8 @@ class Fact:
     wrong: Callable[[int], tuple[Any, list[tuple[str, Any]]]] | None = None
     definitions: tuple[Definition, ...] = ()
     notes: str = ""
+    #: A short symbolic statement for headings (see Identity.formula).
+    formula: Any = None
 
     kind = "fact"
     lhs = None
