@@ -191,12 +191,10 @@ def _first_bad(arr: np.ndarray) -> tuple | None:
 
 def _finite(block: np.ndarray) -> bool:
     r"""True if every entry of the (C-contiguous, cached) block is finite: one BLAS dot; inf/NaN propagate into
-    it. Only if the dot is not finite (huge finite values overflow it too) are the entries inspected."""
+    it. Only if the dot is not finite (huge finite values overflow it too) are the entries inspected. Call
+    under ``np.errstate(over="ignore", invalid="ignore")``."""
     flat = block.reshape(-1)
-    with np.errstate(over="ignore", invalid="ignore"):
-        if np.isfinite(np.dot(flat, flat)):
-            return True
-    return bool(np.isfinite(flat).all())
+    return bool(np.isfinite(np.dot(flat, flat))) or bool(np.isfinite(flat).all())
 
 
 def _raise_not_finite(source: np.ndarray, result: np.ndarray, block: tuple, dtype) -> None:
