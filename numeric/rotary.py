@@ -93,11 +93,12 @@ def _vectors(value, name: str = "vectors") -> np.ndarray:
 def _positions_fit(pos_shape: tuple, shape: tuple, name: str = "positions") -> None:
     r"""Check that positions of ``pos_shape`` give one position per row of vectors of ``shape``.
 
-    Accepted: ``(tokens,)`` (or ``(1,)``), or one axis per leading axis of the vectors, each equal or 1."""
+    Accepted: ``(tokens,)`` exactly, or one axis per leading axis of the vectors, each equal or 1."""
     lead = shape[:-1]
-    ok = len(pos_shape) in (1, len(lead)) and all(
-        p in (1, s) for p, s in zip(pos_shape[::-1], lead[::-1], strict=False)
-    )
+    if len(pos_shape) == 1:
+        ok = pos_shape[0] == lead[-1]
+    else:
+        ok = len(pos_shape) == len(lead) and all(p in (1, s) for p, s in zip(pos_shape, lead, strict=True))
     if ok:
         return
     msg = f"{name} of shape {pos_shape} do not fit vectors of shape {shape}: "
@@ -108,8 +109,10 @@ def _positions_fit(pos_shape: tuple, shape: tuple, name: str = "positions") -> N
             "with vectors (batch, heads, tokens, width) -> position_ids[:, None, :]; with vectors "
             "(batch, tokens, heads, width) -> position_ids[:, :, None]"
         )
+    elif len(lead) == 1:
+        msg += f"give one position per token: shape ({lead[-1]},)"
     else:
-        msg += f"give (tokens,) = ({lead[-1]},) or {len(lead)} axes broadcastable to {lead}"
+        msg += f"give (tokens,) = ({lead[-1]},), or {len(lead)} axes broadcastable to {lead}"
     raise ValueError(msg)
 
 

@@ -344,7 +344,7 @@ def test_property_positions_broadcast_against_batch_and_head_axes(case, layout):
 
 
 @pytest.mark.parametrize(
-    "shape, fits", [((5,), True), ((1,), True), ((2, 3, 5), True), ((2, 1, 5), True), ((1, 3, 1), True),
+    "shape, fits", [((5,), True), ((1,), False), ((2, 3, 5), True), ((2, 1, 5), True), ((1, 3, 1), True),
                     ((3, 5), False), ((2, 5), False), ((4,), False), ((2, 3, 4), False), ((1, 2, 3, 5), False)]
 )  # fmt: skip
 def test_position_shape_rule(shape, fits):
