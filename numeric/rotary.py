@@ -160,8 +160,10 @@ def _attention_factor(value) -> float:
 
 # ---- pure kernels ------------------------------------------------------------------------------------------------
 
-#: Bytes of one block of the kernels: a block of x, its tables and the result then stay in the L2 cache.
-_BLOCK_BYTES = 1 << 18
+#: Bytes of one block of x in the kernels (1024 tokens of 128 float32): the block, its tables and the result
+#: stay cached between the passes over them and the finite check (measured in bench/bench_rope.py: 256 KiB to
+#: 2 MiB are within noise of each other; 128 KiB pays for the per-block overhead, 8 MiB for the cache misses).
+_BLOCK_BYTES = 1 << 19
 
 
 def _blocks(shape: tuple, rows: int):
