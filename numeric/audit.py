@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import mpmath
@@ -417,6 +417,13 @@ class _Caller:
         return out
 
     def raw(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None = None) -> tuple:
+        try:
+            return self._raw(x, pos, other)
+        except AuditCallError as e:
+            top = int(np.max(pos)) if pos.size else 0
+            raise AuditCallError(f"{e} (positions up to {top}; see max_position)" if top > 3 else str(e)) from None
+
+    def _raw(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None = None) -> tuple:
         r"""``(outputs, dtype names)``: one output, or two for a ``(q, k)`` function (``other`` is the key input;
         default the same as ``x``)."""
         torch = _torch()
@@ -540,6 +547,7 @@ def _unwrap_frequencies(phi: np.ndarray, P: list) -> tuple[np.ndarray, list]:
 
 @dataclass(frozen=True)
 class _Candidate:
+    key: str  # stable across widths (for minimal examples at smaller widths)
     name: str  # finding id, or "" for the expected
     sentence: str
     theta: np.ndarray  # (r'/2,)
@@ -567,10 +575,11 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
     d, b = cfg.d, cfg.base
     i = np.arange(d // 2, dtype=np.float64)
     th, af = cfg.inv_freq(seq_len)
-    out = [_Candidate("", "the configured rule", th, af, b)]
+    out = [_Candidate("expected", "", "the configured rule", th, af, b)]
     if cfg.rope_type != "default":
         out.append(
             _Candidate(
+                "no-scaling",
                 "wrong-scaling",
                 f"no scaling (plain RoPE, base {b:g}) instead of {cfg.rope_type}",
                 b ** (-2 * i / d),
@@ -603,13 +612,19 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
             continue
         out.append(
             _Candidate(
-                "wrong-scaling", f"the {rule} rule (factor {params['factor']:g}) instead of {cfg.rope_type}", t, a, b
+                f"rule:{rule}",
+                "wrong-scaling",
+                f"the {rule} rule (factor {params['factor']:g}) instead of {cfg.rope_type}",
+                t,
+                a,
+                b,
             )
         )
     if cfg.rope_type == "yarn" and cfg.L0 is not None:
         s = cfg.s
         out.append(
             _Candidate(
+                "yarn-extended",
                 "wrong-scaling",
                 f"YaRN with the correction range computed from the extended length {s:g} x L0 instead of L0 = {cfg.L0}",
                 _yarn_theta(cfg, s * cfg.L0),
@@ -619,6 +634,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
         )
         out.append(
             _Candidate(
+                "yarn-clamped",
                 "wrong-scaling",
                 "YaRN with the correction range clamped to d/2 - 1 instead of d - 1",
                 _yarn_theta(cfg, cfg.L0, d // 2 - 1),
@@ -626,11 +642,20 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
                 b,
             )
         )
-        out.append(_Candidate("wrong-scaling", "YaRN frequencies without its attention factor", th, 1.0, b))
+        out.append(
+            _Candidate(
+                "yarn-no-attention", "wrong-scaling", "YaRN frequencies without its attention factor", th, 1.0, b
+            )
+        )
     if cfg.rope_type != "default" and af != 1.0:
         out.append(
             _Candidate(
-                "wrong-scaling", f"{cfg.rope_type} frequencies without the attention factor {af:.6g}", th, 1.0, b
+                "no-attention",
+                "wrong-scaling",
+                f"{cfg.rope_type} frequencies without the attention factor {af:.6g}",
+                th,
+                1.0,
+                b,
             )
         )
     # widths and exponents (for the plain rule); the width first: b^(-2i/width) with width = 2d is also b^(-i/d)
@@ -639,6 +664,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
     if d < width:
         out.append(
             _Candidate(
+                "partial-width",
                 "partial-rotary-width",
                 f"theta_i = b^(-2i/{width}): built over the head width {width} instead of the rotary width {d}",
                 b ** (-2 * i / width) * scale,
@@ -648,11 +674,17 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
         )
     out.append(
         _Candidate(
-            "frequency-exponent", "theta_i = b^(-i/d) (exponent i/d instead of 2i/d)", b ** (-i / d) * scale, af, b
+            "exp-i/d",
+            "frequency-exponent",
+            "theta_i = b^(-i/d) (exponent i/d instead of 2i/d)",
+            b ** (-i / d) * scale,
+            af,
+            b,
         )
     )
     out.append(
         _Candidate(
+            "exp-off-by-one",
             "frequency-exponent",
             "theta_i = b^(-2(i+1)/d) (exponent off by one pair)",
             b ** (-2 * (i + 1) / d) * scale,
@@ -663,6 +695,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
     if d >= 4:
         out.append(
             _Candidate(
+                "exp-t2t",
                 "frequency-exponent",
                 "theta_i = b^(-i/(d/2-1)) (tensor2tensor's timescales)",
                 b ** (-i / (d / 2 - 1)) * scale,
@@ -982,6 +1015,7 @@ class _RopeAudit:
                     f"pairs channels in the {layout} layout ({_pairs_text(st.pairs)}), not {self.layout}",
                     f,
                     label,
+                    lambda X, p, mw, w: rope_exact_float(X, p, replace(mw, layout=layout)),
                 )
             )
         if 2 * n != self.cfg.d:
@@ -991,6 +1025,7 @@ class _RopeAudit:
                     f"rotates {2 * n} of {d} channels; the configured rotary width is {self.cfg.d}",
                     f,
                     label,
+                    lambda X, p, mw, w: self._bug_width(X, p, mw, w, 2 * n / d),
                 )
             )
         if swapped:
@@ -1000,6 +1035,7 @@ class _RopeAudit:
                     "exchanges cos and sin: at position 0 every pair is turned by a quarter turn instead of left alone",
                     f,
                     label,
+                    lambda X, p, mw, w: rope_exact_float(X, p, mw, quarter - p[:, None] * np.sign(quarter) * mw.theta),
                 )
             )
         if sigma_eff < 0:
@@ -1010,6 +1046,7 @@ class _RopeAudit:
                     "RoPE rotates counter-clockwise, (x, y) -> (x cos - y sin, x sin + y cos)",
                     f,
                     label,
+                    lambda X, p, mw, w: rope_exact_float(X, -p, mw),
                 )
             )
         if offset != 0.0:
@@ -1020,6 +1057,7 @@ class _RopeAudit:
                     f"rotates by (m {'+' if shift > 0 else '-'} {abs(shift):g}) theta_i instead of m theta_i",
                     f,
                     label,
+                    lambda X, p, mw, w: rope_exact_float(X, p + shift, mw),
                 )
             )
         if jumps:
@@ -1036,10 +1074,27 @@ class _RopeAudit:
         if jumps:  # no single frequency describes such angles: the frequency findings would be noise
             pass
         elif 2 * n == self.cfg.d and match_c is not None and match_c.name:
-            findings.append(self._example_finding(match_c.name, f"computes {match_c.sentence}", f, label))
+            key = match_c.key
+            findings.append(
+                self._example_finding(
+                    match_c.name,
+                    f"computes {match_c.sentence}",
+                    f,
+                    label,
+                    lambda X, p, mw, w: self._bug_rule(X, p, mw, w, key),
+                )
+            )
         elif 2 * n == self.cfg.d and match_c is None and fitted is not None and abs(fitted / self.base - 1) > 1e-6:
             findings.append(
-                self._example_finding("wrong-base", f"uses base {fitted:.6g} instead of {self.base:g}", f, label)
+                self._example_finding(
+                    "wrong-base",
+                    f"uses base {fitted:.6g} instead of {self.base:g}",
+                    f,
+                    label,
+                    lambda X, p, mw, w: rope_exact_float(
+                        X, p, replace(mw, theta=fitted ** (-2 * np.arange(mw.rotary_dim // 2) / mw.rotary_dim))
+                    ),
+                )
             )
         elif 2 * n == self.cfg.d and match_c is None and fitted is None:
             worst = int(np.argmax(np.abs(theta_meas / cands[0].theta - 1))) if cands[0].theta.size == n else 0
@@ -1060,6 +1115,7 @@ class _RopeAudit:
                     f"scales cos and sin by {rho:.6g} instead of {model.attention_factor:.6g}",
                     f,
                     label,
+                    lambda X, p, mw, w: rope_exact_float(X, p, replace(mw, attention_factor=rho)),
                 )
             )
         if low and not jumps:
@@ -1141,42 +1197,24 @@ class _RopeAudit:
             f"computes its angles in {precision} (median relative angle error {eps:.2g}; float32 angles give "
             f"~3e-08): nearby positions get the same or wrong angles long before the context ends"
         )
-        for w in self._widths():
-            mw = self._expected_model(w, self.top + 1)
-            e = np.zeros((1, w))
-            e[0, 0] = 1.0
-            for m in (3, 10, 100, 257, 300, 1001, 2049, 3001, 10007, 30011):
-                if m > self.max_position:
-                    break
-                try:
-                    with np.errstate(all="ignore"):
-                        got = f(e, np.array([m]), anchor=self.top)
-                except Exception:  # noqa: BLE001
-                    break
-                ref = _reference_rows(e, np.array([m]), mw)
-                diff = np.abs(got[0] - ref[0].astype(float))
-                if not np.all(np.isfinite(got)) or np.max(diff) > 1e-2:
-                    return Finding(
-                        "low-precision-angles",
-                        msg,
-                        {
-                            "width": w,
-                            "positions": [m],
-                            "vectors": e.tolist(),
-                            "expected": [_fmt(v) for v in ref[0]],
-                            "got": got[0].tolist(),
-                        },
-                        label,
-                    )
-        return Finding("low-precision-angles", msg, {"width": self.width}, label)
+        dt = pp.dtype_of(precision)
+
+        def bug(X, p, mw, w):  # positions, frequencies and their product rounded to the 16-bit dtype
+            with np.errstate(all="ignore"):
+                ang = (p.astype(dt)[:, None] * mw.theta.astype(dt)[None, :]).astype(np.float64)
+            return rope_exact_float(X, p, mw, ang)
+
+        return Finding("low-precision-angles", msg, self._example(f, bug), label)
 
     # ---- minimal examples against the expected model
-    def _example_finding(self, id_: str, message: str, f, label) -> Finding:
-        return Finding(id_, message, self._example(f), label)
+    def _example_finding(self, id_: str, message: str, f, label, bug=None) -> Finding:
+        return Finding(id_, message, self._example(f, bug), label)
 
-    def _example(self, f) -> dict:
+    def _example(self, f, bug=None) -> dict:
         r"""The smallest width, then the smallest position, where some unit vector's rotation differs from the
-        50-digit reference of the configured model by more than :data:`EXAMPLE_ATOL`."""
+        50-digit reference of the configured model by more than :data:`EXAMPLE_ATOL`, and where ``bug`` (the
+        configured model with only this finding's mistake, ``bug(X, positions, model, width)``) differs too, so
+        that the example shows this finding."""
         for w in self._widths():
             model = self._expected_model(w, self.top + 1)
             for m in (0, 1, 2, 3, 5, 10, 100, 1000, 10000, 100000):
@@ -1184,13 +1222,19 @@ class _RopeAudit:
                     break
                 X = np.eye(w)
                 pos = np.full(w, m)
+                approx = rope_exact_float(X, pos, model)
+                if bug is not None:
+                    alone = bug(X, pos, model, w)
+                    if alone is None or np.max(np.abs(alone - approx)) <= EXAMPLE_ATOL:
+                        continue
                 try:
                     with np.errstate(all="ignore"):
                         got = f(X, pos, anchor=self.top)
                 except Exception:  # noqa: BLE001 - a width the function does not support
                     break
-                approx = rope_exact_float(X, pos, model)
                 diff = np.max(np.abs(got - approx), axis=1)
+                if bug is not None:
+                    diff = diff * (np.max(np.abs(alone - approx), axis=1) > EXAMPLE_ATOL)
                 if np.max(diff) > EXAMPLE_ATOL:
                     j = int(np.argmax(diff))
                     ref = _reference_rows(X[j : j + 1], pos[j : j + 1], model)
@@ -1202,6 +1246,26 @@ class _RopeAudit:
                         "got": got[j].tolist(),
                     }
         return {"width": self.width}
+
+    def _bug_width(self, X, pos, mw: _Model, w: int, factor: float):
+        r"""The configured rule at rotary fraction ``factor`` instead of the configured one."""
+        r = int(w * factor)
+        if r < 2 or r % 2:
+            return None
+        mapping = dict(self.scaling_mapping, partial_rotary_factor=factor)
+        try:
+            th, af = RopeScaling.from_mapping(w, self.base, mapping).inv_freq(self.top + 1)
+        except ValueError:
+            return None
+        return rope_exact_float(X, pos, replace(mw, theta=th, attention_factor=af, rotary_dim=r))
+
+    def _bug_rule(self, X, pos, mw: _Model, w: int, key: str):
+        r"""The named alternative ``key`` of :func:`_candidates` at width ``w``."""
+        L = self.top + 1 if self.seq_len is None else self.seq_len
+        alt = [c for c in _candidates(self._cfg_at(w), L, w) if c.key == key]
+        if not alt or alt[0].theta.size != mw.rotary_dim // 2:
+            return None
+        return rope_exact_float(X, pos, replace(mw, theta=alt[0].theta, attention_factor=alt[0].attention_factor))
 
     # ---- behavioural checks on random vectors
     def _behaviour(self, f, model: _Model | None, eps, st: _Structure, label) -> list[Finding]:
@@ -1378,10 +1442,11 @@ class _RopeAudit:
         return np.asarray(outs[0], dtype=np.float64).reshape(xa.shape)[:-1]
 
 
-def rope_exact_float(x: np.ndarray, pos: np.ndarray, model: _Model) -> np.ndarray:
-    r"""The model's rotation in float64 (for scanning; examples quote the 50-digit reference)."""
+def rope_exact_float(x: np.ndarray, pos: np.ndarray, model: _Model, angles: np.ndarray | None = None) -> np.ndarray:
+    r"""The model's rotation in float64 (for scanning; examples quote the 50-digit reference); ``angles``
+    ``(tokens, r/2)`` replace ``m theta_i`` when given."""
     r, h = model.rotary_dim, model.rotary_dim // 2
-    ang = pos[:, None].astype(np.float64) * model.theta[None, :]
+    ang = pos[:, None].astype(np.float64) * model.theta[None, :] if angles is None else angles
     c, s = np.cos(ang) * model.attention_factor, np.sin(ang) * model.attention_factor
     out = x.astype(np.float64).copy()
     if model.layout == "interleaved":
@@ -1443,7 +1508,13 @@ def audit_rope(
     if layout != "auto":
         layout = _validate.layout(layout)
     seq = None if seq_len is None else _validate.positive_int(seq_len, "seq_len")
-    return _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed).audit()
+    auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed)
+    try:
+        return auditor.audit()
+    except _ShapeError as e:
+        raise AuditCallError(
+            f"{_name(fn)} returned shape {e.args[0]} for some inputs and the input's shape for others"
+        ) from None
 
 
 def assert_rope_conforms(fn, layout: str = "auto", base: float = 10000.0, **kwargs) -> RopeReport:

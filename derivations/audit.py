@@ -1,0 +1,233 @@
+r"""``posproof audit MODULE:FUNCTION --scheme rope|alibi|t5``: audit a user's implementation (issue 10).
+
+``MODULE`` is a dotted module name importable from the current directory or ``sys.path``, or a path to a ``.py``
+file. RoPE options: ``--layout auto|interleaved|half``, ``--base B``, ``--scaling JSON`` (a ``rope_scaling``
+mapping, or ``@file.json``), ``--width D``, ``--rotary-dim R``, ``--call SPEC`` (e.g. ``q,k,cos,sin@bhsd``; see
+:class:`numeric.audit.RopeCall`), ``--max-position N``, ``--tolerance T`` (the precision profile's). ``--json``
+prints the report as JSON. Exit codes: 0 conforms, 1 does not, 2 usage errors (an unimportable module, a missing
+function, a function that raises on a plain call: one line, never a traceback).
+
+``add_parser(subparsers)`` adds the subcommand to the ``posproof`` parser; ``run(args)`` runs it (usage errors
+raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``python -m derivations.audit``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import math
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from numeric import audit
+from numeric.precision_profile import DEFAULT_TOLERANCE
+
+SCHEMES = ("rope", "alibi", "t5")
+#: Options that only RoPE audits read.
+_ROPE_OPTIONS = ("layout", "base", "scaling", "width", "rotary_dim", "call", "max_position", "tolerance")
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    r"""Add ``audit`` to the ``posproof`` subcommands (the subparsers' own parser class is used)."""
+    s = subparsers.add_parser("audit", help="audit your RoPE, ALiBi or T5 implementation: findings and examples")
+    s.add_argument("target", metavar="MODULE:FUNCTION", help="the function to audit (module or path to a .py file)")
+    s.add_argument("--scheme", required=True, help="rope, alibi or t5")
+    s.add_argument("--layout", help="RoPE pair layout: auto (default), interleaved (2i, 2i+1) or half (i, i+d/2)")
+    s.add_argument("--base", help="RoPE base (default 10000)")
+    s.add_argument("--scaling", help="RoPE scaling as a JSON rope_scaling mapping, or @FILE.json")
+    s.add_argument("--width", help="head width probed (default 64)")
+    s.add_argument("--rotary-dim", help="channels that rotate (default: the width, or partial_rotary_factor)")
+    s.add_argument("--call", help="how to call the function, e.g. vectors,positions,base (default) or q,k,cos,sin@bhsd")
+    s.add_argument("--max-position", help="largest position the function must handle (default 1049576)")
+    s.add_argument(
+        "--tolerance", help=f"precision profile tolerance on the score error (default {DEFAULT_TOLERANCE:g})"
+    )
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=run)
+    return s
+
+
+def _usage(message: str) -> Exception:
+    from .cli import UsageError
+
+    return UsageError(message)
+
+
+def load_function(target: str):
+    r"""The callable named by ``MODULE:FUNCTION`` (``MODULE`` dotted, or a path to a ``.py`` file); a usage error
+    naming what is wrong otherwise."""
+    module_name, sep, attr = target.rpartition(":")
+    if not sep or not module_name or not attr:
+        raise _usage(
+            f"give the function as MODULE:FUNCTION (e.g. mypkg.rotary:rope or path/to/file.py:rope), got {target!r}"
+        )
+    try:
+        if module_name.endswith(".py") or "/" in module_name:
+            path = Path(module_name)
+            if not path.is_file():
+                raise _usage(f"cannot import {module_name}: no such file")
+            spec = importlib.util.spec_from_file_location(path.stem, path)
+            if spec is None or spec.loader is None:
+                raise _usage(f"cannot import {module_name}: not a Python file")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules.setdefault(path.stem, module)
+            spec.loader.exec_module(module)
+        else:
+            if "" not in sys.path and str(Path.cwd()) not in sys.path:
+                sys.path.insert(0, str(Path.cwd()))  # as `python -m` does: modules in the current directory
+            module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        raise _usage(f"cannot import {module_name}: {e}") from None
+    except SyntaxError as e:
+        raise _usage(f"cannot import {module_name}: syntax error at {e.filename}:{e.lineno}: {e.msg}") from None
+    except Exception as e:  # noqa: BLE001 - the user's module may raise anything at import
+        if type(e).__name__ == "UsageError":
+            raise
+        raise _usage(f"importing {module_name} raised {type(e).__name__}: {_first_line(e)}") from None
+    obj = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            names = [n for n in dir(module) if not n.startswith("_") and callable(getattr(module, n))]
+            import difflib
+
+            close = difflib.get_close_matches(part, names, n=3)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise _usage(f"module {module_name} has no function {attr!r}{hint}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise _usage(f"{target} is not callable (it is a {type(obj).__name__})")
+    return obj
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e)
+    return text.splitlines()[0] if text else ""
+
+
+def _float_arg(text: str, flag: str, accepted: str, ok) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise _usage(f"{flag} must be {accepted}, got {text!r}") from None
+    if not math.isfinite(value) or not ok(value):
+        raise _usage(f"{flag} must be {accepted}, got {text}")
+    return value
+
+
+def _int_arg(text: str, flag: str, lo: int) -> int:
+    from .cli import _int_arg
+
+    return _int_arg(text, flag, lo)
+
+
+def _scaling(text: str | None) -> dict | None:
+    if text is None:
+        return None
+    source = "--scaling"
+    if text.startswith("@"):
+        path = text[1:]
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as e:
+            raise _usage(f"--scaling: cannot read {path}: {e.strerror or e}") from None
+        source = f"--scaling {path}"
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise _usage(f"{source} is not valid JSON: {e.msg} at column {e.colno}") from None
+    if not isinstance(value, dict):
+        raise _usage(f"{source} must be a JSON object (a rope_scaling mapping), got {type(value).__name__}")
+    return value
+
+
+def _rope_kwargs(args) -> dict:
+    kw: dict = {}
+    layout = args.layout or "auto"
+    if layout not in ("auto", "interleaved", "half", "rotate_half", "neox", "gptj"):
+        raise _usage(f"--layout must be auto, interleaved or half, got {layout!r}")
+    kw["layout"] = layout
+    if args.base is not None:
+        kw["base"] = _float_arg(args.base, "--base", "a real number > 1", lambda x: x > 1)
+    kw["scaling"] = _scaling(args.scaling)
+    if args.width is not None:
+        kw["width"] = _int_arg(args.width, "--width", 2)
+        if kw["width"] % 2:
+            raise _usage(f"--width must be an even integer >= 2, got {kw['width']}")
+    if args.rotary_dim is not None:
+        kw["rotary_dim"] = _int_arg(args.rotary_dim, "--rotary-dim", 2)
+    if args.call is not None:
+        try:
+            kw["call"] = audit.RopeCall.parse(args.call)
+        except ValueError as e:
+            raise _usage(f"--call: {e}") from None
+    if args.max_position is not None:
+        kw["max_position"] = _int_arg(args.max_position, "--max-position", 4)
+    if args.tolerance is not None:
+        kw["tolerance"] = _float_arg(args.tolerance, "--tolerance", "a real number > 0", lambda x: x > 0)
+    return kw
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+def run(args) -> int:
+    r"""Run ``posproof audit``: print the report (text or ``--json``); 0 conforms, 1 does not."""
+    if args.scheme not in SCHEMES:
+        raise _usage(f"--scheme must be one of {', '.join(SCHEMES)}, got {args.scheme!r}")
+    if args.scheme != "rope":
+        given = [f"--{k.replace('_', '-')}" for k in _ROPE_OPTIONS if getattr(args, k) is not None]
+        if given:
+            raise _usage(f"{', '.join(given)} only apply to --scheme rope")
+    kw = _rope_kwargs(args) if args.scheme == "rope" else {}
+    fn = load_function(args.target)
+    report: audit.RopeReport | audit.SchemeReport
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")  # the audited code's own warnings (overflowing float16, log(0), ...)
+            if args.scheme == "rope":
+                report = audit.audit_rope(fn, **kw)
+            elif args.scheme == "alibi":
+                report = audit.audit_alibi(fn)
+            else:
+                report = audit.audit_t5(fn)
+    except audit.AuditCallError as e:
+        raise _usage(str(e)) from None
+    except ValueError as e:  # a configuration the library refuses (bad scaling keys, rotary width, ...)
+        raise _usage(str(e)) from None
+    if args.json:
+        print(json.dumps(_jsonable(report.as_dict()), indent=2))
+    else:
+        sys.stdout.write(audit.format_report(report))
+    return 0 if report.ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    r"""``python -m derivations.audit ...``: the subcommand on its own, with ``posproof``'s error handling."""
+    from .cli import UsageError, _Parser
+
+    parser = _Parser(prog="posproof", description="Audit a positional-encoding implementation.")
+    add_parser(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
+    try:
+        args = parser.parse_args(["audit", *(sys.argv[1:] if argv is None else argv)])
+        return args.func(args)
+    except (UsageError, ValueError) as e:
+        print(f"posproof: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
