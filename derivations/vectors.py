@@ -1,0 +1,61 @@
+r"""``posproof vectors --out DIR``: write the golden vectors (issue 10) for ports in other languages.
+
+JSON documents computed with mpmath (``numeric/vectors.py``): sinusoidal, RoPE in both layouts and with every
+scaling rule, T5 and DeBERTa buckets, ALiBi slopes, and ``index.json`` with their SHA-256. Deterministic (the same
+bytes on every run) and written atomically.
+
+``add_parser(subparsers)`` adds the subcommand to the ``posproof`` parser; ``run(args)`` runs it (usage errors
+raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``python -m derivations.vectors``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from numeric import vectors
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    r"""Add ``vectors`` to the ``posproof`` subcommands (the subparsers' own parser class is used)."""
+    s = subparsers.add_parser("vectors", help="write language-neutral JSON golden vectors (mpmath) for ports")
+    s.add_argument("--out", required=True, help="output directory (created if needed)")
+    s.set_defaults(func=run)
+    return s
+
+
+def run(args) -> int:
+    r"""Write the vectors; 0 on success."""
+    from .cli import UsageError
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out must be a directory, got the file {str(out)!r}")
+    try:
+        written = vectors.write_vectors(out)
+    except OSError as e:
+        raise UsageError(f"--out: cannot write to {out}: {e.strerror or e}") from None
+    print(
+        f"wrote {len(written)} files to {out} ({vectors.DPS}-digit mpmath, {vectors.DIGITS} significant digits): "
+        + ", ".join(p.name for p in written)
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    r"""``python -m derivations.vectors --out DIR``: the subcommand on its own, with ``posproof``'s error handling."""
+    from .cli import UsageError, _Parser
+
+    parser = _Parser(prog="posproof", description="Write golden vectors.")
+    add_parser(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
+    try:
+        args = parser.parse_args(["vectors", *(sys.argv[1:] if argv is None else argv)])
+        return args.func(args)
+    except (UsageError, ValueError) as e:
+        print(f"posproof: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

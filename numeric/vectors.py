@@ -1,0 +1,279 @@
+r"""Language-neutral golden vectors for ports: JSON test vectors computed with mpmath.
+
+One document per scheme (:func:`golden_vectors`): sinusoidal encodings, RoPE in both layouts and with every
+scaling rule, T5 and DeBERTa buckets, ALiBi slopes. Each document states the precision used (``dps`` significant
+digits of working precision, outputs rounded to :data:`DIGITS` significant digits, as decimal strings), the
+conventions, every parameter, the inputs and the outputs. Inputs are exact binary fractions written as decimal
+strings, so that every language reads the same numbers. :func:`write_vectors` writes the documents and an
+``index.json`` with their SHA-256; the same call writes the same bytes, atomically (a temporary file in the
+directory, then a rename).
+
+>>> docs = golden_vectors()
+>>> sorted(docs)
+['alibi.json', 'deberta.json', 'rope.json', 'sinusoidal.json', 't5.json']
+>>> docs["alibi.json"]["cases"][1]["slopes"]  # n_heads = 2: 2^-4, 2^-8
+['0.062500000000000000', '0.0039062500000000000']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import mpmath
+
+from .alibi import alibi_slope_exponents, alibi_slopes_mp
+from .deberta import deberta_log_bucket_mp
+from .rotary import rope_mp
+from .scaling import RopeScaling
+from .sinusoid import sinusoidal_mp
+from .t5 import t5_relative_bucket_mp
+
+__all__ = ["DIGITS", "DPS", "golden_vectors", "write_vectors", "decimal"]
+
+#: Working precision of the references (significant decimal digits).
+DPS = 50
+#: Significant digits of every real output: 17 round-trips any float64 (and leaves float32 ports 8 to spare).
+DIGITS = 17
+#: The schema version of the documents: bump it when a field changes meaning.
+VERSION = 1
+
+#: Positions of the sinusoidal and RoPE vectors: small ones, the edges of exact bfloat16/float16 integers, and
+#: long contexts where angles are large.
+POSITIONS = (0, 1, 2, 3, 7, 100, 257, 2049, 4095, 32768, 131071, 1000003)
+
+
+def decimal(value) -> str:
+    r"""``value`` (an ``mpf``) as a decimal string with :data:`DIGITS` significant digits (``'0.0'`` for zero)."""
+    with mpmath.workdps(DPS):  # no rounding to the default 15 digits on the way
+        return mpmath.nstr(mpmath.mpf(value), DIGITS, strip_zeros=False)
+
+
+def _inputs(rows: int, width: int) -> list[list[str]]:
+    r"""Deterministic exact inputs: ``((7 (r w + c) + 3) mod 33 - 16) / 16`` in ``[-1, 1]``, binary fractions."""
+    return [[str(((7 * (r * width + c) + 3) % 33 - 16) / 16) for c in range(width)] for r in range(rows)]
+
+
+def _doc(scheme: str, conventions: str, cases: list) -> dict:
+    return {
+        "scheme": scheme,
+        "version": VERSION,
+        "precision": {
+            "dps": DPS,
+            "digits": DIGITS,
+            "note": f"computed with mpmath at {DPS} significant digits; reals rounded to {DIGITS} significant "
+            "digits as decimal strings",
+        },
+        "conventions": conventions,
+        "cases": cases,
+    }
+
+
+def _sinusoidal() -> dict:
+    cases = []
+    for width, layout, freqs in ((8, "interleaved", "paper"), (8, "half", "paper"), (16, "half", "tensor2tensor")):
+        out = sinusoidal_mp(list(POSITIONS), width, 10000, layout=layout, dps=DPS, frequencies=freqs)
+        cases.append(
+            {
+                "parameters": {"width": width, "base": "10000", "layout": layout, "frequencies": freqs},
+                "inputs": {"positions": list(POSITIONS)},
+                "outputs": [[decimal(v) for v in row] for row in out],
+            }
+        )
+    conv = (
+        "PE(pos, 2i) = sin(pos theta_i), PE(pos, 2i+1) = cos(pos theta_i) (layout interleaved, Vaswani et al.); "
+        "layout half = [sin | cos] halves; frequencies paper theta_i = base^(-2i/d), tensor2tensor "
+        "theta_i = base^(-i/(d/2-1)); i = 0 .. d/2-1"
+    )
+    return _doc("sinusoidal", conv, cases)
+
+
+#: RoPE scaling cases: (name, head width, base, scaling mapping, seq_len).
+ROPE_SCALINGS: tuple[tuple[str, int, str, dict | None, int | None], ...] = (
+    ("default", 16, "10000", None, None),
+    ("partial rotary 0.5", 16, "10000", {"rope_type": "default", "partial_rotary_factor": 0.5}, None),
+    ("linear", 16, "10000", {"rope_type": "linear", "factor": 4.0}, None),
+    ("ntk", 16, "10000", {"rope_type": "ntk", "factor": 4.0}, None),
+    ("dynamic", 16, "10000", {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4096}, 8192),
+    ("yarn", 16, "10000", {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096}, None),
+    (
+        "llama3",
+        16,
+        "500000",
+        {
+            "rope_type": "llama3",
+            "factor": 8.0,
+            "low_freq_factor": 1.0,
+            "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 8192,
+        },
+        None,
+    ),
+    (
+        "longrope",
+        16,
+        "10000",
+        {
+            "rope_type": "longrope",
+            "factor": 4.0,
+            "original_max_position_embeddings": 4096,
+            "short_factor": [1.0, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0],
+            "long_factor": [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 16.0],
+        },
+        8192,
+    ),
+)
+
+
+def _rope() -> dict:
+    cases = []
+    rows = len(POSITIONS)
+    for name, width, base, scaling, seq_len in ROPE_SCALINGS:
+        cfg = RopeScaling.from_mapping(width, float(base), scaling)
+        theta, factor = cfg.inv_freq_mp(seq_len, dps=DPS)
+        x = _inputs(rows, width)
+        for layout in ("interleaved", "half"):
+            out = rope_mp(
+                x,
+                list(POSITIONS),
+                layout=layout,
+                dps=DPS,
+                inv_freq=theta,
+                attention_factor=None if factor == 1 else factor,
+                rotary_dim=cfg.d,
+            )
+            cases.append(
+                {
+                    "name": f"{name}, {layout}",
+                    "parameters": {
+                        "width": width,
+                        "base": base,
+                        "layout": layout,
+                        "scaling": scaling,
+                        "seq_len": seq_len,
+                        "rotary_dim": cfg.d,
+                    },
+                    "inv_freq": [decimal(t) for t in theta],
+                    "attention_factor": decimal(factor),
+                    "inputs": {"vectors": x, "positions": list(POSITIONS)},
+                    "outputs": [[decimal(v) for v in row] for row in out],
+                }
+            )
+    conv = (
+        "row at position m: pair i rotated by m theta_i counter-clockwise, (x, y) -> (x cos - y sin, x sin + y cos), "
+        "both times attention_factor; layout interleaved pairs channels (2i, 2i+1), half pairs (i, i + r/2); only "
+        "the first rotary_dim channels rotate, the rest pass through; theta_i = inv_freq[i] from the scaling rule "
+        "as in Hugging Face transformers' modeling_rope_utils (seq_len = current length for dynamic and longrope)"
+    )
+    return _doc("rope", conv, cases)
+
+
+#: T5 configurations (bidirectional, num_buckets, max_distance).
+T5_SETTINGS = ((True, 32, 128), (False, 32, 128), (True, 64, 256), (False, 16, 64))
+RELATIVE = tuple(sorted({*range(-20, 21), -1000000, -4096, -1000, -300, -128, -127, -100, -64, -50, 50, 64, 100,
+                         127, 128, 300, 1000, 4096, 1000000}))  # fmt: skip
+
+
+def _t5() -> dict:
+    cases = []
+    for bidirectional, nb, md in T5_SETTINGS:
+        cases.append(
+            {
+                "parameters": {"bidirectional": bidirectional, "num_buckets": nb, "max_distance": md},
+                "inputs": {"relative_position": list(RELATIVE)},
+                "outputs": [t5_relative_bucket_mp(r, bidirectional, nb, md, dps=DPS) for r in RELATIVE],
+            }
+        )
+    conv = (
+        "relative_position = key - query; bidirectional halves the buckets, keys after the query in the upper "
+        "half; max_exact = buckets/2 exact buckets, then max_exact + floor(log(|r|/max_exact) / "
+        "log(max_distance/max_exact) * (buckets - max_exact)), capped at buckets - 1 (logarithm at 50 digits)"
+    )
+    return _doc("t5", conv, cases)
+
+
+def _deberta() -> dict:
+    cases = []
+    for bucket_size, max_position in ((256, 512), (64, 128)):
+        cases.append(
+            {
+                "parameters": {"bucket_size": bucket_size, "max_position": max_position},
+                "inputs": {"relative_position": list(RELATIVE)},
+                "outputs": [deberta_log_bucket_mp(r, bucket_size, max_position, dps=DPS) for r in RELATIVE],
+            }
+        )
+    conv = (
+        "relative_position = query - key; exact for |r| <= bucket_size/2 = mid, else sign(r) * (ceil(log(|r|/mid) "
+        "/ log((max_position-1)/mid) * (mid-1)) + mid) (make_log_bucket_position of DeBERTa v2/v3; logarithm at "
+        "50 digits; not capped)"
+    )
+    return _doc("deberta", conv, cases)
+
+
+def _alibi() -> dict:
+    cases = []
+    for n in range(1, 65):
+        slopes = alibi_slopes_mp(n, dps=DPS)
+        cases.append(
+            {
+                "parameters": {"n_heads": n},
+                "exponents": [f"{e.numerator}/{e.denominator}" for e in alibi_slope_exponents(n)],
+                "slopes": [decimal(s) for s in slopes],
+            }
+        )
+    conv = (
+        "slope of head h = 2^(exponent); n a power of two: exponents -8h/n, h = 1..n; otherwise with c the largest "
+        "power of two <= n: the c exponents of c heads, then -8h/(2c) for odd h, the first n - c of them "
+        "(Press et al. 2022)"
+    )
+    return _doc("alibi", conv, cases)
+
+
+def golden_vectors() -> dict[str, dict[str, Any]]:
+    r"""Every document, by file name."""
+    return {
+        "sinusoidal.json": _sinusoidal(),
+        "rope.json": _rope(),
+        "t5.json": _t5(),
+        "deberta.json": _deberta(),
+        "alibi.json": _alibi(),
+    }
+
+
+def _dumps(doc) -> bytes:
+    return (json.dumps(doc, indent=1, ensure_ascii=True, allow_nan=False) + "\n").encode("ascii")
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_vectors(out_dir) -> list[Path]:
+    r"""Write every document and ``index.json`` (file names with their SHA-256) to ``out_dir`` (created if needed);
+    returns the paths written. Deterministic: the same bytes on every run."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out_dir must be a directory, got the file {str(out)!r}")
+    out.mkdir(parents=True, exist_ok=True)
+    written, index = [], {}
+    for name, doc in golden_vectors().items():
+        data = _dumps(doc)
+        _atomic_write(out / name, data)
+        written.append(out / name)
+        index[name] = {"sha256": hashlib.sha256(data).hexdigest(), "cases": len(doc["cases"])}
+    _atomic_write(out / "index.json", _dumps({"version": VERSION, "files": index}))
+    written.append(out / "index.json")
+    return written

@@ -1,0 +1,108 @@
+r"""Golden vectors (issue 10): deterministic bytes, atomic writes, and agreement with the float64 kernels."""
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+from derivations import vectors as cli_vectors
+from derivations.cli import UsageError, _Parser
+from numeric import alibi_slopes, deberta_log_bucket, rope, sinusoidal, t5_relative_bucket, vectors
+from numeric.scaling import rope_inv_freq
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    out = tmp_path_factory.mktemp("vectors")
+    vectors.write_vectors(out)
+    return out
+
+
+def _load(written, name):
+    return json.loads((written / name).read_text())
+
+
+def test_same_command_writes_the_same_bytes(written, tmp_path):
+    again = tmp_path / "again"
+    paths = vectors.write_vectors(again)
+    assert sorted(p.name for p in paths) == sorted(p.name for p in written.iterdir())
+    for p in paths:
+        assert p.read_bytes() == (written / p.name).read_bytes(), p.name
+    vectors.write_vectors(again)  # overwriting in place gives the same bytes and leaves no temporary file
+    assert sorted(p.name for p in again.iterdir()) == sorted(p.name for p in paths)
+
+
+def test_index_holds_the_hashes(written):
+    index = _load(written, "index.json")
+    for name, entry in index["files"].items():
+        assert hashlib.sha256((written / name).read_bytes()).hexdigest() == entry["sha256"]
+
+
+def test_every_document_states_precision_and_conventions(written):
+    for name in ("sinusoidal.json", "rope.json", "t5.json", "deberta.json", "alibi.json"):
+        doc = _load(written, name)
+        assert doc["precision"]["dps"] == 50 and doc["precision"]["digits"] == 17
+        assert doc["conventions"] and doc["cases"]
+
+
+def test_reals_have_17_significant_digits(written):
+    doc = _load(written, "rope.json")
+    for s in doc["cases"][0]["outputs"][3]:
+        mantissa = s.split("e")[0].lstrip("-").replace(".", "").lstrip("0")
+        assert len(mantissa) == 17 or float(s) == 0.0, s
+
+
+def test_rope_vectors_cover_both_layouts_and_every_rule(written):
+    doc = _load(written, "rope.json")
+    names = {c["name"] for c in doc["cases"]}
+    for rule in ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "partial rotary 0.5"):
+        assert {f"{rule}, interleaved", f"{rule}, half"} <= names
+
+
+def test_rope_vectors_agree_with_the_float64_kernel(written):
+    for c in _load(written, "rope.json")["cases"]:
+        p = c["parameters"]
+        inv, af = rope_inv_freq(p["width"], float(p["base"]), p["scaling"], p["seq_len"])
+        x = np.array(c["inputs"]["vectors"], dtype=float)
+        got = rope(x, c["inputs"]["positions"], layout=p["layout"], inv_freq=inv, attention_factor=af)
+        if p["rotary_dim"] < p["width"]:
+            got = rope(x, c["inputs"]["positions"], layout=p["layout"], inv_freq=inv, rotary_dim=p["rotary_dim"])
+        # angles up to 1e6 rad: float64 argument reduction costs ~1e6 * 2**-53 ~ 1e-10 absolute
+        np.testing.assert_allclose(got, np.array(c["outputs"], dtype=float), atol=1e-9, err_msg=c["name"])
+        np.testing.assert_allclose(inv, np.array(c["inv_freq"], dtype=float), rtol=1e-12)
+
+
+def test_other_schemes_agree_with_the_kernels(written):
+    for c in _load(written, "sinusoidal.json")["cases"]:
+        p = c["parameters"]
+        want = sinusoidal(c["inputs"]["positions"], p["width"], layout=p["layout"], frequencies=p["frequencies"])
+        np.testing.assert_allclose(np.array(c["outputs"], dtype=float), want, atol=1e-9)
+    for c in _load(written, "t5.json")["cases"]:
+        p = c["parameters"]
+        want = t5_relative_bucket(c["inputs"]["relative_position"], p["bidirectional"], p["num_buckets"],
+                                  p["max_distance"])  # fmt: skip
+        assert c["outputs"] == want.tolist()
+    for c in _load(written, "deberta.json")["cases"]:
+        p = c["parameters"]
+        want = deberta_log_bucket(c["inputs"]["relative_position"], p["bucket_size"], p["max_position"])
+        assert c["outputs"] == want.tolist()
+    for c in _load(written, "alibi.json")["cases"]:
+        np.testing.assert_allclose(np.array(c["slopes"], dtype=float), alibi_slopes(c["parameters"]["n_heads"]))
+
+
+def _run(argv):
+    p = _Parser(prog="posproof")
+    cli_vectors.add_parser(p.add_subparsers(dest="command", required=True, parser_class=_Parser))
+    args = p.parse_args(["vectors", *argv])
+    return args.func(args)
+
+
+def test_cli_writes_and_refuses_a_file(tmp_path, capsys):
+    assert _run(["--out", str(tmp_path / "v")]) == 0
+    assert "wrote 6 files" in capsys.readouterr().out
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(UsageError, match="--out must be a directory"):
+        _run(["--out", str(tmp_path / "file")])
+    with pytest.raises(ValueError, match="out_dir must be a directory"):
+        vectors.write_vectors(tmp_path / "file")
