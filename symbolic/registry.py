@@ -16,11 +16,11 @@ import importlib
 from functools import cache
 
 #: Topics in reading order: the order problem and absolute codes, then relative rewrites, then RoPE.
-TOPICS = ("order", "sinusoidal", "relative", "rope")
+TOPICS = ("order", "sinusoidal", "relative", "rope", "extension")
 
 
 #: One module per scheme, in reading order (each module's claims share one topic).
-MODULES = ("order", "sinusoidal", "attention", "transformer_xl", "deberta", "t5", "alibi", "rope")
+MODULES = ("order", "sinusoidal", "attention", "transformer_xl", "deberta", "t5", "alibi", "rope", "scaling")
 
 
 @cache

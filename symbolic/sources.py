@@ -27,3 +27,16 @@ def article(section: str) -> str:
 def note(section: str) -> str:
     r"""The RoPE note, at one of its sections."""
     return f"{NOTE}, '{section}'"
+
+
+# ---- context extension ----------------------------------------------------------------------------------------
+CHEN_PI = (
+    "Chen et al. 2023, 'Extending Context Window of Large Language Models via Positional Interpolation' "
+    "(arXiv 2306.15595)"
+)
+NTK_AWARE = "bloc97 2023, 'NTK-Aware Scaled RoPE' (r/LocalLLaMA)"
+DYNAMIC_NTK = "emozilla 2023, 'Dynamically Scaled RoPE' (r/LocalLLaMA)"
+YARN = "Peng et al. 2023, 'YaRN: Efficient Context Window Extension of Large Language Models' (arXiv 2309.00071)"
+LLAMA3 = "Meta, Llama 3.1 reference code, apply_scaling"
+LONGROPE = "Ding et al. 2024, 'LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens'"
+HF_ROPE = "Hugging Face transformers, modeling_rope_utils"

@@ -1,0 +1,8 @@
+r"""``python -m derivations.extension``: the context-extension derivations as LaTeX."""
+
+import sys
+
+from ._topic import main
+
+if __name__ == "__main__":
+    sys.exit(main("extension"))
