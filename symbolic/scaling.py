@@ -889,8 +889,9 @@ def pi_remainder_bound() -> Identity:
             "a''(xi_k) = β_k - M with β_k ≥ 0, i.e. a''(xi_k) ≥ -M (M > 0)",
         ),
         notes="The paper's middle expression (s - s_1)(s_2 - s)/(2(s_2 - s_1))[M(s - s_1) + M(s_2 - s)] is the same "
-        "bound. Applied to -a (whose a'' is at most M when a'' ≥ -M is replaced by a'' ≤ M) it bounds -R, so "
-        "|a''| ≤ M gives |R(s)| ≤ (M/2)(s - s_1)(s_2 - s). The registered mistake drops the 1/2.",
+        "bound. If a'' ≤ M instead, -a has (-a)'' ≥ -M and remainder -R, so the same bound holds for -R: "
+        "|a''| ≤ M gives |R(s)| ≤ (M/2)(s - s_1)(s_2 - s). The registered mistake halves the constant again, "
+        "M/4 (a factor 1/2 counted twice).",
         wrong=M * p * qq / 4,
     )
 
