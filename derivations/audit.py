@@ -18,6 +18,7 @@ import importlib
 import importlib.util
 import json
 import math
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -227,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, ValueError) as e:
         print(f"posproof: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. `... --json | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

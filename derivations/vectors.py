@@ -11,6 +11,7 @@ raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``pyth
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -55,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, ValueError) as e:
         print(f"posproof: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. `... --json | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
