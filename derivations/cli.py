@@ -2,6 +2,8 @@ r"""The ``posproof`` command line.
 
 ``posproof list [--json]`` · ``posproof derive ID [--format F]`` · ``posproof check [ID ...] [--dps N] [--jobs N]
 [--json]`` · ``posproof export --format F --out DIR`` · ``posproof precision`` · ``posproof t5-buckets`` ·
+``posproof extend`` (context extension, :mod:`derivations.extend`) · ``posproof audit`` (a user's implementation,
+:mod:`derivations.audit`) · ``posproof vectors`` (golden vectors, :mod:`derivations.vectors`) ·
 ``posproof --version``. Formats ``F``: ``latex`` (or ``tex``), ``markdown`` (or ``md``), ``text`` (or ``txt``),
 ``json``, in both ``derive`` and ``export``.
 
@@ -262,6 +264,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--unidirectional", action="store_true", help="decoder-style buckets (only keys before the query)")
     s.set_defaults(func=cmd_t5_buckets)
+    from . import audit, extend, vectors  # each subcommand in its own module
+
+    extend.add_parser(sub)
+    audit.add_parser(sub)
+    vectors.add_parser(sub)
     return p
 
 

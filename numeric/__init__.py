@@ -20,6 +20,15 @@ from .rotary import (
     rope_mp,
     rope_table,
 )
+from .extension import ExtensionReport, base_bound, critical_dimension, diagnose, extension_report, phase_coverage
+from .scaling import (
+    RULES,
+    RopeScaling,
+    rope_inv_freq,
+    rope_inv_freq_from_config,
+    rope_inv_freq_mp,
+    rope_scaling_from_config,
+)
 from .sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal, sinusoidal_mp
 from .t5 import (
     T5BucketConfig,
@@ -78,4 +87,17 @@ __all__ = [
     "rope_decay_bound_mp",
     "layout_permutation",
     "interleaved_to_half_rows",
+    # RoPE context extension: scaling rules and diagnostics
+    "RULES",
+    "RopeScaling",
+    "rope_inv_freq",
+    "rope_inv_freq_mp",
+    "rope_inv_freq_from_config",
+    "rope_scaling_from_config",
+    "ExtensionReport",
+    "extension_report",
+    "diagnose",
+    "phase_coverage",
+    "critical_dimension",
+    "base_bound",
 ]

@@ -405,7 +405,7 @@ class RopeScaling:
                 low, high = self.yarn_correction_range(mp=True)
                 out = []
                 for i, t in enumerate(theta):
-                    gamma = min(max((i - low) / (high - low), 0), 1)
+                    gamma = min(max(mpmath.mpf(i - low) / (high - low), 0), 1)  # at dps: low, high may be ints
                     out.append(t / s * gamma + t * (1 - gamma))
                 return out, self._yarn_attention(mp=True)
             if rule == "llama3":

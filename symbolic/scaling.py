@@ -149,6 +149,18 @@ class YarnInvFreq(_RuleInvFreq):
         return scaling | {"truncate": False}, {}
 
 
+class YarnTruncatedInvFreq(_RuleInvFreq):
+    r"""``theta'_i`` of ``{"rope_type": "yarn", "factor": s, "original_max_position_embeddings": L_0}`` (truncate
+    true, the default: the ramp's ends are whole pair indices) with the default betas (args ``i, d, b, s, L_0``)."""
+
+    nargs = 5
+    rule = "yarn"
+
+    @classmethod
+    def scaling_of(cls, factor, trained):
+        return {"rope_type": "yarn", "factor": _float(factor), "original_max_position_embeddings": _int(trained)}, {}
+
+
 class Llama3InvFreq(_RuleInvFreq):
     r"""``theta'_i`` of ``{"rope_type": "llama3", "factor": s, "original_max_position_embeddings": L_0,
     "low_freq_factor": f_low, "high_freq_factor": f_high}`` (args ``i, d, b, s, L_0, f_low, f_high``)."""
@@ -579,12 +591,54 @@ def yarn_definition() -> Definition:
             "s": FACTOR_INT,
             "L_0": Domain("integer", 512, 65536, log=True),
         },
-        notes="With truncate true (the default) low and high are floor c(32) and ceil c(1); there the mpmath twin "
-        "computes the ramp (i - low)/(high - low) as a quotient of Python integers, in float64, so it agrees "
-        "with the formula only to ~1e-16 and is not checked here at 50 digits; the float64 kernel is compared "
-        "in extension-float64-agrees. The registered mistake takes the correction range from the extended "
-        "length s·L_0 instead of the trained L_0.",
+        notes="With truncate true (the default) low and high are floor c(32) and ceil c(1): "
+        "extension-yarn-truncated-inv-freq; the float64 kernel is compared in extension-float64-agrees. The "
+        "registered mistake takes the correction range from the extended length s·L_0 instead of the trained L_0.",
         wrong=theta_prime(s * L0),
+    )
+
+
+def yarn_truncated_definition() -> Definition:
+    def theta_prime(length):
+        lo = sp.Max(sp.floor(correction_dimension(32, length)), 0)
+        hi = sp.Min(sp.ceiling(correction_dimension(1, length)), d - 1)
+        g = sp.Min(sp.Max((i - lo) / (hi - lo), 0), 1)
+        return yarn_blend(g, b ** (-2 * i / d))
+
+    return Definition(
+        "extension-yarn-truncated-inv-freq",
+        "YaRN in the code with its default truncate true: the ramp runs from floor c(32) to ceil c(1)",
+        TOPIC,
+        f"{sources.YARN}; {HF}",
+        YarnTruncatedInvFreq(i, d, b, s, L0),
+        theta_prime(L0),
+        "γ_i = clip((i - low)/(high - low), 0, 1), low = max(floor c(β_fast), 0), high = min(ceil c(β_slow), d - 1),"
+        " c(r) = d ln(L_0/(2πr))/(2 ln b), β_fast = 32, β_slow = 1",
+        "numeric.scaling.rope_inv_freq_mp (rope_type 'yarn', default betas, truncate true)",
+        assumptions=(
+            "d even, i = 0 .. d/2 - 1; b ∈ [10^3, 10^6], L_0 ∈ [512, 65536], s ∈ [1, 64] (integers): there "
+            "low < high, so the 0.001 widening of low = high is not exercised",
+            "c(r) is never an integer for integer b and L_0 (2π is transcendental): floor and ceil are decided",
+        ),
+        sizes={d: (16, 128)},
+        domains={
+            "i": PAIR,
+            "b": Domain("integer", 10**3, 10**6, log=True),
+            "s": FACTOR_INT,
+            "L_0": Domain("integer", 512, 65536, log=True),
+        },
+        notes="The registered mistake ignores truncate (the ramp's ends left as the real correction dimensions).",
+        wrong=yarn_blend(
+            sp.Min(
+                sp.Max(
+                    (i - sp.Max(correction_dimension(32, L0), 0))
+                    / (sp.Min(correction_dimension(1, L0), d - 1) - sp.Max(correction_dimension(32, L0), 0)),
+                    0,
+                ),
+                1,
+            ),
+            b ** (-2 * i / d),
+        ),
     )
 
 
@@ -1068,6 +1122,7 @@ def claims() -> list:
         yarn_blend_ends(),
         yarn_monotone(),
         yarn_definition(),
+        yarn_truncated_definition(),
         yarn_attention_definition(),
         yarn_mscale_definition(),
         llama3_continuous(),

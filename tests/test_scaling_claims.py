@@ -100,15 +100,10 @@ def test_float64_errors_are_at_rounding_level():
     assert len(errors) == 5 and max(errors) < 1e-14
 
 
-# ---- a limit of the mpmath twin ----------------------------------------------------------------------------------
+# ---- the mpmath twin at 50 digits ------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="numeric.scaling's mpmath twin computes YaRN's ramp (i - low)/(high - low) as a quotient of Python "
-    "integers (float64) when truncate is true, so extension-yarn-inv-freq checks truncate false only",
-)
-def test_yarn_mpmath_twin_is_exact_with_truncate():
+def test_regression_yarn_mpmath_twin_ramp_in_float64_when_truncated():
     cfg = RopeScaling(128, 10000.0, "yarn", factor=8.0, original_max_position_embeddings=4096)
     inv, _ = cfg.inv_freq_mp(dps=50)
     with mpmath.workdps(50):
