@@ -1185,11 +1185,14 @@ class _RopeAudit:
         wild = np.flatnonzero(np.nan_to_num(per_m) > ANGLE_JUMP_RTOL)
         if wild.size:  # not rounding: angles leave m theta_i (a clamped table, a wrapped index)
             return int(ms[wild[0]]), "jump", None
-        s1 = (mag >= 16) & (mag <= 128)
+        # a frequency exact in float16 (1, 1/2, ...) is exact in every dtype: its angles show no rounding of theta
+        with np.errstate(over="ignore"):
+            informative = (theta.astype(np.float16).astype(np.float64) != theta)[None, :]  # (1, pairs)
+        s1 = (mag >= 16) & (mag <= 128) & informative
         eps1 = float(np.median(err[s1])) if s1.any() else None
         if eps1 is not None and eps1 > LOW_PRECISION_EPS:
             return eps1, 1, "bfloat16" if eps1 > BFLOAT16_EPS else "float16"
-        s2 = (mag >= 1e3) & (mag <= 3e5)
+        s2 = (mag >= 1e3) & (mag <= 3e5) & informative
         if not s2.any():
             return eps1, 1, None
         eps2 = float(np.median(err[s2]))

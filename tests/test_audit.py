@@ -301,3 +301,21 @@ def test_cli_main_prints_one_line_and_exits_2(user_module, capsys):
     assert cli_audit.main(["user_rope:raises", "--scheme", "rope"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("width, max_position", [(4, 1049576), (16, 4096), (128, 8192)])
+def test_float32_cache_passes_at_any_width(width, max_position):
+    # Regression: with few pairs, the only large angles came from theta_0 = 1, exact in float32, and float32
+    # angles read as float64; shifts then looked non-relative. Frequencies exact in float16 are now left out.
+    c = next(c for c in CASES if c.name == "rotate_half.hf_rope" and c.correct)
+    report = audit.audit_rope(c.fn, layout="half", width=width, max_position=max_position)
+    assert report.ok, audit.format_report(report)
+
+
+@pytest.mark.parametrize("width", [8, 128])
+def test_broken_corpus_is_caught_at_other_widths(width):
+    for c in CASES:
+        if c.scheme == "rope" and not c.correct:
+            with np.errstate(all="ignore"):
+                report = audit.audit_rope(c.fn, **{**c.kwargs, "width": width, "seed": 3})
+            assert set(report.ids) == set(c.expected), (c.name, report.ids)
