@@ -90,8 +90,8 @@ BFLOAT16_EPS = 2.0**-10
 #: A relative angle error above this at a position is not rounding (three 16-bit roundings make ~1 %): the angle is
 #: not ``m theta_i`` there.
 ANGLE_JUMP_RTOL = 5e-2
-#: ... and between float64 and float32 angles, measured on angles of 1e3 .. 3e5 rad where float32 errs by ~3e-8
-#: relative and float64 angles (even with float32 cos/sin, 6e-8 absolute) by < 1e-10.
+#: ... and between float64 and float32 angles, measured on angles of 256 .. 3e5 rad where float32 errs by ~3e-8
+#: relative and float64 angles (even with float32 cos/sin, 6e-8 absolute) by < 3e-10.
 FLOAT32_EPS = 1e-9
 #: Behavioural checks on random vectors: relative error of a norm, and score differences under a shift relative to
 #: ``|q||k|``, allowed beyond what the detected angle precision explains (see :func:`_allowed`).
@@ -1124,10 +1124,8 @@ class _RopeAudit:
         if low and not jumps:
             findings.append(self._precision_finding(f, precision, eps, label))
         # behavioural checks (confirm, and catch what the structure did not explain)
-        plain = not findings or all(x.id == "low-precision-angles" for x in findings)
-        behave = self._behaviour(f, matched_model if plain and matched_model is not None else None, eps, st, label)
-        if not [x for x in findings if x.id != "low-precision-angles"]:
-            findings.extend(behave)
+        if all(x.id == "low-precision-angles" for x in findings):  # nothing explains a failure yet
+            findings.extend(self._behaviour(f, matched_model, eps, st, label))
         profile = None
         if matched_model is not None and not swapped and sigma_eff > 0 and offset == 0.0 and not jumps:
             profile = self._profile(f, matched_model)
@@ -1154,7 +1152,7 @@ class _RopeAudit:
     # ---- precision of the angles
     def _precision(self, f, st: _Structure, layout, delta, omega, sigma, model: _Model):
         r"""``(eps, stage, name)``: the median relative angle error on angles of 16..128 rad (stage 1) and, if that
-        is small, on 1e3..3e5 rad (stage 2), and the dtype it indicates."""
+        is small, on 256..3e5 rad (stage 2), and the dtype it indicates."""
         if self.call.cached:
             return None, None, "supplied cache"
         d = self.width
@@ -1192,7 +1190,7 @@ class _RopeAudit:
         eps1 = float(np.median(err[s1])) if s1.any() else None
         if eps1 is not None and eps1 > LOW_PRECISION_EPS:
             return eps1, 1, "bfloat16" if eps1 > BFLOAT16_EPS else "float16"
-        s2 = (mag >= 1e3) & (mag <= 3e5) & informative
+        s2 = (mag >= 256) & (mag <= 3e5) & informative
         if not s2.any():
             return eps1, 1, None
         eps2 = float(np.median(err[s2]))

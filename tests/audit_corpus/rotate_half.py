@@ -1,6 +1,5 @@
 r"""Hugging Face style: inverse frequencies and a cos/sin cache in float32, ``rotate_half``, pairs (i, i + d/2)."""
 
-import ml_dtypes
 import numpy as np
 
 from . import case
@@ -26,6 +25,8 @@ def hf_rope(vectors, positions, base=10000.0):
 
 def hf_rope_bf16_cache(vectors, positions, base=10000.0):
     # Bug: the cache built under autocast: frequencies, positions and their product in bfloat16.
+    import ml_dtypes  # the precision extra (installed by make)
+
     cos, sin = _cache(positions, vectors.shape[-1], base, dtype=ml_dtypes.bfloat16)
     cos, sin = cos.astype(vectors.dtype), sin.astype(vectors.dtype)
     return vectors * cos + rotate_half(vectors) * sin
