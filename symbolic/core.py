@@ -740,18 +740,31 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     namespace: dict = {}
     free: set = set()
     labels: set = set()
+    elements: dict = {}  # matrix entries, by their matrix's table
+    kernels: set = set()
     has_sums = False
-    for x in everything:
-        for a in x.atoms(sp.IndexedBase, MatrixElement):
-            base = a if isinstance(a, sp.IndexedBase) else a.parent
-            if base not in rep:
-                name = f"_T{len(tables)}"
-                tables[name] = _Table(domains(base))
-                rep[base] = sp.IndexedBase(name)
-            if isinstance(a, sp.IndexedBase):
-                labels.add(a.label)
-        free |= {s for s in x.free_symbols if isinstance(s, sp.Symbol)}
-        has_sums = has_sums or x.has(sp.Sum)
+    for x in everything:  # one pass over each expression collects everything the renaming needs
+        symbols: set = set()
+        for a in sp.preorder_traversal(x):
+            if isinstance(a, sp.Symbol):
+                symbols.add(a)
+            elif isinstance(a, (sp.IndexedBase, MatrixElement)):
+                base = a if isinstance(a, sp.IndexedBase) else a.parent
+                if base not in rep:
+                    name = f"_T{len(tables)}"
+                    tables[name] = _Table(domains(base))
+                    rep[base] = sp.IndexedBase(name)
+                if isinstance(a, sp.IndexedBase):
+                    labels.add(a.label)
+                else:
+                    elements[a] = sp.Indexed(rep[base], a.i, a.j)
+            elif isinstance(a, sp.Sum):
+                has_sums = True
+            elif isinstance(a, sp.core.function.AppliedUndef) and type(a).__name__.startswith("_K_"):
+                kernels.add(type(a).__name__)
+        free |= symbols
+    if has_sums:  # summation variables are bound, not free
+        free = set().union(*[{s for s in x.free_symbols if isinstance(s, sp.Symbol)} for x in everything])
     plain = sorted(free - labels, key=sp.default_sort_key)
     args = [sp.Symbol(f"_a{k}") for k in range(len(plain))]
     rep.update(dict(zip(plain, args, strict=True)))
@@ -766,19 +779,14 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
             return x
         if has_sums:
             x = x.replace(lambda a: isinstance(a, sp.Sum), fresh_sum)
-        elements = {a: sp.Indexed(rep[a.parent], a.i, a.j) for a in x.atoms(MatrixElement)}
-        return x.xreplace({**elements, **rep})
+        return x.xreplace(mapping)
 
+    mapping = {**elements, **rep}
     with evaluate(False):
         exprs = [rename(x) for x in exprs]
         scales = [rename(x) for x in scales]
-    for x in exprs:
-        if isinstance(x, sp.Basic):
-            for fn in x.atoms(sp.core.function.AppliedUndef):
-                name = type(fn).__name__
-                if name.startswith("_K_"):
-                    cls = _KERNELS[name[3:]]
-                    namespace[name] = cls.numeric
+    for name in kernels:
+        namespace[name] = _KERNELS[name[3:]].numeric
     namespace.update(tables)
     f = sp.lambdify(
         args, exprs + scales, modules=[namespace, "mpmath"], printer=_printer(), dummify=False, docstring_limit=0

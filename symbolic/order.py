@@ -84,7 +84,7 @@ def scores_permute() -> Identity:
             ),
         ),
         assumptions=("X: N tokens × d, A = W_q W_k^T / √d", "P any N × N matrix (a permutation in use)"),
-        sizes={N: (2, 3), d: (2, 3)},
+        sizes={N: (2, 3), d: (1, 2)},
         wrong=P * (X * A * X.T),
     )
 
