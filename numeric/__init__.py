@@ -2,6 +2,15 @@ r"""Vectorised NumPy implementations of positional-encoding schemes and mpmath r
 
 from . import tolerances  # noqa: F401  (numeric.tolerances is public)
 from .alibi import alibi_bias, alibi_slope_exponents, alibi_slopes, alibi_slopes_mp
+from .audit import (
+    AuditCallError,
+    RopeCall,
+    RopeReport,
+    assert_rope_conforms,
+    audit_alibi,
+    audit_rope,
+    audit_t5,
+)
 from .deberta import (
     deberta_delta,
     deberta_log_bucket,
@@ -10,6 +19,8 @@ from .deberta import (
     deberta_scores_direct,
     deberta_scores_gather,
 )
+from .extension import ExtensionReport, base_bound, critical_dimension, diagnose, extension_report, phase_coverage
+from .precision_profile import format_profile_table, profile_table
 from .rotary import (
     RopeTable,
     interleaved_to_half_rows,
@@ -20,7 +31,6 @@ from .rotary import (
     rope_mp,
     rope_table,
 )
-from .extension import ExtensionReport, base_bound, critical_dimension, diagnose, extension_report, phase_coverage
 from .scaling import (
     RULES,
     RopeScaling,
@@ -47,6 +57,7 @@ from .transformer_xl import (
     txl_scores_direct,
     txl_scores_shift,
 )
+from .vectors import golden_vectors, write_vectors
 
 __all__ = [
     # sinusoidal
@@ -100,4 +111,16 @@ __all__ = [
     "phase_coverage",
     "critical_dimension",
     "base_bound",
+    # the audit of users' implementations, the precision profile, golden vectors
+    "audit_rope",
+    "audit_alibi",
+    "audit_t5",
+    "assert_rope_conforms",
+    "RopeCall",
+    "RopeReport",
+    "AuditCallError",
+    "profile_table",
+    "format_profile_table",
+    "golden_vectors",
+    "write_vectors",
 ]

@@ -44,6 +44,51 @@ from .alibi import alibi_slope_exponents
 from .rotary import rope_mp
 from .scaling import RULES, RopeScaling
 from .t5 import t5_relative_bucket
+from .tolerances import (
+    AUDIT_ANGLE_JUMP_RTOL as ANGLE_JUMP_RTOL,
+)
+from .tolerances import (
+    AUDIT_ANGLE_TOL as ANGLE_TOL,
+)
+from .tolerances import (
+    AUDIT_BFLOAT16_EPS as BFLOAT16_EPS,
+)
+from .tolerances import (
+    AUDIT_BLOCK_TOL as BLOCK_TOL,
+)
+from .tolerances import (
+    AUDIT_COUPLING_TOL as COUPLING_TOL,
+)
+from .tolerances import (
+    AUDIT_CROSS_ATOL as CROSS_ATOL,
+)
+from .tolerances import (
+    AUDIT_EXAMPLE_ATOL as EXAMPLE_ATOL,
+)
+from .tolerances import (
+    AUDIT_FLOAT32_EPS as FLOAT32_EPS,
+)
+from .tolerances import (
+    AUDIT_FREQ_RTOL as FREQ_RTOL,
+)
+from .tolerances import (
+    AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW,
+)
+from .tolerances import (
+    AUDIT_LOW_PRECISION_EPS as LOW_PRECISION_EPS,
+)
+from .tolerances import (
+    AUDIT_NORM_RTOL as NORM_RTOL,
+)
+from .tolerances import (
+    AUDIT_REFERENCE_DPS as REFERENCE_DPS,
+)
+from .tolerances import (
+    AUDIT_SHIFT_ATOL as SHIFT_ATOL,
+)
+from .tolerances import (
+    AUDIT_UNWRAP_JUMP as UNWRAP_JUMP,
+)
 
 __all__ = [
     "Finding",
@@ -62,48 +107,6 @@ __all__ = [
     "ALIBI_FINDINGS",
     "T5_FINDINGS",
 ]
-
-# ---- tolerances (each with its reason; the lead moves them to numeric/tolerances.py) ------------------------------
-
-#: An entry of ``A_m`` (images of unit vectors) below this couples nothing: a rotated unit vector has entries
-#: ``cos``/``sin`` of size ~1 or exact zeros; 1e-9 is far below any sine the probes produce (the probes go up to
-#: positions where ``m theta_i >= 1``) and far above float64 noise.
-COUPLING_TOL = 1e-9
-#: Two block entries that should be equal (``A_aa = A_bb``, ``A_ab = -A_ba``) may differ by this much: values are
-#: cos/sin of size <= 1 stored in at worst bfloat16 (unit roundoff 2**-9 ~ 2e-3); a wrong sign or a missing term
-#: differs by a sine that the probes make ~1.
-BLOCK_TOL = 2e-2
-#: A pair's frequency matches a candidate to this relative accuracy when the function's angles are float32 or
-#: float64: float32 rounds theta_i (6e-8) and the probed angles (~1e-7 absolute on angles >= 1).
-FREQ_RTOL = 1e-5
-#: ... and to this one when its angles are bfloat16/float16 (unit roundoff 2**-9 on theta, the product and cos/sin):
-#: the named alternatives (bases, exponents, scaling rules) differ by far more than 3 %.
-FREQ_RTOL_LOW = 3e-2
-#: An angle at position 0 this close to 0 (or to the offset of a named bug) counts as equal: float32 cos/sin of 0 are
-#: exact; bfloat16 ones are exact too; 1e-3 leaves room for a sum of rounded terms.
-ANGLE_TOL = 1e-3
-#: Median relative angle error ``|phi - m theta| / (m theta)`` above which a function computes its angles in 16 bits
-#: (bfloat16 ~2e-3, float16 ~3e-4 measured; float32 ~3e-8): a decade from either side.
-LOW_PRECISION_EPS = 3e-6
-#: ... and between float16 and bfloat16 (their unit roundoffs are 2**-11 and 2**-9): the geometric mean.
-BFLOAT16_EPS = 2.0**-10
-#: A relative angle error above this at a position is not rounding (three 16-bit roundings make ~1 %): the angle is
-#: not ``m theta_i`` there.
-ANGLE_JUMP_RTOL = 5e-2
-#: ... and between float64 and float32 angles, measured on angles of 256 .. 3e5 rad where float32 errs by ~3e-8
-#: relative and float64 angles (even with float32 cos/sin, 6e-8 absolute) by < 3e-10.
-FLOAT32_EPS = 1e-9
-#: Behavioural checks on random vectors: relative error of a norm, and score differences under a shift relative to
-#: ``|q||k|``, allowed beyond what the detected angle precision explains (see :func:`_allowed`).
-NORM_RTOL = 2e-2
-SHIFT_ATOL = 1e-6
-#: A minimal example shows a discrepancy larger than this (values of size ~1): far above float32 rounding.
-EXAMPLE_ATOL = 1e-4
-#: The digits of the reference in examples and the agreement check.
-REFERENCE_DPS = 50
-#: Outputs of the two-input (q, k) functions must not change by more than this when the other input changes:
-#: they do not depend on it at all in a correct function, so only bitwise-level noise is allowed.
-CROSS_ATOL = 1e-12
 
 #: Finding ids and what each means (stable: tools and tests match on them).
 ROPE_FINDINGS = {
@@ -521,11 +524,6 @@ def _structure(A: np.ndarray, P: list, width: int) -> _Structure:
         return _Structure(pairs, layout, 2 * n, kind, rho, np.arctan2(c21, c11), int(np.argmax(rot)))
     kind = "reflection" if np.all(np.minimum(rot, ref) <= BLOCK_TOL) else "not-orthogonal"
     return _Structure(pairs, layout, 2 * n, kind, None, None, int(np.argmax(rot)))
-
-
-#: While refining a frequency over doubling positions, an angle this far (rad) from the prediction is not rounding
-#: (16-bit angles err by <= ~0.13 rad on the <= 16 rad predictions used): the angle is not proportional to m there.
-UNWRAP_JUMP = 0.5
 
 
 def _unwrap_frequencies(phi: np.ndarray, P: list) -> tuple[np.ndarray, list]:

@@ -41,6 +41,7 @@ import numpy as np
 from . import _validate
 from .rotary import rope_mp
 from .sinusoid import inverse_frequencies
+from .tolerances import PROFILE_REFERENCE_DPS, PROFILE_TOLERANCE
 
 __all__ = [
     "DTYPES",
@@ -66,16 +67,12 @@ STYLES = ("float64-angles", "float32-angles", "storage-angles")
 PROFILE_POSITIONS = (1024, 4096, 32768, 131072, 1048576)
 #: Relative distances ``r`` between query and key: short, medium and long range.
 DISTANCES = (1, 10, 100, 1000)
-#: The default tolerance on ``e(m)``: a score error of 1e-3 of ``|q||k|`` is ~1e-3 * sqrt(d) ~ 1 % of a typical
-#: score of random unit-variance vectors at d = 128 (scores are ~sqrt(d) |q||k|/d): larger errors visibly move
-#: softmax weights, smaller ones are below bfloat16's own rounding of the scores (2**-9).
-DEFAULT_TOLERANCE = 1e-3
+DEFAULT_TOLERANCE = PROFILE_TOLERANCE
 #: Grid points per octave of the coarse scan for the first exceeding position (4.4 % apart).
 PER_OCTAVE = 16
 #: Rows per call of the function under test during the scans (memory stays ~ rows * width * 8 bytes).
 CHUNK = 8192
-#: Digits of the exact reference scores: errors are measured down to ~1e-16, 30 digits leave 14 to spare.
-REFERENCE_DPS = 30
+REFERENCE_DPS = PROFILE_REFERENCE_DPS
 
 #: A rotation under test: ``rotate(x, positions)`` with ``x`` ``(tokens, width)`` and integer positions
 #: ``(tokens,)``; returns ``(tokens, width)`` (any real dtype).

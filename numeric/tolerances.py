@@ -69,3 +69,70 @@ def rope_break_tolerance(dtype: str) -> float:
 #: float32 (that note's ``rope`` on float32 input): cos/sin rounded once (eps/2 each), one complex multiply (two
 #: products and a sum, ~1.5 eps) and the final rounding; relative to the row's pair magnitude, 4 eps covers it.
 ROPE_FLOAT32_RTOL = 4 * 2.0**-23
+
+
+# ---- the audit of users' implementations (numeric/audit.py) ------------------------------------------------
+
+#: An entry of ``A_m`` (images of unit vectors) below this couples nothing: a rotated unit vector has entries
+#: ``cos``/``sin`` of size ~1 or exact zeros; 1e-9 is far below any sine the probes produce (the probes go up to
+#: positions where ``m theta_i >= 1``) and far above float64 noise.
+AUDIT_COUPLING_TOL = 1e-9
+#: Two block entries that should be equal (``A_aa = A_bb``, ``A_ab = -A_ba``) may differ by this much: values are
+#: cos/sin of size <= 1 stored in at worst bfloat16 (unit roundoff 2**-9 ~ 2e-3); a wrong sign or a missing term
+#: differs by a sine that the probes make ~1.
+AUDIT_BLOCK_TOL = 2e-2
+#: A pair's frequency matches a candidate to this relative accuracy when the function's angles are float32 or
+#: float64: float32 rounds theta_i (6e-8) and the probed angles (~1e-7 absolute on angles >= 1).
+AUDIT_FREQ_RTOL = 1e-5
+#: ... and to this one when its angles are bfloat16/float16 (unit roundoff 2**-9 on theta, the product and cos/sin):
+#: the named alternatives (bases, exponents, scaling rules) differ by far more than 3 %.
+AUDIT_FREQ_RTOL_LOW = 3e-2
+#: An angle at position 0 this close to 0 (or to the offset of a named bug) counts as equal: float32 cos/sin of 0 are
+#: exact; bfloat16 ones are exact too; 1e-3 leaves room for a sum of rounded terms.
+AUDIT_ANGLE_TOL = 1e-3
+#: Median relative angle error ``|phi - m theta| / (m theta)`` above which a function computes its angles in 16 bits
+#: (bfloat16 ~2e-3, float16 ~3e-4 measured; float32 ~3e-8): a decade from either side.
+AUDIT_LOW_PRECISION_EPS = 3e-6
+#: ... and between float16 and bfloat16 (their unit roundoffs are 2**-11 and 2**-9): the geometric mean.
+AUDIT_BFLOAT16_EPS = 2.0**-10
+#: A relative angle error above this at a position is not rounding (three 16-bit roundings make ~1 %): the angle is
+#: not ``m theta_i`` there.
+AUDIT_ANGLE_JUMP_RTOL = 5e-2
+#: ... and between float64 and float32 angles, measured on angles of 256 .. 3e5 rad where float32 errs by ~3e-8
+#: relative and float64 angles (even with float32 cos/sin, 6e-8 absolute) by < 3e-10.
+AUDIT_FLOAT32_EPS = 1e-9
+#: Behavioural checks on random vectors: relative error of a norm, and score differences under a shift relative to
+#: ``|q||k|``, allowed beyond what the detected angle precision explains (see :func:`_allowed`).
+AUDIT_NORM_RTOL = 2e-2
+AUDIT_SHIFT_ATOL = 1e-6
+#: A minimal example shows a discrepancy larger than this (values of size ~1): far above float32 rounding.
+AUDIT_EXAMPLE_ATOL = 1e-4
+#: The digits of the reference in examples and the agreement check.
+AUDIT_REFERENCE_DPS = 50
+#: Outputs of the two-input (q, k) functions must not change by more than this when the other input changes:
+#: they do not depend on it at all in a correct function, so only bitwise-level noise is allowed.
+AUDIT_CROSS_ATOL = 1e-12
+#: While refining a frequency over doubling positions, an angle this far (rad) from the prediction is not rounding
+#: (16-bit angles err by <= ~0.13 rad on the <= 16 rad predictions used): the angle is not proportional to m there.
+AUDIT_UNWRAP_JUMP = 0.5
+
+
+# ---- the RoPE precision profile (numeric/precision_profile.py) -------------------------------------------------
+
+#: The default tolerance on ``e(m)``: a score error of 1e-3 of ``|q||k|`` is ~1e-3 * sqrt(d) ~ 1 % of a typical
+#: score of random unit-variance vectors at d = 128 (scores are ~sqrt(d) |q||k|/d): larger errors visibly move
+#: softmax weights, smaller ones are below bfloat16's own rounding of the scores (2**-9).
+PROFILE_TOLERANCE = 1e-3
+#: Digits of the exact reference scores: errors are measured down to ~1e-16, 30 digits leave 14 to spare.
+PROFILE_REFERENCE_DPS = 30
+
+
+# ---- context extension against Hugging Face transformers (tests/test_scaling.py) ----------------------------------
+
+#: Our float64 against transformers' formulas evaluated in float64 (its float32 code run with float64 tensors):
+#: the same formulas in a different order (b**(-x) vs 1/b**x, theta/s vs 1/(s b**x)) differ by a few ulps; measured
+#: at most 3.3e-16 over the configurations below. 1e-14 leaves margin; a wrong formula is off by >= 1e-8.
+HF_FLOAT64_RTOL = 1e-14
+#: Against transformers as shipped (float32 frequencies): float32 rounding of b**x, s and the factor tables;
+#: measured at most 4e-7.
+HF_FLOAT32_RTOL = 2e-6

@@ -23,13 +23,7 @@ from numeric.scaling import (
 from numeric.sinusoid import inverse_frequencies
 from tests import strategies as S
 
-#: Our float64 against transformers' formulas evaluated in float64 (its float32 code run with float64 tensors):
-#: the same formulas in a different order (b**(-x) vs 1/b**x, theta/s vs 1/(s b**x)) differ by a few ulps; measured
-#: at most 3.3e-16 over the configurations below. 1e-14 leaves margin; a wrong formula is off by >= 1e-8.
-HF_FLOAT64_RTOL = 1e-14
-#: Against transformers as shipped (float32 frequencies): float32 rounding of b**x, s and the factor tables;
-#: measured at most 4e-7.
-HF_FLOAT32_RTOL = 2e-6
+HF_FLOAT64_RTOL, HF_FLOAT32_RTOL = tolerances.HF_FLOAT64_RTOL, tolerances.HF_FLOAT32_RTOL
 
 PHI35 = {  # microsoft/Phi-3.5-mini-instruct config.json (the RoPE part)
     "model_type": "phi3",
