@@ -38,7 +38,7 @@ def main() -> int:
     timer = once if quick else (lambda f: best(f, 3))
     cases = {c.name + ("" if c.correct else " (broken)"): c for c in all_cases()}
     wanted = [
-        "seed_functions.seed_rope",
+        "note_functions.note_rope",
         "rotate_half.hf_rope",
         "torch_impls.torch_hf_rope",
         "fused_qk.apply_qk",

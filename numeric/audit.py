@@ -1492,7 +1492,7 @@ def audit_rope(
     precision profile's score-error tolerance. Raises :class:`AuditCallError` if the function raises on a plain call.
 
     >>> import numpy as np
-    >>> def seed_rope(vectors, positions, base=10_000.0):
+    >>> def note_rope(vectors, positions, base=10_000.0):
     ...     width = vectors.shape[1]
     ...     frequencies = base ** (-np.arange(0, width, 2) / width)
     ...     angles = np.asarray(positions)[:, None] * frequencies
@@ -1502,7 +1502,7 @@ def audit_rope(
     ...     rotated[:, 0::2] = even * cosine - odd * sine
     ...     rotated[:, 1::2] = even * sine + odd * cosine
     ...     return rotated
-    >>> report = audit_rope(seed_rope, layout="interleaved", width=16, max_position=4096)
+    >>> report = audit_rope(note_rope, layout="interleaved", width=16, max_position=4096)
     >>> report.ok, report.matched.layout, report.matched.angle_precision
     (True, 'interleaved', 'float64')
     """

@@ -12,7 +12,7 @@ from derivations.cli import UsageError, _Parser
 from numeric import audit
 from numeric import precision_profile as pp
 from tests.audit_corpus import all_cases
-from tests.seed_functions import seed_rope
+from tests.note_functions import note_rope
 
 CASES = all_cases()
 RUN = {"rope": audit.audit_rope, "alibi": audit.audit_alibi, "t5": audit.audit_t5}
@@ -65,7 +65,7 @@ def test_every_required_finding_id_is_exercised_by_the_corpus():
 
 
 def test_trusted_implementations_pass_with_only_the_profile():
-    trusted = {"seed_functions.seed_rope", "rotate_half.hf_rope", "complex_numbers.complex_rope", "cached.cached_rope"}
+    trusted = {"note_functions.note_rope", "rotate_half.hf_rope", "complex_numbers.complex_rope", "cached.cached_rope"}
     cases = [c for c in CASES if c.name in trusted and c.correct]
     assert {c.name for c in cases} == trusted
     for c in cases:
@@ -87,7 +87,7 @@ def test_torch_corpus_runs_on_tensors():
 
 
 def test_report_matches_layout_base_and_precision():
-    report = audit.audit_rope(seed_rope, layout="auto", width=32, max_position=4096)
+    report = audit.audit_rope(note_rope, layout="auto", width=32, max_position=4096)
     m = report.matched
     assert report.ok
     assert (m.layout, m.rotary_dim, m.base, m.angle_precision) == ("interleaved", 32, 10000.0, "float64")
@@ -144,7 +144,7 @@ def test_cross_wired_names_the_output():
 
 
 def test_report_as_dict_is_json():
-    report = audit.audit_rope(seed_rope, layout="half", width=8, max_position=4096)
+    report = audit.audit_rope(note_rope, layout="half", width=8, max_position=4096)
     d = json.loads(json.dumps(cli_audit._jsonable(report.as_dict())))
     assert d["ok"] is False and d["findings"][0]["id"] == "layout-half-vs-interleaved"
     assert d["matched"]["layout"] == "interleaved"
@@ -154,7 +154,7 @@ def test_report_as_dict_is_json():
 
 
 def test_assert_rope_conforms():
-    audit.assert_rope_conforms(seed_rope, layout="interleaved", base=10000.0, width=16, max_position=4096)
+    audit.assert_rope_conforms(note_rope, layout="interleaved", base=10000.0, width=16, max_position=4096)
     c = next(c for c in CASES if c.name == "numpy_loops.loop_rope_clockwise")
     with pytest.raises(AssertionError, match=r"\[rotation-sign\]"):
         audit.assert_rope_conforms(c.fn, layout="interleaved", width=16, max_position=4096)
@@ -167,15 +167,15 @@ def test_bad_arguments_raise_value_errors_naming_them():
     with pytest.raises(ValueError, match="fn must be callable"):
         audit.audit_rope(3)
     with pytest.raises(ValueError, match="layout"):
-        audit.audit_rope(seed_rope, layout="diagonal")
+        audit.audit_rope(note_rope, layout="diagonal")
     with pytest.raises(ValueError, match="width"):
-        audit.audit_rope(seed_rope, width=7)
+        audit.audit_rope(note_rope, width=7)
     with pytest.raises(ValueError, match="base"):
-        audit.audit_rope(seed_rope, base=1.0)
+        audit.audit_rope(note_rope, base=1.0)
     with pytest.raises(ValueError, match="tolerance"):
-        audit.audit_rope(seed_rope, tolerance=0)
+        audit.audit_rope(note_rope, tolerance=0)
     with pytest.raises(ValueError, match="rope_type"):
-        audit.audit_rope(seed_rope, scaling={"rope_type": "magic"})
+        audit.audit_rope(note_rope, scaling={"rope_type": "magic"})
     with pytest.raises(ValueError, match="call arguments"):
         audit.RopeCall.parse("q,positions")
     with pytest.raises(ValueError, match="axes"):
@@ -245,11 +245,11 @@ def user_module(tmp_path, monkeypatch):
     (tmp_path / "user_rope.py").write_text(
         "import numpy as np\n"
         "def good(vectors, positions, base=10000.0):\n"
-        "    from tests.seed_functions import seed_rope\n"
-        "    return seed_rope(vectors, positions, base)\n"
+        "    from tests.note_functions import note_rope\n"
+        "    return note_rope(vectors, positions, base)\n"
         "def sign(vectors, positions, base=10000.0):\n"
-        "    from tests.seed_functions import seed_rope\n"
-        "    return seed_rope(vectors, -np.asarray(positions), base)\n"
+        "    from tests.note_functions import note_rope\n"
+        "    return note_rope(vectors, -np.asarray(positions), base)\n"
         "def raises(vectors, positions, base=10000.0):\n"
         "    raise KeyError('cache')\n"
         "def slopes(n):\n"

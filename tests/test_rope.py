@@ -19,7 +19,7 @@ from numeric import (
     tolerances,
 )
 from tests import strategies as S
-from tests.seed_functions import seed_rope as note_rope  # the RoPE note's function, verbatim
+from tests.note_functions import note_rope as note_rope  # the RoPE note's function, verbatim
 
 
 def _mp_array(rows):

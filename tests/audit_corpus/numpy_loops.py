@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from tests.seed_functions import seed_rope
+from tests.note_functions import note_rope
 
 from . import case
 
@@ -61,7 +61,7 @@ def loop_rope_row_index(vectors, positions, base=10000.0):
 
 
 CASES = [
-    case(seed_rope, (), style="the RoPE note's function", layout="interleaved"),
+    case(note_rope, (), style="the RoPE note's function", layout="interleaved"),
     case(loop_rope, (), style="loops", layout="interleaved", max_position=4096),
     case(loop_rope_clockwise, {"rotation-sign"}, style="loops", layout="interleaved", max_position=4096),
     case(loop_rope_one_based, {"position-offset"}, style="loops", layout="interleaved", max_position=4096),

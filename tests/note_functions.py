@@ -1,10 +1,10 @@
-r"""The user's own code from the seed texts, kept verbatim as the references ours must agree with."""
+r"""The user's own code from the RoPE note, kept verbatim: the reference numeric.rotary.rope must agree with."""
 
 import numpy as np
 
 
-def seed_rope(vectors, positions, base=10_000.0):
-    # seeds/003 "Positional encoding: give tokens a sense of order", section "Rotate pairs, preserve their length".
+def note_rope(vectors, positions, base=10_000.0):
+    # The RoPE note, "Positional encoding: give tokens a sense of order", section "Rotate pairs, preserve their length".
     width = vectors.shape[1]
     frequencies = base ** (-np.arange(0, width, 2) / width)
     angles = np.asarray(positions)[:, None] * frequencies
