@@ -1,11 +1,12 @@
 r"""The ``posproof`` command line.
 
 ``posproof list [--json]`` · ``posproof derive ID [--format F]`` · ``posproof check [ID ...] [--dps N] [--jobs N]
-[--json]`` · ``posproof export --format F --out DIR`` · ``posproof precision`` · ``posproof t5-buckets`` ·
+[--json]`` · ``posproof export --format F --out DIR [--force]`` · ``posproof plot NAME --out FILE`` (figures,
+:mod:`derivations.plots`) · ``posproof precision`` · ``posproof t5-buckets`` ·
 ``posproof extend`` (context extension, :mod:`derivations.extend`) · ``posproof audit`` (a user's implementation,
 :mod:`derivations.audit`) · ``posproof vectors`` (golden vectors, :mod:`derivations.vectors`) ·
 ``posproof --version``. Formats ``F``: ``latex`` (or ``tex``), ``markdown`` (or ``md``), ``text`` (or ``txt``),
-``json``, in both ``derive`` and ``export``.
+``json``, ``html`` (one page, math set by KaTeX), in both ``derive`` and ``export``.
 
 Exit codes: 0 success (every selected claim verified), 1 a claim failed, 2 a usage error (one line on stderr,
 naming the option as it is typed, e.g. ``--width``).
@@ -98,11 +99,9 @@ def cmd_list(args) -> int:
     return 0
 
 
-#: Output formats and their spellings: the same in ``derive`` and ``export``.
+#: Output formats and their spellings: the same in ``derive`` and ``export`` (``html`` too: one page).
 FORMATS = {"latex": "latex", "tex": "latex", "markdown": "markdown", "md": "markdown", "text": "text"}
-FORMATS |= {"txt": "text", "json": "json"}
-#: File suffix of each format in ``export``.
-SUFFIX = {"latex": "tex", "markdown": "md", "text": "txt", "json": "json"}
+FORMATS |= {"txt": "text", "json": "json", "html": "html"}
 
 
 def _format(text: str) -> str:
@@ -112,11 +111,14 @@ def _format(text: str) -> str:
 
 
 def _render_one(claim, fmt: str) -> str:
-    from . import render
+    from . import export, render
 
     if fmt == "json":
         return json.dumps(render.as_json(claim), indent=2) + "\n"
-    return render.render(claim, fmt)
+    try:
+        return render.render(claim, fmt)
+    except export.ExportError as e:  # html without Node.js or KaTeX
+        raise UsageError(str(e)) from None
 
 
 def cmd_derive(args) -> int:
@@ -153,35 +155,34 @@ def cmd_check(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from . import render
+    from . import export
 
     fmt = _format(args.format)
-    suffix = SUFFIX[fmt]
+    try:
+        written, notes = export.export(fmt, Path(args.out), force=args.force, with_figures=not args.no_figures)
+    except export.ExportError as e:
+        raise UsageError(str(e)) from None
+    for note in notes:
+        print(f"posproof: {note}", file=sys.stderr)
+    names = [str(p.relative_to(args.out)) for p in written]
+    print(f"wrote {len(written)} files to {args.out}: {', '.join(names)}")
+    return 0
+
+
+def cmd_plot(args) -> int:
+    r"""One figure to a PNG, SVG or PDF file (matplotlib, the ``plots`` extra)."""
+    from . import export, plots
+
+    if args.name not in plots.PLOTS:
+        raise UsageError(f"NAME must be one of {', '.join(plots.PLOTS)}, got {args.name!r}")
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out must be a directory, got the file {str(out)!r}")
-    out.mkdir(parents=True, exist_ok=True)
-    reg = _registry()
-    written = []
-    for topic in reg.TOPICS:
-        claims = reg.topic(topic)
-        if not claims:
-            continue
-        if fmt == "json":
-            text = json.dumps([render.as_json(c) for c in claims], indent=2) + "\n"
-        else:
-            sep = "\n" if fmt == "latex" else "\n\n"
-            text = sep.join(render.render(c, fmt) for c in claims)
-            if fmt == "markdown":
-                text = f"# {topic}\n\n" + text
-        path = out / f"{topic}.{suffix}"
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    if fmt == "latex":  # a standalone document that inputs every topic: `pdflatex posproof.tex`
-        path = out / "posproof.tex"
-        path.write_text(render.latex_document([p.stem for p in written]), encoding="utf-8")
-        written.append(path)
-    print(f"wrote {len(written)} files to {out}: {', '.join(p.name for p in written)}")
+    suffix = out.suffix.lstrip(".").lower()
+    if suffix not in plots.SUFFIXES:
+        raise UsageError(f"--out must end in .png, .svg or .pdf, got {args.out!r}")
+    if not plots.available():
+        raise UsageError(plots.INSTALL)
+    export._write_atomic(out, plots.plot_bytes(args.name, suffix))
+    print(f"wrote {out}")
     return 0
 
 
@@ -242,10 +243,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", default="auto", help="worker processes: 'auto' (one per core) or a number")
     s.add_argument("--json", action="store_true", help="the report as JSON")
     s.set_defaults(func=cmd_check)
-    s = sub.add_parser("export", help="write every derivation, one file per topic", formatter_class=fmt)
+    s = sub.add_parser(
+        "export",
+        help="write every derivation: a LaTeX document, Markdown, one HTML page, text or JSON, with the figures",
+        formatter_class=fmt,
+    )
     s.add_argument("--format", required=True, help=f"output format: {formats}")
     s.add_argument("--out", required=True, help="output directory (created if missing)")
+    s.add_argument("--force", action="store_true", help="write into a non-empty directory that an export did not write")
+    s.add_argument("--no-figures", action="store_true", help="leave the figures out (no matplotlib needed)")
     s.set_defaults(func=cmd_export)
+    s = sub.add_parser("plot", help="draw one figure to a PNG, SVG or PDF file (matplotlib)", formatter_class=fmt)
+    from .plots import PLOTS
+
+    s.add_argument("name", metavar="NAME", help=f"the figure: {', '.join(PLOTS)}")
+    s.add_argument("--out", required=True, help="the file to write: .png, .svg or .pdf")
+    s.set_defaults(func=cmd_plot)
     s = sub.add_parser(
         "precision", help="RoPE in float64/32/16 and bfloat16: where relative positions break", formatter_class=fmt
     )

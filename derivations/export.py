@@ -1,0 +1,521 @@
+r"""``posproof export``: every derivation, as a LaTeX document, Markdown, one HTML page, text or JSON.
+
+The files are built in memory, then written atomically (a temporary file renamed over the target), byte for byte
+the same on every run (no dates; figures with fixed metadata). A marker file, :data:`MARKER`, lists what an
+export wrote: the next export into that directory replaces those files and removes the ones it no longer writes,
+and an export refuses a non-empty directory without the marker unless ``force`` is given.
+
+* ``latex``: ``posproof.tex`` (title, contents, one section per topic, the figures, the rules table when
+  :mod:`derivations.properties` provides it, the references) ``\input``\ s one file per topic; ``pdflatex``
+  compiles it with no overfull box.
+* ``markdown``: ``index.md`` and one file per topic, with ``$...$``/``$$...$$`` math (GitHub, Jupyter, MkDocs)
+  and SVG figures in ``figures/``.
+* ``html``: one self-contained page, ``posproof.html``: the math set by KaTeX (Node.js) when exporting, KaTeX's
+  stylesheet and fonts inlined, the figures inlined as SVG; nothing is fetched when it is viewed.
+* ``text`` and ``json``: one file per topic.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import importlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from . import render
+from .render import Block
+
+#: The file an export leaves in its directory: what it wrote (so that it may replace it next time).
+MARKER = ".posproof-export.json"
+
+#: Section titles of the topics (registry tags), in reading order.
+TOPIC_TITLES = {
+    "order": "Order, and the first position codes",
+    "sinusoidal": "The sinusoidal encoding",
+    "relative": "Relative positions: Transformer-XL, DeBERTa, T5, ALiBi",
+    "rope": "Rotary position embedding (RoPE)",
+    "extension": "Context extension",
+    "properties": "The three rules, scheme by scheme",
+}
+
+TITLE = "posproof: verified derivations of transformer positional encodings"
+ABSTRACT = (
+    "Every theorem below is proved step by step with SymPy, and every step is checked again numerically against "
+    "the NumPy and mpmath code of posproof at 50 significant digits; definitions are checked against the code "
+    "that implements them, and facts are recomputed. Each step shows its justification and, in brackets, the "
+    "named strategies that prove it."
+)
+
+
+class ExportError(Exception):
+    r"""An export that cannot be written (the directory, or a missing tool): one line for the user."""
+
+
+# ==============================================================================================================
+# The claims, by topic
+# ==============================================================================================================
+
+
+def _topics() -> list[tuple[str, tuple]]:
+    from symbolic import registry
+
+    return [(t, registry.topic(t)) for t in registry.TOPICS if registry.topic(t)]
+
+
+def topic_title(topic: str) -> str:
+    return TOPIC_TITLES.get(topic, topic)
+
+
+def references(topics: Iterable[tuple[str, tuple]]) -> list[tuple[str, list[str]]]:
+    r"""Every source cited, in order of first citation, with the ids of the claims that cite it."""
+    out: dict[str, list[str]] = {}
+    for _, claims in topics:
+        for c in claims:
+            for source in c.source.split("; "):
+                out.setdefault(source.strip(), []).append(c.id)
+    return list(out.items())
+
+
+# ---- the rules table (issue 11) ------------------------------------------------------------------------------
+
+#: Where the rules table comes from: ``module:function``; the function takes a format (``"latex"``,
+#: ``"markdown"``, ``"html"``) and returns the table in it. Missing module or function: no table.
+RULES_TABLE = "derivations.properties:rules_table"
+
+
+def rules_table(fmt: str) -> str | None:
+    r"""The rules table in ``fmt`` from :data:`RULES_TABLE`, or ``None`` while it does not exist."""
+    module, _, name = RULES_TABLE.partition(":")
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name != module:
+            raise
+        return None
+    fn = getattr(mod, name, None)
+    if fn is None:
+        return None
+    return str(fn(fmt))
+
+
+# ==============================================================================================================
+# Figures
+# ==============================================================================================================
+
+
+def _figures(suffix: str) -> tuple[dict[str, bytes], str]:
+    r"""Every figure as ``{name: bytes}`` in ``suffix`` (``pdf``, ``svg``), or nothing and a note saying why."""
+    from . import plots
+
+    if not plots.available():
+        return {}, plots.INSTALL
+    return {name: plots.plot_bytes(name, suffix) for name in plots.PLOTS}, ""
+
+
+def _figures_of(topic: str) -> list[str]:
+    from . import plots
+
+    return [name for name, spec in plots.PLOTS.items() if spec.topic == topic]
+
+
+# ==============================================================================================================
+# LaTeX
+# ==============================================================================================================
+
+PREAMBLE = r"""\documentclass[a4paper]{article}
+\usepackage{amsmath,amssymb}
+\usepackage[margin=2cm]{geometry}
+\usepackage{graphicx}
+\allowdisplaybreaks
+\setlength{\parindent}{0pt}
+\setlength{\parskip}{3pt plus 1pt}
+\setlength{\emergencystretch}{3em}
+\setcounter{tocdepth}{1}
+"""
+
+
+def _latex_figure(name: str) -> str:
+    from . import plots
+
+    spec = plots.PLOTS[name]
+    return (
+        "\\begin{figure}[htbp]\n\\centering\n"
+        f"\\includegraphics[width=0.8\\linewidth]{{figures/{name}.pdf}}\n"
+        f"\\caption{{{render.prose(spec.caption, 'latex')}}}\\label{{fig:{name}}}\n\\end{{figure}}"
+    )
+
+
+def latex_document(topics: list[str], figures: Iterable[str] = (), rules: bool = False, refs=()) -> str:
+    r"""The standalone document: title, contents, one section per topic (``\input``), its figures, the rules
+    table (``\input{rules}``), the references."""
+    figures = list(figures)
+    body = []
+    for t in topics:
+        body.append(f"\\section{{{_tex_text(topic_title(t))}}}\\label{{topic:{t}}}\n\\input{{{t}}}")
+        body += [_latex_figure(f) for f in figures if f in _figures_of(t)]
+    if rules:
+        body.append("\\section{The rules table}\\label{rules}\n\\input{rules}")
+    if refs:
+        items = []
+        for source, ids in refs:
+            cited = ", ".join(f"\\ref{{claim:{i}}}" for i in ids)
+            items.append(f"\\item {render.prose(source, 'latex')}. Cited in {cited}.")
+        body.append("\\section*{References}\n\\addcontentsline{toc}{section}{References}\n\\begin{itemize}\n")
+        body[-1] += "\n".join(items) + "\n\\end{itemize}"
+    return (
+        PREAMBLE
+        + f"\\title{{{_tex_text(TITLE)}}}\n\\author{{posproof {_tex_text(_version())}}}\n\\date{{}}\n"
+        + "\\begin{document}\n\\maketitle\n"
+        + f"\\begin{{abstract}}\n{render.prose(ABSTRACT, 'latex')}\n\\end{{abstract}}\n\\tableofcontents\n"
+        + "\n".join(body)
+        + "\n\\end{document}\n"
+    )
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("posproof")
+    except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
+        return "(source tree)"
+
+
+def _tex_text(s: str) -> str:
+    return render.prose(s, "latex")
+
+
+def _latex_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
+    files = {f"{t}.tex": render.topic_latex(claims).encode() for t, claims in topics}
+    figures, note = _figures("pdf") if with_figures else ({}, "")
+    files |= {f"figures/{n}.pdf": b for n, b in figures.items()}
+    table = rules_table("latex")
+    if table is not None:
+        files["rules.tex"] = table.encode()
+    doc = latex_document([t for t, _ in topics], figures, table is not None, references(topics))
+    files["posproof.tex"] = doc.encode()
+    return files, note
+
+
+# ==============================================================================================================
+# Markdown
+# ==============================================================================================================
+
+
+def _markdown_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
+    from . import plots
+
+    figures, note = _figures("svg") if with_figures else ({}, "")
+    files = {}
+    for t, claims in topics:
+        parts = [f"# {topic_title(t)}", ""]
+        parts += [render.blocks_markdown(render.blocks(c)) for c in claims]
+        for name in (f for f in figures if f in _figures_of(t)):
+            parts += [
+                f"![{plots.PLOTS[name].title}](figures/{name}.svg)",
+                "",
+                render.prose(plots.PLOTS[name].caption, "markdown"),
+                "",
+            ]
+        files[f"{t}.md"] = "\n".join(parts).encode()
+    files |= {f"figures/{n}.svg": b for n, b in figures.items()}
+    index = [f"# {TITLE}", "", ABSTRACT, "", "## Contents", ""]
+    for t, claims in topics:
+        index.append(f"- [{topic_title(t)}]({t}.md) ({len(claims)} claims)")
+    table = rules_table("markdown")
+    if table is not None:
+        index += ["", "## The rules table", "", table]
+    index += ["", "## References", ""]
+    for source, ids in references(topics):
+        index.append(f"- {render.prose(source, 'markdown')}. Cited in {', '.join(f'`{i}`' for i in ids)}.")
+    files["index.md"] = ("\n".join(index) + "\n").encode()
+    return files, note
+
+
+# ==============================================================================================================
+# HTML, with KaTeX
+# ==============================================================================================================
+
+#: Reads ``[[tex, display], ...]`` as JSON on stdin, writes ``[{"html": ..., "error": ...}, ...]``: KaTeX's
+#: rendering of each formula (an error is rendered as KaTeX's error element and reported).
+KATEX_SCRIPT = r"""
+const katex = require(process.env.POSPROOF_KATEX_MODULE);
+let input = "";
+process.stdin.on("data", (c) => (input += c));
+process.stdin.on("end", () => {
+  const out = JSON.parse(input).map(([tex, display]) => {
+    const opts = { displayMode: display, strict: "error", output: "html", trust: false };
+    try {
+      return { html: katex.renderToString(tex, { ...opts, throwOnError: true }), error: null };
+    } catch (e) {
+      const shown = katex.renderToString(tex, { ...opts, throwOnError: false, strict: "ignore" });
+      return { html: shown, error: String(e.message) };
+    }
+  });
+  process.stdout.write(JSON.stringify(out));
+});
+"""
+
+
+def katex_dir() -> Path | None:
+    r"""The KaTeX package (``node_modules/katex``): ``$POSPROOF_KATEX``, the one installed for the tests in a
+    source checkout (``tests/katex``), or npm's global one."""
+    candidates = []
+    if os.environ.get("POSPROOF_KATEX"):
+        candidates.append(Path(os.environ["POSPROOF_KATEX"]))
+    candidates.append(Path(__file__).resolve().parents[1] / "tests" / "katex" / "node_modules" / "katex")
+    npm = shutil.which("npm")
+    if npm:
+        try:
+            root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, timeout=30).stdout.strip()
+            if root:
+                candidates.append(Path(root) / "katex")
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return next((c for c in candidates if (c / "dist" / "katex.min.css").exists()), None)
+
+
+KATEX_MISSING = (
+    "the HTML export sets its math with KaTeX, which needs Node.js and the katex npm package: "
+    "`npm ci --prefix tests/katex` in a source checkout, `npm install -g katex`, or POSPROOF_KATEX=DIR"
+)
+
+
+def katex_render(formulas: list[tuple[str, bool]]) -> list[dict]:
+    r"""Each ``(tex, display)`` rendered by KaTeX: ``{"html": ..., "error": message or None}``."""
+    node, kdir = shutil.which("node"), katex_dir()
+    if node is None or kdir is None:
+        raise ExportError(KATEX_MISSING)
+    env = dict(os.environ, POSPROOF_KATEX_MODULE=str(kdir))
+    proc = subprocess.run(
+        [node, "-e", KATEX_SCRIPT],
+        input=json.dumps(formulas),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise ExportError(f"KaTeX (node) failed: {proc.stderr.strip().splitlines()[-1:]}")
+    return json.loads(proc.stdout)
+
+
+def katex_css(kdir: Path) -> str:
+    r"""KaTeX's stylesheet with its WOFF2 fonts inlined as data URIs (the other font formats dropped)."""
+    css = (kdir / "dist" / "katex.min.css").read_text(encoding="utf-8")
+
+    def inline(m: re.Match) -> str:
+        data = base64.b64encode((kdir / "dist" / "fonts" / m.group(1)).read_bytes()).decode()
+        return f'src:url(data:font/woff2;base64,{data}) format("woff2")'
+
+    return re.sub(
+        r"src:url\(fonts/([\w-]+\.woff2)\) format\(\"woff2\"\)(?:,url\([^)]*\) format\(\"[a-z]+\"\))*", inline, css
+    )
+
+
+_PAGE_CSS = """
+body { max-width: 52rem; margin: 2rem auto; padding: 0 1rem; font: 16px/1.5 Georgia, serif; color: #1a1a1a; }
+h1, h2, h3 { font-family: Helvetica, Arial, sans-serif; line-height: 1.25; }
+h3 { margin-top: 2.2rem; border-top: 1px solid #ddd; padding-top: 1rem; }
+.meta { color: #555; font-size: 0.9rem; }
+.display { overflow-x: auto; overflow-y: hidden; margin: 0.4rem 0 0.8rem; }
+.why { font-size: 0.92rem; margin: 0.6rem 0 0; }
+.strategy { color: #555; font-family: monospace; font-size: 0.85rem; }
+figure { margin: 1.5rem 0; text-align: center; } figure svg { max-width: 100%; height: auto; }
+figcaption { font-size: 0.9rem; color: #333; }
+code { font-size: 0.88em; }
+"""
+
+
+class _Math:
+    r"""Collects the formulas of a page, then substitutes KaTeX's rendering for placeholders."""
+
+    def __init__(self):
+        self.formulas: list[tuple[str, bool]] = []
+
+    def __call__(self, tex: str, display: bool) -> str:
+        self.formulas.append((tex, display))
+        return f"\x00{len(self.formulas) - 1}\x00"
+
+    def fill(self, page: str) -> tuple[str, list[str]]:
+        rendered = katex_render(self.formulas) if self.formulas else []
+        errors = [f"{tex!r}: {r['error']}" for (tex, _), r in zip(self.formulas, rendered, strict=True) if r["error"]]
+        return re.sub("\x00(\\d+)\x00", lambda m: rendered[int(m.group(1))]["html"], page), errors
+
+
+def blocks_html(bs: Iterable[Block], math: Callable[[str, bool], str]) -> str:
+    out = []
+    for b in bs:
+        p = lambda t: render.prose(t, "html", math)  # noqa: E731
+        if b.kind == "heading":
+            out.append(f'<h3 id="{html.escape(b.label)}">{p(b.text)}</h3>')
+        elif b.kind == "para":
+            cls = ' class="meta"' if b.text.startswith("`") else ""
+            out.append(f"<p{cls}>{p(b.text)}</p>")
+        elif b.kind == "statement":
+            out.append(f'<div class="display statement">{math(b.tex, True)}</div>')
+        elif b.kind == "math":
+            out.append(f'<div class="display">{math(b.tex, True)}</div>')
+        elif b.kind == "step":
+            num = f"({b.number}) " if b.number else ""
+            out.append(
+                f'<p class="why">{num}{p(b.text)} <span class="strategy">[{html.escape(b.code)}]</span></p>'
+                f'<div class="display">{math(b.tex, True)}</div>'
+            )
+        elif b.kind == "items":
+            rows = "".join(f"<li>{p(label)}: <code>{html.escape(v)}</code></li>" for label, v in b.rows)
+            out.append(f"<ul>{rows}</ul>")
+    return "\n".join(out)
+
+
+def claim_html(c) -> str:
+    r"""One claim as an HTML fragment with its math set by KaTeX."""
+    math = _Math()
+    page, _ = math.fill(blocks_html(render.blocks(c), math))
+    return page + "\n"
+
+
+def _svg_body(svg: bytes) -> str:
+    text = svg.decode()
+    return text[text.index("<svg") :]
+
+
+def html_page(topics, with_figures: bool = True) -> tuple[str, list[str], str]:
+    r"""The self-contained page, the KaTeX errors (none expected) and a note on missing figures."""
+    from . import plots
+
+    kdir = katex_dir()
+    if kdir is None or shutil.which("node") is None:
+        raise ExportError(KATEX_MISSING)
+    figures, note = _figures("svg") if with_figures else ({}, "")
+    math = _Math()
+    toc = "".join(f'<li><a href="#topic-{t}">{html.escape(topic_title(t))}</a></li>' for t, _ in topics)
+    parts = [f"<h1>{html.escape(TITLE)}</h1>", f"<p>{html.escape(ABSTRACT)}</p>", f"<nav><ol>{toc}</ol></nav>"]
+    for t, claims in topics:
+        parts.append(f'<h2 id="topic-{t}">{html.escape(topic_title(t))}</h2>')
+        parts += [blocks_html(render.blocks(c), math) for c in claims]
+        for name in (f for f in figures if f in _figures_of(t)):
+            cap = render.prose(plots.PLOTS[name].caption, "html", math)
+            parts.append(f'<figure id="fig-{name}">{_svg_body(figures[name])}<figcaption>{cap}</figcaption></figure>')
+    table = rules_table("html")
+    if table is not None:
+        parts += ['<h2 id="rules">The rules table</h2>', table]
+    refs = "".join(
+        f"<li>{render.prose(s, 'html', math)}. Cited in "
+        + ", ".join(f'<a href="#{html.escape(i)}">{html.escape(i)}</a>' for i in ids)
+        + ".</li>"
+        for s, ids in references(topics)
+    )
+    parts += ['<h2 id="references">References</h2>', f"<ul>{refs}</ul>"]
+    body, errors = math.fill("\n".join(parts))
+    page = (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(TITLE)}</title>\n<style>{katex_css(kdir)}</style>\n<style>{_PAGE_CSS}</style>\n"
+        f"</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+    return page, errors, note
+
+
+# ==============================================================================================================
+# Writing: deterministic, atomic, never over a directory someone else wrote
+# ==============================================================================================================
+
+SUFFIX = {"latex": "tex", "markdown": "md", "text": "txt", "json": "json", "html": "html"}
+
+
+def build(fmt: str, with_figures: bool = True) -> tuple[dict[str, bytes], list[str]]:
+    r"""The files of an export as ``{relative path: bytes}``, and notes for the user (missing figures)."""
+    topics = _topics()
+    notes: list[str] = []
+    if fmt == "latex":
+        files, note = _latex_files(topics, with_figures)
+    elif fmt == "markdown":
+        files, note = _markdown_files(topics, with_figures)
+    elif fmt == "html":
+        page, errors, note = html_page(topics, with_figures)
+        if errors:
+            raise ExportError(f"KaTeX could not set {len(errors)} formulas, first: {errors[0]}")
+        files = {"posproof.html": page.encode()}
+    elif fmt == "json":
+        files = {
+            f"{t}.json": (json.dumps([render.as_json(c) for c in cs], indent=2) + "\n").encode() for t, cs in topics
+        }
+        note = ""
+    elif fmt == "text":
+        files = {f"{t}.txt": "\n".join(render.claim_text(c) for c in cs).encode() for t, cs in topics}
+        note = ""
+    else:
+        raise ValueError(f"format must be one of {', '.join(SUFFIX)}, got {fmt!r}")
+    if note:
+        notes.append(f"figures left out: {note}")
+    return files, notes
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _previous(out: Path) -> list[str] | None:
+    marker = out / MARKER
+    if not marker.exists():
+        return None
+    try:
+        return list(json.loads(marker.read_text(encoding="utf-8"))["files"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def write(out: Path, files: dict[str, bytes], force: bool = False) -> list[Path]:
+    r"""Write ``files`` under ``out`` atomically, record them in :data:`MARKER`, and remove the files the
+    previous export there wrote and this one does not. A non-empty ``out`` without the marker is refused
+    (:class:`ExportError`) unless ``force``."""
+    if out.exists() and not out.is_dir():
+        raise ExportError(f"--out must be a directory, got the file {str(out)!r}")
+    previous = _previous(out) if out.exists() else []
+    if out.exists() and previous is None:
+        if any(out.iterdir()) and not force:
+            raise ExportError(
+                f"--out {str(out)!r} is not empty and was not written by posproof export; "
+                "choose an empty directory or pass --force"
+            )
+        previous = []
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for rel, data in sorted(files.items()):
+        path = out / rel
+        _write_atomic(path, data)
+        written.append(path)
+    for rel in sorted(set(previous or ()) - set(files)):
+        stale = out / rel
+        if stale.is_file() and out.resolve() in stale.resolve().parents:
+            stale.unlink()
+    _write_atomic(out / MARKER, (json.dumps({"files": sorted(files)}, indent=1) + "\n").encode())
+    return written
+
+
+def export(fmt: str, out: Path, force: bool = False, with_figures: bool = True) -> tuple[list[Path], list[str]]:
+    r"""Build and write one export; returns the paths written and notes for the user."""
+    if out.exists() and not out.is_dir():
+        raise ExportError(f"--out must be a directory, got the file {str(out)!r}")
+    if out.exists() and _previous(out) is None and any(out.iterdir()) and not force:
+        write(out, {}, force)  # raises the one-line refusal before any work is done
+    files, notes = build(fmt, with_figures)
+    return write(out, files, force), notes
