@@ -36,7 +36,7 @@ import mpmath
 import numpy as np
 from mpmath import libmp
 
-from . import _mp, _validate
+from . import _fast, _mp, _validate
 from .sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
@@ -235,6 +235,7 @@ def _rotate(x: np.ndarray, out: np.ndarray, tables: tuple, layout: str, rotary_d
     tmp = np.empty(block_rows * r if layout == "half" else 0, dtype=x.dtype)  # the half layout's products
     complex_dtype = np.complex128 if x.dtype == np.float64 else np.complex64
     tables = tuple(t.reshape((1,) * (len(lead) + 1 - t.ndim) + t.shape) for t in tables)  # one axis per lead axis
+    fused = len(tables) == (3 if layout == "interleaved" else 4)  # the compiled kernel's (cos, sin) come last
     for block in _blocks(lead, rows):
         xb, ob = x[block], out[block]
         if inplace:
@@ -242,12 +243,22 @@ def _rotate(x: np.ndarray, out: np.ndarray, tables: tuple, layout: str, rotary_d
             np.copyto(src, xb)
         else:
             src = xb
+        finite = None
+        if fused:  # one compiled pass that also checks the outputs (numeric/_fast.py); None if it declines
+            c, s = (t[_table_index(block, t.shape)] for t in tables[-2:])
+            finite = _fast.rotate_block(src, c, s, ob, layout == "half")
+        if finite is not None:
+            if check and not finite:
+                if inplace:
+                    np.copyto(xb, src)  # leave the offending block as it was
+                _raise_not_finite(src, ob, block, x.dtype)
+            continue
         if layout == "interleaved":
-            (rotor,) = tables
+            rotor = tables[0]
             tb = rotor[_table_index(block, rotor.shape)]
             np.multiply(src[..., :r].view(complex_dtype), tb, out=ob[..., :r].view(complex_dtype))
         else:
-            cos2, sin2 = tables
+            cos2, sin2 = tables[:2]
             ti = _table_index(block, cos2.shape)
             ob_r, src_r = ob[..., :r], src[..., :r]
             t = tmp[: src_r.size].reshape(src_r.shape)
@@ -296,12 +307,18 @@ class RopeTable:
             if self.layout == "interleaved":
                 rotor = np.empty(self.cos.shape, dtype=np.complex128 if dtype == np.float64 else np.complex64)
                 rotor.real, rotor.imag = self.cos, self.sin  # e^{i m theta_i}
-                self._cast[dtype] = (rotor,)
+                self._cast[dtype] = (rotor, *self._fused(dtype))
             else:
                 cos2 = np.concatenate([self.cos, self.cos], axis=-1).astype(dtype)  # (..., tokens, r)
                 sin2 = np.concatenate([self.sin, -self.sin], axis=-1).astype(dtype)
-                self._cast[dtype] = (cos2, sin2)
+                self._cast[dtype] = (cos2, sin2, *self._fused(dtype))
         return self._cast[dtype]
+
+    def _fused(self, dtype: np.dtype) -> tuple:
+        r"""The compiled kernel's tables, cos and sin ``(..., tokens, r/2)`` in ``dtype``, when numba is there."""
+        if _fast.rotate is None:
+            return ()
+        return (np.ascontiguousarray(self.cos, dtype=dtype), np.ascontiguousarray(self.sin, dtype=dtype))
 
     def apply(self, vectors, out=None, check_finite: bool = True) -> np.ndarray:
         r"""Rotate ``vectors`` ``(..., tokens, width)``: the same result as :func:`rope`.

@@ -208,7 +208,7 @@ MUTANTS: list[Mutant] = [
 ]
 
 ROTARY = "numeric/rotary.py"
-ROPE_TESTS = ("tests/test_rope.py", "tests/test_mutants.py", "tests/test_identities.py")
+ROPE_TESTS = ("tests/test_rope.py", "tests/test_mutants.py", "tests/test_fast.py", "tests/test_identities.py")
 RELATIVE_CLAIMS = ("tests/test_identities.py", "tests/test_relative_claims.py")
 SCALING_TESTS = ("tests/test_scaling.py", "tests/test_identities.py")
 
@@ -432,5 +432,50 @@ MUTANTS += [
         "    return j < i + mlen\n",
         "the causal mask hides the diagonal",
         ("tests/test_transformer_xl.py", *RELATIVE_CLAIMS),
+    ),
+]
+
+FAST = "numeric/_fast.py"
+MUTANTS += [
+    # ---- the compiled kernel (numba) --------------------------------------------------------------------------------
+    Mutant(
+        "fast-half-sign",
+        FAST,
+        "                        out[a, t, i] = u * ci - v * si\n",
+        "                        out[a, t, i] = u * ci + v * si\n",
+        "compiled rotate_half with the wrong sign",
+        ROPE_TESTS,
+    ),
+    Mutant(
+        "fast-interleaved-swap",
+        FAST,
+        "                        out[a, t, 2 * i + 1] = u * si + v * ci\n",
+        "                        out[a, t, 2 * i + 1] = u * ci + v * si\n",
+        "compiled kernel with cos and sin swapped",
+        ROPE_TESTS,
+    ),
+    Mutant(
+        "fast-shared-table-row",
+        FAST,
+        "            ta = 0 if shared else a\n",
+        "            ta = 0\n",
+        "per-row tables read from row 0 (positions of the first sequence for every batch row)",
+        ROPE_TESTS,
+    ),
+    Mutant(
+        "fast-finite-mask",
+        FAST,
+        "                    bad |= (bits[a, t, i] & mask) == mask\n",
+        "",
+        "the compiled finite check never fires",
+        ROPE_TESTS,
+    ),
+    Mutant(
+        "fast-partial-tail",
+        FAST,
+        "                for i in range(2 * h, W):\n                    out[a, t, i] = x[a, t, i]\n",
+        "",
+        "compiled kernel leaves the channels past rotary_dim unwritten",
+        ROPE_TESTS,
     ),
 ]
