@@ -14,7 +14,7 @@ import numpy as np
 try:  # pragma: no cover - depends on the environment
     import numba
 except ImportError:  # pragma: no cover
-    numba = None
+    numba = None  # type: ignore[assignment]
 
 __all__ = ["rotate", "rotate_block"]
 
