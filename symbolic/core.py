@@ -242,7 +242,7 @@ def _refine_limits(e):
             def fix(c, var=var, lo=lo, hi=hi):
                 if isinstance(c, (sp.core.relational.Relational,)):
                     v = _decide_on_range(c, var, lo, hi)
-                    return c if v is None else sp.sympify(v)
+                    return c if v is None else (sp.true if v else sp.false)
                 return c
 
             f = f.replace(
