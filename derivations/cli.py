@@ -86,7 +86,9 @@ def cmd_list(args) -> int:
             )
         )
         return 0
-    rows = [("id", "kind", "topic", "title")] + [(c.id, c.kind, c.topic, c.title) for c in claims]
+    from .render import prose
+
+    rows = [("id", "kind", "topic", "title")] + [(c.id, c.kind, c.topic, prose(c.title, "text")) for c in claims]
     widths = [max(len(r[k]) for r in rows) for k in range(3)]
     indent = sum(widths) + 6
     wrap = textwrap.TextWrapper(width=max(20, LIST_COLUMNS - indent), break_on_hyphens=False)

@@ -85,24 +85,45 @@ def references(topics: Iterable[tuple[str, tuple]]) -> list[tuple[str, list[str]
 
 # ---- the rules table (issue 11) ------------------------------------------------------------------------------
 
-#: Where the rules table comes from: ``module:function``; the function takes a format (``"latex"``,
-#: ``"markdown"``, ``"html"``) and returns the table in it. Missing module or function: no table.
-RULES_TABLE = "derivations.properties:rules_table"
+#: Where the rules table comes from, per format: ``module:function`` returning the table as LaTeX, Markdown or
+#: HTML (no arguments). A missing module or function leaves the table out; HTML falls back to the Markdown table.
+RULES_TABLE = {
+    "latex": "derivations.properties:table_latex",
+    "markdown": "derivations.properties:table_markdown",
+    "html": "derivations.properties:table_html",
+}
 
 
-def rules_table(fmt: str) -> str | None:
-    r"""The rules table in ``fmt`` from :data:`RULES_TABLE`, or ``None`` while it does not exist."""
-    module, _, name = RULES_TABLE.partition(":")
+def _lookup(spec: str):
+    module, _, name = spec.partition(":")
     try:
         mod = importlib.import_module(module)
     except ModuleNotFoundError as e:
         if e.name != module:
             raise
         return None
-    fn = getattr(mod, name, None)
-    if fn is None:
-        return None
-    return str(fn(fmt))
+    return getattr(mod, name, None)
+
+
+def rules_table(fmt: str) -> str | None:
+    r"""The rules table in ``fmt`` (``latex``, ``markdown``, ``html``) from :data:`RULES_TABLE`, or ``None``."""
+    fn = _lookup(RULES_TABLE[fmt])
+    if fn is not None:
+        return str(fn())
+    if fmt == "html":
+        table = rules_table("markdown")
+        return None if table is None else _markdown_table_html(table)
+    return None
+
+
+def _markdown_table_html(table: str) -> str:
+    r"""A Markdown pipe table as an HTML table (cells escaped; backticks become code)."""
+    rows = [line.strip().strip("|").split("|") for line in table.strip().splitlines() if line.strip().startswith("|")]
+    rows = [r for r in rows if not all(set(c.strip()) <= set("-: ") for c in r)]
+    cell = lambda c: re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(c.strip()))  # noqa: E731
+    head = "".join(f"<th>{cell(c)}</th>" for c in rows[0]) if rows else ""
+    body = "".join("<tr>" + "".join(f"<td>{cell(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
+    return f'<table class="rules"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
 # ==============================================================================================================
@@ -161,7 +182,7 @@ def latex_document(topics: list[str], figures: Iterable[str] = (), rules: bool =
         body.append(f"\\section{{{_tex_text(topic_title(t))}}}\\label{{topic:{t}}}\n\\input{{{t}}}")
         body += [_latex_figure(f) for f in figures if f in _figures_of(t)]
     if rules:
-        body.append("\\section{The rules table}\\label{rules}\n\\input{rules}")
+        body.append("\\section{The rules table}\\label{rules}\n{\\small\\input{rules}}")
     if refs:
         items = []
         for source, ids in refs:

@@ -23,7 +23,7 @@ import mpmath
 import sympy as sp
 from sympy.core.sympify import _sympify
 from sympy.printing.latex import LatexPrinter as _SympyLatexPrinter
-from sympy.printing.latex import greek_letters_set
+from sympy.printing.latex import greek_letters_set, modifier_dict
 from sympy.printing.pretty.pretty import PrettyPrinter as _SympyPrettyPrinter
 from sympy.printing.str import StrPrinter as _SympyStrPrinter
 
@@ -104,20 +104,54 @@ class StrPrinter(_Natural, _SympyStrPrinter):
         out = f"log{self._print(base)}({self._print(arg)})"
         return out if rest == 1 else ("-" + out if rest == -1 else f"{self.parenthesize(rest, 50)}*{out}")
 
+    def _print(self, expr, **kwargs):
+        return _own_text(expr) if _own(expr) else super()._print(expr, **kwargs)
+
+
+def _own(expr) -> bool:
+    r"""Whether ``expr`` is one of the project's printable classes (kernels, ``R(a)``, ``u^T v``, ...): they
+    define their LaTeX only, so the terminal gets the Unicode of that LaTeX."""
+    return isinstance(expr, sp.Basic) and (type(expr).__module__ or "").startswith("symbolic.")
+
+
+def _own_text(expr) -> str:
+    return math_text(latex(expr))
+
+
+def _indexed_symbol(expr) -> sp.Symbol:
+    r"""``theta[i]`` as the symbol ``theta_i`` (``lambda_{i + 1}``), which SymPy's printers subscript."""
+    index = ",".join(sstr(j).replace("*", "") for j in expr.indices)
+    return sp.Symbol(f"{expr.base.label}_{index if len(index) == 1 else '{' + index + '}'}")
+
 
 class PrettyPrinter(_Natural, _SympyPrettyPrinter):
-    r"""``sympy.pretty`` (Unicode) with natural orders."""
+    r"""``sympy.pretty`` (Unicode) with natural orders; the project's classes as their formula, ``theta[i]`` as
+    ``θᵢ``."""
+
+    def _print(self, expr, **kwargs):
+        if _own(expr):
+            from sympy.printing.pretty.stringpict import prettyForm
+
+            return prettyForm(_own_text(expr))
+        return super()._print(expr, **kwargs)
+
+    def _print_Indexed(self, expr):
+        return self._print(_indexed_symbol(expr))
+
+
+def _upright(name: str) -> bool:
+    r"""A multi-letter name such as ``pos`` (not a Greek letter, nor a letter with a modifier: ``thetaprime``)."""
+    if not name.isalpha() or len(name) < 2 or name.lower() in greek_letters_set:
+        return False
+    stem = next((name[: -len(m)] for m in modifier_dict if name.endswith(m) and len(name) > len(m)), None)
+    return stem is None or not (len(stem) == 1 or stem.lower() in greek_letters_set)
 
 
 def _names(expr) -> dict:
     r"""Multi-letter symbol names (``pos``) print upright."""
     if not isinstance(expr, sp.Basic):
         return {}
-    return {
-        s: r"\mathrm{%s}" % s.name
-        for s in expr.free_symbols
-        if isinstance(s, sp.Symbol) and s.name.isalpha() and len(s.name) > 1 and s.name.lower() not in greek_letters_set
-    }
+    return {s: r"\mathrm{%s}" % s.name for s in expr.free_symbols if isinstance(s, sp.Symbol) and _upright(s.name)}
 
 
 def latex(expr) -> str:
@@ -234,11 +268,22 @@ def segments(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def _fraction_text(node, l2tobj) -> str:
+    r"""``\frac{a}{b}`` as ``a/b``, with parentheses around a part that is not a single term: ``1/(d/2)``."""
+    parts = []
+    for arg in node.nodeargd.argnlist[-2:]:
+        text = l2tobj.nodelist_to_text([arg]).strip()
+        if text.startswith("{") and text.endswith("}"):
+            text = text[1:-1]
+        parts.append(text if re.fullmatch(r"[\w.]+", text) else f"({text})")
+    return "/".join(parts)
+
+
 @functools.cache
 def _latex2text():
     r"""pylatexenc's LaTeX-to-Unicode converter, told about the few macros the claims use that it lacks."""
     from pylatexenc import macrospec
-    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, SpecialsTextSpec, get_default_latex_context_db
     from pylatexenc.latexwalker import get_default_latex_context_db as walker_db
 
     parse = walker_db()
@@ -258,18 +303,24 @@ def _latex2text():
         macros=[
             MacroTextSpec("operatorname", "%(1)s"),
             MacroTextSpec("mathsf", "%(1)s"),
-            MacroTextSpec("tfrac", "%(1)s/%(2)s"),
-            MacroTextSpec("dfrac", "%(1)s/%(2)s"),
+            MacroTextSpec("frac", simplify_repl=_fraction_text),
+            MacroTextSpec("tfrac", simplify_repl=_fraction_text),
+            MacroTextSpec("dfrac", simplify_repl=_fraction_text),
             MacroTextSpec("ne", "≠"),
             MacroTextSpec("neq", "≠"),
             MacroTextSpec("top", "ᵀ"),
             MacroTextSpec("lvert", "|"),
             MacroTextSpec("rvert", "|"),
         ],
+        specials=[SpecialsTextSpec("''", "″")],  # a second derivative, not a closing quote: this is math
         prepend=True,
     )
     converter = LatexNodes2Text(
-        math_mode="verbatim", keep_braced_groups=True, keep_braced_groups_minlen=2, latex_context=text
+        math_mode="verbatim",
+        keep_braced_groups=True,
+        keep_braced_groups_minlen=2,
+        strict_latex_spaces="based-on-source",
+        latex_context=text,
     )
     return converter, parse
 
@@ -525,7 +576,7 @@ def formula_tex(formula) -> str:
 def formula_text(formula) -> str:
     r"""A claim's short statement for the terminal (SymPy's pretty printer, one line where it can)."""
     if isinstance(formula, (tuple, list)):
-        return "; ".join(formula_text(f) for f in formula)
+        return "\n".join(formula_text(f) for f in formula)
     return pretty(formula)
 
 
@@ -651,7 +702,7 @@ def blocks_latex(bs: Iterable[Block], level: str = "subsection") -> str:
             rows = "\n".join(
                 f"\\item {prose(label, 'latex')}: \\texttt{{{_tex_breakable(value)}}}" for label, value in b.rows
             )
-            out[-1] += "\n\\begin{itemize}\\setlength{\\itemsep}{0pt}\n" + rows + "\n\\end{itemize}"
+            out[-1] += "\n\\begin{itemize}\\setlength{\\itemsep}{0pt}\\raggedright\n" + rows + "\n\\end{itemize}"
     return "\n\n".join(out) + "\n"
 
 

@@ -24,6 +24,8 @@ ALIBI = sources.ALIBI
 slope = sp.Symbol("m_h", positive=True)  # one head's slope
 s_ = sp.Symbol("s", integer=True, positive=True)  # extra distance
 qi, kj = sp.symbols("i j", integer=True)
+_bias = sp.Function("B")  # ALiBi's bias of query i and key j (statements only)
+_t = sp.Symbol("t", integer=True)
 
 
 def alibi_bias(a, b):
@@ -57,12 +59,12 @@ def _alibi_bias(dps: int, bias=alibi.alibi_bias):
 def alibi_translation() -> Fact:
     return Fact(
         "alibi-translation-invariant",
-        "ALiBi's bias computed from absolute positions depends on i - j only and decreases with distance",
+        "ALiBi's bias computed from absolute positions depends on $i - j$ only and decreases with distance",
         TOPIC,
         ALIBI,
-        "numeric.alibi.alibi_bias for 12 heads, queries and keys at 0 .. 63 and again shifted by 2^40: the bias "
-        "is constant along diagonals, unchanged by the shift, and on the causal part strictly decreasing as the "
-        "key moves further back.",
+        r"`numeric.alibi.alibi_bias` for 12 heads, queries and keys at $0, \dots, 63$ and again shifted by $2^{40}$: "
+        "the bias is constant along diagonals, unchanged by the shift, and on the causal part strictly decreasing "
+        "as the key moves further back.",
         {
             "constant along diagonals": True,
             "positions shifted by 2^40: unchanged": True,
@@ -71,6 +73,10 @@ def alibi_translation() -> Fact:
         _alibi_bias,
         method="numeric.alibi.alibi_bias (NumPy float64; slopes are powers of two, products exact here)",
         wrong=lambda dps: _alibi_bias(dps, bias=_bloom_bias),
+        formula=(
+            sp.Eq(_bias(qi + _t, kj + _t), _bias(qi, kj), evaluate=False),
+            sp.Lt(_bias(qi, kj - 1), _bias(qi, kj), evaluate=False),
+        ),
         notes="The wrong computation is Bloom's m_h·j: the same softmax weights row by row, but not a function of "
         "i - j (and increasing in j).",
     )
@@ -81,11 +87,12 @@ def alibi_decay() -> Identity:
         "alibi-monotone-decay",
         "ALiBi's bias strictly decreases as the key moves further back",
         ALIBI,
-        [Step(alibi_bias(qi, difference(kj, s_)), alibi_bias(qi, kj), "the gap is m_h s > 0", ("expand",), rel="<")],
+        [Step(alibi_bias(qi, difference(kj, s_)), alibi_bias(qi, kj), "the gap is $m_h s > 0$", ("expand",), rel="<")],
         lhs=alibi_bias(qi, difference(kj, s_)),
         rhs=alibi_bias(qi, kj),
         rel="<",
-        assumptions=("m_h > 0; s >= 1 extra tokens of distance",),
+        assumptions=(r"$m_h > 0$; $s \ge 1$ extra tokens of distance",),
+        formula=sp.Lt(alibi_bias(qi, difference(kj, s_)), alibi_bias(qi, kj), evaluate=False),
         notes="Monotone over the whole causal range, with no upper limit on the distance (unlike sinusoidal "
         "dot products, which oscillate).",
         wrong=alibi_bias(qi, kj - 2 * s_),
@@ -101,10 +108,15 @@ def alibi_slopes_form() -> Identity:
     lhs = start * start ** (hh - 1)
     return _identity(
         "alibi-slopes-geometric",
-        "The reference's start·ratio^(h-1) is the geometric sequence 2^(-8h/n)",
+        r"The reference's $\mathrm{start} \cdot \mathrm{ratio}^{h-1}$ is the geometric sequence $2^{-8h/n}$",
         ALIBI,
-        [Step(lhs, 2 ** (-8 * hh / n_heads), "2^-(log2 n - 3) = 8/n, then add exponents", ("expand", "powsimp"))],
-        assumptions=("n heads (the reference uses it for powers of two); h = 1 .. n",),
+        [
+            Step(
+                lhs, 2 ** (-8 * hh / n_heads), r"$2^{-(\log_2 n - 3)} = 8/n$, then add exponents", ("expand", "powsimp")
+            )
+        ],
+        assumptions=(r"$n$ heads (the reference uses it for powers of two); $h = 1, \dots, n$",),
+        formula=sp.Eq(sp.Function("m")(hh), 2 ** (-8 * hh / n_heads), evaluate=False),
         wrong=2 ** (-8 * (hh - 1) / n_heads),  # the off-by-one exponent
     )
 
@@ -124,8 +136,8 @@ def alibi_non_power_of_two() -> Fact:
         "ALiBi slopes for head counts that are not powers of two",
         TOPIC,
         ALIBI,
-        "With c = 2^floor(log2 n): the c slopes of c heads, then the odd-h slopes of 2c heads. "
-        "Claimed: the exponents log2 m_h for n = 6 and n = 12.",
+        r"With $c = 2^{\lfloor \log_2 n \rfloor}$: the $c$ slopes of $c$ heads, then the odd-$h$ slopes of $2c$ "
+        r"heads. Claimed: the exponents $\log_2 m_h$ for $n = 6$ and $n = 12$.",
         {
             6: ["-2", "-4", "-6", "-8", "-1", "-3"],
             12: ["-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-1/2", "-3/2", "-5/2", "-7/2"],
@@ -133,6 +145,10 @@ def alibi_non_power_of_two() -> Fact:
         _alibi_non_pow2,
         method="exact rationals (numeric.alibi.alibi_slope_exponents)",
         wrong=lambda dps: _alibi_non_pow2(dps, exponents=_power_of_two_formula),
+        formula=(
+            sp.Eq(sp.Function("m")(hh), 2 ** (-8 * hh / sp.Symbol("c")), evaluate=False),
+            sp.Eq(sp.Function("m")(sp.Symbol("c") + hh), 2 ** (-4 * (2 * hh - 1) / sp.Symbol("c")), evaluate=False),
+        ),
         notes="The wrong computation applies 2^(-8h/n) to n = 6 and 12 (a bug seen in public ports).",
     )
 

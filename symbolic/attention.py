@@ -76,6 +76,12 @@ def _identity(id_, title, source, steps, **kw):
     return Identity(id_, title, TOPIC, source, tuple(steps), **kw)
 
 
+# ---- named symbols for the short statements (formula=) ---------------------------------------------------------
+_R_phi = sp.MatrixSymbol("R_phi", 2, 2)  # the rotation by phi
+_B2, _C_B = sp.MatrixSymbol("B", 2, 2), sp.MatrixSymbol("C(B)", 2, 2)
+_M_pp = sp.MatMul(sp.Transpose(_sq("W_q")), _sq("W_k"))
+
+
 # ================================================================================================================
 # The four-term expansion
 # ================================================================================================================
@@ -102,13 +108,16 @@ def expansion() -> Identity:
     rhs = sp.Add(*four_terms(W_q * x_m, W_q * p_m, W_q * p_m, W_k, W_k, x_n, p_n))
     return _identity(
         "attention-four-term-expansion",
-        "q_m^T k_n with absolute positions expands into four terms",
+        "$q_m^T k_n$ with absolute positions expands into four terms",
         f"{RELATIVE}; {TUPE}",
         [
-            Step(lhs, mid, "(A B)^T = B^T A^T", ("expand",)),
+            Step(lhs, mid, "$(A B)^T = B^T A^T$", ("expand",)),
             Step(mid, rhs, "distribute: word-word + word-position + position-word + position-position", ("expand",)),
         ],
-        assumptions=("W_q, W_k are d x d; x, p are d x 1 (token embedding and absolute position code)",),
+        assumptions=(
+            r"$W_q, W_k$ are $d \times d$; $x, p$ are $d \times 1$ (token embedding and absolute position code)",
+        ),
+        formula=sp.Eq(lhs, rhs, evaluate=False),
         sizes=MAT_SIZES,
         notes="Only the last term, p_m^T W_q^T W_k p_n, involves both positions; the middle two involve one "
         "absolute position each, so the score is not a function of m - n alone.",
@@ -134,11 +143,20 @@ def rotation_commutant() -> Identity:
     rhs = sp.MatAdd(sp.MatMul(R, B, evaluate=False), sp.sin(phi) * _commutator(pe - pa, pb + pc), evaluate=False)
     return _identity(
         "attention-rotation-commutant",
-        "B R(φ) = R(φ) B + sin φ·C(B), where C(B) has entries ±(ε - α), β + γ: B commutes with every rotation "
-        "exactly when ε = α and γ = -β (B = αI + γJ)",
+        r"$B R(\varphi) = R(\varphi) B + \sin\varphi \, C(B)$, where $C(B)$ has entries $\pm(\epsilon - \alpha)$, "
+        r"$\beta + \gamma$: $B$ commutes with every rotation exactly when $\epsilon = \alpha$ and $\gamma = -\beta$ "
+        r"($B = \alpha I + \gamma J$)",
         RELATIVE,
-        [Step(lhs, rhs, "multiply out the 2x2 products", ("doit", "expand"))],
-        assumptions=("B = [[α, β], [γ, ε]] real, R(φ) the rotation by φ",),
+        [Step(lhs, rhs, r"multiply out the $2 \times 2$ products", ("doit", "expand"))],
+        assumptions=(
+            r"$B = \begin{pmatrix} \alpha & \beta \\ \gamma & \epsilon \end{pmatrix}$ real, "
+            r"$R(\varphi)$ the rotation by $\varphi$",
+        ),
+        formula=sp.Eq(
+            sp.MatMul(_B2, _R_phi),
+            sp.MatAdd(sp.MatMul(_R_phi, _B2), sp.MatMul(sp.sin(phi), _C_B), evaluate=False),
+            evaluate=False,
+        ),
         notes="The identity is what is proved; the 'exactly when' reads its entries: for sin φ ≠ 0 the "
         "commutator sin φ·C(B) vanishes iff ε - α = 0 and β + γ = 0, i.e. B = α I + γ J with "
         "J = [[0, -1], [1, 0]]: a scaled rotation. So W_q^T W_k commutes with every pair rotation R(m θ_i) "
@@ -171,13 +189,15 @@ def position_term_commuting() -> Identity:
     rhs = pairs(A_[i] * sp.cos((m - n) * theta_i) - C_[i] * sp.sin((m - n) * theta_i))
     return _identity(
         "attention-position-term-relative",
-        "Position->position with sinusoids is relative when W_q^T W_k commutes with the pair rotations",
+        r"Position $\to$ position with sinusoids is relative when $W_q^T W_k$ commutes with the pair rotations",
         f"{RELATIVE}; {sources.VASWANI}",
         [Step(lhs, rhs, "angle-difference formulas pair by pair", TRIG)],
         assumptions=(
-            "d = 2h; p_m has pairs (sin mθ_i, cos mθ_i), any θ_i > 0",
-            "W_q^T W_k = diag(B_0, ..., B_{h-1}) with B_i = a_i I + c_i J (commutes with R(mθ_i))",
+            r"$d = 2h$; $p_m$ has pairs $(\sin(m\theta_i), \cos(m\theta_i))$, any $\theta_i > 0$",
+            r"$W_q^T W_k = \mathrm{diag}(B_0, \dots, B_{h-1})$ with $B_i = a_i I + c_i J$ "
+            r"(commutes with $R(m\theta_i)$)",
         ),
+        formula=sp.Eq(sp.MatMul(sp.Transpose(p_m), *_M_pp.args, p_n), rhs, evaluate=False),
         sizes=PAIR_SIZES,
         notes="With W_q^T W_k = I (a_i = 1, c_i = 0) the term is Σ_i cos((m - n) θ_i), the sinusoidal dot "
         "product. The right side depends on m and n only through m - n.",
@@ -193,13 +213,15 @@ def position_term_general() -> Identity:
     rhs = pairs(half * rel + half * absolute)
     return _identity(
         "attention-position-term-absolute-part",
-        "For a general block the position->position term keeps a part in m + n",
+        r"For a general block the position $\to$ position term keeps a part in $m + n$",
         f"{RELATIVE}; {TUPE}",
         [Step(lhs, rhs, "product-to-sum formulas pair by pair", ("expand", "expand_trig", "expand"))],
         assumptions=(
-            "d = 2h; p_m has pairs (sin mθ_i, cos mθ_i), any θ_i > 0",
-            "W_q^T W_k block diagonal with general blocks [[α_i, β_i], [γ_i, ε_i]]",
+            r"$d = 2h$; $p_m$ has pairs $(\sin(m\theta_i), \cos(m\theta_i))$, any $\theta_i > 0$",
+            r"$W_q^T W_k$ block diagonal with general blocks "
+            r"$\begin{pmatrix} \alpha_i & \beta_i \\ \gamma_i & \epsilon_i \end{pmatrix}$",
         ),
+        formula=sp.Eq(sp.MatMul(sp.Transpose(p_m), *_M_pp.args, p_n), rhs, evaluate=False),
         sizes=PAIR_SIZES,
         notes="The m + n part vanishes for every m, n iff ε_i = α_i and γ_i = -β_i: exactly the commuting blocks "
         "of attention-rotation-commutant. Off-diagonal blocks (pairs i ≠ i') add sin(mθ_i) sin(nθ_i') "
@@ -236,11 +258,12 @@ def _counterexample(dps: int, commuting: bool = False):
 def position_term_counterexample() -> Fact:
     return Fact(
         "attention-position-term-not-relative",
-        "Counterexample: with a general W_q^T W_k the sinusoidal position->position term is not relative",
+        r"Counterexample: with a general $W_q^T W_k$ the sinusoidal position $\to$ position term is not relative",
         TOPIC,
         f"{RELATIVE}; {TUPE}",
-        "phi(m, n) = p_m^T W_q^T W_k p_n (d = 4, b = 10000) at (0, 3), (5, 8), (10, 13): the same offset m - n = -3. "
-        "Claimed: [translation invariant for a random integer W_q^T W_k, translation invariant for the identity].",
+        r"$\varphi(m, n) = p_m^T W_q^T W_k p_n$ ($d = 4$, $b = 10000$) at (0, 3), (5, 8), (10, 13): the same offset "
+        "$m - n = -3$. Claimed: [translation invariant for a random integer $W_q^T W_k$, translation invariant for "
+        "the identity].",
         claim=[False, True],
         compute=_counterexample,
         method="mpmath at {dps} digits",
@@ -248,6 +271,7 @@ def position_term_counterexample() -> Fact:
         "and differ in the first digits for the general matrix. The wrong computation replaces the random matrix "
         "by a commuting one (a scaled rotation per pair), which is relative.",
         wrong=lambda dps: _counterexample(dps, commuting=True),
+        formula=sp.Ne(sp.Function("phi")(0, 3), sp.Function("phi")(5, 8), evaluate=False),
     )
 
 

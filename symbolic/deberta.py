@@ -26,6 +26,10 @@ DEBERTA_CODE = sources.DEBERTA_CODE
 i = sp.Symbol("i", integer=True)  # query position
 j = sp.Symbol("j", integer=True)  # key position
 k = sp.Symbol("k", integer=True, positive=True)  # the window
+_A = sp.Function("A")  # DeBERTa's score of query i and key j (statements only)
+_clip = sp.Function("clip")
+_bucket = sp.Function("b")  # the v2 log bucket of a relative position
+_r = sp.Symbol("r", integer=True)
 
 
 class Delta(Kernel):
@@ -60,14 +64,15 @@ def delta_piecewise(a, b, kk=k):
 def delta_definition() -> Definition:
     return Definition(
         "deberta-delta",
-        "DeBERTa's relative index: δ(i, j) = clip(i - j + k, 0, 2k - 1)",
+        r"DeBERTa's relative index: $\delta(i, j) = \operatorname{clip}(i - j + k, 0, 2k - 1)$",
         TOPIC,
         DEBERTA,
         Delta(i, j, k),
         delta_piecewise(i, j),
-        "the paper's definition (Eq. 3): 2k relative embeddings, distances beyond ±k share the end rows",
+        r"the paper's definition (Eq. 3): $2k$ relative embeddings, distances beyond $\pm k$ share the end rows",
         "numeric.deberta.deberta_delta",
-        assumptions=("k >= 1 the window; i query, j key positions, any integers",),
+        assumptions=(r"$k \ge 1$ the window; $i$ query, $j$ key positions, any integers",),
+        formula=sp.Eq(Delta(i, j, k), _clip(i - j + k, 0, 2 * k - 1), evaluate=False),
         wrong=i - j + k,
     )
 
@@ -81,22 +86,23 @@ def deberta_window() -> Identity:
     i_w, k_w = j + a_ - b_, a_ + b_ + c_ + 1
     return _identity(
         "deberta-delta-exact-in-window",
-        "Inside the window |i - j| < k the clipped index is i - j + k exactly",
+        "Inside the window $|i - j| < k$ the clipped index is $i - j + k$ exactly",
         DEBERTA,
         [
             Step(
                 Delta(i_w, j, k_w),
                 (i_w - j) + k_w,
-                "i - j <= -k means 2a + c + 1 <= 0 and i - j >= k means 2b + c + 1 <= 0: both false, so the "
-                "Piecewise takes its last branch",
+                r"$i - j \le -k$ means $2a + c + 1 \le 0$ and $i - j \ge k$ means $2b + c + 1 \le 0$: both false, so "
+                "the Piecewise takes its last branch",
                 ("doit", "expand"),
             )
         ],
         assumptions=(
-            "the window |i - j| < k, written i - j = a - b and k = a + b + c + 1 with integers a, b, c >= 0 "
-            "(every window pair has this form)",
-            "j any integer key position",
+            "the window $|i - j| < k$, written $i - j = a - b$ and $k = a + b + c + 1$ with integers "
+            r"$a, b, c \ge 0$ (every window pair has this form)",
+            "$j$ any integer key position",
         ),
+        formula=sp.Implies(sp.Lt(sp.Abs(i - j), k), sp.Eq(Delta(i, j, k), i - j + k, evaluate=False), evaluate=False),
         notes="So distinct distances inside the window use distinct embeddings; outside, every distance shares "
         "row 0 or row 2k - 1 (deberta-delta-saturation).",
         wrong=(i_w - j) + k_w - 1,
@@ -114,21 +120,24 @@ def deberta_from_four_terms() -> Identity:
     three = comps(QC[l] * KC[l] + QC[l] * KR[d_ij, l] + KC[l] * QR[d_ji, l])
     return _identity(
         "deberta-disentangled-from-four-terms",
-        "DeBERTa's three terms (c2c + c2p + p2c) are the four-term expansion of (Q^c_i + Q^r_δ(j,i))·(K^c_j + "
-        "K^r_δ(i,j)) without its position->position product",
+        r"DeBERTa's three terms (c2c + c2p + p2c) are the four-term expansion of "
+        r"$(Q^c_i + Q^r_{\delta(j,i)}) \cdot (K^c_j + K^r_{\delta(i,j)})$ without its position $\to$ position product",
         DEBERTA,
         [
             Step(
                 sp.Add(full, sp.Mul(-1, p2p, evaluate=False), evaluate=False),
                 three,
-                "expand the product; the position->position product Q^r_δ(j,i)·K^r_δ(i,j) cancels",
+                r"expand the product; the position $\to$ position product "
+                r"$Q^r_{\delta(j,i)} \cdot K^r_{\delta(i,j)}$ cancels",
                 ("combine_sums", "expand"),
             )
         ],
         assumptions=(
-            "q^c = Q^c_i, k^c = K^c_j: the content projections of the two tokens (no position)",
-            "K^r, Q^r: the 2k projected relative rows, indexed by δ (evaluated by numeric.deberta); d components",
+            "$q^c = Q^c_i$, $k^c = K^c_j$: the content projections of the two tokens (no position)",
+            r"$K^r, Q^r$: the $2k$ projected relative rows, indexed by $\delta$ (evaluated by `numeric.deberta`); "
+            "$d$ components",
         ),
+        formula=sp.Eq(sp.Add(full, sp.Mul(-1, p2p, evaluate=False), evaluate=False), three, evaluate=False),
         sizes={d: (1, 2, 3)},
         notes="DeBERTa scales the sum by 1/sqrt(3d): three terms, not one. The public code indexes p2c with "
         "δ(i, j) instead (deberta-p2c-code-vs-paper); that is the registered mistake.",
@@ -174,14 +183,15 @@ def deberta_translation() -> Fact:
         "the sequence leaves the scores unchanged",
         TOPIC,
         f"{DEBERTA}; {DEBERTA_CODE}",
-        "L = 13 seeded random content projections, d = 4, k = 3: numeric.deberta.deberta_scores_gather (the "
-        "public code's gather and transpose) equals deberta_scores_direct (δ evaluated entry by entry) for "
-        "p2c_index 'code' and 'paper'; and the scores of the last 10 tokens alone equal those rows and columns of "
-        "the whole sequence (positions shifted by t = 3). Claimed: [code, paper, shifted].",
+        "$L = 13$ seeded random content projections, $d = 4$, $k = 3$: `numeric.deberta.deberta_scores_gather` "
+        r"(the public code's gather and transpose) equals `deberta_scores_direct` ($\delta$ evaluated entry by entry) "
+        "for `p2c_index` 'code' and 'paper'; and the scores of the last 10 tokens alone equal those rows and "
+        "columns of the whole sequence (positions shifted by $t = 3$). Claimed: [code, paper, shifted].",
         [True, True, True],
         _gather,
         method="NumPy float64 (numeric.deberta), agreement to 1e-12",
         wrong=lambda dps: _gather(dps, gather=_gather_without_transpose),
+        formula=sp.Eq(_A(i + 3, j + 3), _A(i, j), evaluate=False),
         notes="The score is a function of i - j by the definition of δ; what is checked is that the code people "
         "run computes that definition. The wrong computation is a port that forgets the transpose of p2c.",
     )
@@ -200,12 +210,17 @@ def deberta_saturation() -> Fact:
         "Outside the window the DeBERTa index saturates",
         TOPIC,
         DEBERTA,
-        "δ(i, j) for k = 4 and i - j = -8 .. 8: exact inside |i - j| < 4, then stuck at 0 and 2k - 1 = 7.",
+        r"$\delta(i, j)$ for $k = 4$ and $i - j = -8, \dots, 8$: exact inside $|i - j| < 4$, then stuck at 0 and "
+        "$2k - 1 = 7$.",
         claim=[0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7],
         compute=_saturation,
         method="numeric.deberta.deberta_delta (exact integers)",
         definitions=(delta_definition(),),
         wrong=lambda dps: _saturation(dps, delta=lambda r, kk: r + kk),
+        formula=(
+            sp.Implies(sp.Le(i - j, -k), sp.Eq(Delta(i, j, k), 0, evaluate=False), evaluate=False),
+            sp.Implies(sp.Ge(i - j, k), sp.Eq(Delta(i, j, k), 2 * k - 1, evaluate=False), evaluate=False),
+        ),
         notes="The wrong computation forgets the clipping.",
     )
 
@@ -229,10 +244,10 @@ def deberta_p2c() -> Fact:
         "The public code's p2c index is the paper's mirrored, except at the edge",
         TOPIC,
         f"{DEBERTA}; {DEBERTA_CODE}",
-        "k = 4, i - j = -6 .. 6. Claimed: [inside the window δ(j, i) = 2k - δ(i, j), the paper indices met where "
-        "the code index is 2k - 1]. The second entry [0, 1] shows the code's row 2k - 1 stands for both distance "
-        "k - 1 and every distance >= k, which the paper's p2c tells apart: no relabelling of the table maps one "
-        "convention onto the other.",
+        r"$k = 4$, $i - j = -6, \dots, 6$. Claimed: [inside the window $\delta(j, i) = 2k - \delta(i, j)$, the "
+        "paper indices met where the code index is $2k - 1$]. The second entry [0, 1] shows the code's row "
+        r"$2k - 1$ stands for both distance $k - 1$ and every distance $\ge k$, which the paper's p2c tells apart: "
+        "no relabelling of the table maps one convention onto the other.",
         claim=[True, [0, 1]],
         compute=_p2c,
         method="numeric.deberta.deberta_delta (exact integers)",
@@ -240,6 +255,9 @@ def deberta_p2c() -> Fact:
         "formulation without the transpose, or with +r instead of -r, is the known p2c sign bug, and the wrong "
         "computation here.",
         wrong=lambda dps: _p2c(dps, transposed=False),
+        formula=sp.Implies(
+            sp.Lt(sp.Abs(i - j), k), sp.Eq(Delta(j, i, k), 2 * k - Delta(i, j, k), evaluate=False), evaluate=False
+        ),
     )
 
 
@@ -268,14 +286,19 @@ def deberta_log_buckets() -> Fact:
         "DeBERTa v2 log buckets: exact up to 128, then logarithmic up to 255",
         TOPIC,
         DEBERTA_CODE,
-        "make_log_bucket_position at its defaults, logarithms at full precision: |r| <= 128 is kept, "
-        "|r| = 511 = max_position - 1 maps to 255, and the buckets are odd in r.",
+        r"`make_log_bucket_position` at its defaults, logarithms at full precision: $|r| \le 128$ is kept, "
+        r"$|r| = 511 = \mathrm{max\_position} - 1$ maps to 255, and the buckets are odd in $r$.",
         claim=[0, 1, 127, 128, 129, 130, 169, 207, 255, 256, -129, -255],
         compute=_log_buckets,
         method="mpmath at {dps} digits (numeric.deberta.deberta_log_bucket_mp)",
         notes="r = 512 gives 256 (the reference does not cap); the score's clip(· + k, 0, 2k - 1) saturates it. "
         "The wrong computation divides by log(max_position/mid) instead of log((max_position - 1)/mid).",
         wrong=lambda dps: _log_buckets(dps, top_offset=0),
+        formula=(
+            sp.Eq(_bucket(128), 128, evaluate=False),
+            sp.Eq(_bucket(511), 255, evaluate=False),
+            sp.Eq(_bucket(-_r), -_bucket(_r), evaluate=False),
+        ),
     )
 
 

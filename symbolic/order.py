@@ -26,6 +26,15 @@ pos = sp.Symbol("pos", real=True)
 
 WORDS = ("dog", "bites", "man")
 
+# ---- named symbols for the short statements (formula=) ---------------------------------------------------------
+_P, _X = sp.MatrixSymbol("P", N, N), sp.MatrixSymbol("X", N, d)
+ATTN_PX, ATTN_X = sp.MatrixSymbol("Attn(PX)", N, d), sp.MatrixSymbol("Attn(X)", N, d)
+_out = sp.Function("o_2")  # the last token's output, as a function of the three inputs in order
+_x = sp.symbols("x_0:3")
+_code = sp.Function("p")  # a position code p(pos) or p(pos, N)
+_flips, _trailing = sp.Function("flips"), sp.Function("t_1")  # bits changed from n to n + 1; trailing ones of n
+_n = sp.Symbol("n", integer=True, nonnegative=True)
+
 
 # ---- explicit attention on a few tokens (scores s_jk, values v_j as symbols) -----------------------------------
 
@@ -72,18 +81,26 @@ def scores_permute() -> Identity:
     A = sp.MatrixSymbol("A", d, d)
     return Identity(
         "order-scores-permute",
-        "Permuting the tokens permutes the rows and columns of the score matrix: (PX)A(PX)^T = P(XAX^T)P^T",
+        "Permuting the tokens permutes the rows and columns of the score matrix: $(PX)A(PX)^T = P(XAX^T)P^T$",
         "order",
         sources.SELF_ATTENTION,
         (
             Step(
                 _unevaluated(_unevaluated(P, X), A, sp.Transpose(_unevaluated(P, X))),
                 _unevaluated(P, _unevaluated(X, A, sp.Transpose(X)), sp.Transpose(P)),
-                "(PX)^T = X^T P^T",
+                "$(PX)^T = X^T P^T$",
                 ("doit", "expand"),
             ),
         ),
-        assumptions=("X: N tokens × d, A = W_q W_k^T / √d", "P any N × N matrix (a permutation in use)"),
+        assumptions=(
+            r"$X$: $N$ tokens $\times d$, $A = W_q W_k^T / \sqrt{d}$",
+            r"$P$ any $N \times N$ matrix (a permutation in use)",
+        ),
+        formula=sp.Eq(
+            _unevaluated(_unevaluated(P, X), A, sp.Transpose(_unevaluated(P, X))),
+            _unevaluated(P, _unevaluated(X, A, sp.Transpose(X)), sp.Transpose(P)),
+            evaluate=False,
+        ),
         sizes={N: (2, 3), d: (1, 2)},
         wrong=P * (X * A * X.T),
     )
@@ -96,7 +113,8 @@ def permutation_equivariance() -> Identity:
     rhs = _unevaluated(P, softmax_rows(S), V)
     return Identity(
         "order-permutation-equivariance",
-        "Three tokens in reverse order: Attn(PX) = P·Attn(X) ('man bites dog' vs 'dog bites man')",
+        r"Three tokens in reverse order: $\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)$ "
+        "('man bites dog' vs 'dog bites man')",
         "order",
         f"{sources.SELF_ATTENTION}; {WHY}",
         (
@@ -112,9 +130,10 @@ def permutation_equivariance() -> Identity:
         rhs=rhs,
         strategy=("doit",),
         assumptions=(
-            "three tokens: s_jk = x_j^T A x_k for any width and any A (see order-scores-permute)",
-            "P reverses the order; order-equivariance-all-permutations checks every P for 3 and 4 tokens",
+            "three tokens: $s_{jk} = x_j^T A x_k$ for any width and any $A$ (see `order-scores-permute`)",
+            "$P$ reverses the order; `order-equivariance-all-permutations` checks every $P$ for 3 and 4 tokens",
         ),
+        formula=sp.Eq(ATTN_PX, _P * ATTN_X, evaluate=False),
         notes="A proof for every n would re-index a sum over a bijection, which no strategy here expresses; the "
         "claim is stated for the case it proves.",
         wrong=_unevaluated(softmax_rows(S), V),
@@ -143,7 +162,8 @@ def causal_prefix_invariance() -> Identity:
                 ("expand",),
             ),
         ),
-        assumptions=("three tokens, causal mask: token j reads tokens k <= j", "one attention layer"),
+        assumptions=(r"three tokens, causal mask: token $j$ reads tokens $k \le j$", "one attention layer"),
+        formula=sp.Eq(_out(_x[1], _x[0], _x[2]), _out(_x[0], _x[1], _x[2]), evaluate=False),
         notes="The mask breaks equivariance (order-dog-bites-man), yet 'dog bites man' and 'bites dog man' give "
         "'man' the same output: position information and a causal mask do different jobs (the RoPE note).",
         wrong=out(S, V, row=1),
@@ -157,7 +177,7 @@ def sum_is_tied_concat() -> Identity:
     concat = sp.BlockMatrix([[W, W]]) * sp.BlockMatrix([[x], [p]])
     return Identity(
         "order-sum-is-tied-concat",
-        "Adding the position equals concatenating it and projecting with tied blocks [W W]",
+        "Adding the position equals concatenating it and projecting with tied blocks $[W\\; W]$",
         "order",
         sources.article("So how can we fix this ?"),
         (
@@ -166,6 +186,7 @@ def sum_is_tied_concat() -> Identity:
         ),
         sizes={d: (2, 3)},
         wrong=W * x,
+        formula=sp.Eq(concat, W * (x + p), evaluate=False),
     )
 
 
@@ -174,11 +195,12 @@ def parameter_count() -> Identity:
     added = sp.Mul(d, d, evaluate=False)
     return Identity(
         "order-sum-vs-concat-parameters",
-        "The next projection has d·d weights after a sum and 2d·d after a concatenation: d² more",
+        r"The next projection has $d \cdot d$ weights after a sum and $2d \cdot d$ after a concatenation: $d^2$ more",
         "order",
         SUM,
-        (Step(concat - added, d**2, "(2d)·d - d·d", ("expand",)),),
+        (Step(concat - added, d**2, r"$(2d) \cdot d - d \cdot d$", ("expand",)),),
         wrong=d,
+        formula=sp.Eq(sp.Symbol("N_{concat}") - sp.Symbol("N_{sum}"), d**2, evaluate=False),
     )
 
 
@@ -186,12 +208,14 @@ def counting_norm() -> Identity:
     j = sp.Symbol("j", integer=True, nonnegative=True)
     return Identity(
         "counting-unbounded",
-        "Counting code p_pos = pos·(1, ..., 1): |p_pos|² = d·pos², which grows without bound with pos",
+        r"Counting code $p_{\mathrm{pos}} = \mathrm{pos} \cdot (1, \dots, 1)$: "
+        r"$|p_{\mathrm{pos}}|^2 = d \cdot \mathrm{pos}^2$, which grows without bound with pos",
         "order",
         sources.article(FAILED_COUNTING),
-        (Step(sp.Sum(pos**2, (j, 0, d - 1)), d * pos**2, "d equal components", ("doit",)),),
+        (Step(sp.Sum(pos**2, (j, 0, d - 1)), d * pos**2, "$d$ equal components", ("doit",)),),
         sizes={d: (1, 4, 7)},
         wrong=d * pos,
+        formula=sp.Eq(sp.Sum(pos**2, (j, 0, d - 1)), d * pos**2, evaluate=False),
     )
 
 
@@ -221,15 +245,17 @@ def _equivariant_permutations(dps, scramble_columns: bool = True):
 def all_permutations() -> Fact:
     return Fact(
         "order-equivariance-all-permutations",
-        "Attn(PX) = P·Attn(X) for every permutation of 3 and of 4 tokens",
+        r"$\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)$ for every permutation of 3 and of 4 tokens",
         "order",
         sources.SELF_ATTENTION,
-        "For each permutation P the difference Attn(PX) - P·Attn(X), with generic scores s_jk and values v_j (the "
-        "scores of PX are P S P^T), reduces to the zero matrix by cancel: exact rational-function arithmetic.",
+        r"For each permutation $P$ the difference $\mathrm{Attn}(PX) - P\,\mathrm{Attn}(X)$, with generic scores "
+        r"$s_{jk}$ and values $v_j$ (the scores of $PX$ are $P S P^T$), reduces to the zero matrix by cancel: exact "
+        "rational-function arithmetic.",
         {"3": "6/6", "4": "24/24"},
         _equivariant_permutations,
         method="SymPy cancel (exact rational functions of exp(s_jk) and v_j)",
         wrong=lambda dps: _equivariant_permutations(dps, scramble_columns=False),
+        formula=sp.Eq(ATTN_PX, _P * ATTN_X, evaluate=False),
     )
 
 
@@ -286,6 +312,7 @@ def dog_bites_man() -> Fact:
         _dog_bites_man,
         method="mpmath at {dps} digits",
         wrong=lambda dps: _dog_bites_man(dps, with_positions=True),
+        formula=sp.Eq(ATTN_PX, _P * ATTN_X, evaluate=False),
         notes="The wrong computation adds a sinusoidal position code at the input: then the sentences differ.",
     )
 
@@ -316,6 +343,10 @@ def counting_examples() -> Fact:
         _counting_examples,
         method="exact integer arithmetic (the counting code of each sentence), mpmath for the norm",
         wrong=lambda dps: _counting_examples(dps, first=1),
+        formula=(
+            sp.Eq(_code(2), sp.ImmutableMatrix([[2, 2, 2, 2]]), evaluate=False),
+            sp.Eq(_code(29), sp.ImmutableMatrix([[29, 29, 29, 29]]), evaluate=False),
+        ),
         notes="The wrong computation counts from 1, as the article's examples do.",
     )
 
@@ -338,12 +369,12 @@ def _normalized(dps, denominators=None):
 def normalized_counting() -> Fact:
     return Fact(
         "normalized-counting-length-dependent",
-        "Normalized counting: 'position 1' gets a different vector for every sequence length",
+        "Normalized counting: 'position 1' gets a different vector for every sequence length $N$",
         "order",
         sources.article(FAILED_NORMALIZED),
-        "The article's 0.33 for N = 4 is 1/(N-1) and its 0.20 for N = 5 is 1/N: two different conventions. Under "
-        "pos/(N-1) the last word is 1 but p_1 is 1/3 vs 1/4; under pos/N p_1 is 1/4 vs 1/5 and the last word is "
-        "not 1. Either way p_1 depends on N: the counterexample stands.",
+        "The article's 0.33 for $N = 4$ is $1/(N-1)$ and its 0.20 for $N = 5$ is $1/N$: two different conventions. "
+        r"Under $\mathrm{pos}/(N-1)$ the last word is 1 but $p_1$ is 1/3 vs 1/4; under $\mathrm{pos}/N$ $p_1$ is 1/4 "
+        "vs 1/5 and the last word is not 1. Either way $p_1$ depends on $N$: the counterexample stands.",
         {
             "pos/(N-1)": {"p_1, N=4": "1/3", "p_1, N=5": "1/4", "last word, N=5": "1", "p_1 depends on N": True},
             "pos/N": {"p_1, N=4": "1/4", "p_1, N=5": "1/5", "last word, N=5": "4/5", "p_1 depends on N": True},
@@ -351,6 +382,7 @@ def normalized_counting() -> Fact:
         _normalized,
         method="exact rationals (Python fractions)",
         wrong=lambda dps: _normalized(dps, {"pos/(N-1)": lambda N_: N_ - 1, "pos/N": lambda N_: N_ - 1}),
+        formula=sp.Ne(_code(1, 4), _code(1, 5), evaluate=False),
         notes="The wrong computation uses pos/(N-1) for both of the article's examples.",
     )
 
@@ -374,13 +406,14 @@ def binary_flips() -> Fact:
         "Binary codes: neighbours differ by a varying number of bits",
         "order",
         sources.article(FAILED_BINARY),
-        "For 8-bit codes of 0..255 the number of bits flipped from n to n+1 is 1 + (trailing ones of n): 1 for "
-        "0->1, 4 for 7->8, 8 for 127->128, so the Euclidean step between neighbours varies from 1 to sqrt(8) "
-        "(compare sinusoidal-neighbour-distance: constant for the sinusoidal code).",
+        "For 8-bit codes of 0..255 the number of bits flipped from $n$ to $n+1$ is 1 + (trailing ones of $n$): 1 "
+        r"for $0 \to 1$, 4 for $7 \to 8$, 8 for $127 \to 128$, so the Euclidean step between neighbours varies from "
+        r"1 to $\sqrt{8}$ (compare `sinusoidal-neighbour-distance`: constant for the sinusoidal code).",
         {"0->1": 1, "1->2": 2, "3->4": 3, "7->8": 4, "127->128": 8, "distinct step sizes": [1, 2, 3, 4, 5, 6, 7, 8]},
         _binary_flips,
         method="exact integer arithmetic (popcount of n XOR (n + 1))",
         wrong=lambda dps: _binary_flips(dps, flips_of=lambda n: bin(n).count("1")),
+        formula=sp.Eq(_flips(_n), 1 + _trailing(_n), evaluate=False),
         notes="The wrong computation counts the ones of n instead of the bits that change.",
     )
 

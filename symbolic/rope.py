@@ -48,6 +48,13 @@ x = sp.IndexedBase("x", real=True)
 #: Widths tried numerically for claims over a symbolic ``d`` (1, 2, 3 and 5 planes).
 D_SIZES = {d: (2, 4, 6, 10)}
 
+# ---- named symbols for the short statements (formula=) ---------------------------------------------------------
+_Rm, _Rn = sp.MatrixSymbol("R_m", d, d), sp.MatrixSymbol("R_n", d, d)
+_Rnm = sp.MatrixSymbol("R_{n-m}", d, d)
+_qv, _kv = sp.MatrixSymbol("q", d, 1), sp.MatrixSymbol("k", d, 1)
+_P = sp.MatrixSymbol("P", d, d)  # the layout permutation
+_score = sp.Function("s")  # a score as a function of the two positions
+
 
 # --------------------------------------------------------------------------------------------------------------
 # Small printable objects: R(a) as a named 2x2 matrix, a named 2-vector, the scalar u^T v, and (P q)_{i + s d/2}.
@@ -238,21 +245,27 @@ def _complex_form() -> Identity:
     rhs = qc * sp.conjugate(kc) * sp.exp(I * (m - n) * theta)
     return Identity(
         "rope-complex-relative",
-        "Complex form: the absolute positions cancel to m - n",
+        "Complex form: the absolute positions cancel to $m - n$",
         TOPIC,
         f"{ARTICLE}; {ROFORMER}, section 3.2",
         steps=(
             Step(
                 lhs,
                 e1,
-                "rotate q by e^{i m theta} and k by e^{i n theta}; the score takes the key's conjugate, "
+                r"rotate $q$ by $e^{i m \theta}$ and $k$ by $e^{i n \theta}$; the score takes the key's conjugate, "
                 "and the conjugate of a product is the product of conjugates",
                 ("doit",),
             ),
-            Step(e1, e2, "conjugation flips the sign of the imaginary exponent (n, theta real)", ("doit",)),
-            Step(e2, rhs, "exponents add: e^{i m theta} e^{-i n theta} = e^{i (m - n) theta}", ("powsimp",)),
+            Step(e1, e2, r"conjugation flips the sign of the imaginary exponent ($n$, $\theta$ real)", ("doit",)),
+            Step(
+                e2,
+                rhs,
+                r"exponents add: $e^{i m \theta} e^{-i n \theta} = e^{i (m - n) \theta}$",
+                ("powsimp",),
+            ),
         ),
-        assumptions=("q, k complex (one 2-D pair each)", "m, n integer positions", "theta > 0 real"),
+        assumptions=("$q, k$ complex (one 2-D pair each)", "$m, n$ integer positions", r"$\theta > 0$ real"),
+        formula=sp.Eq(lhs, rhs, evaluate=False),
         notes="The article writes the product as (q k) e^{i(m-n)theta}; the key enters conjugated.",
         wrong=qc * sp.conjugate(kc) * sp.exp(I * (m + n) * theta),
     )
@@ -268,14 +281,15 @@ def _rotation_product() -> Identity:
     )
     return Identity(
         "rope-2d-rotation-product",
-        "Real 2-D form: R(a)^T R(b) = R(b - a)",
+        "Real 2-D form: $R(a)^T R(b) = R(b - a)$",
         TOPIC,
         f"{ROFORMER}, eq. 13-16",
         steps=(
-            Step(lhs, e1, "multiply the explicit 2x2 matrices", ("doit", "expand")),
-            Step(e1, Rot(b - a), "angle-difference formulas for cos and sin", ("doit", "expand_trig", "expand")),
+            Step(lhs, e1, r"multiply the explicit $2 \times 2$ matrices", ("doit", "expand")),
+            Step(e1, Rot(b - a), r"angle-difference formulas for $\cos$ and $\sin$", ("doit", "expand_trig", "expand")),
         ),
-        assumptions=("a, b real angles",),
+        assumptions=("$a, b$ real angles",),
+        formula=sp.Eq(lhs, Rot(b - a), evaluate=False),
         wrong=Rot(a - b),
     )
 
@@ -286,14 +300,20 @@ def _rotation_norm() -> Identity:
     e1 = Dot(qv, sp.MatMul(Rot(a).T, Rot(a), qv))
     return Identity(
         "rope-2d-norm",
-        "A rotation keeps the length of a pair: |R(a) q| = |q|",
+        "A rotation keeps the length of a pair: $|R(a) q| = |q|$",
         TOPIC,
         f"{ROFORMER}; {ARTICLE}",
         steps=(
-            Step(lhs, e1, "(A q)^T = q^T A^T", ("doit", "expand")),
-            Step(e1, Dot(qv, qv), "R(a)^T R(a) = R(0) = I (cos^2 + sin^2 = 1)", ("doit", "expand", "trigsimp")),
+            Step(lhs, e1, "$(A q)^T = q^T A^T$", ("doit", "expand")),
+            Step(
+                e1,
+                Dot(qv, qv),
+                r"$R(a)^T R(a) = R(0) = I$ ($\cos^2 + \sin^2 = 1$)",
+                ("doit", "expand", "trigsimp"),
+            ),
         ),
-        assumptions=("q = (q_0, q_1) real", "a real"),
+        assumptions=("$q = (q_0, q_1)$ real", "$a$ real"),
+        formula=sp.Eq(lhs, Dot(qv, qv), evaluate=False),
         wrong=Dot(qv, sp.MatMul(Rot(2 * a), qv)),
     )
 
@@ -313,21 +333,22 @@ def _real_part() -> Identity:
     rhs = Dot(qv, sp.MatMul(Rot((n - m) * theta), kv))
     return Identity(
         "rope-2d-real-form",
-        "The real part of the complex score is q^T R((n - m) theta) k",
+        r"The real part of the complex score is $q^T R((n - m) \theta) k$",
         TOPIC,
         f"{ROFORMER}, eq. 12-16",
         steps=(
             Step(
                 lhs,
                 e1,
-                "q = q_0 + i q_1: multiplying by e^{i m theta} is R(m theta) acting on (q_0, q_1); "
-                "Re(z conj(w)) is the real dot product",
+                r"$q = q_0 + i q_1$: multiplying by $e^{i m \theta}$ is $R(m \theta)$ acting on $(q_0, q_1)$; "
+                r"$\mathrm{Re}(z \bar{w})$ is the real dot product",
                 ("doit", "expand_complex", "expand"),
             ),
-            Step(e1, e2, "(A q)^T = q^T A^T", ("doit", "expand")),
-            Step(e2, rhs, "R(a)^T R(b) = R(b - a)", ("doit", "expand", "expand_trig", "expand")),
+            Step(e1, e2, "$(A q)^T = q^T A^T$", ("doit", "expand")),
+            Step(e2, rhs, "$R(a)^T R(b) = R(b - a)$", ("doit", "expand", "expand_trig", "expand")),
         ),
-        assumptions=("q = (q_0, q_1), k = (k_0, k_1) real", "m, n integer", "theta > 0"),
+        assumptions=("$q = (q_0, q_1)$, $k = (k_0, k_1)$ real", "$m, n$ integer", r"$\theta > 0$"),
+        formula=sp.Eq(lhs, rhs, evaluate=False),
         notes="Sign convention: the relative angle is (n - m) theta, key minus query (q^T R(-a) k = q^T R(a)^T k).",
         wrong=Dot(qv, sp.MatMul(Rot((m - n) * theta), kv)),
     )
@@ -340,15 +361,16 @@ def _block_diagonal_d4() -> Definition:
     wrong = sp.BlockDiagMatrix(Rot(m * th0), Rot(-m * th1))
     return Definition(
         "rope-block-diagonal-d4",
-        "R_m at d = 4: one rotation R(m theta_i) per plane on the diagonal; the kernel computes this matrix",
+        r"$R_m$ at $d = 4$: one rotation $R(m \theta_i)$ per plane on the diagonal; the kernel computes this matrix",
         TOPIC,
         f"{ARTICLE}; {ROFORMER}, eq. 15",
         sp.ImmutableMatrix(4, 4, lambda r_, c_: RopeEntry(r_, c_, m, 4, bb)),
         R4,
-        "RoPE's rotation at d = 4, b the base: theta_0 = 1, theta_1 = b^(-1/2); column c of the kernel's matrix is "
-        "the rotation of the unit vector e_c",
+        r"RoPE's rotation at $d = 4$, $b$ the base: $\theta_0 = 1$, $\theta_1 = b^{-1/2}$; column $c$ of the "
+        "kernel's matrix is the rotation of the unit vector $e_c$",
         "numeric.rotary.rope_mp (layout 'interleaved')",
-        assumptions=("d = 4 (planes i = 0, 1), interleaved layout", "b > 1 the base", "m integer position"),
+        assumptions=("$d = 4$ (planes $i = 0, 1$), interleaved layout", "$b > 1$ the base", "$m$ integer position"),
+        formula=sp.Eq(sp.MatrixSymbol("R_m", 4, 4), R4, evaluate=False),
         domains={"b": Domain("real", 1.001, 1e6, log=True)},
         notes="The article prints the same matrix with theta_1, theta_2; we count planes from 0 as the code does. "
         "The general-d claims are Sums over planes (rope-block-relative).",
@@ -366,23 +388,28 @@ def _block_relative() -> Identity:
     wrong = _over_planes(_relative_plane(q0, q1, k0, k1, i).subs(n - m, m - n))
     return Identity(
         "rope-block-relative",
-        "For every even d: (R_m q)^T (R_n k) = q^T R_{n-m} k",
+        "For every even $d$: $(R_m q)^T (R_n k) = q^T R_{n-m} k$",
         TOPIC,
         f"{ROFORMER}, eq. 16; {ARTICLE}",
         steps=(
             Step(
                 lhs,
                 e1,
-                "per plane, R(m theta_i)^T R(n theta_i) = R((n - m) theta_i) (angle differences)",
+                r"per plane, $R(m \theta_i)^T R(n \theta_i) = R((n - m) \theta_i)$ (angle differences)",
                 ("expand", "expand_trig", "expand"),
             ),
-            Step(e1, rhs, "regroup as q^T R_{n-m} k, plane by plane", ("expand",)),
+            Step(e1, rhs, "regroup as $q^T R_{n-m} k$, plane by plane", ("expand",)),
         ),
         assumptions=(
-            "d = 2h even, planes i = 0 .. d/2 - 1 on channels (2i, 2i + 1)",
-            "q, k real vectors",
-            "theta_i arbitrary reals",
-            "m, n integer",
+            r"$d = 2h$ even, planes $i = 0, \dots, d/2 - 1$ on channels $(2i, 2i + 1)$",
+            "$q, k$ real vectors",
+            r"$\theta_i$ arbitrary reals",
+            "$m, n$ integer",
+        ),
+        formula=sp.Eq(
+            sp.MatMul(sp.Transpose(sp.MatMul(_Rm, _qv)), sp.MatMul(_Rn, _kv)),
+            sp.MatMul(sp.Transpose(_qv), _Rnm, _kv),
+            evaluate=False,
         ),
         sizes=D_SIZES,
         notes="R_m is block diagonal, so (R_m q)^T (R_n k) is a sum over planes; as this holds for every q and k, "
@@ -398,11 +425,16 @@ def _block_orthogonal() -> Identity:
     rhs = _over_planes(q0 * k0 + q1 * k1)
     return Identity(
         "rope-block-orthogonal",
-        "R_m is orthogonal for every even d: (R_m q)^T (R_m k) = q^T k",
+        "$R_m$ is orthogonal for every even $d$: $(R_m q)^T (R_m k) = q^T k$",
         TOPIC,
         f"{ROFORMER}, section 3.2",
-        steps=(Step(lhs, rhs, "cos^2 + sin^2 = 1 in every plane", ("expand", "combine_sums", "trigsimp")),),
-        assumptions=("d = 2h even, interleaved planes (2i, 2i + 1)", "q, k real vectors", "m integer"),
+        steps=(Step(lhs, rhs, r"$\cos^2 + \sin^2 = 1$ in every plane", ("expand", "combine_sums", "trigsimp")),),
+        assumptions=("$d = 2h$ even, interleaved planes $(2i, 2i + 1)$", "$q, k$ real vectors", "$m$ integer"),
+        formula=sp.Eq(
+            sp.MatMul(sp.Transpose(sp.MatMul(_Rm, _qv)), sp.MatMul(_Rm, _kv)),
+            sp.MatMul(sp.Transpose(_qv), _kv),
+            evaluate=False,
+        ),
         sizes=D_SIZES,
         notes="With k = q this is |R_m q| = |q|: RoPE keeps every query and key length.",
         wrong=_over_planes((q0 * k0 + q1 * k1) * sp.cos(m * th[i])),
@@ -419,16 +451,17 @@ def _elementwise() -> Identity:
     wrong = sp.MatAdd(sp.HadamardProduct(xv, cosv), sp.HadamardProduct(-rot, sinv))
     return Identity(
         "rope-elementwise",
-        "Element-wise form, plane by plane: channels 2i, 2i+1 of x * cos + rot(x) * sin are R(m theta_i) "
-        "(x_2i, x_2i+1) for every plane i",
+        r"Element-wise form, plane by plane: channels $2i, 2i+1$ of $x \odot \cos + \mathrm{rot}(x) \odot \sin$ "
+        r"are $R(m \theta_i) (x_{2i}, x_{2i+1})$ for every plane $i$",
         TOPIC,
         f"{ROFORMER}, eq. 34; {sources.article('Properties, Efficiency and Performance of RoPE')}",
-        steps=(Step(lhs, rhs, "channels 2i and 2i + 1 of R_m x only involve plane i", ("doit", "expand")),),
+        steps=(Step(lhs, rhs, "channels $2i$ and $2i + 1$ of $R_m x$ only involve plane $i$", ("doit", "expand")),),
         assumptions=(
-            "rot(x) = (-x_1, x_0, -x_3, x_2, ...); cos and sin repeat each theta_i twice",
-            "i is any plane (a free integer symbol): the identity holds plane by plane; R_m is block diagonal, so "
-            "its channels 2i, 2i + 1 are exactly these",
+            r"$\mathrm{rot}(x) = (-x_1, x_0, -x_3, x_2, \dots)$; $\cos$ and $\sin$ repeat each $\theta_i$ twice",
+            "$i$ is any plane (a free integer symbol): the identity holds plane by plane; $R_m$ is block diagonal, "
+            "so its channels $2i, 2i + 1$ are exactly these",
         ),
+        formula=sp.Eq(lhs, rhs, evaluate=False),
         wrong=wrong,
     )
 
@@ -442,29 +475,37 @@ def _layout_scores() -> Identity:
     wrong = _over_planes(_relative_plane(*_half(q), *_half(k), i))
     return Identity(
         "rope-layout-permutation",
-        "Half layout on permuted q, k scores exactly as the interleaved layout",
+        "Half layout on permuted $q$, $k$ scores exactly as the interleaved layout",
         TOPIC,
         sources.LAYOUTS,
         steps=(
             Step(
                 lhs,
                 e1,
-                "the half layout rotates channels (i, i + d/2); P puts q_{2i}, q_{2i+1} there (i < d/2 on the "
-                "summation range decides P's branch)",
+                "the half layout rotates channels $(i, i + d/2)$; $P$ puts $q_{2i}, q_{2i+1}$ there ($i < d/2$ on the "
+                "summation range decides $P$'s branch)",
                 ("doit", "refine_limits", "expand"),
             ),
             Step(
                 e1,
                 rhs,
-                "the interleaved score depends on n - m only (rope-block-relative)",
+                "the interleaved score depends on $n - m$ only (`rope-block-relative`)",
                 ("expand", "expand_trig", "expand"),
             ),
         ),
         assumptions=(
-            "P: (P v)_i = v_{2i}, (P v)_{i + d/2} = v_{2i+1} for i = 0 .. d/2 - 1 (a channel permutation)",
-            "the same P is applied to q and to k (per head; with grouped-query attention the key "
+            r"$P$: $(P v)_i = v_{2i}$, $(P v)_{i + d/2} = v_{2i+1}$ for $i = 0, \dots, d/2 - 1$ (a channel "
+            "permutation)",
+            "the same $P$ is applied to $q$ and to $k$ (per head; with grouped-query attention the key "
             "projection is permuted per key-value head)",
-            "d even, theta_i arbitrary reals",
+            r"$d$ even, $\theta_i$ arbitrary reals",
+        ),
+        formula=sp.Eq(
+            sp.MatMul(
+                sp.Transpose(sp.MatMul(sp.MatrixSymbol("H_m", d, d), _P, _qv)), sp.MatrixSymbol("H_n", d, d), _P, _kv
+            ),
+            sp.MatMul(sp.Transpose(sp.MatMul(_Rm, _qv)), sp.MatMul(_Rn, _kv)),
+            evaluate=False,
         ),
         sizes=D_SIZES,
         notes="The registered mistake is the layout mix-up: the half kernel applied to unpermuted (interleaved) "
@@ -487,14 +528,18 @@ def _abel() -> Identity:
         f"{ROFORMER}, section 3.4.3, eq. 35-36",
         steps=(
             Step(
-                lhs, rhs, "the products h_i S_{i+1} cancel; what is left telescopes", ("expand", "combine_sums", "doit")
+                lhs,
+                rhs,
+                "the products $h_i S_{i+1}$ cancel; what is left telescopes",
+                ("expand", "combine_sums", "doit"),
             ),
         ),
         assumptions=(
-            "h_i, S_j arbitrary complex sequences, d even",
-            "RoFormer: h_i = q_[2i:2i+1] conj(k_[2i:2i+1]), S_j = sum_{l<j} e^{i (m - n) theta_l}, so "
-            "S_{i+1} - S_i = e^{i (m - n) theta_i}, S_0 = 0, and h_{d/2} = 0 by convention",
+            "$h_i, S_j$ arbitrary complex sequences, $d$ even",
+            r"RoFormer: $h_i = q_{[2i:2i+1]} \overline{k_{[2i:2i+1]}}$, $S_j = \sum_{l<j} e^{i (m - n) \theta_l}$, so "
+            r"$S_{i+1} - S_i = e^{i (m - n) \theta_i}$, $S_0 = 0$, and $h_{d/2} = 0$ by convention",
         ),
+        formula=sp.Eq(lhs, rhs, evaluate=False),
         sizes=D_SIZES,
         notes="With S_0 = 0 and h_{d/2} = 0 the boundary terms vanish: sum_i h_i e^{i(m-n)theta_i} = "
         "-sum_i S_{i+1} (h_{i+1} - h_i), whose modulus is at most (max_i |h_{i+1} - h_i|) sum_j |S_j| "
@@ -547,10 +592,10 @@ def _decay_bound() -> Fact:
         "The long-term decay bound holds at every draw; the normalised curve alone is not a bound",
         TOPIC,
         f"{ROFORMER}, section 3.4.3, eq. 37",
-        statement="At 36 seeded random draws (d = 8, 32, 128, b = 10000, h_i complex in the unit square, "
-        "h_{d/2} = 0, m - n in [-4000, 4000]) the score equals -sum_i S_{i+1}(h_{i+1} - h_i) and "
-        "|sum_i h_i e^{i(m-n)theta_i}| <= (max_i |h_{i+1} - h_i|) sum_{j=1}^{d/2} |S_j| every time; "
-        "dividing the bound by d/2 (the plotted curve) fails for 9 of the 36 draws.",
+        statement="At 36 seeded random draws ($d = 8, 32, 128$, $b = 10000$, $h_i$ complex in the unit square, "
+        r"$h_{d/2} = 0$, $m - n \in [-4000, 4000]$) the score equals $-\sum_i S_{i+1}(h_{i+1} - h_i)$ and "
+        r"$|\sum_i h_i e^{i(m-n)\theta_i}| \le (\max_i |h_{i+1} - h_i|) \sum_{j=1}^{d/2} |S_j|$ every time; "
+        "dividing the bound by $d/2$ (the plotted curve) fails for 9 of the 36 draws.",
         claim={
             "draws": 36,
             "score = Abel form": 36,
@@ -560,6 +605,15 @@ def _decay_bound() -> Fact:
         compute=_decay_bound_compute,
         method="mpmath at {dps} digits, 36 seeded draws (evidence at these draws, not a proof)",
         wrong=lambda dps: _decay_bound_compute(dps, normalised=True),
+        formula=sp.Le(
+            sp.Abs(sp.Sum(sp.IndexedBase("h")[i] * sp.exp(I * (m - n) * th[i]), (i, 0, half - 1))),
+            sp.Mul(
+                sp.Function("max_i")(sp.Abs(sp.IndexedBase("h")[i + 1] - sp.IndexedBase("h")[i])),
+                sp.Sum(sp.Abs(sp.IndexedBase("S")[sp.Symbol("j")]), (sp.Symbol("j"), 1, half)),
+                evaluate=False,
+            ),
+            evaluate=False,
+        ),
         notes="The bound itself is not proved symbolically (the triangle inequality over a symbolic sum is beyond "
         "the strategies here); rope-decay-abel proves the identity it rests on. The wrong computation takes the "
         "plotted, normalised curve as the bound.",
@@ -613,7 +667,7 @@ def _curve_definition() -> Definition:
         f"{ROFORMER}, section 3.4.3",
         DecayCurve(r_, d, 10000),
         sp.Sum(sp.Abs(S_j), (j_, 1, half)) / half,
-        "the mean of |S_j|, S_j = sum_{l<j} e^{i r theta_l}, against the relative distance r = m - n",
+        r"the mean of $|S_j|$, $S_j = \sum_{l<j} e^{i r \theta_l}$, against the relative distance $r = m - n$",
         "numeric.rotary.rope_decay_bound_mp",
         sizes={d: (2, 8, 32)},
     )
@@ -622,11 +676,11 @@ def _curve_definition() -> Definition:
 def _decay_curve() -> Fact:
     return Fact(
         "rope-decay-curve",
-        "The RoFormer decay curve (1/(d/2)) sum_j |S_j| at d = 128, b = 10000",
+        r"The RoFormer decay curve $\frac{1}{d/2} \sum_j |S_j|$ at $d = 128$, $b = 10000$",
         TOPIC,
         f"{ROFORMER}, figure 2",
         statement="Tabulated at relative distances " + ", ".join(map(str, CURVE_DISTANCES)) + ": it starts at "
-        "(d/2 + 1)/2 = 32.5 (every S_j = j at r = 0) and falls to 10.23 at r = 100 and 4.471 at r = 1000 "
+        "$(d/2 + 1)/2 = 32.5$ (every $S_j = j$ at $r = 0$) and falls to 10.23 at $r = 100$ and 4.471 at $r = 1000$ "
         "(between the tabulated points it oscillates: it is not monotone).",
         claim=["32.5", "31.54", "28.96", "20.85", "17.95", "15.24", "12.63", "10.23", "7.245", "6.19", "4.471"],
         compute=_curve_compute,
@@ -634,6 +688,10 @@ def _decay_curve() -> Fact:
         wrong=lambda dps: _curve_compute(dps, per_pair=False),
         definitions=(_curve_definition(),),
         notes="The wrong computation normalises by d instead of d/2.",
+        formula=(
+            sp.Eq(DecayCurve(0, 128, 10000), sp.Rational(65, 2), evaluate=False),
+            sp.Lt(DecayCurve(1000, 128, 10000), DecayCurve(100, 128, 10000), evaluate=False),
+        ),
     )
 
 
@@ -669,14 +727,21 @@ def _layout_fact() -> Fact:
         "The half-layout kernel equals the interleaved kernel on permuted channels (and the mix-up it prevents)",
         TOPIC,
         sources.LAYOUTS,
-        statement="For d = 2, 4, 8, 16, 64 at random positions, the scores of numeric.rotary.rope_mp in the "
-        "interleaved layout equal those of its half layout on q, k permuted by numeric.rotary.layout_permutation, "
-        "P = [0, 2, ..., d-2, 1, 3, ..., d-1]; without the permutation they agree only at d = 2 (where the "
-        "layouts coincide).",
+        statement="For $d = 2, 4, 8, 16, 64$ at random positions, the scores of `numeric.rotary.rope_mp` in the "
+        "interleaved layout equal those of its half layout on $q$, $k$ permuted by "
+        r"`numeric.rotary.layout_permutation`, $P = [0, 2, \dots, d-2, 1, 3, \dots, d-1]$; without the permutation "
+        "they agree only at $d = 2$ (where the layouts coincide).",
         claim={"widths": 5, "permuted scores equal": 5, "unpermuted scores equal": 1},
         compute=_layout_fact_compute,
         method="mpmath at {dps} digits (numeric.rotary.rope_mp, both layouts)",
         wrong=lambda dps: _layout_fact_compute(dps, inverse=True),
+        formula=sp.Eq(
+            sp.MatMul(
+                sp.Transpose(sp.MatMul(sp.MatrixSymbol("H_m", d, d), _P, _qv)), sp.MatrixSymbol("H_n", d, d), _P, _kv
+            ),
+            sp.MatMul(sp.Transpose(sp.MatMul(_Rm, _qv)), sp.MatMul(_Rn, _kv)),
+            evaluate=False,
+        ),
         notes="The wrong computation applies the inverse permutation (converting in the wrong direction); it "
         "coincides with P only for d <= 4.",
     )

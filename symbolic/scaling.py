@@ -47,6 +47,19 @@ FACTOR_INT = Domain("integer", 1, 64, log=True)
 FACTOR_GT1 = Domain("real", 1.000001, 1e3, log=True)
 
 
+# ---- named symbols for the short statements (formula=) ---------------------------------------------------------
+_TP = sp.IndexedBase("thetaprime", positive=True)  # the scaled frequencies theta'_i
+_Rp = {x: sp.MatrixSymbol(f"Rprime_{x}", d, d) for x in ("m", "n", "n-m")}
+_qv, _kv = sp.MatrixSymbol("q", d, 1), sp.MatrixSymbol("k", d, 1)
+_bp = sp.Function("bprime")  # the NTK-aware base of a length
+_tp = sp.Function("thetaprime")  # a scaled frequency as a function of the ramp or of the wavelength
+_G = sp.IndexedBase("gamma")  # YaRN's ramp gamma_i
+_c = sp.Function("c")  # YaRN's correction dimension
+_clip = sp.Function("clip")
+_a, _alin, _R = sp.Function("a"), sp.Function("a_linear"), sp.Function("R")  # Theorem 2.1 of Chen et al.
+_cc = sp.Symbol("c", positive=True)  # Chen et al.'s base
+
+
 def _identity(id_: str, title: str, source: str, steps, **kw) -> Identity:
     return Identity(id_, title, TOPIC, source, tuple(steps), **kw)
 
@@ -227,24 +240,30 @@ def scaled_relative() -> Identity:
     rhs = sp.Sum(relative((n - m) * freq), (i, 0, d / 2 - 1))
     return _identity(
         "extension-scaled-rope-relative",
-        "For every even d, per-pair factors f_i > 0 and attention factor A > 0: (A R'_m q)^T (A R'_n k) = "
-        "A² q^T R'_{n-m} k, where R' rotates pair i by f_i θ_i",
+        "For every even $d$, per-pair factors $f_i > 0$ and attention factor $A > 0$: "
+        r"$(A R'_m q)^T (A R'_n k) = A^2 q^T R'_{n-m} k$, where $R'$ rotates pair $i$ by $f_i \theta_i$",
         f"{sources.ROFORMER}, eq. 16; {CHEN}; {sources.NTK_AWARE}; {sources.YARN}; {sources.LLAMA3}; "
         f"{sources.LONGROPE}",
         [
             Step(
                 lhs,
                 rhs,
-                "per plane, R(m f_i θ_i)^T R(n f_i θ_i) = R((n - m) f_i θ_i), and A scales both vectors",
+                r"per plane, $R(m f_i \theta_i)^T R(n f_i \theta_i) = R((n - m) f_i \theta_i)$, and $A$ scales both "
+                "vectors",
                 ("expand", "expand_trig", "expand"),
             )
         ],
         assumptions=(
-            "d even, interleaved planes (2i, 2i + 1), i = 0 .. d/2 - 1",
-            "q, k real vectors; m, n integer positions; θ_i > 0 the trained frequencies",
-            "f_i > 0 arbitrary: linear 1/s, NTK-aware s^(-2i/(d-2)), dynamic likewise, YaRN γ_i/s + 1 - γ_i, "
-            "Llama 3 its bands, LongRoPE 1/ext_i",
-            "A > 0 the attention factor on cos and sin (YaRN, LongRoPE; 1 for the others)",
+            r"$d$ even, interleaved planes $(2i, 2i + 1)$, $i = 0, \dots, d/2 - 1$",
+            r"$q, k$ real vectors; $m, n$ integer positions; $\theta_i > 0$ the trained frequencies",
+            r"$f_i > 0$ arbitrary: linear $1/s$, NTK-aware $s^{-2i/(d-2)}$, dynamic likewise, YaRN "
+            r"$\gamma_i/s + 1 - \gamma_i$, Llama 3 its bands, LongRoPE $1/\mathrm{ext}_i$",
+            r"$A > 0$ the attention factor on $\cos$ and $\sin$ (YaRN, LongRoPE; 1 for the others)",
+        ),
+        formula=sp.Eq(
+            sp.MatMul(sp.Transpose(sp.MatMul(A, _Rp["m"], _qv)), sp.MatMul(A, _Rp["n"], _kv)),
+            sp.MatMul(A**2, sp.Transpose(_qv), _Rp["n-m"], _kv),
+            evaluate=False,
         ),
         sizes={d: (2, 6)},
         notes="Scaling changes the frequencies, not the algebra: the score still depends on n - m only, through "
@@ -268,21 +287,26 @@ def pi_angle_in_range() -> Identity:
     inside = L0 * pos * theta_i / (pos + eps)
     return _identity(
         "extension-pi-angle-in-range",
-        "Position Interpolation keeps every angle m·θ_i/s, 0 ≤ m < s·L_0, in the trained range [0, L_0·θ_i)",
+        r"Position Interpolation keeps every angle $m \theta_i/s$, $0 \le m < s L_0$, in the trained range "
+        r"$[0, L_0 \theta_i)$",
         f"{CHEN}, §2.3, eq. 4",
         [
-            Step(sp.Integer(0), angle, "m ≥ 0, θ_i > 0 and s > 0", ("cancel",), rel="<="),
-            Step(angle, inside, "s = (m + ε)/L_0", ("cancel",)),
-            Step(inside, L0 * theta_i, "the gap is L_0 θ_i ε/(m + ε) > 0", ("cancel",), rel="<"),
+            Step(sp.Integer(0), angle, r"$m \ge 0$, $\theta_i > 0$ and $s > 0$", ("cancel",), rel="<="),
+            Step(angle, inside, r"$s = (m + \epsilon)/L_0$", ("cancel",)),
+            Step(inside, L0 * theta_i, r"the gap is $L_0 \theta_i \epsilon/(m + \epsilon) > 0$", ("cancel",), rel="<"),
         ],
         lhs=angle,
         rhs=L0 * theta_i,
         rel="<",
         strategy=("cancel",),
         assumptions=(
-            "m ≥ 0 an integer position of the extended window, ε > 0 with s·L_0 = m + ε: every m with "
-            "0 ≤ m < s·L_0, for every factor s > 0, has this form (ε = s·L_0 - m)",
-            "L_0 ≥ 1 the trained length, θ_i > 0 any frequency",
+            r"$m \ge 0$ an integer position of the extended window, $\epsilon > 0$ with $s L_0 = m + \epsilon$: every "
+            r"$m$ with $0 \le m < s L_0$, for every factor $s > 0$, has this form ($\epsilon = s L_0 - m$)",
+            r"$L_0 \ge 1$ the trained length, $\theta_i > 0$ any frequency",
+        ),
+        formula=(
+            sp.Le(0, pos * theta_i / s, evaluate=False),
+            sp.Lt(pos * theta_i / s, L0 * theta_i, evaluate=False),
         ),
         notes="Training shows pair i the angles m θ_i, m < L_0, all in [0, L_0 θ_i). The interpolated angles "
         "reach (L_0 - 1/s) θ_i at m = s L_0 - 1: beyond the largest trained angle (L_0 - 1) θ_i for s > 1, but "
@@ -294,14 +318,18 @@ def pi_angle_in_range() -> Identity:
 def linear_definition() -> Definition:
     return Definition(
         "extension-linear-inv-freq",
-        "Position Interpolation in the code: θ'_i = θ_i/s",
+        r"Position Interpolation in the code: $\theta'_i = \theta_i/s$",
         TOPIC,
         f"{CHEN}; {HF}",
         LinearInvFreq(i, d, b, s),
         b ** (-2 * i / d) / s,
-        "positions m → m/s are frequencies θ_i → θ_i/s",
+        r"positions $m \to m/s$ are frequencies $\theta_i \to \theta_i/s$",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'linear')",
-        assumptions=("d even, i = 0 .. d/2 - 1", "b > 1 the base, s ≥ 1 the factor (drawn as integers)"),
+        assumptions=(
+            r"$d$ even, $i = 0, \dots, d/2 - 1$",
+            r"$b > 1$ the base, $s \ge 1$ the factor (drawn as integers)",
+        ),
+        formula=sp.Eq(_TP[i], b ** (-2 * i / d) / s, evaluate=False),
         sizes={d: (2, 8, 128)},
         domains={"i": PAIR, "b": BASE_INT, "s": FACTOR_INT},
         wrong=s * b ** (-2 * i / d),
@@ -325,21 +353,23 @@ def ntk_base() -> Identity:
     lhs = sp.Pow(THETA_LAST / s, -KAPPA, evaluate=False)
     return _identity(
         "extension-ntk-base",
-        "NTK-aware: the base b' whose last pair turns exactly s times slower, b'^(-(d-2)/d) = θ_{d/2-1}/s, is "
-        "b·s^(d/(d-2))",
+        r"NTK-aware: the base $b'$ whose last pair turns exactly $s$ times slower, "
+        r"$b'^{-(d-2)/d} = \theta_{d/2-1}/s$, is $b s^{d/(d-2)}$",
         sources.NTK_AWARE,
         [
             Step(
                 lhs,
                 b * s**KAPPA,
-                "solve b'^(-h/(h+1)) = θ_h/s for b' > 0: raise both sides to -(h+1)/h (b, s > 0)",
+                r"solve $b'^{-h/(h+1)} = \theta_h/s$ for $b' > 0$: raise both sides to $-(h+1)/h$ ($b, s > 0$)",
                 ("expand", "powdenest", "expand"),
             )
         ],
         assumptions=(
-            "d = 2h + 2 ≥ 4 even, h = d/2 - 1 the last pair: θ_h = b^(-2h/d) = b^(-h/(h+1)), d/(d-2) = (h+1)/h",
-            "b > 0 the base, s > 0 the factor",
+            r"$d = 2h + 2 \ge 4$ even, $h = d/2 - 1$ the last pair: $\theta_h = b^{-2h/d} = b^{-h/(h+1)}$, "
+            "$d/(d-2) = (h+1)/h$",
+            "$b > 0$ the base, $s > 0$ the factor",
         ),
+        formula=sp.Eq(sp.Symbol("bprime"), b * s ** (d / (d - 2)), evaluate=False),
         domains=H_DOMAIN,
         notes="The first pair needs no condition: θ_0 = b^0 = 1 for every base (extension-ntk-conditions).",
         wrong=b * s ** ((2 * h + 2) / (2 * h + 1)),  # the exponent d/(d-1)
@@ -352,17 +382,22 @@ def ntk_conditions() -> Identity:
     rhs = sp.Matrix([sp.Pow(b, 0, evaluate=False), THETA_LAST / s])
     return _identity(
         "extension-ntk-conditions",
-        "NTK-aware base b·s^(d/(d-2)): the first frequency stays 1 and the last is divided by exactly s",
+        "NTK-aware base $b s^{d/(d-2)}$: the first frequency stays 1 and the last is divided by exactly $s$",
         sources.NTK_AWARE,
         [
             Step(
                 lhs,
                 rhs,
-                "θ'_0 = b'^0 = 1 = θ_0; θ'_h = b^(-h/(h+1)) s^(-1) as the exponents (h+1)/h and -h/(h+1) cancel",
+                r"$\theta'_0 = b'^0 = 1 = \theta_0$; $\theta'_h = b^{-h/(h+1)} s^{-1}$ as the exponents $(h+1)/h$ and "
+                "$-h/(h+1)$ cancel",
                 ("expand", "powdenest", "expand"),
             )
         ],
-        assumptions=("d = 2h + 2 ≥ 4 even, h = d/2 - 1", "b > 0, s > 0"),
+        assumptions=(r"$d = 2h + 2 \ge 4$ even, $h = d/2 - 1$", "$b > 0$, $s > 0$"),
+        formula=(
+            sp.Eq(_TP[0], 1, evaluate=False),
+            sp.Eq(_TP[d / 2 - 1], TH[d / 2 - 1] / s, evaluate=False),
+        ),
         domains=H_DOMAIN,
         notes="Between the two, θ'_i = θ_i·s^(-2i/(d-2)): the fast pairs are nearly untouched and the slow ones "
         "interpolated. The registered mistake divides the last frequency by s^(d/(d-2)), the factor of the base.",
@@ -373,17 +408,18 @@ def ntk_conditions() -> Identity:
 def ntk_definition() -> Definition:
     return Definition(
         "extension-ntk-inv-freq",
-        "NTK-aware in the code: θ'_i = (b·s^(d/(d-2)))^(-2i/d)",
+        r"NTK-aware in the code: $\theta'_i = (b s^{d/(d-2)})^{-2i/d}$",
         TOPIC,
         f"{sources.NTK_AWARE}; {HF}",
         NtkInvFreq(i, d, b, s),
         (b * s ** (d / (d - 2))) ** (-2 * i / d),
-        "the frequencies of the base b·s^(d/(d-2))",
+        "the frequencies of the base $b s^{d/(d-2)}$",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'ntk')",
-        assumptions=("d ≥ 4 even, i = 0 .. d/2 - 1", "b > 1, s ≥ 1 (drawn as integers)"),
+        assumptions=(r"$d \ge 4$ even, $i = 0, \dots, d/2 - 1$", r"$b > 1$, $s \ge 1$ (drawn as integers)"),
         sizes={d: (4, 8, 128)},
         domains={"i": PAIR, "b": BASE_INT, "s": FACTOR_INT},
         wrong=(b * s ** (d / (d - 1))) ** (-2 * i / d),
+        formula=sp.Eq(_TP[i], (b * s ** (d / (d - 2))) ** (-2 * i / d), evaluate=False),
     )
 
 
@@ -401,16 +437,27 @@ def dynamic_ntk() -> Identity:
     rhs = sp.Matrix([b, b * (1 + s * kk / L0) ** (d / (d - 2))])
     return _identity(
         "extension-dynamic-ntk",
-        "Dynamic NTK: the plain base while n ≤ L_0; above, the NTK-aware base of the factor s·n/L_0 - (s - 1) = "
-        "1 + s(n - L_0)/L_0",
+        r"Dynamic NTK: the plain base while $n \le L_0$; above, the NTK-aware base of the factor "
+        "$s n/L_0 - (s - 1) = 1 + s(n - L_0)/L_0$",
         f"{sources.DYNAMIC_NTK}; {HF}",
         [
-            Step(lhs, e1, "L = max(n, L_0) is L_0 for n = L_0 - k and n for n = L_0 + k; s - (s - 1) = 1", ("doit",)),
-            Step(e1, rhs, "s(L_0 + k)/L_0 - (s - 1) = 1 + s k/L_0", ("expand",)),
+            Step(
+                lhs,
+                e1,
+                r"$L = \max(n, L_0)$ is $L_0$ for $n = L_0 - k$ and $n$ for $n = L_0 + k$; $s - (s - 1) = 1$",
+                ("doit",),
+            ),
+            Step(e1, rhs, "$s(L_0 + k)/L_0 - (s - 1) = 1 + s k/L_0$", ("expand",)),
         ],
         assumptions=(
-            "n the current length, written n = L_0 - k (n ≤ L_0) or n = L_0 + k (n ≥ L_0) with an integer k ≥ 0",
-            "d ≥ 4 even, b > 0 the base, s > 0 the factor, L_0 ≥ 1 the trained length",
+            r"$n$ the current length, written $n = L_0 - k$ ($n \le L_0$) or $n = L_0 + k$ ($n \ge L_0$) with an "
+            r"integer $k \ge 0$",
+            r"$d \ge 4$ even, $b > 0$ the base, $s > 0$ the factor, $L_0 \ge 1$ the trained length",
+        ),
+        formula=sp.Eq(
+            _bp(sp.Symbol("n")),
+            b * (s * sp.Max(sp.Symbol("n"), L0, evaluate=False) / L0 - (s - 1)) ** (d / (d - 2)),
+            evaluate=False,
         ),
         sizes={d: (4, 8, 128)},
         notes="The factor 1 + sk/L_0 is at least 1, the two branches meet at n = L_0 (k = 0: factor 1), and the "
@@ -424,14 +471,18 @@ def dynamic_definition() -> Definition:
     seq_len = sp.Symbol("n", integer=True, positive=True)
     return Definition(
         "extension-dynamic-ntk-inv-freq",
-        "Dynamic NTK in the code: the frequencies of b·(s·max(n, L_0)/L_0 - (s - 1))^(d/(d-2))",
+        r"Dynamic NTK in the code: the frequencies of $b (s \max(n, L_0)/L_0 - (s - 1))^{d/(d-2)}$",
         TOPIC,
         f"{sources.DYNAMIC_NTK}; {HF}",
         DynamicInvFreq(i, d, b, s, seq_len, L0),
         (b * (s * sp.Max(seq_len, L0) / L0 - (s - 1)) ** (d / (d - 2))) ** (-2 * i / d),
-        "dynamic NTK recomputes the NTK-aware base for the current length L = max(n, L_0)",
+        r"dynamic NTK recomputes the NTK-aware base for the current length $L = \max(n, L_0)$",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'dynamic', seq_len = n, max_position_embeddings = L_0)",
-        assumptions=("d ≥ 4 even, i = 0 .. d/2 - 1", "b > 1, s ≥ 1, n ≥ 1, L_0 ≥ 2 (drawn as integers)"),
+        assumptions=(
+            r"$d \ge 4$ even, $i = 0, \dots, d/2 - 1$",
+            r"$b > 1$, $s \ge 1$, $n \ge 1$, $L_0 \ge 2$ (drawn as integers)",
+        ),
+        formula=sp.Eq(_tp(seq_len), _bp(seq_len) ** (-2 * i / d), evaluate=False),
         sizes={d: (4, 8, 128)},
         domains={
             "i": PAIR,
@@ -462,19 +513,25 @@ def yarn_correction_dimension() -> Identity:
         lhs = L0 * b ** (-2 * c / d)
     return _identity(
         "extension-yarn-correction-dimension",
-        "YaRN's correction dimension: pair c(r) = d·ln(L_0/(2πr))/(2 ln b) turns through exactly r rotations "
-        "over the L_0 trained positions",
+        r"YaRN's correction dimension: pair $c(r) = d \ln(L_0/(2\pi r))/(2 \ln b)$ turns through exactly $r$ "
+        "rotations over the $L_0$ trained positions",
         f"{sources.YARN}, §3.2; {HF}",
         [
             Step(
                 lhs,
                 2 * sp.pi * r,
-                "L_0 θ_i = 2πr solved for i: L_0 b^(-2i/d) = 2πr iff i = d ln(L_0/(2πr))/(2 ln b); b^(-ln x/ln b) "
-                "= 1/x",
+                r"$L_0 \theta_i = 2\pi r$ solved for $i$: $L_0 b^{-2i/d} = 2\pi r$ iff "
+                r"$i = d \ln(L_0/(2\pi r))/(2 \ln b)$; $b^{-\ln x/\ln b} = 1/x$",
                 ("expand_log", "powsimp"),
             )
         ],
-        assumptions=("b > 1 the base, L_0 ≥ 1, r > 0 rotations; θ_i = b^(-2i/d) at the real index i = c(r)",),
+        assumptions=(
+            r"$b > 1$ the base, $L_0 \ge 1$, $r > 0$ rotations; $\theta_i = b^{-2i/d}$ at the real index $i = c(r)$",
+        ),
+        formula=(
+            sp.Eq(_c(r), c, evaluate=False),
+            sp.Eq(L0 * sp.Pow(b, -2 * _c(r) / d, evaluate=False), 2 * sp.pi * r, evaluate=False),
+        ),
         given=(sp.Q.gt(b, 1),),
         domains={"b": Domain("real", 1.001, 1e6, log=True)},
         notes="YaRN's ramp runs from low = c(β_fast) (β_fast = 32 rotations: kept) to high = c(β_slow) "
@@ -509,20 +566,28 @@ def yarn_blend_ends() -> Identity:
     lhs = sp.Matrix([yarn_blend(ramp(below, low, high), TH[below]), yarn_blend(ramp(above, low, high), TH[above])])
     return _identity(
         "extension-yarn-blend-ends",
-        "YaRN's blend γθ_i/s + (1 - γ)θ_i keeps θ_i at and below low and gives θ_i/s at and above high",
+        r"YaRN's blend $\gamma\theta_i/s + (1 - \gamma)\theta_i$ keeps $\theta_i$ at and below low and gives "
+        r"$\theta_i/s$ at and above high",
         f"{sources.YARN}, §3.2; {HF}",
         [
             Step(
                 lhs,
                 sp.Matrix([TH[below], TH[above] / s]),
-                "i ≤ low gives γ = 0 and i ≥ high gives γ = 1 (the ramp clip((i - low)/(high - low), 0, 1))",
+                r"$i \le \mathrm{low}$ gives $\gamma = 0$ and $i \ge \mathrm{high}$ gives $\gamma = 1$ (the ramp "
+                r"$\operatorname{clip}((i - \mathrm{low})/(\mathrm{high} - \mathrm{low}), 0, 1)$)",
                 ("doit",),
             )
         ],
         assumptions=(
-            "low ≥ 0 and high = low + w, w > 0, the ends of the ramp (integers when truncate is true)",
-            "a pair at or below low is i = low - k, one at or above high is i = high + k, k ≥ 0",
-            "θ_i > 0 the trained frequencies, s > 0 the factor",
+            r"$\mathrm{low} \ge 0$ and $\mathrm{high} = \mathrm{low} + w$, $w > 0$, the ends of the ramp (integers "
+            "when truncate is true)",
+            r"a pair at or below low is $i = \mathrm{low} - k$, one at or above high is $i = \mathrm{high} + k$, "
+            r"$k \ge 0$",
+            r"$\theta_i > 0$ the trained frequencies, $s > 0$ the factor",
+        ),
+        formula=(
+            sp.Implies(sp.Le(i, low), sp.Eq(_TP[i], TH[i], evaluate=False), evaluate=False),
+            sp.Implies(sp.Ge(i, high), sp.Eq(_TP[i], TH[i] / s, evaluate=False), evaluate=False),
         ),
         notes="transformers writes the ramp the other way round (its extrapolation factor is 1 - γ); the "
         "registered mistake swaps the two ends.",
@@ -540,21 +605,31 @@ def yarn_monotone() -> Identity:
     e1 = before + delta * (theta_i / s - theta_i)
     return _identity(
         "extension-yarn-blend-monotone",
-        "Between low and high YaRN's frequency falls strictly as the ramp γ rises, for s > 1",
+        r"Between low and high YaRN's frequency falls strictly as the ramp $\gamma$ rises, for $s > 1$",
         f"{sources.YARN}, §3.2",
         [
-            Step(after, e1, "θ' = γθ_i/s + (1 - γ)θ_i is linear in γ, of slope θ_i/s - θ_i", ("expand",)),
+            Step(
+                after,
+                e1,
+                r"$\theta' = \gamma\theta_i/s + (1 - \gamma)\theta_i$ is linear in $\gamma$, of slope "
+                r"$\theta_i/s - \theta_i$",
+                ("expand",),
+            ),
             Step(
                 e1,
                 before,
-                "the gap is δθ_i(1 - 1/s) = δθ_i(s - 1)/s > 0 for s > 1",
+                r"the gap is $\delta\theta_i(1 - 1/s) = \delta\theta_i(s - 1)/s > 0$ for $s > 1$",
                 ("together", "factor_terms"),
                 rel="<",
             ),
         ],
         rel="<",
         given=(sp.Q.gt(s, 1),),
-        assumptions=("θ_i > 0, s > 1; γ and γ + δ, δ > 0, two values of the ramp (it is nondecreasing in i)",),
+        assumptions=(
+            r"$\theta_i > 0$, $s > 1$; $\gamma$ and $\gamma + \delta$, $\delta > 0$, two values of the ramp (it is "
+            "nondecreasing in $i$)",
+        ),
+        formula=sp.Lt(_tp(gamma + delta), _tp(gamma), evaluate=False),
         domains={"s": FACTOR_GT1},
         notes="So θ'_i moves monotonically from θ_i (γ = 0) to θ_i/s (γ = 1); as γ_i rises with i, θ'_i/θ_i falls "
         "with i. The registered mistake multiplies by s instead of dividing: a drop of δθ_i(s - 1).",
@@ -571,19 +646,22 @@ def yarn_definition() -> Definition:
 
     return Definition(
         "extension-yarn-inv-freq",
-        "YaRN in the code (truncate false): θ'_i = γ_i θ_i/s + (1 - γ_i) θ_i with the ramp from c(32) to c(1)",
+        r"YaRN in the code (truncate false): $\theta'_i = \gamma_i \theta_i/s + (1 - \gamma_i) \theta_i$ with the "
+        "ramp from $c(32)$ to $c(1)$",
         TOPIC,
         f"{sources.YARN}; {HF}",
         YarnInvFreq(i, d, b, s, L0),
         theta_prime(L0),
-        "γ_i = clip((i - low)/(high - low), 0, 1), low = max(c(β_fast), 0), high = min(c(β_slow), d - 1), "
-        "c(r) = d ln(L_0/(2πr))/(2 ln b), β_fast = 32, β_slow = 1",
+        r"$\gamma_i = \operatorname{clip}((i - \mathrm{low})/(\mathrm{high} - \mathrm{low}), 0, 1)$, "
+        r"$\mathrm{low} = \max(c(\beta_{\mathrm{fast}}), 0)$, $\mathrm{high} = \min(c(\beta_{\mathrm{slow}}), d - 1)$, "
+        r"$c(r) = d \ln(L_0/(2\pi r))/(2 \ln b)$, $\beta_{\mathrm{fast}} = 32$, $\beta_{\mathrm{slow}} = 1$",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'yarn', default betas, truncate false)",
         assumptions=(
-            "d even, i = 0 .. d/2 - 1; b ∈ [10^3, 10^6], L_0 ∈ [512, 65536], s ∈ [1, 64] (integers): there "
-            "low < high, so the 0.001 widening of low = high is not exercised",
+            r"$d$ even, $i = 0, \dots, d/2 - 1$; $b \in [10^3, 10^6]$, $L_0 \in [512, 65536]$, $s \in [1, 64]$ "
+            "(integers): there low < high, so the 0.001 widening of low = high is not exercised",
             "truncate false (gpt-oss's setting): low and high are the real correction dimensions",
         ),
+        formula=sp.Eq(_TP[i], _G[i] * TH[i] / s + (1 - _G[i]) * TH[i], evaluate=False),
         sizes={d: (16, 128)},
         domains={
             "i": PAIR,
@@ -607,18 +685,27 @@ def yarn_truncated_definition() -> Definition:
 
     return Definition(
         "extension-yarn-truncated-inv-freq",
-        "YaRN in the code with its default truncate true: the ramp runs from floor c(32) to ceil c(1)",
+        r"YaRN in the code with its default truncate true: the ramp runs from $\lfloor c(32) \rfloor$ to "
+        r"$\lceil c(1) \rceil$",
         TOPIC,
         f"{sources.YARN}; {HF}",
         YarnTruncatedInvFreq(i, d, b, s, L0),
         theta_prime(L0),
-        "γ_i = clip((i - low)/(high - low), 0, 1), low = max(floor c(β_fast), 0), high = min(ceil c(β_slow), d - 1),"
-        " c(r) = d ln(L_0/(2πr))/(2 ln b), β_fast = 32, β_slow = 1",
+        r"$\gamma_i = \operatorname{clip}((i - \mathrm{low})/(\mathrm{high} - \mathrm{low}), 0, 1)$, "
+        r"$\mathrm{low} = \max(\lfloor c(\beta_{\mathrm{fast}}) \rfloor, 0)$, "
+        r"$\mathrm{high} = \min(\lceil c(\beta_{\mathrm{slow}}) \rceil, d - 1)$, "
+        r"$c(r) = d \ln(L_0/(2\pi r))/(2 \ln b)$, $\beta_{\mathrm{fast}} = 32$, $\beta_{\mathrm{slow}} = 1$",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'yarn', default betas, truncate true)",
         assumptions=(
-            "d even, i = 0 .. d/2 - 1; b ∈ [10^3, 10^6], L_0 ∈ [512, 65536], s ∈ [1, 64] (integers): there "
-            "low < high, so the 0.001 widening of low = high is not exercised",
-            "c(r) is never an integer for integer b and L_0 (2π is transcendental): floor and ceil are decided",
+            r"$d$ even, $i = 0, \dots, d/2 - 1$; $b \in [10^3, 10^6]$, $L_0 \in [512, 65536]$, $s \in [1, 64]$ "
+            "(integers): there low < high, so the 0.001 widening of low = high is not exercised",
+            r"$c(r)$ is never an integer for integer $b$ and $L_0$ ($2\pi$ is transcendental): floor and ceil are "
+            "decided",
+        ),
+        formula=sp.Eq(
+            _G[i],
+            _clip((i - sp.floor(_c(32))) / (sp.ceiling(_c(1)) - sp.floor(_c(32))), 0, 1),
+            evaluate=False,
         ),
         sizes={d: (16, 128)},
         domains={
@@ -648,14 +735,15 @@ mu, mu_all = sp.symbols("mu mu_all", positive=True)
 def yarn_attention_definition() -> Definition:
     return Definition(
         "extension-yarn-attention-factor",
-        "YaRN's attention factor in the code: 0.1·ln s + 1",
+        r"YaRN's attention factor in the code: $0.1 \ln s + 1$",
         TOPIC,
         f"{sources.YARN}, §3.4; {HF}",
         YarnAttentionFactor(s),
         sp.log(s) / 10 + 1,
-        "m(s, 1) = 0.1 ln s + 1 multiplies cos and sin when no attention_factor or mscale is given",
+        r"$m(s, 1) = 0.1 \ln s + 1$ multiplies $\cos$ and $\sin$ when no `attention_factor` or `mscale` is given",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'yarn'), second value",
-        assumptions=("s ≥ 1 (drawn as integers; at s = 1 the factor is 1 either way)",),
+        assumptions=(r"$s \ge 1$ (drawn as integers; at $s = 1$ the factor is 1 either way)",),
+        formula=sp.Eq(YarnAttentionFactor(s), sp.log(s) / 10 + 1, evaluate=False),
         domains={"s": FACTOR_INT},
         notes="It multiplies cos and sin, so the logits scale by its square (extension-scaled-rope-relative); the "
         "registered mistake is that square.",
@@ -666,14 +754,24 @@ def yarn_attention_definition() -> Definition:
 def yarn_mscale_definition() -> Definition:
     return Definition(
         "extension-yarn-mscale-ratio",
-        "YaRN with mscale and mscale_all_dim in the code: (0.1·μ·ln s + 1)/(0.1·μ_all·ln s + 1)",
+        r"YaRN with `mscale` and `mscale_all_dim` in the code: "
+        r"$(0.1 \mu \ln s + 1)/(0.1 \mu_{\mathrm{all}} \ln s + 1)$",
         TOPIC,
         f"{sources.YARN}, §3.4; {HF}",
         YarnAttentionFactor(s, mu, mu_all),
         (mu * sp.log(s) / 10 + 1) / (mu_all * sp.log(s) / 10 + 1),
-        "m(s, mscale)/m(s, mscale_all_dim) with m(s, a) = 0.1·a·ln s + 1 when both are given and non-zero",
+        r"$m(s, \mathrm{mscale})/m(s, \mathrm{mscale\_all\_dim})$ with $m(s, a) = 0.1 a \ln s + 1$ when both are "
+        "given and non-zero",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'yarn', mscale, mscale_all_dim), second value",
-        assumptions=("s ≥ 1, μ = mscale > 0, μ_all = mscale_all_dim > 0 (drawn as integers)",),
+        assumptions=(
+            r"$s \ge 1$, $\mu = \mathrm{mscale} > 0$, $\mu_{\mathrm{all}} = \mathrm{mscale\_all\_dim} > 0$ (drawn as "
+            "integers)",
+        ),
+        formula=sp.Eq(
+            YarnAttentionFactor(s, mu, mu_all),
+            (mu * sp.log(s) / 10 + 1) / (mu_all * sp.log(s) / 10 + 1),
+            evaluate=False,
+        ),
         domains={"s": FACTOR_INT, "mu": Domain("integer", 1, 8), "mu_all": Domain("integer", 1, 8)},
         notes="With μ = μ_all (DeepSeek-V3 sets both to 1) the factor is 1. The registered mistake drops the "
         "denominator.",
@@ -703,20 +801,29 @@ def llama3_continuous() -> Identity:
     rhs = sp.Matrix([2 * sp.pi * f_low / (L0 * s), 2 * sp.pi * high / L0])
     return _identity(
         "extension-llama3-blend-continuous",
-        "Llama 3: the blend (1 - σ)θ/s + σθ meets θ/s at λ = L_0/f_low (σ = 0) and θ at λ = L_0/f_high (σ = 1)",
+        r"Llama 3: the blend $(1 - \sigma)\theta/s + \sigma\theta$ meets $\theta/s$ at "
+        r"$\lambda = L_0/f_{\mathrm{low}}$ "
+        r"($\sigma = 0$) and $\theta$ at $\lambda = L_0/f_{\mathrm{high}}$ ($\sigma = 1$)",
         sources.LLAMA3,
         [
             Step(
                 lhs,
                 rhs,
-                "σ = (L_0/λ - f_low)/(f_high - f_low) is 0 at λ = L_0/f_low and 1 at λ = L_0/f_high; θ = 2π/λ",
+                r"$\sigma = (L_0/\lambda - f_{\mathrm{low}})/(f_{\mathrm{high}} - f_{\mathrm{low}})$ is 0 at "
+                r"$\lambda = L_0/f_{\mathrm{low}}$ and 1 at $\lambda = L_0/f_{\mathrm{high}}$; $\theta = 2\pi/\lambda$",
                 ("cancel",),
             )
         ],
         assumptions=(
-            "θ = 2π/λ the frequency of wavelength λ; L_0 the trained length; s > 0",
-            "0 < f_low < f_high, written f_high = f_low + w with w > 0",
-            "λ > L_0/f_low gives θ/s and λ < L_0/f_high gives θ (the two outer bands)",
+            r"$\theta = 2\pi/\lambda$ the frequency of wavelength $\lambda$; $L_0$ the trained length; $s > 0$",
+            r"$0 < f_{\mathrm{low}} < f_{\mathrm{high}}$, written $f_{\mathrm{high}} = f_{\mathrm{low}} + w$ "
+            "with $w > 0$",
+            r"$\lambda > L_0/f_{\mathrm{low}}$ gives $\theta/s$ and $\lambda < L_0/f_{\mathrm{high}}$ gives $\theta$ "
+            "(the two outer bands)",
+        ),
+        formula=(
+            sp.Eq(_tp(L0 / f_low), 2 * sp.pi * f_low / (L0 * s), evaluate=False),
+            sp.Eq(_tp(L0 / f_high), 2 * sp.pi * f_high / L0, evaluate=False),
         ),
         notes="So the three bands join without a jump, and a wavelength exactly on a boundary gets the same "
         "frequency from either side. The registered mistake runs the blend the other way (σ = 1 at L_0/f_low).",
@@ -735,16 +842,27 @@ def llama3_definition() -> Definition:
     )
     return Definition(
         "extension-llama3-inv-freq",
-        "Llama 3 in the code: θ_i below L_0/f_high, θ_i/s above L_0/f_low, the blend between",
+        r"Llama 3 in the code: $\theta_i$ below $L_0/f_{\mathrm{high}}$, $\theta_i/s$ above $L_0/f_{\mathrm{low}}$, "
+        "the blend between",
         TOPIC,
         f"{sources.LLAMA3}; {HF}",
         Llama3InvFreq(i, d, b, s, L0, f_low, f_high),
         rule,
-        "Meta's apply_scaling on the wavelengths λ_i = 2π/θ_i, σ = (L_0/λ_i - f_low)/(f_high - f_low)",
+        r"Meta's `apply_scaling` on the wavelengths $\lambda_i = 2\pi/\theta_i$, "
+        r"$\sigma = (L_0/\lambda_i - f_{\mathrm{low}})/(f_{\mathrm{high}} - f_{\mathrm{low}})$",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'llama3')",
         assumptions=(
-            "d even, i = 0 .. d/2 - 1; b ∈ [10^4, 10^6], L_0 ∈ [1024, 2^17], s ∈ [2, 32], f_low ∈ {1, 2}, "
-            "f_high ∈ [3, 8] (integers)",
+            r"$d$ even, $i = 0, \dots, d/2 - 1$; $b \in [10^4, 10^6]$, $L_0 \in [1024, 2^{17}]$, $s \in [2, 32]$, "
+            r"$f_{\mathrm{low}} \in \{1, 2\}$, $f_{\mathrm{high}} \in [3, 8]$ (integers)",
+        ),
+        formula=sp.Eq(
+            _TP[i],
+            sp.Piecewise(
+                (TH[i], sp.Lt(2 * sp.pi / TH[i], L0 / f_high)),
+                (TH[i] / s, sp.Gt(2 * sp.pi / TH[i], L0 / f_low)),
+                ((1 - sp.Symbol("sigma_i")) * TH[i] / s + sp.Symbol("sigma_i") * TH[i], True),
+            ),
+            evaluate=False,
         ),
         sizes={d: (16, 128)},
         domains={
@@ -784,17 +902,22 @@ def _llama31_bands(dps: int, rule: str = "llama3"):
 def llama31_bands() -> Fact:
     return Fact(
         "extension-llama3-bands-llama31",
-        "Llama 3.1 (d = 128, b = 500000, s = 8, L_0 = 8192, f_low = 1, f_high = 4): 29 pairs kept, 6 blended, 29 "
-        "divided by 8",
+        r"Llama 3.1 ($d = 128$, $b = 500000$, $s = 8$, $L_0 = 8192$, $f_{\mathrm{low}} = 1$, $f_{\mathrm{high}} = 4$): "
+        "29 pairs kept, 6 blended, 29 divided by 8",
         TOPIC,
         f"{sources.LLAMA3}; {HF}",
-        "numeric.scaling.rope_inv_freq_mp at Llama 3.1's configuration, compared pair by pair with the trained "
-        "θ_i = 500000^(-2i/128): θ'_i = θ_i exactly for the short wavelengths λ_i < 2048, θ'_i = θ_i/8 for "
-        "λ_i > 8192, strictly between for the pairs in between.",
+        "`numeric.scaling.rope_inv_freq_mp` at Llama 3.1's configuration, compared pair by pair with the trained "
+        r"$\theta_i = 500000^{-2i/128}$: $\theta'_i = \theta_i$ exactly for the short wavelengths $\lambda_i < 2048$, "
+        r"$\theta'_i = \theta_i/8$ for $\lambda_i > 8192$, strictly between for the pairs in between.",
         {"kept": 29, "blended": 6, "divided by s": 29},
         _llama31_bands,
         method="mpmath at {dps} digits (numeric.scaling.rope_inv_freq_mp)",
         wrong=lambda dps: _llama31_bands(dps, rule="default"),
+        formula=(
+            sp.Eq(sp.Symbol("N_{kept}"), 29, evaluate=False),
+            sp.Eq(sp.Symbol("N_{blended}"), 6, evaluate=False),
+            sp.Eq(sp.Symbol("N_{divided}"), 29, evaluate=False),
+        ),
         notes="The wrong computation returns the unscaled frequencies (a bug seen in ports of apply_scaling).",
     )
 
@@ -847,14 +970,14 @@ def _float64(dps: int, extended_yarn: bool = False):
 def float64_agrees() -> Fact:
     return Fact(
         "extension-float64-agrees",
-        "The float64 kernel rope_inv_freq agrees with its 50-digit twin to 1e-10 at a generic configuration of "
-        "each of linear, NTK-aware, dynamic, YaRN and Llama 3",
+        "The float64 kernel `rope_inv_freq` agrees with its 50-digit twin to $10^{-10}$ at a generic configuration "
+        "of each of linear, NTK-aware, dynamic, YaRN and Llama 3",
         TOPIC,
         HF,
-        "rope_inv_freq (float64) against rope_inv_freq_mp at five generic configurations: linear and NTK-aware "
-        "(d = 128, b = 10^4, s = 4), dynamic NTK (s = 2, L_0 = 2048, n = 8192), YaRN (s = 8, L_0 = 4096: c(32) = "
-        "20.94, c(1) = 45.03, far from integers) and Llama 3.1; the relative error of every frequency and of the "
-        "attention factor is at most FLOAT64_RTOL = 1e-10 (measured ~1e-16).",
+        "`rope_inv_freq` (float64) against `rope_inv_freq_mp` at five generic configurations: linear and NTK-aware "
+        "($d = 128$, $b = 10^4$, $s = 4$), dynamic NTK ($s = 2$, $L_0 = 2048$, $n = 8192$), YaRN ($s = 8$, "
+        "$L_0 = 4096$: $c(32) = 20.94$, $c(1) = 45.03$, far from integers) and Llama 3.1; the relative error of every "
+        r"frequency and of the attention factor is at most `FLOAT64_RTOL` $= 10^{-10}$ (measured $\sim 10^{-16}$).",
         {
             "linear": True,
             "ntk": True,
@@ -866,6 +989,11 @@ def float64_agrees() -> Fact:
         _float64,
         method="float64 NumPy (numeric.scaling.rope_inv_freq) against mpmath at {dps} digits",
         wrong=lambda dps: _float64(dps, extended_yarn=True),
+        formula=sp.Le(
+            sp.Abs(sp.IndexedBase("thetaprime_float64")[i] - _TP[i]) / _TP[i],
+            sp.Pow(10, -10, evaluate=False),
+            evaluate=False,
+        ),
         notes="A float64 kernel can only agree to ~1e-16, so it is compared here with its own tolerance, not in "
         "a 50-digit definition. Near a YaRN correction dimension within float rounding of an integer the floor "
         "or ceil can differ, hence the generic configuration. The wrong computation takes YaRN's correction "
@@ -894,14 +1022,17 @@ def pi_remainder() -> Identity:
     lhs = a_s - ((1 - lam_s) * taylor1 + lam_s * taylor2)
     return _identity(
         "extension-pi-remainder",
-        "Theorem 2.1, eq. 11: a(s) - a_linear(s) = R(s) from the two Taylor expansions (holds)",
+        r"Theorem 2.1, eq. 11: $a(s) - a_{\mathrm{linear}}(s) = R(s)$ from the two Taylor expansions (holds)",
         f"{CHEN}, Theorem 2.1 and Appendix A, eq. 9-11",
         [Step(lhs, _remainder(s1, sv, s2, A1, A2), "the first-order terms cancel; collect", ("cancel",))],
         assumptions=(
-            "a(s_k) = a(s) + a'(s)(s_k - s) + a''(xi_k)(s_k - s)²/2 (Taylor, Lagrange remainder), a''_k = a''(xi_k)",
-            "a_linear(s) = (1 - λ)a(s_1) + λa(s_2), λ = (s - s_1)/(s_2 - s_1); s_1 ≠ s_2 (a rational identity, "
-            "checked at s_1 ∈ [-100, -1], s ∈ [-1, 1], s_2 ∈ [1, 100])",
+            r"$a(s_k) = a(s) + a'(s)(s_k - s) + a''(\xi_k)(s_k - s)^2/2$ (Taylor, Lagrange remainder), "
+            r"$a''_k = a''(\xi_k)$",
+            r"$a_{\mathrm{linear}}(s) = (1 - \lambda)a(s_1) + \lambda a(s_2)$, $\lambda = (s - s_1)/(s_2 - s_1)$; "
+            r"$s_1 \ne s_2$ (a rational identity, checked at $s_1 \in [-100, -1]$, $s \in [-1, 1]$, "
+            r"$s_2 \in [1, 100]$)",
         ),
+        formula=sp.Eq(_a(sv) - _alin(sv), _R(sv), evaluate=False),
         domains={
             "s_1": Domain("real", -100, -1),
             "s": Domain("real", -1, 1),
@@ -924,24 +1055,25 @@ def pi_remainder_bound() -> Identity:
     e1 = -p * qq * (c1 * p + c2 * qq) / (2 * (p + qq))
     return _identity(
         "extension-pi-remainder-bound",
-        "Theorem 2.1, eq. 16: a'' ≥ -M on [s_1, s_2] gives R(s) ≤ (M/2)(s - s_1)(s_2 - s) (holds; with a'' ≤ M "
-        "the mirror bound, so |R| ≤ (M/2)(s - s_1)(s_2 - s))",
+        r"Theorem 2.1, eq. 16: $a'' \ge -M$ on $[s_1, s_2]$ gives $R(s) \le (M/2)(s - s_1)(s_2 - s)$ (holds; with "
+        r"$a'' \le M$ the mirror bound, so $|R| \le (M/2)(s - s_1)(s_2 - s)$)",
         f"{CHEN}, Appendix A, eq. 15-16",
         [
-            Step(lhs, e1, "s - s_1 = p, s_2 - s = q", ("cancel",)),
+            Step(lhs, e1, "$s - s_1 = p$, $s_2 - s = q$", ("cancel",)),
             Step(
                 e1,
                 M * p * qq / 2,
-                "the gap is pq(β_1 p + β_2 q)/(2(p + q)) ≥ 0 with β_k = a''(xi_k) + M ≥ 0",
+                r"the gap is $pq(\beta_1 p + \beta_2 q)/(2(p + q)) \ge 0$ with $\beta_k = a''(\xi_k) + M \ge 0$",
                 ("cancel",),
                 rel="<=",
             ),
         ],
         rel="<=",
         assumptions=(
-            "s_1 < s < s_2: s - s_1 = p > 0, s_2 - s = q > 0",
-            "a''(xi_k) = β_k - M with β_k ≥ 0, i.e. a''(xi_k) ≥ -M (M > 0)",
+            "$s_1 < s < s_2$: $s - s_1 = p > 0$, $s_2 - s = q > 0$",
+            r"$a''(\xi_k) = \beta_k - M$ with $\beta_k \ge 0$, i.e. $a''(\xi_k) \ge -M$ ($M > 0$)",
         ),
+        formula=sp.Le(_R(sv), M * (sv - s1) * (s2 - sv) / 2, evaluate=False),
         notes="The paper's middle expression (s - s_1)(s_2 - s)/(2(s_2 - s_1))[M(s - s_1) + M(s_2 - s)] is the same "
         "bound. If a'' ≤ M instead, -a has (-a)'' ≥ -M and remainder -R, so the same bound holds for -R: "
         "|a''| ≤ M gives |R(s)| ≤ (M/2)(s - s_1)(s_2 - s). The registered mistake halves the constant again, "
@@ -960,18 +1092,24 @@ def pi_geometric_bound() -> Identity:
     closed = (1 - ratio ** (d / 2)) / (1 - ratio)
     return _identity(
         "extension-pi-geometric-bound",
-        "Theorem 2.1, eq. 13: Σ_{j<d/2} θ_j² = (1 - c^-2)/(1 - c^(-4/d)) < 1/(1 - c^(-4/d)) (holds, as '<'; the "
-        "paper writes '=')",
+        r"Theorem 2.1, eq. 13: $\sum_{j<d/2} \theta_j^2 = (1 - c^{-2})/(1 - c^{-4/d}) < 1/(1 - c^{-4/d})$ (holds, as "
+        "'<'; the paper writes '=')",
         f"{CHEN}, Appendix A, eq. 12-13",
         [
-            Step(total, closed, "a finite geometric sum of ratio c^(-4/d) ≠ 1", ("doit",)),
-            Step(closed, 1 / (1 - ratio), "the gap c^(-2)/(1 - c^(-4/d)) > 0", ("cancel",), rel="<"),
+            Step(total, closed, r"a finite geometric sum of ratio $c^{-4/d} \ne 1$", ("doit",)),
+            Step(closed, 1 / (1 - ratio), "the gap $c^{-2}/(1 - c^{-4/d}) > 0$", ("cancel",), rel="<"),
         ],
         rel="<",
         assumptions=(
-            "θ_j = c^(-2j/d), so θ_j² = c^(-4j/d) = (1 + u)^(-j) with c^(4/d) = 1 + u, u > 0 (c > 1)",
-            "d even; u checked up to 10^(60/d) - 1, where the gap c^(-2) is still above the working precision "
-            "(c ≤ 10^15)",
+            r"$\theta_j = c^{-2j/d}$, so $\theta_j^2 = c^{-4j/d} = (1 + u)^{-j}$ with $c^{4/d} = 1 + u$, $u > 0$ "
+            "($c > 1$)",
+            "$d$ even; $u$ checked up to $10^{60/d} - 1$, where the gap $c^{-2}$ is still above the working precision "
+            r"($c \le 10^{15}$)",
+        ),
+        formula=sp.Lt(
+            sp.Sum(sp.IndexedBase("theta")[j] ** 2, (j, 0, d / 2 - 1)),
+            1 / (1 - sp.Pow(_cc, -4 / d, evaluate=False)),
+            evaluate=False,
         ),
         sizes={d: (2, 8, 128)},
         domains={"u": Domain("real", 1e-6, 10 ** (sp.Integer(60) / d) - 1, log=True)},
@@ -988,21 +1126,22 @@ def pi_step14_fails() -> Identity:
     rhs = 1 - 4 * sp.log(c) / width
     return _identity(
         "extension-pi-step14-fails",
-        "Theorem 2.1, eq. 14 fails: the paper's c^x ≤ 1 + x ln c (x < 0) is false at x = -4/d, c = 10^4, "
-        "d = 128: c^(-4/d) = 0.74989 > 1 - (4/d) ln c = 0.71218",
+        r"Theorem 2.1, eq. 14 fails: the paper's $c^x \le 1 + x \ln c$ ($x < 0$) is false at $x = -4/d$, $c = 10^4$, "
+        r"$d = 128$: $c^{-4/d} = 0.74989 > 1 - (4/d) \ln c = 0.71218$",
         f"{CHEN}, Appendix A, eq. 14",
         [
             Step(
                 lhs,
                 rhs,
-                "decided exactly: 10000^(-1/32) - 1 + ln(10000)/32 > 0 (c^x = e^(x ln c) lies above its tangent "
-                "line 1 + x ln c for every x ≠ 0)",
+                r"decided exactly: $10000^{-1/32} - 1 + \ln(10000)/32 > 0$ ($c^x = e^{x \ln c}$ lies above its tangent "
+                r"line $1 + x \ln c$ for every $x \ne 0$)",
                 ("identity",),
                 rel=">",
             )
         ],
         rel=">",
-        assumptions=("c = 10^4, d = 128 (LLaMA's head width and base, the paper's own numbers)",),
+        assumptions=("$c = 10^4$, $d = 128$ (LLaMA's head width and base, the paper's own numbers)",),
+        formula=sp.Gt(lhs, rhs, evaluate=False),
         notes="By strict convexity of the exponential the inequality is reversed for every x ≠ 0, so eq. 14, "
         "1/(1 - c^(-4/d)) ≤ d/(4 ln c), fails for every d and c > 1: at LLaMA's setting 1/(1 - c^(-4/d)) = "
         "3.99830807 > d/(4 ln c) = 3.4744, and the sum it bounds, Σ_j θ_j² = 3.99830803 (= |a''(0)| for h_j = 1), "
@@ -1020,23 +1159,24 @@ def pi_corrected_constant() -> Identity:
         lhs = 1 / (1 - 1 / (1 + x_ + g_))  # 1/(1 - c^(-4/d)), c^(4/d) = e^x = 1 + x + g
     return _identity(
         "extension-pi-corrected-constant",
-        "Corrected eq. 14: 1/(1 - c^(-4/d)) ≤ d/(4 ln c) + 1 for every d and c > 1 (from e^x ≥ 1 + x)",
+        r"Corrected eq. 14: $1/(1 - c^{-4/d}) \le d/(4 \ln c) + 1$ for every $d$ and $c > 1$ (from $e^x \ge 1 + x$)",
         f"{CHEN}, Appendix A, eq. 14 (corrected)",
         [
             Step(
                 lhs,
                 1 / x_ + 1,
-                "the gap is g/(x(x + g)) ≥ 0",
+                r"the gap is $g/(x(x + g)) \ge 0$",
                 ("cancel",),
                 rel="<=",
             )
         ],
         rel="<=",
         assumptions=(
-            "x = (4/d) ln c > 0 (c > 1)",
-            "c^(4/d) = e^x = 1 + x + g with g ≥ 0: the exponential lies above its tangent line at 0 (the one fact "
-            "taken as given; every x > 0 has this form)",
+            r"$x = (4/d) \ln c > 0$ ($c > 1$)",
+            r"$c^{4/d} = e^x = 1 + x + g$ with $g \ge 0$: the exponential lies above its tangent line at 0 (the one "
+            "fact taken as given; every $x > 0$ has this form)",
         ),
+        formula=sp.Le(1 / (1 - sp.Pow(_cc, -4 / d, evaluate=False)), d / (4 * sp.log(_cc)) + 1, evaluate=False),
         notes="So |a''(s)| ≤ (max_j |h_j|)(d/(4 ln c) + 1) and, with eq. 11 and 16 (which hold), the corrected "
         "Theorem 2.1 reads |a(s) - a_linear(s)| ≤ (max_j |h_j|)(d + 4 ln c)(s - s_1)(s_2 - s)/(8 ln c). At c = "
         "10^4, d = 128 and unit grid spacing: (d + 4 ln c)/(32 ln c) = 0.5593 instead of 0.4343, and against the "
@@ -1084,14 +1224,15 @@ def _pi_counterexample(dps: int, exponent: int = 2):
 def pi_counterexample() -> Fact:
     return Fact(
         "extension-pi-bound-counterexample",
-        "Theorem 2.1 fails at LLaMA's setting: with h_j = 1, d = 128, c = 10^4 the interpolation error at s = 1/2 "
-        "is 0.45928 > d/(32 ln c) = 0.43429; the corrected bound holds",
+        r"Theorem 2.1 fails at LLaMA's setting: with $h_j = 1$, $d = 128$, $c = 10^4$ the interpolation error at "
+        r"$s = 1/2$ is $0.45928 > d/(32 \ln c) = 0.43429$; the corrected bound holds",
         TOPIC,
         f"{CHEN}, Theorem 2.1, eq. 5 and 7",
-        "a(s) = Re Σ_j h_j e^{isθ_j} with h_j = 1 (max_j |h_j| = 1), θ_j = 10000^(-2j/128), on [s_1, s_2] = [0, 1] "
-        "(the paper's integer grid) and [0, 1/8], at the midpoint: the paper's bound d(s - s_1)(s_2 - s)/(8 ln c) "
-        "fails on both, the corrected (d + 4 ln c)(s - s_1)(s_2 - s)/(8 ln c) holds on both, and the paper's "
-        "M = d/(4 ln c) is below |a''(0)| = Σ_j θ_j².",
+        r"$a(s) = \mathrm{Re} \sum_j h_j e^{is\theta_j}$ with $h_j = 1$ ($\max_j |h_j| = 1$), "
+        r"$\theta_j = 10000^{-2j/128}$, on $[s_1, s_2] = [0, 1]$ (the paper's integer grid) and $[0, 1/8]$, at the "
+        r"midpoint: the paper's bound $d(s - s_1)(s_2 - s)/(8 \ln c)$ fails on both, the corrected "
+        r"$(d + 4 \ln c)(s - s_1)(s_2 - s)/(8 \ln c)$ holds on both, and the paper's $M = d/(4 \ln c)$ is below "
+        r"$|a''(0)| = \sum_j \theta_j^2$.",
         {
             "[0, 1]: paper's bound holds": False,
             "[0, 1]: corrected bound holds": True,
@@ -1102,6 +1243,11 @@ def pi_counterexample() -> Fact:
         _pi_counterexample,
         method="mpmath at {dps} digits (θ_j from numeric.sinusoid.inverse_frequencies_mp)",
         wrong=lambda dps: _pi_counterexample(dps, exponent=1),
+        formula=sp.Gt(
+            sp.Abs(_a(sp.Rational(1, 2)) - _alin(sp.Rational(1, 2))),
+            sp.Integer(128) / (32 * sp.log(sp.Integer(10) ** 4, evaluate=False)),
+            evaluate=False,
+        ),
         notes="h_j = 1 is q = k with unit pairs: a(s) is then Σ_j cos(sθ_j), the sinusoidal dot product. As "
         "s_2 - s_1 → 0 at s = 0 the ratio of the error to the paper's bound tends to Σ_j θ_j²/(d/(4 ln c)) = "
         "1.151. The wrong computation forgets the 2 in the exponent, θ_j = c^(-j/d).",

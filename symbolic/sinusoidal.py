@@ -31,14 +31,27 @@ theta_i = THETA[i]
 theta_paper = b ** (-2 * i / d)  # θ_i = b^{-2i/d}
 
 SIZES = {d: (2, 4, 6, 16)}
+
+
+# ---- named symbols for the short statements (formula=) ---------------------------------------------------------
+def _pe(p, width=d) -> sp.MatrixSymbol:
+    r"""``PE(p)``, the code of position ``p`` as a named column vector (statements only)."""
+    return sp.MatrixSymbol(f"PE({p})", width, 1)
+
+
+def _dot_pe(p, q_) -> sp.MatMul:
+    return sp.MatMul(sp.Transpose(_pe(p)), _pe(q_))
+
+
+LAMBDA = sp.IndexedBase("lambda", positive=True)  # wavelengths
 #: A frequency base: b > 1 (the kernels refuse b <= 1), spread over six orders of magnitude.
 BASE = Domain("real", 1.001, 1e6, log=True)
 #: A pair index of a width d: 0 .. d/2 - 1.
 PAIR = Domain("integer", 0, d / 2 - 1)
 ASSUME = (
-    "d even and positive",
-    "i = 0, ..., d/2 - 1 indexes the pairs",
-    "θ_i > 0 any frequencies (the paper's are b^(-2i/d))",
+    "$d$ even and positive",
+    r"$i = 0, \dots, d/2 - 1$ indexes the pairs",
+    r"$\theta_i > 0$ any frequencies (the paper's are $b^{-2i/d}$)",
     "positions real",
 )
 
@@ -151,18 +164,20 @@ def definition() -> Definition:
     lhs = sp.Matrix([PE(pos, 2 * i, d, b), PE(pos, 2 * i + 1, d, b)])
     return Definition(
         "sinusoidal-definition",
-        "The sinusoidal code: PE(pos, 2i) = sin(pos/b^(2i/d)), PE(pos, 2i+1) = cos(pos/b^(2i/d))",
+        r"The sinusoidal code: $\mathrm{PE}(\mathrm{pos}, 2i) = \sin(\mathrm{pos}/b^{2i/d})$, "
+        r"$\mathrm{PE}(\mathrm{pos}, 2i+1) = \cos(\mathrm{pos}/b^{2i/d})$",
         "sinusoidal",
         f"{VASWANI}; {MATHS}",
         lhs,
         sp.Matrix([sp.sin(pos / denom), sp.cos(pos / denom)]),
-        "the paper's definition, interleaved; 1/b^(2i/d) = b^(-2i/d) =: θ_i",
+        r"the paper's definition, interleaved; $1/b^{2i/d} = b^{-2i/d} =: \theta_i$",
         "numeric.sinusoid.sinusoidal_mp",
-        assumptions=("d even", "i = 0 .. d/2 - 1", "b > 1 the base", "positions real"),
+        assumptions=("$d$ even", r"$i = 0, \dots, d/2 - 1$", "$b > 1$ the base", "positions real"),
         sizes=SIZES,
         domains={"i": PAIR, "b": BASE},
         wrong=sp.Matrix([sp.sin(pos * b ** (-i / d)), sp.cos(pos * b ** (-i / d))]),
         notes="Every sinusoidal theorem below holds for arbitrary positive frequencies θ_i, so for these.",
+        formula=sp.Eq(lhs, sp.Matrix([sp.sin(pos * theta_paper), sp.cos(pos * theta_paper)]), evaluate=False),
     )
 
 
@@ -172,13 +187,18 @@ def denominators_512() -> Identity:
     rhs = sp.Matrix([1, 100, 10 ** sp.Rational(255, 64)])
     return _identity(
         "sinusoidal-denominators-512",
-        "Worked example, d_model = 512: denominators 10000^(2i/512) at i = 0, 128, 255",
-        [Step(lhs, rhs, "exact powers of 10: 10000^(510/512) = 10^(255/64), not 10000", ("powsimp",))],
+        r"Worked example, $d_{\mathrm{model}} = 512$: denominators $10000^{2i/512}$ at $i = 0, 128, 255$",
+        [Step(lhs, rhs, "exact powers of 10: $10000^{510/512} = 10^{255/64}$, not 10000", ("powsimp",))],
         source=sources.article("More on '$i$' and '$d_{model}$'") + ", Examples A-C",
-        assumptions=("d_model = 512", "b = 10000"),
+        assumptions=(r"$d_{\mathrm{model}} = 512$", "$b = 10000$"),
         sizes={},
         notes="The article rounds 510/512 to 1 and writes 10000; the exact denominator is 10^(255/64) ≈ 9646.6.",
         wrong=sp.Matrix([1, 100, 10000]),
+        formula=sp.Eq(
+            sp.Pow(10000, sp.Mul(510, sp.Pow(512, -1, evaluate=False), evaluate=False), evaluate=False),
+            sp.Pow(10, sp.Rational(255, 64), evaluate=False),
+            evaluate=False,
+        ),
     )
 
 
@@ -186,12 +206,13 @@ def norm() -> Identity:
     lhs = pairs(sp.sin(pos * theta_i) ** 2 + sp.cos(pos * theta_i) ** 2)
     return _identity(
         "sinusoidal-norm",
-        "Every position has the same norm: |PE(pos)|² = d/2",
+        r"Every position has the same norm: $|\mathrm{PE}(\mathrm{pos})|^2 = d/2$",
         [
-            Step(lhs, pairs(sp.Integer(1)), "sin² + cos² = 1 in every pair", ("combine_sums", "trigsimp")),
-            Step(pairs(sp.Integer(1)), d / 2, "d/2 pairs", ("doit",)),
+            Step(lhs, pairs(sp.Integer(1)), r"$\sin^2 + \cos^2 = 1$ in every pair", ("combine_sums", "trigsimp")),
+            Step(pairs(sp.Integer(1)), d / 2, "$d/2$ pairs", ("doit",)),
         ],
         wrong=d,
+        formula=sp.Eq(_dot_pe(pos, pos), d / 2, evaluate=False),
     )
 
 
@@ -199,7 +220,8 @@ def shift_is_linear() -> Identity:
     M_k = sp.Matrix([[sp.cos(k * theta_i), sp.sin(k * theta_i)], [-sp.sin(k * theta_i), sp.cos(k * theta_i)]])
     return _identity(
         "sinusoidal-shift-linear",
-        "PE(pos + k) = M_k·PE(pos), with M_k a rotation per pair that does not depend on pos",
+        r"$\mathrm{PE}(\mathrm{pos} + k) = M_k \mathrm{PE}(\mathrm{pos})$, with $M_k$ a rotation per pair that "
+        "does not depend on pos",
         [
             Step(
                 pe_pair(pos + k),
@@ -210,40 +232,44 @@ def shift_is_linear() -> Identity:
         ],
         notes="M_k contains no pos: the full M_k is block diagonal with this 2x2 block for each pair i, for any d.",
         wrong=M_k.T * pe_pair(pos),
+        formula=sp.Eq(_pe(pos + k), sp.MatMul(sp.MatrixSymbol("M_k", d, d), _pe(pos)), evaluate=False),
     )
 
 
 def dot_product() -> Identity:
     return _identity(
         "sinusoidal-dot-product",
-        "PE(m)·PE(n) = Σ_i cos((m - n)θ_i)",
-        [Step(dot(m, n), phi(m - n), "cos(a - b) = cos a cos b + sin a sin b in every pair", DOT)],
+        r"$\mathrm{PE}(m) \cdot \mathrm{PE}(n) = \sum_i \cos((m - n)\theta_i)$",
+        [Step(dot(m, n), phi(m - n), r"$\cos(a - b) = \cos a \cos b + \sin a \sin b$ in every pair", DOT)],
         wrong=phi(m + n),
+        formula=sp.Eq(_dot_pe(m, n), phi(m - n), evaluate=False),
     )
 
 
 def translation_invariance() -> Identity:
     return _identity(
         "sinusoidal-translation-invariance",
-        "Translation invariance: PE(m + t)·PE(n + t) = PE(m)·PE(n)",
+        r"Translation invariance: $\mathrm{PE}(m + t) \cdot \mathrm{PE}(n + t) = \mathrm{PE}(m) \cdot \mathrm{PE}(n)$",
         [
-            Step(dot(m + t, n + t), phi(m - n), "dot-product identity; (m + t) - (n + t) = m - n", EULER),
+            Step(dot(m + t, n + t), phi(m - n), "dot-product identity; $(m + t) - (n + t) = m - n$", EULER),
             Step(phi(m - n), dot(m, n), "dot-product identity, read backwards", DOT),
         ],
         wrong=dot(m + 2 * t, n + t),
+        formula=sp.Eq(_dot_pe(m + t, n + t), _dot_pe(m, n), evaluate=False),
     )
 
 
 def symmetry() -> Identity:
     return _identity(
         "sinusoidal-symmetry",
-        "Symmetry: PE(m)·PE(n) = PE(n)·PE(m)",
+        r"Symmetry: $\mathrm{PE}(m) \cdot \mathrm{PE}(n) = \mathrm{PE}(n) \cdot \mathrm{PE}(m)$",
         [
             Step(dot(m, n), phi(m - n), "dot-product identity", DOT),
-            Step(phi(m - n), phi(n - m), "cos is even", ("combine_sums", "expand")),
+            Step(phi(m - n), phi(n - m), r"$\cos$ is even", ("combine_sums", "expand")),
             Step(phi(n - m), dot(n, m), "dot-product identity, read backwards", DOT),
         ],
         wrong=pairs(sp.sin((n - m) * theta_i)),
+        formula=sp.Eq(_dot_pe(m, n), _dot_pe(n, m), evaluate=False),
     )
 
 
@@ -254,9 +280,15 @@ def neighbour_distance() -> Identity:
     )
     return _identity(
         "sinusoidal-neighbour-distance",
-        "Neighbours are equally far apart everywhere: |PE(pos+1) - PE(pos)|² = Σ_i 4 sin²(θ_i/2)",
+        r"Neighbours are equally far apart everywhere: $|\mathrm{PE}(\mathrm{pos}+1) - \mathrm{PE}(\mathrm{pos})|^2 "
+        r"= \sum_i 4 \sin^2(\theta_i/2)$",
         [
-            Step(step, pairs(2 - 2 * sp.cos(theta_i)), "expand the squares; sin² + cos² = 1; angle addition", EULER),
+            Step(
+                step,
+                pairs(2 - 2 * sp.cos(theta_i)),
+                r"expand the squares; $\sin^2 + \cos^2 = 1$; angle addition",
+                EULER,
+            ),
             Step(
                 pairs(2 - 2 * sp.cos(theta_i)),
                 pairs(4 * sp.sin(theta_i / 2) ** 2),
@@ -267,6 +299,11 @@ def neighbour_distance() -> Identity:
         notes="Unlike binary codes, the step from one position to the next has the same size at every position; "
         "pair i contributes 2|sin(θ_i/2)| to it.",
         wrong=pairs(4 * sp.sin(theta_i) ** 2),
+        formula=sp.Eq(
+            sp.MatMul(sp.Transpose(_pe(pos + 1) - _pe(pos)), _pe(pos + 1) - _pe(pos)),
+            pairs(4 * sp.sin(theta_i / 2) ** 2),
+            evaluate=False,
+        ),
     )
 
 
@@ -277,16 +314,21 @@ def wavelengths() -> Identity:
     longest = 2 * sp.pi * b / b ** (2 / d)
     return _identity(
         "sinusoidal-wavelengths",
-        "Wavelengths 2π/θ_i form a geometric progression with ratio b^(2/d); the longest is 2π·b^(1 - 2/d) < 2π·b",
+        r"Wavelengths $2\pi/\theta_i$ form a geometric progression with ratio $b^{2/d}$; the longest is "
+        r"$2\pi b^{1 - 2/d} < 2\pi b$",
         [
             Step(
-                lam_next / lam, b ** (2 / d), "consecutive wavelengths: ratio b^(2/d), independent of i", ("powsimp",)
+                lam_next / lam,
+                b ** (2 / d),
+                "consecutive wavelengths: ratio $b^{2/d}$, independent of $i$",
+                ("powsimp",),
             ),
-            Step(last, longest, "the longest, at i = d/2 - 1", ("expand", "powsimp")),
+            Step(last, longest, "the longest, at $i = d/2 - 1$", ("expand", "powsimp")),
             Step(
                 longest,
                 2 * sp.pi * b,
-                "b^(2/d) > 1 for b > 1: compare logarithms, log(2πb) - log(2πb^(1-2/d)) = (2/d) log b > 0",
+                r"$b^{2/d} > 1$ for $b > 1$: compare logarithms, "
+                r"$\log(2\pi b) - \log(2\pi b^{1-2/d}) = (2/d) \log b > 0$",
                 ("log_sides", "expand_log", "expand"),
                 rel="<",
             ),
@@ -296,31 +338,37 @@ def wavelengths() -> Identity:
         rel="<",
         strategy=("log_sides", "expand_log", "expand"),
         given=(sp.Q.gt(b, 1),),
-        assumptions=(*ASSUME, "b > 1"),
+        assumptions=(*ASSUME, "$b > 1$"),
         domains={"b": BASE},
         notes="The paper's 'from 2π to 10000·2π' is the limit d → ∞; for d = 512 the longest wavelength is "
         "2π·10^(255/64) ≈ 60611, not 62832.",
         wrong=2 * sp.pi * b / b ** (4 / d),
+        formula=(
+            sp.Eq(LAMBDA[i + 1] / LAMBDA[i], b ** (2 / d), evaluate=False),
+            sp.Lt(LAMBDA[d / 2 - 1], 2 * sp.pi * b, evaluate=False),
+        ),
     )
 
 
 def pair_separation() -> Identity:
     return _identity(
         "sinusoidal-pair-separation",
-        "One pair moves 2|sin(θ_i/2)| per position step: fast pairs separate neighbours, slow pairs barely move",
+        r"One pair moves $2|\sin(\theta_i/2)|$ per position step: fast pairs separate neighbours, slow pairs barely "
+        "move",
         [
             Step(
                 sp.expand(
                     (pe_pair(pos + 1, theta) - pe_pair(pos, theta)).T * (pe_pair(pos + 1, theta) - pe_pair(pos, theta))
                 )[0],
                 2 - 2 * sp.cos(theta),
-                "expand; sin² + cos² = 1; angle addition",
+                r"expand; $\sin^2 + \cos^2 = 1$; angle addition",
                 ("expand", "expand_trig", "expand", "trigsimp"),
             ),
             Step(2 - 2 * sp.cos(theta), 4 * sp.sin(theta / 2) ** 2, "half-angle formula", ("trig_to_exp", "expand")),
         ],
         sizes={},
         wrong=4 * sp.sin(theta) ** 2,
+        formula=sp.Eq(PairStep(pos, pos + 1, i, d, b), 2 * sp.Abs(sp.sin(theta / 2)), evaluate=False),
     )
 
 
@@ -347,11 +395,11 @@ def _worked_examples(dps, exponent=lambda j: mpmath.mpf(2 * j) / 512):
 def worked_examples_512() -> Fact:
     return Fact(
         "sinusoidal-worked-examples-512",
-        "Worked examples A-C for d_model = 512 at pos = 1, recomputed",
+        r"Worked examples A-C for $d_{\mathrm{model}} = 512$ at $\mathrm{pos} = 1$, recomputed",
         "sinusoidal",
         EXAMPLES,
-        "At i = 255 the denominator is 10^(255/64) ≈ 9646.6 (the article rounds the exponent 510/512 to 1 and "
-        "writes 10000), so the value is sin(1.0366e-4), not sin(0.0001).",
+        r"At $i = 255$ the denominator is $10^{255/64} \approx 9646.6$ (the article rounds the exponent 510/512 to 1 "
+        r"and writes 10000), so the value is $\sin(1.0366 \cdot 10^{-4})$, not $\sin(0.0001)$.",
         {
             "denominator": ["1.0000000", "100.00000", "9646.6162"],
             "sin(1/denominator)": ["0.841471", "0.00999983", "0.000103663"],
@@ -362,17 +410,20 @@ def worked_examples_512() -> Fact:
         definitions=(
             Definition(
                 "sinusoidal-worked-examples-512:PE",
-                "PE(1, 2i) for d_model = 512",
+                r"$\mathrm{PE}(1, 2i)$ for $d_{\mathrm{model}} = 512$",
                 "sinusoidal",
                 EXAMPLES,
                 PE(1, 2 * i, 512, 10000),
                 sp.sin(1 / sp.Pow(10000, 2 * i / 512, evaluate=False)),
-                "the definition at pos = 1, d_model = 512, b = 10000",
+                r"the definition at $\mathrm{pos} = 1$, $d_{\mathrm{model}} = 512$, $b = 10000$",
                 "numeric.sinusoid.sinusoidal_mp",
                 domains={"i": Domain("integer", 0, 255)},
             ),
         ),
         notes="The wrong computation rounds the exponent 2i/512 to two decimals, as the article does.",
+        formula=sp.Eq(
+            PE(1, 510, 512, 10000), sp.sin(sp.Pow(10, sp.Rational(-255, 64), evaluate=False)), evaluate=False
+        ),
     )
 
 
@@ -408,11 +459,11 @@ def _dry_run(dps, rounding=_two_decimals):
 def dry_run_d4() -> Fact:
     return Fact(
         "sinusoidal-dry-run-d4",
-        "Dry run d_model = 4 for 'The cat sat', rounded to two decimals",
+        r"Dry run $d_{\mathrm{model}} = 4$ for 'The cat sat', rounded to two decimals",
         "sinusoidal",
         sources.article("Simple Dry-Run :"),
-        "Reproduces the article's table except dimension 3 at pos = 1 and 2: cos(0.01) = 0.99995 and cos(0.02) = "
-        "0.99980 round to 1.00; the article prints 0.99 (truncation, not rounding).",
+        r"Reproduces the article's table except dimension 3 at $\mathrm{pos} = 1$ and 2: $\cos(0.01) = 0.99995$ and "
+        r"$\cos(0.02) = 0.99980$ round to 1.00; the article prints 0.99 (truncation, not rounding).",
         [["0.00", "1.00", "0.00", "1.00"], ["0.84", "0.54", "0.01", "1.00"], ["0.91", "-0.42", "0.02", "1.00"]],
         _dry_run,
         method="mpmath at {dps} digits (numeric.sinusoid.sinusoidal_mp), rounded half away from zero",
@@ -420,16 +471,21 @@ def dry_run_d4() -> Fact:
         definitions=(
             Definition(
                 "sinusoidal-dry-run-d4:PE",
-                "PE(pos) for d_model = 4",
+                r"$\mathrm{PE}(\mathrm{pos})$ for $d_{\mathrm{model}} = 4$",
                 "sinusoidal",
                 sources.article("Simple Dry-Run :"),
                 sp.Matrix([PE(pos, c, 4, 10000) for c in range(4)]),
                 sp.Matrix([sp.sin(pos), sp.cos(pos), sp.sin(pos / 100), sp.cos(pos / 100)]),
-                "d_model = 4, b = 10000: denominators 1 and 100",
+                r"$d_{\mathrm{model}} = 4$, $b = 10000$: denominators 1 and 100",
                 "numeric.sinusoid.sinusoidal_mp",
             ),
         ),
         notes="The wrong computation truncates to two decimals, as the article's table does.",
+        formula=sp.Eq(
+            sp.Transpose(_pe(1, 4)),
+            sp.ImmutableMatrix([[sp.sin(1), sp.cos(1), sp.sin(sp.Rational(1, 100)), sp.cos(sp.Rational(1, 100))]]),
+            evaluate=False,
+        ),
     )
 
 
@@ -455,11 +511,12 @@ def _monotone(dps, exponent=lambda j, width: mpmath.mpf(2 * j) / width):
 def monotone_range() -> Fact:
     return Fact(
         "sinusoidal-monotone-range",
-        "Monotonicity holds only at short range: φ(k) = PE(0)·PE(k) strictly decreases for k = 0..K, then rises",
+        r"Monotonicity holds only at short range: $\varphi(k) = \mathrm{PE}(0) \cdot \mathrm{PE}(k)$ strictly "
+        r"decreases for $k = 0, \dots, K$, then rises",
         "sinusoidal",
         f"{sources.article('Rules any Positional Encoding Method must follow')}; {sources.WANG}",
-        "For integer distances k, φ(0) > φ(1) > ... > φ(K) and φ(K+1) > φ(K), with K = 3, 5, 11, 43 for "
-        "d_model = 4, 64, 128, 512 (b = 10000).",
+        r"For integer distances $k$, $\varphi(0) > \varphi(1) > \dots > \varphi(K)$ and $\varphi(K+1) > \varphi(K)$, "
+        r"with $K = 3, 5, 11, 43$ for $d_{\mathrm{model}} = 4, 64, 128, 512$ ($b = 10000$).",
         {str(w): K_ for w, K_ in MONOTONE.items()},
         _monotone,
         method="mpmath at {dps} digits",
@@ -467,17 +524,23 @@ def monotone_range() -> Fact:
         definitions=(
             Definition(
                 "sinusoidal-monotone-range:phi",
-                "φ(k) = PE(0)·PE(k)",
+                r"$\varphi(k) = \mathrm{PE}(0) \cdot \mathrm{PE}(k)$",
                 "sinusoidal",
                 sources.WANG,
                 Proximity(K, d, 10000),
                 pairs(sp.cos(K * sp.Integer(10000) ** (-2 * i / d))),
-                "the proximity of the sinusoidal code: pair i contributes sin 0·sin kθ_i + cos 0·cos kθ_i",
+                r"the proximity of the sinusoidal code: pair $i$ contributes "
+                r"$\sin 0 \sin k\theta_i + \cos 0 \cos k\theta_i$",
                 "numeric.sinusoid.sinusoidal_mp",
                 sizes={d: (4, 64, 128, 512)},
             ),
         ),
         notes="The wrong computation uses the frequencies 10000^(-i/d) (the 'i/d instead of 2i/d' slip).",
+        formula=(
+            sp.Lt(Proximity(K + 1, 512, 10000), Proximity(K, 512, 10000), evaluate=False),
+            sp.Contains(K, sp.Range(0, 43), evaluate=False),
+            sp.Gt(Proximity(44, 512, 10000), Proximity(43, 512, 10000), evaluate=False),
+        ),
     )
 
 
@@ -497,12 +560,12 @@ def _near_repeats(dps, gap_of=lambda kk: 2 * abs(mpmath.sin(mpmath.mpf(kk) / 2))
 def fast_wave_repeats() -> Fact:
     return Fact(
         "sinusoidal-fast-wave-near-repeats",
-        "The fastest pair (θ_0 = 1) never repeats exactly; its closest returns up to k = 1000",
+        r"The fastest pair ($\theta_0 = 1$) never repeats exactly; its closest returns up to $k = 1000$",
         "sinusoidal",
         sources.article("The Right Graph: The Problem with Distant Words"),
-        "Distance of pair 0 between positions 0 and k is 2|sin(k/2)|; record minima for k ≤ 1000 occur at "
-        "k = 1, 6, 19, 25, 44, 333, 710 (approximations of multiples of 2π). At k = 6 the gap is 0.282: "
-        "sin(6) = -0.279, not the same height as sin(0) = 0, as the article's figure suggests.",
+        r"Distance of pair 0 between positions 0 and $k$ is $2|\sin(k/2)|$; record minima for $k \le 1000$ occur at "
+        r"$k = 1, 6, 19, 25, 44, 333, 710$ (approximations of multiples of $2\pi$). At $k = 6$ the gap is 0.282: "
+        r"$\sin 6 = -0.279$, not the same height as $\sin 0 = 0$, as the article's figure suggests.",
         [1, 6, 19, 25, 44, 333, 710],
         _near_repeats,
         method="mpmath at {dps} digits",
@@ -515,11 +578,15 @@ def fast_wave_repeats() -> Fact:
                 VASWANI,
                 PairStep(0, K, 0, 4, 10000),
                 2 * sp.Abs(sp.sin(K / 2)),
-                "|(sin k, cos k) - (0, 1)|² = 2 - 2 cos k = 4 sin²(k/2)",
+                r"$|(\sin k, \cos k) - (0, 1)|^2 = 2 - 2 \cos k = 4 \sin^2(k/2)$",
                 "numeric.sinusoid.sinusoidal_mp",
             ),
         ),
         notes="The wrong computation measures |sin k| (one coordinate) instead of the pair's distance.",
+        formula=(
+            sp.Eq(PairStep(0, K, 0, 4, 10000), 2 * sp.Abs(sp.sin(K / 2)), evaluate=False),
+            sp.Ne(sp.sin(6), sp.sin(0), evaluate=False),
+        ),
     )
 
 
@@ -534,11 +601,12 @@ def _fast_slow(dps, exponent=lambda j: mpmath.mpf(2 * j) / 512):
 def fast_slow_separation() -> Fact:
     return Fact(
         "sinusoidal-fast-slow-separation",
-        "Fast pairs tell neighbours apart, slow pairs barely move: per-pair step for d_model = 512",
+        r"Fast pairs tell neighbours apart, slow pairs barely move: per-pair step for $d_{\mathrm{model}} = 512$",
         "sinusoidal",
         sources.article("Differentiating between Nearby and Distant Words"),
-        "By sinusoidal-pair-separation, pair i moves 2 sin(θ_i/2) per position step: 0.9589 for the fastest "
-        "pair (i = 0), 0.01000 at i = 128 and 1.037e-4 for the slowest (i = 255), a ratio of about 9250.",
+        r"By `sinusoidal-pair-separation`, pair $i$ moves $2 \sin(\theta_i/2)$ per position step: 0.9589 for the "
+        r"fastest pair ($i = 0$), 0.01000 at $i = 128$ and $1.037 \cdot 10^{-4}$ for the slowest ($i = 255$), a ratio "
+        "of about 9250.",
         ["0.9589", "0.01000", "0.0001037"],
         _fast_slow,
         method="mpmath at {dps} digits",
@@ -546,17 +614,20 @@ def fast_slow_separation() -> Fact:
         definitions=(
             Definition(
                 "sinusoidal-fast-slow-separation:step",
-                "the move of pair i from one position to the next, d_model = 512",
+                r"the move of pair $i$ from one position to the next, $d_{\mathrm{model}} = 512$",
                 "sinusoidal",
                 VASWANI,
                 PairStep(0, 1, i, 512, 10000),
                 2 * sp.sin(sp.Integer(10000) ** (-2 * i / 512) / 2),
-                "sinusoidal-pair-separation at d = 512, b = 10000",
+                "`sinusoidal-pair-separation` at $d = 512$, $b = 10000$",
                 "numeric.sinusoid.sinusoidal_mp",
                 domains={"i": Domain("integer", 0, 255)},
             ),
         ),
         notes="The wrong computation indexes the frequencies from 1 (θ_i = 10000^(-2(i+1)/512)): an off-by-one.",
+        formula=sp.Eq(
+            PairStep(0, 1, i, 512, 10000), 2 * sp.sin(sp.Integer(10000) ** (-2 * i / 512) / 2), evaluate=False
+        ),
     )
 
 

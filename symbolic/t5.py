@@ -11,6 +11,7 @@ import math
 
 import mpmath
 import numpy as np
+import sympy as sp
 
 from numeric import t5
 
@@ -19,6 +20,12 @@ from .attention import TOPIC
 from .core import Fact
 
 T5 = sources.T5
+
+# ---- named symbols for the short statements (formula=) ---------------------------------------------------------
+_m, _n, _t = sp.symbols("m n t", integer=True)
+_r = sp.Symbol("r", integer=True)
+_bias, _bucket = sp.Function("B"), sp.Function("bucket")
+_j = sp.Symbol("j", integer=True, nonnegative=True)
 
 
 def _t5_bias(dps: int, swapped: bool = False):
@@ -43,13 +50,14 @@ def _t5_bias(dps: int, swapped: bool = False):
 def t5_translation() -> Fact:
     return Fact(
         "t5-bias-relative",
-        "T5's bias computed from absolute positions depends on n - m only; keys after the query use the upper "
+        "T5's bias computed from absolute positions depends on $n - m$ only; keys after the query use the upper "
         "half of the buckets",
         TOPIC,
         f"{T5}; {sources.article('Relative Positions')}",
-        "numeric.t5.t5_bias with 32 buckets, max distance 128 and a table whose bias is the bucket index, for "
-        "queries and keys at 0 .. 39 and again shifted by 10^6: the bias matrix is constant along diagonals and "
-        "unchanged by the shift; a key 5 after the query reads bucket 16 + 5 = 21, a key 5 before reads 5.",
+        "`numeric.t5.t5_bias` with 32 buckets, max distance 128 and a table whose bias is the bucket index, for "
+        r"queries and keys at $0, \dots, 39$ and again shifted by $10^6$: the bias matrix is constant along "
+        "diagonals and unchanged by the shift; a key 5 after the query reads bucket 16 + 5 = 21, a key 5 before "
+        "reads 5.",
         {
             "constant along diagonals": True,
             "positions shifted by 10^6: unchanged": True,
@@ -59,6 +67,7 @@ def t5_translation() -> Fact:
         _t5_bias,
         method="numeric.t5.t5_bias (NumPy, exact integer buckets)",
         wrong=lambda dps: _t5_bias(dps, swapped=True),
+        formula=sp.Eq(_bias(_m + _t, _n + _t), _bias(_m, _n), evaluate=False),
         notes="The score is content plus b(bucket(n - m)) by T5's definition; what is checked is that the code "
         "computes it from absolute positions with the key - query sign. The wrong computation swaps the sign "
         "convention (query - key), which is still translation invariant but reads the other half of the table.",
@@ -101,13 +110,16 @@ def t5_boundaries() -> Fact:
         "T5 bucket boundaries at the defaults (bidirectional, 32 buckets, 128)",
         TOPIC,
         T5,
-        "Scanning the bucket of r = 0, -1, ..., -199: exact buckets for |r| < 8, then the boundaries 8·16^(j/8) "
-        "rounded up; bucket 16 is never used (positive offsets start at |r| = 1). Claimed: [first |r| of each "
-        "bucket, unused buckets, the scan agrees with the closed form].",
+        r"Scanning the bucket of $r = 0, -1, \dots, -199$: exact buckets for $|r| < 8$, then the boundaries "
+        r"$8 \cdot 16^{j/8}$ rounded up; bucket 16 is never used (positive offsets start at $|r| = 1$). Claimed: "
+        "[first $|r|$ of each bucket, unused buckets, the scan agrees with the closed form].",
         [[0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 23, 32, 46, 64, 91], [16], True],
         _t5_boundaries,
         method="mpmath at {dps} digits (numeric.t5.t5_relative_bucket_mp)",
         wrong=lambda dps: _t5_boundaries(dps, bucket=_linear_bucket),
+        formula=sp.Eq(
+            sp.Function("r_{first}")(8 + _j), sp.ceiling(8 * sp.Pow(16, _j / 8, evaluate=False)), evaluate=False
+        ),
         notes="The wrong computation spaces the buckets linearly (a bug class seen in ports).",
     )
 
@@ -134,12 +146,17 @@ def t5_cap() -> Fact:
         "T5 buckets are capped at the last bucket of each half; distance 0 is bucket 0",
         TOPIC,
         T5,
-        "Bidirectional, 32 buckets, max distance 128: every |r| >= 91 of one sign shares a bucket (15 for keys "
-        "before the query, 31 after), however far; r = 0 is bucket 0 with no log(0) evaluated.",
+        r"Bidirectional, 32 buckets, max distance 128: every $|r| \ge 91$ of one sign shares a bucket (15 for keys "
+        r"before the query, 31 after), however far; $r = 0$ is bucket 0 with no $\log 0$ evaluated.",
         [[15, 15, 15, 15, 15, 31, 31], [0, 0]],
         _t5_cap,
         method="mpmath at {dps} digits (numeric.t5.t5_relative_bucket_mp)",
         wrong=lambda dps: _t5_cap(dps, bucket=_uncapped),
+        formula=(
+            sp.Implies(sp.Le(_r, -91), sp.Eq(_bucket(_r), 15, evaluate=False), evaluate=False),
+            sp.Implies(sp.Ge(_r, 91), sp.Eq(_bucket(_r), 31, evaluate=False), evaluate=False),
+            sp.Eq(_bucket(0), 0, evaluate=False),
+        ),
         notes="The wrong computation forgets the cap (min(., buckets - 1)).",
     )
 

@@ -36,6 +36,8 @@ TXL = sources.TXL
 W_kE, W_kR = _sq("W_{k,E}"), _sq("W_{k,R}")
 u, v = _vec("u"), _vec("v")
 R_mn = _vec("R_{m-n}")
+_A_rel = sp.Function("A_rel")  # Transformer-XL's score of query i and key j (statements only)
+_shifted = sp.Function("S")  # the relative shift's output entry (i, j)
 
 
 def txl_from_four_terms() -> Identity:
@@ -45,20 +47,21 @@ def txl_from_four_terms() -> Identity:
     rhs = (W_q * x_m + u).T * W_kE * x_n + (W_q * x_m + v).T * W_kR * R_mn
     return _identity(
         "txl-from-four-terms",
-        "Transformer-XL rewrites the four terms; the code adds u, v to the query",
+        "Transformer-XL rewrites the four terms; the code adds $u$, $v$ to the query",
         TXL,
         [
             Step(
                 lhs,
                 rhs,
-                "collect the terms sharing a key: (a)+(c) with W_{k,E} x_n, (b)+(d) with W_{k,R} R_{m-n}",
+                "collect the terms sharing a key: (a)+(c) with $W_{k,E} x_n$, (b)+(d) with $W_{k,R} R_{m-n}$",
                 ("expand",),
             )
         ],
         assumptions=(
-            "the four terms of attention-four-term-expansion with p_n -> R_{m-n} (own W_{k,R}), "
-            "W_k x_n -> W_{k,E} x_n, and the query-side W_q p_m -> u (content) and v (position)",
+            r"the four terms of `attention-four-term-expansion` with $p_n \to R_{m-n}$ (own $W_{k,R}$), "
+            r"$W_k x_n \to W_{k,E} x_n$, and the query-side $W_q p_m \to u$ (content) and $v$ (position)",
         ),
+        formula=sp.Eq(lhs, rhs, evaluate=False),
         sizes=MAT_SIZES,
         notes="The right side is what the reference code computes: AC = (q + r_w_bias) k^T and "
         "BD = (q + r_r_bias) r^T, with r_w_bias = u and r_r_bias = v.",
@@ -92,14 +95,17 @@ def txl_shift_index() -> Identity:
     rhs = ri * (klen + 1) + (rj + qlen - ri)  # row i, column j + q_len - i of the padded (q_len, k_len + 1) matrix
     return _identity(
         "txl-rel-shift-index",
-        "The relative shift reads output (i, j) from padded row i, column j + q_len - i",
+        r"The relative shift reads output $(i, j)$ from padded row $i$, column $j + q_{\mathrm{len}} - i$",
         TXL,
         [Step(lhs, rhs, "row-major offsets of the two views of one buffer", ("expand",))],
         assumptions=(
-            "k_len = q_len + m_len keys (memory first); 0 <= i < q_len, 0 <= j < k_len",
-            "the column j + q_len - i lies in [1, k_len] exactly when j <= i + m_len (on or below the "
-            "causal diagonal); for j > i + m_len the offset spills into padded row i + 1",
+            r"$k_{\mathrm{len}} = q_{\mathrm{len}} + m_{\mathrm{len}}$ keys (memory first); "
+            r"$0 \le i < q_{\mathrm{len}}$, $0 \le j < k_{\mathrm{len}}$",
+            r"the column $j + q_{\mathrm{len}} - i$ lies in $[1, k_{\mathrm{len}}]$ exactly when "
+            r"$j \le i + m_{\mathrm{len}}$ (on or below the causal diagonal); for $j > i + m_{\mathrm{len}}$ the "
+            r"offset spills into padded row $i + 1$",
         ),
+        formula=sp.Eq(lhs, rhs, evaluate=False),
         notes="Column 0 of the padded matrix is the zero pad; column c >= 1 holds raw column c - 1.",
         wrong=ri * (klen + 1) + (rj + qlen - ri - 1),  # the off-by-one: forgetting the pad column
     )
@@ -110,13 +116,21 @@ def txl_shift_distance() -> Identity:
     lhs = difference(sp.Add(klen, -1, evaluate=False), sp.Add(rj + qlen - ri, -1, evaluate=False))  # k_len-1-c
     return _identity(
         "txl-rel-shift-distance",
-        "On and below the diagonal the shifted entry has distance i + m_len - j",
+        r"On and below the diagonal the shifted entry has distance $i + m_{\mathrm{len}} - j$",
         TXL,
-        [Step(lhs, ri + mlen - rj, "raw column c = j + q_len - i - 1 holds distance k_len - 1 - c", ("expand",))],
+        [
+            Step(
+                lhs,
+                ri + mlen - rj,
+                r"raw column $c = j + q_{\mathrm{len}} - i - 1$ holds distance $k_{\mathrm{len}} - 1 - c$",
+                ("expand",),
+            )
+        ],
         assumptions=(
-            "the raw product uses the distances k_len - 1, ..., 0 (pos_seq counts down)",
-            "j <= i + m_len (see txl-rel-shift-index)",
+            r"the raw product uses the distances $k_{\mathrm{len}} - 1, \dots, 0$ (`pos_seq` counts down)",
+            r"$j \le i + m_{\mathrm{len}}$ (see `txl-rel-shift-index`)",
         ),
+        formula=sp.Eq(lhs, ri + mlen - rj, evaluate=False),
         notes="i + m_len is the query's absolute position, so this is exactly R_{i'-j}: the trick computes the "
         "direct O(L^2) gather on and below the causal diagonal.",
         wrong=ri + mlen - rj + 1,
@@ -161,15 +175,18 @@ def txl_shift_fact() -> Fact:
         "What the relative shift leaves above the causal diagonal",
         TOPIC,
         TXL,
-        "Labels 1000 (i + 1) + distance, shifted for every q_len <= 6, m_len <= 4: on and below the diagonal each "
-        "entry is query i at distance i + m_len - j; at j = i + m_len + 1 the zero pad; further right query i + 1 "
-        "at distance i + m_len + 1 + k_len - j (the last row has nothing above the diagonal). Claimed: 0 mismatches.",
+        r"Labels $1000 (i + 1) + \text{distance}$, shifted for every $q_{\mathrm{len}} \le 6$, "
+        r"$m_{\mathrm{len}} \le 4$: on and below the diagonal each entry is query $i$ at distance "
+        r"$i + m_{\mathrm{len}} - j$; at $j = i + m_{\mathrm{len}} + 1$ the zero pad; further right query $i + 1$ at "
+        r"distance $i + m_{\mathrm{len}} + 1 + k_{\mathrm{len}} - j$ (the last row has nothing above the diagonal). "
+        "Claimed: 0 mismatches.",
         claim=0,
         compute=_shift_labels,
         method="exact integer labels through numeric.transformer_xl.rel_shift",
         notes="The leftovers are finite scores of the wrong query and distance, not NaN: the causal mask must "
         "remove them. The wrong computation drops the last instead of the first row (an off-by-one port).",
         wrong=lambda dps: _shift_labels(dps, shift=rel_shift_drop_last),
+        formula=sp.Eq(_shifted(ri, ri + mlen + 1), 0, evaluate=False),
     )
 
 
@@ -211,18 +228,20 @@ def _toeplitz(dps: int, shift=rel_shift):
 def txl_translation() -> Fact:
     return Fact(
         "txl-translation-invariant",
-        "Transformer-XL scores computed with the relative shift depend only on i + m_len - j, and equal the direct "
-        "gather, on and below the causal diagonal",
+        r"Transformer-XL scores computed with the relative shift depend only on $i + m_{\mathrm{len}} - j$, and "
+        "equal the direct gather, on and below the causal diagonal",
         TOPIC,
         TXL,
-        "q_len = 7, m_len = 3, d = 6, d_model = 8, the same token at every position (seeded random projections, "
-        "u, v): the scores of numeric.transformer_xl.txl_scores_shift are constant along each distance "
-        "i + m_len - j (translation invariance of the positional part) and equal txl_scores_direct there. "
-        "Claimed: [constant along distances, equal to the direct gather].",
+        r"$q_{\mathrm{len}} = 7$, $m_{\mathrm{len}} = 3$, $d = 6$, $d_{\mathrm{model}} = 8$, the same token at every "
+        "position (seeded random projections, $u$, $v$): the scores of `numeric.transformer_xl.txl_scores_shift` "
+        r"are constant along each distance $i + m_{\mathrm{len}} - j$ (translation invariance of the positional "
+        "part) and equal `txl_scores_direct` there. Claimed: [constant along distances, equal to the direct "
+        "gather].",
         [True, True],
         _toeplitz,
         method="NumPy float64 (numeric.transformer_xl), agreement to 1e-12",
         wrong=lambda dps: _toeplitz(dps, shift=rel_shift_drop_last),
+        formula=sp.Eq(_A_rel(ri + 1, rj + 1), _A_rel(ri, rj), evaluate=False),
         notes="The score's positional part is a function of m - n by construction (Transformer-XL's rewrite); what "
         "is checked is that the shift trick of the code computes it. The wrong computation uses the off-by-one "
         "shift that drops the last row.",
