@@ -43,6 +43,7 @@ TOPIC_TITLES = {
     "rope": "Rotary position embedding (RoPE)",
     "extension": "Context extension",
     "properties": "The three rules, scheme by scheme",
+    "article": "'Positional Encoding 101', statement by statement",
 }
 
 TITLE = "posproof: verified derivations of transformer positional encodings"
@@ -352,7 +353,9 @@ h3 { margin-top: 2.2rem; border-top: 1px solid #ddd; padding-top: 1rem; }
 .strategy { color: #555; font-family: monospace; font-size: 0.85rem; }
 figure { margin: 1.5rem 0; text-align: center; } figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: 0.9rem; color: #333; }
-code { font-size: 0.88em; }
+code { font-size: 0.88em; overflow-wrap: anywhere; }
+.tablewrap { overflow-x: auto; } table.rules { border-collapse: collapse; font-size: 0.85rem; }
+table.rules td, table.rules th { border: 1px solid #ddd; padding: 0.2rem 0.4rem; vertical-align: top; }
 """
 
 
@@ -428,7 +431,7 @@ def html_page(topics, with_figures: bool = True) -> tuple[str, list[str], str]:
             parts.append(f'<figure id="fig-{name}">{_svg_body(figures[name])}<figcaption>{cap}</figcaption></figure>')
     table = rules_table("html")
     if table is not None:
-        parts += ['<h2 id="rules">The rules table</h2>', table]
+        parts += ['<h2 id="rules">The rules table</h2>', f'<div class="tablewrap">{table}</div>']
     refs = "".join(
         f"<li>{render.prose(s, 'html', math)}. Cited in "
         + ", ".join(f'<a href="#{html.escape(i)}">{html.escape(i)}</a>' for i in ids)

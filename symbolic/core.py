@@ -1015,6 +1015,18 @@ class VerifyResult:
             return "disagree"
         return "agree" if "agree" in states else "identical"
 
+    def _repr_html_(self) -> str:
+        r"""Jupyter: the result as a small table (:func:`derivations.render.result_html`)."""
+        from derivations import render
+
+        return render.result_html(self)
+
+    def _repr_markdown_(self) -> str:
+        r"""The same table in Markdown (:func:`derivations.render.result_markdown`)."""
+        from derivations import render
+
+        return render.result_markdown(self)
+
     def as_dict(self) -> dict:
         r"""A JSON-ready dict (a non-finite error, from an evaluation that failed, becomes ``None``)."""
         err = self.numeric_max_rel_error
@@ -1103,6 +1115,18 @@ class Identity:
     formula: Any = None
 
     kind = "theorem"
+
+    def _repr_markdown_(self) -> str:
+        r"""Jupyter: the claim as Markdown with its math (:func:`derivations.render.repr_markdown`)."""
+        from derivations import render
+
+        return render.repr_markdown(self)
+
+    def _repr_latex_(self) -> str | None:
+        r"""Jupyter: the claim's statement as one formula (:func:`derivations.render.repr_latex`)."""
+        from derivations import render
+
+        return render.repr_latex(self)
 
     def __post_init__(self):
         if not self.steps:
@@ -1234,6 +1258,18 @@ class Definition:
     strategy = None
     chained = True
 
+    def _repr_markdown_(self) -> str:
+        r"""Jupyter: the claim as Markdown with its math (:func:`derivations.render.repr_markdown`)."""
+        from derivations import render
+
+        return render.repr_markdown(self)
+
+    def _repr_latex_(self) -> str | None:
+        r"""Jupyter: the claim's statement as one formula (:func:`derivations.render.repr_latex`)."""
+        from derivations import render
+
+        return render.repr_latex(self)
+
     @property
     def steps(self) -> tuple[Step, ...]:
         return (Step(self.lhs, self.rhs, self.why, ("doit",)),)
@@ -1290,6 +1326,18 @@ class Fact:
     lhs = None
     rhs = None
     steps: tuple = ()
+
+    def _repr_markdown_(self) -> str:
+        r"""Jupyter: the claim as Markdown with its math (:func:`derivations.render.repr_markdown`)."""
+        from derivations import render
+
+        return render.repr_markdown(self)
+
+    def _repr_latex_(self) -> str | None:
+        r"""Jupyter: the claim's statement as one formula (:func:`derivations.render.repr_latex`)."""
+        from derivations import render
+
+        return render.repr_latex(self)
 
     def wrong_variant(self) -> Fact:
         r"""The same fact computed the wrong way (it must not reproduce the claim)."""
