@@ -16,11 +16,22 @@ import importlib
 from functools import cache
 
 #: Topics in reading order: the order problem and absolute codes, then relative rewrites, then RoPE.
-TOPICS = ("order", "sinusoidal", "relative", "rope", "extension")
+TOPICS = ("order", "sinusoidal", "relative", "rope", "extension", "properties")
 
 
 #: One module per scheme, in reading order (each module's claims share one topic).
-MODULES = ("order", "sinusoidal", "attention", "transformer_xl", "deberta", "t5", "alibi", "rope", "scaling")
+MODULES = (
+    "order",
+    "sinusoidal",
+    "attention",
+    "transformer_xl",
+    "deberta",
+    "t5",
+    "alibi",
+    "rope",
+    "scaling",
+    "properties",
+)
 
 
 @cache

@@ -40,3 +40,8 @@ YARN = "Peng et al. 2023, 'YaRN: Efficient Context Window Extension of Large Lan
 LLAMA3 = "Meta, Llama 3.1 reference code, apply_scaling"
 LONGROPE = "Ding et al. 2024, 'LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens'"
 HF_ROPE = "Hugging Face transformers, modeling_rope_utils"
+
+# ---- properties and the article, annotated ---------------------------------------------------------------------
+XPOS = "Sun et al. 2022, 'A Length-Extrapolatable Transformer' (xPos, arXiv 2212.10554)"
+LLAMA = "Touvron et al. 2023, 'LLaMA: Open and Efficient Foundation Language Models' (7B: width 4096, 32 heads)"
+BERT = "Devlin et al. 2019, 'BERT' (learned position embeddings, initializer_range 0.02)"
