@@ -16,7 +16,7 @@ import importlib
 from functools import cache
 
 #: Topics in reading order: the order problem and absolute codes, then relative rewrites, then RoPE.
-TOPICS = ("order", "sinusoidal", "relative", "rope", "extension", "properties")
+TOPICS = ("order", "sinusoidal", "relative", "rope", "extension", "properties", "article")
 
 
 #: One module per scheme, in reading order (each module's claims share one topic).
@@ -31,6 +31,7 @@ MODULES = (
     "rope",
     "scaling",
     "properties",
+    "article",
 )
 
 
