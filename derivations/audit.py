@@ -22,11 +22,19 @@ import os
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from numeric import audit
-from numeric.precision_profile import DEFAULT_TOLERANCE
+from numeric.tolerances import PROFILE_TOLERANCE as DEFAULT_TOLERANCE
+
+
+def _audit():
+    r"""numeric.audit, imported when a command needs it (it is not needed to build the parser)."""
+    from numeric import audit
+
+    return audit
+
 
 SCHEMES = ("rope", "alibi", "t5")
 #: Options that only RoPE audits read.
@@ -163,7 +171,7 @@ def _rope_kwargs(args) -> dict:
         kw["rotary_dim"] = _int_arg(args.rotary_dim, "--rotary-dim", 2)
     if args.call is not None:
         try:
-            kw["call"] = audit.RopeCall.parse(args.call)
+            kw["call"] = _audit().RopeCall.parse(args.call)
         except ValueError as e:
             raise _usage(f"--call: {e}") from None
     if args.max_position is not None:
@@ -195,7 +203,8 @@ def run(args) -> int:
             raise _usage(f"{', '.join(given)} only apply to --scheme rope")
     kw = _rope_kwargs(args) if args.scheme == "rope" else {}
     fn = load_function(args.target)
-    report: audit.RopeReport | audit.SchemeReport
+    audit = _audit()
+    report: Any
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")  # the audited code's own warnings (overflowing float16, log(0), ...)

@@ -15,8 +15,6 @@ import os
 import sys
 from pathlib import Path
 
-from numeric import vectors
-
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     r"""Add ``vectors`` to the ``posproof`` subcommands (the subparsers' own parser class is used)."""
@@ -34,6 +32,8 @@ def run(args) -> int:
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out must be a directory, got the file {str(out)!r}")
     try:
+        from numeric import vectors  # imported when the command runs
+
         written = vectors.write_vectors(out)
     except OSError as e:
         raise UsageError(f"--out: cannot write to {out}: {e.strerror or e}") from None

@@ -2,15 +2,6 @@ r"""Vectorised NumPy implementations of positional-encoding schemes and mpmath r
 
 from . import tolerances  # noqa: F401  (numeric.tolerances is public)
 from .alibi import alibi_bias, alibi_slope_exponents, alibi_slopes, alibi_slopes_mp
-from .audit import (
-    AuditCallError,
-    RopeCall,
-    RopeReport,
-    assert_rope_conforms,
-    audit_alibi,
-    audit_rope,
-    audit_t5,
-)
 from .deberta import (
     deberta_delta,
     deberta_log_bucket,
@@ -20,7 +11,6 @@ from .deberta import (
     deberta_scores_gather,
 )
 from .extension import ExtensionReport, base_bound, critical_dimension, diagnose, extension_report, phase_coverage
-from .precision_profile import format_profile_table, profile_table
 from .rotary import (
     RopeTable,
     interleaved_to_half_rows,
@@ -57,7 +47,6 @@ from .transformer_xl import (
     txl_scores_direct,
     txl_scores_shift,
 )
-from .vectors import golden_vectors, write_vectors
 
 __all__ = [
     # sinusoidal
@@ -124,3 +113,21 @@ __all__ = [
     "golden_vectors",
     "write_vectors",
 ]
+
+#: Names of the heavier tools, imported on first use (``posproof check`` does not need them): name -> module.
+_LAZY = {
+    **dict.fromkeys(
+        ("audit_rope", "audit_alibi", "audit_t5", "assert_rope_conforms", "RopeCall", "RopeReport", "AuditCallError"),
+        "audit",
+    ),
+    **dict.fromkeys(("profile_table", "format_profile_table"), "precision_profile"),
+    **dict.fromkeys(("golden_vectors", "write_vectors"), "vectors"),
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -316,7 +316,7 @@ class RopeTable:
 
     def _fused(self, dtype: np.dtype) -> tuple:
         r"""The compiled kernel's tables, cos and sin ``(..., tokens, r/2)`` in ``dtype``, when numba is there."""
-        if _fast.rotate is None:
+        if not _fast.ENABLED:
             return ()
         return (np.ascontiguousarray(self.cos, dtype=dtype), np.ascontiguousarray(self.sin, dtype=dtype))
 
