@@ -198,6 +198,15 @@ def _doit(e):
     return e.doit()
 
 
+@strategy("unfold")
+def _unfold(e):
+    r"""Replace each :class:`Kernel` by its definition (its ``doit``), and nothing else: a sum with a symbolic range
+    is left as it is, where ``doit`` would try to evaluate it."""
+    if isinstance(e, sp.Basic) and e.has(Kernel):
+        return e.replace(lambda x: isinstance(x, Kernel), lambda k: k.doit())
+    return e
+
+
 @strategy("block_collapse")
 def _block_collapse(e):
     r"""Block-matrix multiplication and addition: exact matrix algebra."""

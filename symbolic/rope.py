@@ -484,7 +484,7 @@ def _layout_scores() -> Identity:
                 e1,
                 "the half layout rotates channels $(i, i + d/2)$; $P$ puts $q_{2i}, q_{2i+1}$ there ($i < d/2$ on the "
                 "summation range decides $P$'s branch)",
-                ("doit", "refine_limits", "expand"),
+                ("unfold", "refine_limits", "expand"),
             ),
             Step(
                 e1,
