@@ -18,6 +18,7 @@ and an export refuses a non-empty directory without the marker unless ``force`` 
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import importlib
 import json
@@ -132,8 +133,10 @@ def _markdown_table_html(table: str) -> str:
 # ==============================================================================================================
 
 
+@functools.cache
 def _figures(suffix: str) -> tuple[dict[str, bytes], str]:
-    r"""Every figure as ``{name: bytes}`` in ``suffix`` (``pdf``, ``svg``), or nothing and a note saying why."""
+    r"""Every figure as ``{name: bytes}`` in ``suffix`` (``pdf``, ``svg``), or nothing and a note saying why (drawn
+    once per process: the bytes are the same on every run)."""
     from . import plots
 
     if not plots.available():
@@ -160,6 +163,7 @@ PREAMBLE = r"""\documentclass[a4paper]{article}
 \setlength{\parskip}{3pt plus 1pt}
 \setlength{\emergencystretch}{3em}
 \setcounter{tocdepth}{1}
+\renewcommand{\labelitemi}{$\bullet$}
 """
 
 

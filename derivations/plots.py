@@ -9,6 +9,7 @@ fixed PDF metadata, so re-running an export gives the same bytes. matplotlib is 
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -271,6 +272,9 @@ def plot_bytes(name: str, suffix: str) -> bytes:
     matplotlib.use("Agg", force=True)
     from matplotlib.figure import Figure
 
+    quiet = logging.getLogger("fontTools")  # it warns about the fixed (zero) font timestamps that make PDFs repeatable
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
     with matplotlib.rc_context({"svg.hashsalt": "posproof", "svg.fonttype": "path", "pdf.fonttype": 42}):
         wide = name in ("rope-decay",)
         fig = Figure(figsize=(10, 4) if wide else (7, 4.2), layout="constrained")
@@ -282,4 +286,5 @@ def plot_bytes(name: str, suffix: str) -> bytes:
             "pdf": {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None},
         }[suffix]
         fig.savefig(buf, format=suffix, dpi=110, metadata=metadata)
+    quiet.setLevel(level)
     return buf.getvalue()

@@ -204,7 +204,7 @@ _UNICODE_TEX = {
     "≠": r"$\ne$",
     "∈": r"$\in$",
     "ℝ": r"$\mathbb{R}$",
-    "§": r"\S{}",
+    "§": r"$\S$",
     "α": r"$\alpha$",
     "ε": r"$\varepsilon$",
     "μ": r"$\mu$",

@@ -1,0 +1,22 @@
+r"""The example notebook runs from top to bottom (the ``notebook`` extra: nbclient, ipykernel)."""
+
+from pathlib import Path
+
+import pytest
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "docs" / "notebooks" / "posproof.ipynb"
+
+
+def test_example_notebook_executes_and_shows_math_and_tables():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    assert not any(cell.get("outputs") for cell in nb.cells if cell.cell_type == "code"), "commit it without outputs"
+    nbclient.NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK.parents[2])}}
+    ).execute()
+    kinds = {
+        key for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs for key in out.get("data", {})
+    }
+    assert {"text/markdown", "text/latex", "text/html", "image/svg+xml"} <= kinds

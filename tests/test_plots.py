@@ -1,0 +1,51 @@
+r"""``posproof plot`` (issue 12): every figure in every file type, the same bytes on every run."""
+
+import pytest
+
+from derivations import plots
+from derivations.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+MAGIC = {"png": b"\x89PNG", "svg": b"<?xml", "pdf": b"%PDF"}
+
+
+@pytest.mark.parametrize("name", list(plots.PLOTS))
+def test_every_figure_draws_and_is_deterministic(name):
+    pytest.importorskip("matplotlib")
+    for suffix in ("svg", "pdf") if name != "sinusoidal-heatmap" else ("svg", "pdf", "png"):
+        data = plots.plot_bytes(name, suffix)
+        assert data.startswith(MAGIC[suffix])
+        assert plots.plot_bytes(name, suffix) == data, f"{name}.{suffix} differs between runs"
+
+
+def test_plot_command_writes_the_file(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "heatmap.png"
+    code, stdout, _ = run(capsys, "plot", "sinusoidal-heatmap", "--out", str(out))
+    assert code == 0 and out.read_bytes().startswith(MAGIC["png"]) and "wrote" in stdout
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["plot", "no-such-figure", "--out", "x.png"], "NAME must be one of"),
+        (["plot", "t5-buckets", "--out", "x.gif"], "--out must end in .png, .svg or .pdf"),
+    ],
+)
+def test_plot_usage_errors(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and fragment in err
+
+
+def test_without_matplotlib_the_command_says_how_to_install_it(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(plots, "available", lambda: False)
+    code, _, err = run(capsys, "plot", "t5-buckets", "--out", str(tmp_path / "x.svg"))
+    assert code == 2 and "pip install 'posproof[plots]'" in err
+    code, _, err = run(capsys, "export", "--format", "md", "--out", str(tmp_path / "md"))
+    assert code == 0 and "figures left out" in err and not (tmp_path / "md" / "figures").exists()
