@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint check bench golden mutate clean
+.PHONY: demo test lint check bench golden mutate docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,11 @@ mutate: $(STAMP)
 # Rewrite the golden LaTeX files after an intended change of a derivation (review the diff!).
 golden: $(STAMP)
 	$(BIN)/python -m pytest -q tests/test_golden.py --update-golden
+
+# Redraw the README's pictures: a derivation set by KaTeX and photographed by headless Chromium, a figure by matplotlib.
+docs: $(STAMP)
+	$(BIN)/python -c "from derivations.export import claim_png; claim_png('rope-block-relative', 'docs/images/rope-block-relative.png', 900, 760)"
+	$(BIN)/posproof plot sinusoidal-proximity --out docs/images/sinusoidal-proximity.svg
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .ruff_cache .mypy_cache mutants
