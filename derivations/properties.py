@@ -453,9 +453,11 @@ def table_text(trained: int | None = None, target: int | None = None) -> str:
             lines.append(f"  {rule:<{width}}  {_cell_text(c):<{body}}  {c['claim']}")
         lines.append("")
     if trained is not None:
+        from symbolic.properties import TARGET, TRAINED
+
         lines.append(
-            f"Length claims are verified at L0 = 1000, L = 2000; L0 = {trained}, L = {target} are computed by the "
-            "same functions."
+            f"The length claims are verified at L0 = {TRAINED}, L = {TARGET}"
+            + ("." if (trained, target) == (TRAINED, TARGET) else "; other lengths are computed by the same functions.")
         )
     return "\n".join(lines).rstrip() + "\n"
 
