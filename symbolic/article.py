@@ -18,7 +18,7 @@ import numpy as np
 import sympy as sp
 
 from numeric import deberta, t5
-from numeric.rotary import rope, rope_decay_bound, rope_mp
+from numeric.rotary import rope_decay_bound, rope_mp
 from numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal
 
 from . import sources
@@ -254,6 +254,11 @@ def _softmax(S):
     return E / E.sum(axis=-1, keepdims=True)
 
 
+def _rotate(x, positions, dps: int = 30) -> np.ndarray:
+    r"""RoPE by numeric.rotary.rope_mp (the rotation at ``dps`` digits), rounded once to float64."""
+    return np.array(rope_mp(x, positions, dps=dps), dtype=np.float64)
+
+
 def _two_layers(positions, code: str, rotate_keys: bool = True):
     rng = np.random.default_rng(7)
     width, tokens = 8, 6
@@ -262,12 +267,12 @@ def _two_layers(positions, code: str, rotate_keys: bool = True):
     if code == "sinusoidal":  # added once, at the input
         X = X + sinusoidal(positions, width)
     if code == "rope on the embedding":  # the rotation applied once, to the input
-        X = rope(X, positions)
+        X = _rotate(X, positions)
     for Wq, Wk, Wv in layers:
         Q, K = X @ Wq, X @ Wk
         if code == "rope":  # inside every layer
-            Q = rope(Q, positions)
-            K = rope(K, positions) if rotate_keys else K
+            Q = _rotate(Q, positions)
+            K = _rotate(K, positions) if rotate_keys else K
         X = X + _softmax(Q @ K.T / math.sqrt(width)) @ (X @ Wv)
     return X
 
@@ -290,7 +295,7 @@ def positions_every_layer() -> Fact:
         f"{sources.article('So how can we fix this ?')}; {sources.ROFORMER}",
         "Six seeded tokens, width 8, two attention layers with residuals (seeded weights), positions 0 .. 5 and "
         "7 .. 12: with the sinusoidal code (numeric.sinusoid) added once at the input, or with the embeddings "
-        "rotated once by numeric.rotary.rope, the outputs change; with RoPE rotating q and k inside both layers "
+        "rotated once by numeric.rotary.rope_mp, the outputs change; with RoPE rotating q and k inside both layers "
         "they agree to 1e-12.",
         {
             "sinusoidal: outputs unchanged by a shift of 7": False,
@@ -298,7 +303,7 @@ def positions_every_layer() -> Fact:
             "rope: outputs unchanged by a shift of 7": True,
         },
         _every_layer,
-        method="NumPy float64 (numeric.sinusoid, numeric.rotary), agreement to 1e-12",
+        method="NumPy float64 (numeric.sinusoid; rotations by numeric.rotary.rope_mp at 30 digits), agreement to 1e-12",
         wrong=lambda dps: _every_layer(dps, rotate_keys=False),
         notes="Absolute codes are added once, at the input; Transformer-XL, DeBERTa, T5, ALiBi and RoPE act on the "
         "scores of every attention layer, which is what keeps the whole stack relative. Rotating the embedding "
@@ -352,9 +357,9 @@ def _per_head(dps: int, per_head: bool = True):
     head_dim = width // heads
     unit = np.tile([1.0, 0.0], width // 2)  # every pair (1, 0): its rotated angle is the pair's frequency
     if per_head:
-        rotated = rope(unit.reshape(heads, 1, head_dim), [1]).reshape(width)  # (heads, tokens, head_dim)
+        rotated = _rotate(unit.reshape(heads, 1, head_dim), [1]).reshape(width)  # (heads, tokens, head_dim)
     else:
-        rotated = rope(unit[None, :], [1])[0]
+        rotated = _rotate(unit[None, :], [1])[0]
     angles = np.arctan2(rotated[1::2], rotated[0::2])  # (2048,): the angle each pair turned from position 0 to 1
     value = {"frequencies in a 4096-wide layer": len(np.unique(angles)), "planes per head": head_dim // 2}
     return value, [*value.items(), ("slowest frequency", float(angles.min()))]
@@ -366,12 +371,12 @@ def rope_per_head() -> Fact:
         "RoPE rotates each head: a 4096-wide layer of 32 heads of 128 uses 64 frequencies, not 2048",
         TOPIC,
         f"{ROPE_MATHS}; {sources.LLAMA}",
-        "LLaMA-7B's 4096 query channels are 32 heads of width d = 128. numeric.rotary.rope applied per head "
+        "LLaMA-7B's 4096 query channels are 32 heads of width d = 128. numeric.rotary.rope_mp applied per head "
         "((heads, tokens, 128)) turns the 2048 pairs of one token by 64 distinct angles from position 0 to 1 (the "
         "same 64 in every head); one 4096-wide rotation would use 2048.",
         {"frequencies in a 4096-wide layer": 64, "planes per head": 64},
         _per_head,
-        method="NumPy float64 (numeric.rotary.rope), angles of rotated unit pairs",
+        method="numeric.rotary.rope_mp at 30 digits, rounded to float64; angles of rotated unit pairs",
         wrong=lambda dps: _per_head(dps, per_head=False),
         notes="So d in θ_i = b^(-2i/d) is the head width, about 128, and the rotation acts on 64 planes per head. "
         "The wrong computation rotates the 4096 channels as one vector.",
@@ -413,12 +418,15 @@ def rope_decay_not_monotone() -> Fact:
 
 def _far(dps: int, direction: int = 1):
     rng = np.random.default_rng(3)
-    width, target = 128, 500
+    width, target, query_pos = 128, 500, 1000
     qv = rng.standard_normal(width)
-    kv = rope(qv[None, :], [direction * target])[0]  # a key aligned with the query 500 positions back
-    query_pos = 1000
+    kv = _rotate(qv[None, :], [direction * target])[0]  # a key aligned with the query 500 positions back
+    theta = inverse_frequencies(width, 10000.0)
+    q0, q1, k0, k1 = qv[0::2], qv[1::2], kv[0::2], kv[1::2]
     keys = np.arange(0, query_pos)  # distances r = query - key = 1000 .. 1
-    scores = rope(np.tile(kv, (keys.size, 1)), keys) @ rope(qv[None, :], [query_pos])[0]
+    angle = np.outer(keys - query_pos, theta)  # (n - m) θ_i
+    # (R_m q)^T (R_n k) = Σ_i (q_0 k_0 + q_1 k_1) cos((n - m)θ_i) + (q_1 k_0 - q_0 k_1) sin((n - m)θ_i)
+    scores = np.cos(angle) @ (q0 * k0 + q1 * k1) + np.sin(angle) @ (q1 * k0 - q0 * k1)
     r = query_pos - keys
     best = int(r[np.argmax(scores)])
     value = {
@@ -434,12 +442,12 @@ def rope_far_attention() -> Fact:
         "RoPE does not force less attention far away: a key can score highest at distance 500",
         TOPIC,
         f"{ROPE_PROPERTIES}; {sources.ROFORMER}",
-        "A seeded query q (d = 128) at position 1000 and the key k = R_500 q (numeric.rotary.rope) at every position "
-        "0 .. 999: the score (R_1000 q)^T (R_n k) = q^T R_(n - 500) q is largest at distance 500, where it is "
-        "|q|², above the score at distance 1.",
+        "A seeded query q (d = 128) at position 1000 and the key k = R_500 q (numeric.rotary.rope_mp) at every "
+        "position 0 .. 999, scored in the relative form of rope-block-relative: (R_1000 q)^T (R_n k) = "
+        "q^T R_(n - 500) q is largest at distance 500, where it is |q|², above the score at distance 1.",
         {"distance with the highest score": 500, "score at 500 > score at 1": True},
         _far,
-        method="NumPy float64 (numeric.rotary.rope)",
+        method="NumPy float64 (the relative form; k by numeric.rotary.rope_mp at 30 digits)",
         wrong=lambda dps: _far(dps, direction=-1),
         notes="What decays with the distance is an upper bound over all q, k (rope-decay-bound, "
         "article-rope-decay-not-monotone); which keys get attention is decided by q and k. The wrong computation "

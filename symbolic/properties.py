@@ -25,7 +25,6 @@ import sympy as sp
 
 from numeric import alibi, deberta, t5
 from numeric.extension import phase_coverage
-from numeric.rotary import rope
 from numeric.scaling import rope_inv_freq
 from numeric.sinusoid import inverse_frequencies
 from numeric.transformer_xl import causal_mask, txl_relative_embeddings
@@ -416,15 +415,13 @@ def monotone_range(phi: np.ndarray) -> int:
 
 
 def _rope_rules(dps: int, scaled: bool = True):
-    unit = np.tile([1.0, 0.0], ROPE_WIDTH // 2)  # q = k = (1, 0) in every plane: φ(r) = A² Σ_i cos(r θ'_i)
+    r = np.arange(200)
     value, rows = {}, []
     for rule in ROPE_RULES:
         scaling, kw = rule_scaling(rule, ROPE_WIDTH, ROPE_L0, ROPE_FACTOR, int(ROPE_FACTOR * ROPE_L0))
         inv, af = rope_inv_freq(ROPE_WIDTH, ROPE_BASE, scaling if scaled else {}, **(kw if scaled else {}))
-        r = np.arange(200)
-        keys = rope(np.tile(unit, (r.size, 1)), r, inv_freq=inv, attention_factor=af)  # R'_r k
-        query = rope(unit[None, :], [0], inv_freq=inv, attention_factor=af)[0]  # R'_0 q
-        phi = keys @ query  # φ(0, r)
+        # q = k = (1, 0) in every plane: (A R'_0 q)^T (A R'_r k) = A² Σ_i cos(r θ'_i) (extension-scaled-rope-relative)
+        phi = af**2 * np.cos(np.outer(r, inv)).sum(axis=1)
         value[rule] = monotone_range(phi)
         rows.append((f"{rule}: phi(0), phi(K), phi(K + 1)", [phi[0], phi[value[rule]], phi[value[rule] + 1]]))
     return value, rows
@@ -436,14 +433,15 @@ def rope_rules() -> Fact:
         "RoPE and its context-extension rules (d = 128, b = 10^4, L0 = 4096, s = 4): how far φ(0, r) falls",
         TOPIC,
         f"{RULES}; {sources.ROFORMER}; {sources.HF_ROPE}",
-        "q = k = (1, 0) in every plane, so φ(0, r) = (A R'_0 q)^T (A R'_r k) = A² Σ_i cos(r θ'_i), computed "
-        "through numeric.rotary.rope with each rule's numeric.scaling.rope_inv_freq (dynamic at length 16384; "
+        "q = k = (1, 0) in every plane, so φ(0, r) = (A R'_0 q)^T (A R'_r k) = A² Σ_i cos(r θ'_i) "
+        "(extension-scaled-rope-relative), with each rule's θ'_i and A from numeric.scaling.rope_inv_freq (dynamic "
+        "at length 16384; "
         "Llama 3 with band factors 1 and 4; LongRoPE with the ramp ext_i = 1 + 3i/63): the largest K with "
         "φ(0) > φ(1) > ... > φ(K). Only Position Interpolation stretches the range; the others keep the fast "
         "pairs that decide it.",
         {"default": 11, "linear": 23, "ntk": 11, "dynamic": 11, "yarn": 11, "llama3": 11, "longrope": 11},
         _rope_rules,
-        method="NumPy float64 through numeric.rotary.rope; every compared gap exceeds 1e-9",
+        method="NumPy float64 (numeric.scaling.rope_inv_freq); every compared gap exceeds 1e-9",
         wrong=lambda dps: _rope_rules(dps, scaled=False),
         notes="With q = k the score is symmetric (properties-rope-odd-part); other q, k give other curves, so the "
         "range is stated for this one. The wrong computation forgets the scaling (the unscaled frequencies: a "
