@@ -133,15 +133,21 @@ def _markdown_table_html(table: str) -> str:
 # ==============================================================================================================
 
 
-@functools.cache
 def _figures(suffix: str) -> tuple[dict[str, bytes], str]:
-    r"""Every figure as ``{name: bytes}`` in ``suffix`` (``pdf``, ``svg``), or nothing and a note saying why (drawn
-    once per process: the bytes are the same on every run)."""
+    r"""Every figure as ``{name: bytes}`` in ``suffix`` (``pdf``, ``svg``), or nothing and a note saying why."""
     from . import plots
 
     if not plots.available():
         return {}, plots.INSTALL
-    return {name: plots.plot_bytes(name, suffix) for name in plots.PLOTS}, ""
+    return _draw_all(suffix), ""
+
+
+@functools.cache
+def _draw_all(suffix: str) -> dict[str, bytes]:
+    r"""Every figure, drawn once per process (the bytes are the same on every run)."""
+    from . import plots
+
+    return {name: plots.plot_bytes(name, suffix) for name in plots.PLOTS}
 
 
 def _figures_of(topic: str) -> list[str]:
