@@ -189,20 +189,25 @@ def cmd_plot(args) -> int:
 
 
 def cmd_precision(args) -> int:
-    r"""Where RoPE's relative-position property first breaks, per dtype and angle style (issue 4)."""
-    from numeric import precision
+    r"""RoPE's score error per storage dtype and angle style at 1k .. 1M positions, and the first position where it
+    exceeds the tolerance: the measure of numeric/precision_profile.py (the audit reports the same)."""
+    from numeric import precision_profile as pp
 
-    max_position = _int_arg(args.max_position, "--max-position", 2)
+    max_position = _int_arg(args.max_position, "--max-position", 1024)
     width = _int_arg(args.width, "--width", 2)
     if width % 2:
         raise UsageError(f"--width must be a positive even integer (pairs of channels rotate), got {width}")
-    with _flags(width="--width", max_position="--max-position"):
-        rows = precision.precision_table(max_position=max_position, width=width)
-    print(
-        f"RoPE score error |s(m, m+r) - s(0, r)| / (|q||k|), d = {width}, r in {precision.DISTANCES}, "
-        f"against mpmath; breaks when > tolerance ({tolerances.ROPE_BREAK_EPS} eps of the dtype)"
-    )
-    sys.stdout.write(precision.format_precision_table(rows))
+    try:
+        tolerance = float(args.tolerance)
+    except ValueError:
+        raise UsageError(f"--tolerance must be a number in (0, 1), got {args.tolerance!r}") from None
+    if not 0 < tolerance < 1:
+        raise UsageError(f"--tolerance must be a number in (0, 1), got {args.tolerance!r}")
+    positions = tuple(p for p in pp.PROFILE_POSITIONS if p <= max_position) or (max_position,)
+    with _flags(width="--width", max_position="--max-position", tolerance="--tolerance"):
+        rows = pp.profile_table(width=width, tolerance=tolerance, positions=positions, max_position=max_position)
+    print(pp.header(width))
+    sys.stdout.write(pp.format_profile_table(rows))
     return 0
 
 
@@ -262,10 +267,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True, help="the file to write: .png, .svg or .pdf")
     s.set_defaults(func=cmd_plot)
     s = sub.add_parser(
-        "precision", help="RoPE in float64/32/16 and bfloat16: where relative positions break", formatter_class=fmt
+        "precision",
+        help="RoPE score error per dtype and angle style at 1k..1M positions: where it exceeds the tolerance",
+        formatter_class=fmt,
     )
-    s.add_argument("--max-position", default="32768", help="positions scanned: 0 .. N-1")
+    s.add_argument("--max-position", default="1048576", help="positions scanned: up to N (profile at 1k .. 1M)")
     s.add_argument("--width", default="128", help="head width d (even)")
+    s.add_argument(
+        "--tolerance",
+        default=str(tolerances.PROFILE_TOLERANCE),
+        help="score error relative to |q||k| counted as broken",
+    )
     s.set_defaults(func=cmd_precision)
     s = sub.add_parser(
         "t5-buckets", help="T5 relative-position bucket boundaries (r = key - query)", formatter_class=fmt
@@ -279,11 +291,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--unidirectional", action="store_true", help="decoder-style buckets (only keys before the query)")
     s.set_defaults(func=cmd_t5_buckets)
-    from . import audit, extend, vectors  # each subcommand in its own module
+    from . import annotate, audit, extend, properties, vectors  # each subcommand in its own module
 
     extend.add_parser(sub)
     audit.add_parser(sub)
     vectors.add_parser(sub)
+    properties.add_parser(sub)
+    annotate.add_parser(sub)
     return p
 
 

@@ -49,22 +49,6 @@ FLOAT64_RTOL = 1e-10
 #: of values of size ~1 after ~4 flops.
 FLOAT64_ATOL = 1e-12
 
-#: RoPE precision study (numeric/precision.py): the relative-position property "breaks" at the first position
-#: where |s(m, m + r) - s(0, r)| / (|q| |k|) exceeds this many machine epsilons of the storage dtype. Rounding
-#: cos, sin, two products, a sum and the stored result costs at most ~3 eps per channel, and over d = 128
-#: channels with random signs the score error at position 0 is a few eps (measured 2.4-3.7); 16 eps leaves that floor
-#: far behind, so what trips it is error that grows with the position (angles m theta_i losing digits).
-ROPE_BREAK_EPS = 16
-
-
-def rope_break_tolerance(dtype: str) -> float:
-    r"""``ROPE_BREAK_EPS`` machine epsilons of ``dtype`` (float64, float32, float16 or bfloat16)."""
-    eps = {"float64": 2.0**-52, "float32": 2.0**-23, "float16": 2.0**-10, "bfloat16": 2.0**-7}
-    if dtype not in eps:
-        raise ValueError(f"dtype must be one of {', '.join(eps)}, got {dtype!r}")
-    return ROPE_BREAK_EPS * eps[dtype]
-
-
 #: Agreement of float32 RoPE (table in float32, complex64 arithmetic) with a float64 computation rounded to
 #: float32 (that note's ``rope`` on float32 input): cos/sin rounded once (eps/2 each), one complex multiply (two
 #: products and a sum, ~1.5 eps) and the final rounding; relative to the row's pair magnitude, 4 eps covers it.

@@ -64,7 +64,7 @@ def test_check_exits_1_when_a_claim_fails(capsys, monkeypatch):
         (["t5-buckets", "--num-buckets", "7"], "--num-buckets must be an even integer"),
         (["t5-buckets", "--max-distance", "8"], "--max-distance must be an integer >= 9"),
         (["t5-buckets", "--num-buckets", "x"], "--num-buckets must be an integer >= 2"),
-        (["precision", "--max-position", "-1"], "--max-position must be an integer >= 2"),
+        (["precision", "--max-position", "-1"], "--max-position must be an integer >= 1024"),
         ([], "required"),
     ],
 )
