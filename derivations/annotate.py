@@ -531,17 +531,10 @@ def run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    r"""``python -m derivations.annotate ...``: the subcommand on its own, with ``posproof``'s error handling."""
-    from .cli import UsageError, _Parser
+    r"""``python -m derivations.annotate ...``: the same as ``posproof annotate ...``."""
+    from .cli import run_subcommand
 
-    parser = _Parser(prog="posproof", description="The article, annotated.")
-    add_parser(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
-    try:
-        args = parser.parse_args(["annotate", *(sys.argv[1:] if argv is None else argv)])
-        return args.func(args)
-    except (UsageError, ValueError) as e:
-        print(f"posproof: error: {e}", file=sys.stderr)
-        return 2
+    return run_subcommand("annotate", argv)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ import importlib
 import importlib.util
 import json
 import math
-import os
 import sys
 import warnings
 from pathlib import Path
@@ -27,6 +26,8 @@ from typing import Any
 import numpy as np
 
 from numeric.tolerances import PROFILE_TOLERANCE as DEFAULT_TOLERANCE
+
+from .cli import UsageError, _float_arg, _int_arg
 
 
 def _audit():
@@ -61,28 +62,22 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return s
 
 
-def _usage(message: str) -> Exception:
-    from .cli import UsageError
-
-    return UsageError(message)
-
-
 def load_function(target: str):
     r"""The callable named by ``MODULE:FUNCTION`` (``MODULE`` dotted, or a path to a ``.py`` file); a usage error
     naming what is wrong otherwise."""
     module_name, sep, attr = target.rpartition(":")
     if not sep or not module_name or not attr:
-        raise _usage(
+        raise UsageError(
             f"give the function as MODULE:FUNCTION (e.g. mypkg.rotary:rope or path/to/file.py:rope), got {target!r}"
         )
     try:
         if module_name.endswith(".py") or "/" in module_name:
             path = Path(module_name)
             if not path.is_file():
-                raise _usage(f"cannot import {module_name}: no such file")
+                raise UsageError(f"cannot import {module_name}: no such file")
             spec = importlib.util.spec_from_file_location(path.stem, path)
             if spec is None or spec.loader is None:
-                raise _usage(f"cannot import {module_name}: not a Python file")
+                raise UsageError(f"cannot import {module_name}: not a Python file")
             module = importlib.util.module_from_spec(spec)
             sys.modules.setdefault(path.stem, module)
             spec.loader.exec_module(module)
@@ -91,13 +86,13 @@ def load_function(target: str):
                 sys.path.insert(0, str(Path.cwd()))  # as `python -m` does: modules in the current directory
             module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
-        raise _usage(f"cannot import {module_name}: {e}") from None
+        raise UsageError(f"cannot import {module_name}: {e}") from None
     except SyntaxError as e:
-        raise _usage(f"cannot import {module_name}: syntax error at {e.filename}:{e.lineno}: {e.msg}") from None
+        raise UsageError(f"cannot import {module_name}: syntax error at {e.filename}:{e.lineno}: {e.msg}") from None
     except Exception as e:  # noqa: BLE001 - the user's module may raise anything at import
         if type(e).__name__ == "UsageError":
             raise
-        raise _usage(f"importing {module_name} raised {type(e).__name__}: {_first_line(e)}") from None
+        raise UsageError(f"importing {module_name} raised {type(e).__name__}: {_first_line(e)}") from None
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -106,32 +101,16 @@ def load_function(target: str):
 
             close = difflib.get_close_matches(part, names, n=3)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            raise _usage(f"module {module_name} has no function {attr!r}{hint}")
+            raise UsageError(f"module {module_name} has no function {attr!r}{hint}")
         obj = getattr(obj, part)
     if not callable(obj):
-        raise _usage(f"{target} is not callable (it is a {type(obj).__name__})")
+        raise UsageError(f"{target} is not callable (it is a {type(obj).__name__})")
     return obj
 
 
 def _first_line(e: BaseException) -> str:
     text = str(e)
     return text.splitlines()[0] if text else ""
-
-
-def _float_arg(text: str, flag: str, accepted: str, ok) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise _usage(f"{flag} must be {accepted}, got {text!r}") from None
-    if not math.isfinite(value) or not ok(value):
-        raise _usage(f"{flag} must be {accepted}, got {text}")
-    return value
-
-
-def _int_arg(text: str, flag: str, lo: int) -> int:
-    from .cli import _int_arg
-
-    return _int_arg(text, flag, lo)
 
 
 def _scaling(text: str | None) -> dict | None:
@@ -143,14 +122,14 @@ def _scaling(text: str | None) -> dict | None:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as e:
-            raise _usage(f"--scaling: cannot read {path}: {e.strerror or e}") from None
+            raise UsageError(f"--scaling: cannot read {path}: {e.strerror or e}") from None
         source = f"--scaling {path}"
     try:
         value = json.loads(text)
     except json.JSONDecodeError as e:
-        raise _usage(f"{source} is not valid JSON: {e.msg} at column {e.colno}") from None
+        raise UsageError(f"{source} is not valid JSON: {e.msg} at column {e.colno}") from None
     if not isinstance(value, dict):
-        raise _usage(f"{source} must be a JSON object (a rope_scaling mapping), got {type(value).__name__}")
+        raise UsageError(f"{source} must be a JSON object (a rope_scaling mapping), got {type(value).__name__}")
     return value
 
 
@@ -158,7 +137,7 @@ def _rope_kwargs(args) -> dict:
     kw: dict = {}
     layout = args.layout or "auto"
     if layout not in ("auto", "interleaved", "half", "rotate_half", "neox", "gptj"):
-        raise _usage(f"--layout must be auto, interleaved or half, got {layout!r}")
+        raise UsageError(f"--layout must be auto, interleaved or half, got {layout!r}")
     kw["layout"] = layout
     if args.base is not None:
         kw["base"] = _float_arg(args.base, "--base", "a real number > 1", lambda x: x > 1)
@@ -166,14 +145,14 @@ def _rope_kwargs(args) -> dict:
     if args.width is not None:
         kw["width"] = _int_arg(args.width, "--width", 2)
         if kw["width"] % 2:
-            raise _usage(f"--width must be an even integer >= 2, got {kw['width']}")
+            raise UsageError(f"--width must be an even integer >= 2, got {kw['width']}")
     if args.rotary_dim is not None:
         kw["rotary_dim"] = _int_arg(args.rotary_dim, "--rotary-dim", 2)
     if args.call is not None:
         try:
             kw["call"] = _audit().RopeCall.parse(args.call)
         except ValueError as e:
-            raise _usage(f"--call: {e}") from None
+            raise UsageError(f"--call: {e}") from None
     if args.max_position is not None:
         kw["max_position"] = _int_arg(args.max_position, "--max-position", 4)
     if args.tolerance is not None:
@@ -196,11 +175,11 @@ def _jsonable(value):
 def run(args) -> int:
     r"""Run ``posproof audit``: print the report (text or ``--json``); 0 conforms, 1 does not."""
     if args.scheme not in SCHEMES:
-        raise _usage(f"--scheme must be one of {', '.join(SCHEMES)}, got {args.scheme!r}")
+        raise UsageError(f"--scheme must be one of {', '.join(SCHEMES)}, got {args.scheme!r}")
     if args.scheme != "rope":
         given = [f"--{k.replace('_', '-')}" for k in _ROPE_OPTIONS if getattr(args, k) is not None]
         if given:
-            raise _usage(f"{', '.join(given)} only apply to --scheme rope")
+            raise UsageError(f"{', '.join(given)} only apply to --scheme rope")
     kw = _rope_kwargs(args) if args.scheme == "rope" else {}
     fn = load_function(args.target)
     audit = _audit()
@@ -215,9 +194,9 @@ def run(args) -> int:
             else:
                 report = audit.audit_t5(fn)
     except audit.AuditCallError as e:
-        raise _usage(str(e)) from None
+        raise UsageError(str(e)) from None
     except ValueError as e:  # a configuration the library refuses (bad scaling keys, rotary width, ...)
-        raise _usage(str(e)) from None
+        raise UsageError(str(e)) from None
     if args.json:
         print(json.dumps(_jsonable(report.as_dict()), indent=2))
     else:
@@ -226,20 +205,10 @@ def run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    r"""``python -m derivations.audit ...``: the subcommand on its own, with ``posproof``'s error handling."""
-    from .cli import UsageError, _Parser
+    r"""``python -m derivations.audit ...``: the same as ``posproof audit ...``."""
+    from .cli import run_subcommand
 
-    parser = _Parser(prog="posproof", description="Audit a positional-encoding implementation.")
-    add_parser(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
-    try:
-        args = parser.parse_args(["audit", *(sys.argv[1:] if argv is None else argv)])
-        return args.func(args)
-    except (UsageError, ValueError) as e:
-        print(f"posproof: error: {e}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # e.g. `... --json | head`
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    return run_subcommand("audit", argv)
 
 
 if __name__ == "__main__":

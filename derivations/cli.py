@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -140,6 +141,23 @@ def _int_arg(text: str, flag: str, lo: int, hi: int | None = None) -> int:
     if value < lo or (hi is not None and value > hi):
         raise UsageError(f"{flag} must be {accepted}, got {value}")
     return value
+
+
+def _float_arg(text: str, flag: str, accepted: str, ok) -> float:
+    r"""A real option (``float`` of the text: a plain decimal, never evaluated) with ``ok(value)``, or a one-line
+    usage error naming the flag and ``accepted``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"{flag} must be {accepted}, got {text!r}") from None
+    if not math.isfinite(value) or not ok(value):
+        raise UsageError(f"{flag} must be {accepted}, got {text}")
+    return value
+
+
+def run_subcommand(name: str, argv: list[str] | None) -> int:
+    r"""``python -m derivations.<name> ...``: the same as ``posproof <name> ...`` (its parsing and error handling)."""
+    return main([name, *(sys.argv[1:] if argv is None else argv)])
 
 
 def _dps(text: str) -> int:

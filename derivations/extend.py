@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
 from numeric import extension
 from numeric.scaling import RULES, RopeScaling, rope_scaling_from_config
+
+from .cli import UsageError, _float_arg, _int_arg
 
 #: Options that describe the rule on the command line; ``--config`` replaces them all.
 _RULE_OPTIONS = (
@@ -60,42 +61,20 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return s
 
 
-def _usage(message: str) -> Exception:
-    from .cli import UsageError
-
-    return UsageError(message)
-
-
-def _float_arg(text: str, flag: str, accepted: str, ok) -> float:
-    r"""A real option (``float`` of the text: a plain decimal, never evaluated) in the accepted range."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise _usage(f"{flag} must be {accepted}, got {text!r}") from None
-    if not math.isfinite(value) or not ok(value):
-        raise _usage(f"{flag} must be {accepted}, got {text}")
-    return value
-
-
-def _int_arg(text: str, flag: str, lo: int) -> int:
-    from .cli import _int_arg
-
-    return _int_arg(text, flag, lo)
-
-
 def _read_config(path: str) -> dict:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
-        raise _usage(f"--config: cannot read {path}: {e.strerror or e}") from None
+        raise UsageError(f"--config: cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError:
-        raise _usage(f"--config: {path} is not UTF-8 text") from None
+        raise UsageError(f"--config: {path} is not UTF-8 text") from None
     try:
         config = json.loads(text)
     except json.JSONDecodeError as e:
-        raise _usage(f"--config: {path} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        raise UsageError(f"--config: {path} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     if not isinstance(config, dict):
-        raise _usage(f"--config: {path} must hold a JSON object (a model configuration), got {type(config).__name__}")
+        kind = type(config).__name__
+        raise UsageError(f"--config: {path} must hold a JSON object (a model configuration), got {kind}")
     return config
 
 
@@ -103,12 +82,12 @@ def _from_options(args) -> tuple[RopeScaling, int, int, dict]:
     width = _int_arg(args.width or "128", "--width", 1)
     base = _float_arg(args.base or "10000", "--base", "a real number > 1", lambda x: x > 1)
     if args.trained is None or args.target is None:
-        raise _usage("--trained and --target are required (or --config FILE)")
+        raise UsageError("--trained and --target are required (or --config FILE)")
     L0 = _int_arg(args.trained, "--trained", 2)
     L = _int_arg(args.target, "--target", 1)
     rule = args.rule or "default"
     if rule not in RULES:
-        raise _usage(f"--rule must be one of {', '.join(RULES)}, got {rule!r}")
+        raise UsageError(f"--rule must be one of {', '.join(RULES)}, got {rule!r}")
     mapping: dict = {"rope_type": rule}
     reals = {
         "factor": ("a real number >= 1", lambda x: x >= 1),
@@ -128,23 +107,23 @@ def _from_options(args) -> tuple[RopeScaling, int, int, dict]:
     if rule in ("dynamic", "yarn", "llama3", "longrope"):
         mapping["original_max_position_embeddings"] = L0
     if rule == "longrope":
-        raise _usage("--rule longrope needs its per-pair factor tables: use --config FILE")
+        raise UsageError("--rule longrope needs its per-pair factor tables: use --config FILE")
     try:
         cfg = RopeScaling.from_mapping(width, base, mapping)
     except ValueError as e:
-        raise _usage(str(e)) from None
+        raise UsageError(str(e)) from None
     return cfg, L0, L, {"trained": "--trained", "target": "--target"}
 
 
 def _from_config(args) -> tuple[RopeScaling, int, int, dict]:
     given = [f"--{k.replace('_', '-')}" for k in _RULE_OPTIONS if getattr(args, k) is not None]
     if given:
-        raise _usage(f"--config reads the rule from the file: drop {', '.join(given)}")
+        raise UsageError(f"--config reads the rule from the file: drop {', '.join(given)}")
     config = _read_config(args.config)
     try:
         cfg = rope_scaling_from_config(config, layer_type=args.layer_type)
     except ValueError as e:
-        raise _usage(f"--config {args.config}: {e}") from None
+        raise UsageError(f"--config {args.config}: {e}") from None
     source = {}
     if args.trained is not None:
         L0, source["trained"] = _int_arg(args.trained, "--trained", 2), "--trained"
@@ -156,7 +135,7 @@ def _from_config(args) -> tuple[RopeScaling, int, int, dict]:
             else "max_position_embeddings; pass --trained if the model was trained on shorter sequences"
         )
     else:
-        raise _usage(f"--config {args.config}: no trained length in the file: pass --trained")
+        raise UsageError(f"--config {args.config}: no trained length in the file: pass --trained")
     mpe = config.get("max_position_embeddings")
     if args.target is not None:
         L, source["target"] = _int_arg(args.target, "--target", 1), "--target"
@@ -281,17 +260,10 @@ def _ranges(indices) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    r"""``python -m derivations.extend ...``: the subcommand on its own, with ``posproof``'s error handling."""
-    from .cli import UsageError, _Parser
+    r"""``python -m derivations.extend ...``: the same as ``posproof extend ...``."""
+    from .cli import run_subcommand
 
-    parser = _Parser(prog="posproof", description="RoPE context extension diagnostics.")
-    add_parser(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
-    try:
-        args = parser.parse_args(["extend", *(sys.argv[1:] if argv is None else argv)])
-        return args.func(args)
-    except (UsageError, ValueError) as e:
-        print(f"posproof: error: {e}", file=sys.stderr)
-        return 2
+    return run_subcommand("extend", argv)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``pyth
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -45,20 +44,10 @@ def run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    r"""``python -m derivations.vectors --out DIR``: the subcommand on its own, with ``posproof``'s error handling."""
-    from .cli import UsageError, _Parser
+    r"""``python -m derivations.vectors ...``: the same as ``posproof vectors ...``."""
+    from .cli import run_subcommand
 
-    parser = _Parser(prog="posproof", description="Write golden vectors.")
-    add_parser(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
-    try:
-        args = parser.parse_args(["vectors", *(sys.argv[1:] if argv is None else argv)])
-        return args.func(args)
-    except (UsageError, ValueError) as e:
-        print(f"posproof: error: {e}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # e.g. `... --json | head`
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    return run_subcommand("vectors", argv)
 
 
 if __name__ == "__main__":
