@@ -40,6 +40,10 @@ def rel_tol(dps: int):
     return mpmath.mpf(10) ** -(dps - GUARD_DIGITS)
 
 
+#: Facts computed through the NumPy float64 kernels (scores of size ~1-100 after a few hundred flops: rounding
+#: ~1e-14) count two values as equal within this; the wrong computations they must reject differ by >= 1e-3.
+FACT_FLOAT64_ATOL = 1e-12
+
 #: float64 NumPy against the mpmath reference, relative to the largest magnitude in the result. Angles up to
 #: ~1e4 rad lose ~1e4 * 2**-53 ~ 1e-12 absolute in sin/cos argument reduction; 1e-10 leaves a margin.
 FLOAT64_RTOL = 1e-10

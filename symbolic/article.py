@@ -17,7 +17,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from numeric import deberta, t5
+from numeric import deberta, t5, tolerances
 from numeric.rotary import rope_decay_bound, rope_mp
 from numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal
 
@@ -282,7 +282,7 @@ def _every_layer(dps: int, rotate_keys: bool = True):
     value = {}
     for code in ("sinusoidal", "rope on the embedding", "rope"):
         gap = float(np.max(np.abs(_two_layers(p, code, rotate_keys) - _two_layers(p + 7, code, rotate_keys))))
-        value[f"{code}: outputs unchanged by a shift of 7"] = gap <= 1e-12
+        value[f"{code}: outputs unchanged by a shift of 7"] = gap <= tolerances.FACT_FLOAT64_ATOL
     return value, list(value.items())
 
 
@@ -303,7 +303,8 @@ def positions_every_layer() -> Fact:
             "rope: outputs unchanged by a shift of 7": True,
         },
         _every_layer,
-        method="NumPy float64 (numeric.sinusoid; rotations by numeric.rotary.rope_mp at 30 digits), agreement to 1e-12",
+        method="NumPy float64 (numeric.sinusoid; rotations by numeric.rotary.rope_mp at 30 digits), agreement to "
+        + f"{tolerances.FACT_FLOAT64_ATOL:g}",
         wrong=lambda dps: _every_layer(dps, rotate_keys=False),
         notes="Absolute codes are added once, at the input; Transformer-XL, DeBERTa, T5, ALiBi and RoPE act on the "
         "scores of every attention layer, which is what keeps the whole stack relative. Rotating the embedding "
@@ -495,7 +496,7 @@ def _conjugate(dps: int, conjugate_key: bool = True):
         turn = mpmath.expj(m_ - n_)
         key = mpmath.conj(kz) if conjugate_key else kz
         query = qz if conjugate_key else mpmath.conj(qz)
-        tol = mpmath.mpf(10) ** (-dps + 10)
+        tol = tolerances.rel_tol(dps)
         value = {
             "Re(q conj(k) e^(i(m-n)θ)) = score": bool(abs(mpmath.re(query * key * turn) - score) <= tol),
             "Re(q k e^(i(m-n)θ)) = score": bool(abs(mpmath.re(qz * kz * turn) - score) <= tol),

@@ -1354,10 +1354,6 @@ class Fact:
             raise ValueError(f"fact {self.id!r} registers no wrong computation")
         return dataclasses.replace(self, compute=self.wrong, definitions=())
 
-    def with_claim(self, claim) -> Fact:
-        r"""The same computation claiming a different value."""
-        return dataclasses.replace(self, claim=claim)
-
     def describe_method(self, dps: int = tolerances.DEFAULT_DPS) -> str:
         return self.method.format(dps=dps)
 

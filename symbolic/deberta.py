@@ -14,7 +14,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from numeric import deberta
+from numeric import deberta, tolerances
 
 from . import sources
 from .attention import TOPIC, _identity, comps, d, l
@@ -166,12 +166,12 @@ def _gather(dps: int, gather=deberta.deberta_scores_gather):
         else:
             g = gather(Qc, Kc, Qr, Kr, kk)
         direct = deberta.deberta_scores_direct(Qc, Kc, Qr, Kr, kk, p2c_index=conv)
-        value.append(bool(np.max(np.abs(g - direct)) <= 1e-12))
+        value.append(bool(np.max(np.abs(g - direct)) <= tolerances.FACT_FLOAT64_ATOL))
         rows.append((f"{conv}: max |gather - direct|", float(np.max(np.abs(g - direct)))))
     # translation: the last L tokens alone, at positions 0 .. L-1 instead of t .. t+L-1
     whole = deberta.deberta_scores_gather(Qc, Kc, Qr, Kr, kk)
     alone = deberta.deberta_scores_gather(Qc[t:], Kc[t:], Qr, Kr, kk)
-    value.append(bool(np.max(np.abs(whole[t:, t:] - alone)) <= 1e-12))
+    value.append(bool(np.max(np.abs(whole[t:, t:] - alone)) <= tolerances.FACT_FLOAT64_ATOL))
     rows.append(("max |A(i + t, j + t) - A(i, j)|, t = 3", float(np.max(np.abs(whole[t:, t:] - alone)))))
     return value, rows
 
@@ -189,7 +189,7 @@ def deberta_translation() -> Fact:
         "columns of the whole sequence (positions shifted by $t = 3$). Claimed: [code, paper, shifted].",
         [True, True, True],
         _gather,
-        method="NumPy float64 (numeric.deberta), agreement to 1e-12",
+        method="NumPy float64 (numeric.deberta), agreement to " + f"{tolerances.FACT_FLOAT64_ATOL:g}",
         wrong=lambda dps: _gather(dps, gather=_gather_without_transpose),
         formula=sp.Eq(_A(i + 3, j + 3), _A(i, j), evaluate=False),
         notes="The score is a function of i - j by the definition of δ; what is checked is that the code people "

@@ -14,6 +14,8 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from numeric import tolerances
+
 from . import sources
 from .core import Fact, Identity, Step
 
@@ -287,7 +289,7 @@ def _attention_rows(order, causal, with_positions: bool = False):
 
 
 def _dog_bites_man(dps, with_positions: bool = False):
-    tol = mpmath.mpf(10) ** -(dps - 10)
+    tol = tolerances.rel_tol(dps)
     value, table = {}, []
     for causal in (False, True):
         a = _attention_rows(("dog", "bites", "man"), causal, with_positions)

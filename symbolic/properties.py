@@ -23,7 +23,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from numeric import alibi, deberta, t5
+from numeric import alibi, deberta, t5, tolerances
 from numeric.extension import phase_coverage
 from numeric.scaling import rope_inv_freq
 from numeric.sinusoid import inverse_frequencies
@@ -189,7 +189,7 @@ def _learned(dps: int, row=lambda pos: pos):
     table = np.random.default_rng(2019).normal(0.0, 0.02, (size, width))  # BERT's initializer_range
     rows = table[[row(p) for p in range(size)]]
     phi = rows @ rows.T  # (size, size): φ(m, n) = p_m·p_n
-    tol = 1e-12
+    tol = tolerances.FACT_FLOAT64_ATOL
     monotone = all(phi[a, a + w + 1] < phi[a, a + w] for a in range(size) for w in range(size - a - 1))
     invariant = bool(np.max(np.abs(phi[1:, 1:] - phi[:-1, :-1])) <= tol)
     value = {"monotone in |m - n|": monotone, "translation invariant": invariant}
@@ -232,7 +232,7 @@ def _txl(dps: int, distance=lambda r: r):
     r = np.arange(-20, 21)  # m - n
     phi = txl_relative_embeddings(distance(r), d_model) @ W_kR.T @ v  # v^T W_{k,R} R_{m-n}
     at = dict(zip(r.tolist(), phi.tolist(), strict=True))
-    symmetric = all(abs(at[a] - at[-a]) <= 1e-12 for a in range(21))
+    symmetric = all(abs(at[a] - at[-a]) <= tolerances.FACT_FLOAT64_ATOL for a in range(21))
     monotone = all(at[a + 1] < at[a] and at[-a - 1] < at[-a] for a in range(20))
     value = {"symmetric": symmetric, "monotone in |m - n|": monotone}
     return value, [*value.items(), ("phi at m - n = -3, 0, 3", [at[-3], at[0], at[3]])]
@@ -250,7 +250,8 @@ def txl_rules() -> Fact:
         "φ(m, n) differs from φ(n, m), and φ does not fall as |m - n| grows.",
         {"symmetric": False, "monotone in |m - n|": False},
         _txl,
-        method="NumPy float64 (numeric.transformer_xl.txl_relative_embeddings), agreement to 1e-12",
+        method="NumPy float64 (numeric.transformer_xl.txl_relative_embeddings), agreement to "
+        + f"{tolerances.FACT_FLOAT64_ATOL:g}",
         wrong=lambda dps: _txl(dps, distance=np.abs),
         notes="The sin half of R_{m-n} is odd in m - n: only learned weights that ignore it give a symmetric term. "
         "Translation invariance holds (txl-translation-invariant). The wrong computation uses |m - n|.",
@@ -270,7 +271,7 @@ def _deberta(dps: int, transpose=lambda A: A.T):
 
     A = scores(12, 3)  # clipped, k = 3
     B = scores(40, 8, bucket_size=8, max_position=32)  # log buckets
-    tol = 1e-12
+    tol = tolerances.FACT_FLOAT64_ATOL
     value = {
         "clipped: symmetric": bool(np.max(np.abs(A - transpose(A))) <= tol),
         "clipped: constant for |i - j| >= k": bool(np.ptp(A[0, 3:]) <= tol and np.ptp(A[3:, 0]) <= tol),

@@ -21,6 +21,8 @@ import mpmath
 import sympy as sp
 from sympy.core.sympify import _sympify
 
+from numeric import tolerances
+
 from . import sources
 from .core import Definition, Domain, Fact, Identity, Kernel, Step
 
@@ -574,7 +576,7 @@ def _decay_bound_compute(dps: int, normalised: bool = False):
                 bound = bound / (width // 2)
             draws += 1
             holds += bool(score <= bound)
-            abel_ok += bool(abs(score - abel) <= mpmath.mpf(10) ** (-dps + 10) * (1 + score))
+            abel_ok += bool(abs(score - abel) <= tolerances.rel_tol(dps) * (1 + score))
             curve_ok += bool(score <= bound / (width // 2))
         rows.append((f"d = {width}", f"{draws} draws so far"))
     value = {
@@ -714,7 +716,7 @@ def _layout_fact_compute(dps: int, inverse: bool = False):
             rope_mp([[kv[p] for p in perm]], [pn], layout="half", dps=dps)[0],
         )
         unperm = dot(rope_mp([qv], [pm], layout="half", dps=dps)[0], rope_mp([kv], [pn], layout="half", dps=dps)[0])
-        tol = mpmath.mpf(10) ** (-dps + 10)
+        tol = tolerances.rel_tol(dps)
         same += bool(abs(inter - halfs) <= tol)
         mixed += bool(abs(inter - unperm) <= tol)
         rows.append((f"d = {width}, perm", perm if width <= 8 else "..."))

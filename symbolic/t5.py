@@ -13,7 +13,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from numeric import t5
+from numeric import t5, tolerances
 
 from . import sources
 from .attention import TOPIC
@@ -97,7 +97,7 @@ def _t5_boundaries(dps: int, bucket=None):
     closed = list(range(me))
     for jj in range(B - me):
         edge = me * (mpmath.mpf(md) / me) ** (mpmath.mpf(jj) / (B - me))
-        closed.append(int(mpmath.ceil(edge - mpmath.mpf(10) ** (-(dps - 10)))))  # exact powers stay put
+        closed.append(int(mpmath.ceil(edge - tolerances.rel_tol(dps))))  # exact powers stay put
     used = {bucket(r) for r in range(-130, 131)}
     unused = [bb for bb in range(32) if bb not in used]
     rows = [("first |r| of each bucket (r <= 0)", firsts), ("closed form", closed), ("unused buckets", unused)]

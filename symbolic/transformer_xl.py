@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from numeric import tolerances
 from numeric.transformer_xl import causal_mask, rel_shift, txl_scores_direct, txl_scores_shift
 
 from . import sources
@@ -216,8 +217,8 @@ def _toeplitz(dps: int, shift=rel_shift):
             if mask[a, c]:
                 by_distance.setdefault(a + m_len - c, []).append(A[a, c])
     spread = max(max(vals) - min(vals) for vals in by_distance.values())
-    toeplitz = bool(spread <= 1e-12)
-    agrees = bool(np.max(np.abs(A - direct)[mask]) <= 1e-12)
+    toeplitz = bool(spread <= tolerances.FACT_FLOAT64_ATOL)
+    agrees = bool(np.max(np.abs(A - direct)[mask]) <= tolerances.FACT_FLOAT64_ATOL)
     return [toeplitz, agrees], [
         ("distances on and below the diagonal", sorted(by_distance)),
         ("largest spread of one distance's scores", float(spread)),
@@ -239,7 +240,7 @@ def txl_translation() -> Fact:
         "gather].",
         [True, True],
         _toeplitz,
-        method="NumPy float64 (numeric.transformer_xl), agreement to 1e-12",
+        method="NumPy float64 (numeric.transformer_xl), agreement to " + f"{tolerances.FACT_FLOAT64_ATOL:g}",
         wrong=lambda dps: _toeplitz(dps, shift=rel_shift_drop_last),
         formula=sp.Eq(_A_rel(ri + 1, rj + 1), _A_rel(ri, rj), evaluate=False),
         notes="The score's positional part is a function of m - n by construction (Transformer-XL's rewrite); what "
