@@ -69,7 +69,7 @@ __all__ = [
 
 # ==============================================================================================================
 # Strategies: named, targeted rewrites of the difference lhs - rhs (Sum summands are rewritten too). Each is an
-# equivalence under the assumptions the symbols were declared with; none uses force=True.
+# equivalence under the assumptions the symbols were declared with: no forced rewrites, no blanket simplify.
 # ==============================================================================================================
 
 STRATEGIES: dict[str, Callable[[Any], Any]] = {}

@@ -41,6 +41,18 @@ def pairs(f):
     return sp.Sum(f, (i, 0, d / 2 - 1))
 
 
+def absolute_score():
+    r"""``Σ_i (R(mθ_i) q_i)·(R(nθ_i) k_i)`` over interleaved pairs."""
+    q_rot, k_rot = rot(m * TH[i], q[2 * i], q[2 * i + 1]), rot(n * TH[i], k[2 * i], k[2 * i + 1])
+    return pairs(sum(a * c for a, c in zip(q_rot, k_rot, strict=True)))
+
+
+def relative_score(angle):
+    r"""``Σ_i q_i·(R(angle) k_i)``: the score written with one relative angle per pair."""
+    k_rot = rot(angle, k[2 * i], k[2 * i + 1])
+    return pairs(sum(a * c for a, c in zip((q[2 * i], q[2 * i + 1]), k_rot, strict=True)))
+
+
 SIZES = {"sizes": {d: (2, 4, 8)}}
 
 FALSE_CLAIMS = [
@@ -85,20 +97,8 @@ FALSE_CLAIMS = [
     # the sign of theta: rotating both by -theta flips the relative angle's sign
     claim(
         "rope-theta-sign",
-        pairs(
-            sum(
-                p * r
-                for p, r in zip(
-                    rot(m * TH[i], q[2 * i], q[2 * i + 1]), rot(n * TH[i], k[2 * i], k[2 * i + 1]), strict=True
-                )
-            )
-        ),
-        pairs(
-            sum(
-                p * r
-                for p, r in zip((q[2 * i], q[2 * i + 1]), rot((m - n) * TH[i], k[2 * i], k[2 * i + 1]), strict=True)
-            )
-        ),
+        absolute_score(),
+        relative_score((m - n) * TH[i]),
         ("expand", "expand_trig", "expand"),
         **SIZES,
     ),  # fmt: skip
@@ -141,20 +141,8 @@ TRUE_CLAIMS = [
     claim("lagrange-2d", (x**2 + y**2) * (u**2 + a**2), (x * u - y * a) ** 2 + (x * a + y * u) ** 2, ("expand",)),
     claim(
         "rope-relative-any-width",
-        pairs(
-            sum(
-                p * r
-                for p, r in zip(
-                    rot(m * TH[i], q[2 * i], q[2 * i + 1]), rot(n * TH[i], k[2 * i], k[2 * i + 1]), strict=True
-                )
-            )
-        ),
-        pairs(
-            sum(
-                p * r
-                for p, r in zip((q[2 * i], q[2 * i + 1]), rot((n - m) * TH[i], k[2 * i], k[2 * i + 1]), strict=True)
-            )
-        ),
+        absolute_score(),
+        relative_score((n - m) * TH[i]),
         ("expand", "expand_trig", "expand"),
         **SIZES,
     ),  # fmt: skip
