@@ -454,23 +454,32 @@ def counts() -> dict[str, int]:
     return {v: sum(a.verdict == v for a in ANNOTATIONS) for v in VERDICTS}
 
 
-def annotate_text() -> str:
-    lines: list[str] = []
+def _in_order():
+    r"""``(text, section, [(number, annotation), ...])`` for every section that has statements, in reading order;
+    statements numbered across both texts."""
     number = 0
     for text in (ARTICLE, NOTE):
-        lines += [f"'{text}'", ""]
         for section in SECTIONS[text]:
             mine = [a for a in ANNOTATIONS if a.text == text and a.section == section]
-            if not mine:
-                continue
-            lines.append(f"  {section}")
-            for a in mine:
-                number += 1
-                head = f'{number:3d}. [{a.verdict}] {a.statement} ("{a.locator}")'
-                lines += textwrap.wrap(head, 110, initial_indent="  ", subsequent_indent=" " * 7)
-                claim = f"{a.claim}: " if a.claim else ""
-                lines += textwrap.wrap(claim + finding(a), 110, initial_indent=" " * 7, subsequent_indent=" " * 9)
-            lines.append("")
+            if mine:
+                yield text, section, [(number + k, a) for k, a in enumerate(mine, 1)]
+                number += len(mine)
+
+
+def annotate_text() -> str:
+    lines: list[str] = []
+    current = None
+    for text, section, numbered in _in_order():
+        if text != current:
+            lines += [f"'{text}'", ""]
+            current = text
+        lines.append(f"  {section}")
+        for number, a in numbered:
+            head = f'{number:3d}. [{a.verdict}] {a.statement} ("{a.locator}")'
+            lines += textwrap.wrap(head, 110, initial_indent="  ", subsequent_indent=" " * 7)
+            claim = f"{a.claim}: " if a.claim else ""
+            lines += textwrap.wrap(claim + finding(a), 110, initial_indent=" " * 7, subsequent_indent=" " * 9)
+        lines.append("")
     c = counts()
     lines.append(f"{len(ANNOTATIONS)} statements: " + ", ".join(f"{c[v]} {v}" for v in VERDICTS))
     return "\n".join(lines) + "\n"
@@ -484,20 +493,17 @@ def _md(text: str) -> str:
 
 def annotate_markdown() -> str:
     lines: list[str] = []
-    number = 0
-    for text in (ARTICLE, NOTE):
-        lines += [f"## {text}", ""]
-        for section in SECTIONS[text]:
-            mine = [a for a in ANNOTATIONS if a.text == text and a.section == section]
-            if not mine:
-                continue
-            lines += [f"### {_md(section)}", ""]
-            for a in mine:
-                number += 1
-                claim = f"`{a.claim}`: " if a.claim else ""
-                lines.append(f"{number}. **{a.verdict}**: {_md(a.statement)} (“{a.locator}”)  ")
-                lines.append(f"   {claim}{finding(a, markdown=True)}")
-            lines.append("")
+    current = None
+    for text, section, numbered in _in_order():
+        if text != current:
+            lines += [f"## {text}", ""]
+            current = text
+        lines += [f"### {_md(section)}", ""]
+        for number, a in numbered:
+            claim = f"`{a.claim}`: " if a.claim else ""
+            lines.append(f"{number}. **{a.verdict}**: {_md(a.statement)} (“{a.locator}”)  ")
+            lines.append(f"   {claim}{finding(a, markdown=True)}")
+        lines.append("")
     c = counts()
     lines.append(f"{len(ANNOTATIONS)} statements: " + ", ".join(f"{c[v]} {v}" for v in VERDICTS) + ".")
     return "\n".join(lines) + "\n"

@@ -184,8 +184,22 @@ class RopeMatch:
         return dict(self.__dict__)
 
 
+class _Findings:
+    r"""What every report says: ``ok`` when there is no finding, and the finding ids in order (each once)."""
+
+    findings: tuple[Finding, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f.id for f in self.findings))
+
+
 @dataclass(frozen=True)
-class RopeReport:
+class RopeReport(_Findings):
     r"""The audit of a RoPE function: ``ok`` when there is no finding; ``expected`` the configuration audited
     against; ``matched`` what the function computes; ``profile`` the precision profile (``None`` when the
     mathematics differs so much that no model of it was found)."""
@@ -195,14 +209,6 @@ class RopeReport:
     matched: RopeMatch
     profile: pp.Profile | None
     function: str
-
-    @property
-    def ok(self) -> bool:
-        return not self.findings
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(f.id for f in self.findings))
 
     def as_dict(self) -> dict:
         return {
@@ -217,21 +223,13 @@ class RopeReport:
 
 
 @dataclass(frozen=True)
-class SchemeReport:
+class SchemeReport(_Findings):
     r"""The audit of an ALiBi or T5 function: ``ok``, ``findings``, ``checked`` (what was compared)."""
 
     scheme: str
     findings: tuple[Finding, ...]
     checked: str
     function: str
-
-    @property
-    def ok(self) -> bool:
-        return not self.findings
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(f.id for f in self.findings))
 
     def as_dict(self) -> dict:
         return {
