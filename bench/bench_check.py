@@ -21,7 +21,7 @@ def main() -> int:
     args = ap.parse_args()
 
     t0 = time.perf_counter()
-    from symbolic import registry
+    from posproof.symbolic import registry
 
     claims = registry.all()
     t_build = time.perf_counter() - t0
@@ -33,7 +33,9 @@ def main() -> int:
 
     t0 = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "derivations.cli", "check", "--dps", str(args.dps)], capture_output=True, text=True
+        [sys.executable, "-m", "posproof.derivations.cli", "check", "--dps", str(args.dps)],
+        capture_output=True,
+        text=True,
     )
     wall = time.perf_counter() - t0
 

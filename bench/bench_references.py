@@ -18,7 +18,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from numeric import _mp, rope_mp, sinusoidal_mp  # noqa: E402
+from posproof.numeric import _mp, rope_mp, sinusoidal_mp  # noqa: E402
 
 
 def seconds(f) -> float:

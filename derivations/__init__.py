@@ -1,1 +1,1 @@
-r"""Runnable derivations (``python -m derivations.<topic>`` prints that topic as LaTeX) and the CLI."""
+r"""Runnable derivations (``python -m posproof.derivations.<topic>`` prints that topic as LaTeX) and the CLI."""

@@ -1,4 +1,4 @@
-r"""``python -m derivations.<topic>``: print every verified derivation of one topic as LaTeX."""
+r"""``python -m posproof.derivations.<topic>``: print every verified derivation of one topic as LaTeX."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sys
 
 
 def main(topic: str) -> int:
-    from symbolic import registry
+    from posproof.symbolic import registry
 
     from .render import topic_latex
 

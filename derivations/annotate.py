@@ -401,7 +401,7 @@ ANNOTATIONS: tuple[Annotation, ...] = (
 
 
 def _claim(claim_id: str):
-    from symbolic import registry
+    from posproof.symbolic import registry
 
     return registry.get(claim_id)
 
@@ -537,7 +537,7 @@ def run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    r"""``python -m derivations.annotate ...``: the same as ``posproof annotate ...``."""
+    r"""``python -m posproof.derivations.annotate ...``: the same as ``posproof annotate ...``."""
     from .cli import run_subcommand
 
     return run_subcommand("annotate", argv)

@@ -8,7 +8,7 @@ prints the report as JSON. Exit codes: 0 conforms, 1 does not, 2 usage errors (a
 function, a function that raises on a plain call: one line, never a traceback).
 
 ``add_parser(subparsers)`` adds the subcommand to the ``posproof`` parser; ``run(args)`` runs it (usage errors
-raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``python -m derivations.audit``).
+raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``python -m posproof.derivations.audit``).
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from typing import Any
 
 import numpy as np
 
-from numeric.tolerances import PROFILE_TOLERANCE as DEFAULT_TOLERANCE
+from posproof.numeric.tolerances import PROFILE_TOLERANCE as DEFAULT_TOLERANCE
 
 from .cli import UsageError, _float_arg, _int_arg
 
 
 def _audit():
     r"""numeric.audit, imported when a command needs it (it is not needed to build the parser)."""
-    from numeric import audit
+    from posproof.numeric import audit
 
     return audit
 
@@ -205,7 +205,7 @@ def run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    r"""``python -m derivations.audit ...``: the same as ``posproof audit ...``."""
+    r"""``python -m posproof.derivations.audit ...``: the same as ``posproof audit ...``."""
     from .cli import run_subcommand
 
     return run_subcommand("audit", argv)

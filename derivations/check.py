@@ -27,6 +27,21 @@ def verify_all(claims, dps: int, jobs: int) -> list:
     return [_verify_one(w) for w in work]
 
 
+def check(claims=None, *, dps: int | None = None, jobs: int = 1) -> list:
+    r"""Verify claims and return their results (``VerifyResult``), in order.
+
+    ``claims``: claim objects or catalogue ids (default: the whole catalogue); ``dps``: working digits (default
+    the engine's); ``jobs``: forked worker processes.
+
+    >>> [r.ok for r in check(["rope-complex-relative"], dps=30)]
+    [True]
+    """
+    from posproof.symbolic import registry, settings
+
+    chosen = registry.all() if claims is None else [registry.get(c) if isinstance(c, str) else c for c in claims]
+    return verify_all(list(chosen), settings.DEFAULT_DPS if dps is None else dps, jobs)
+
+
 #: What a verified claim of each kind is called in the terminal: a theorem is proved, a definition's
 #: implementation agrees with its formula, a fact is computed. None of them is called what it is not.
 VERBS = {"theorem": "proved", "definition": "defined", "fact": "computed"}

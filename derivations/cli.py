@@ -24,7 +24,8 @@ import textwrap
 from contextlib import contextmanager
 from pathlib import Path
 
-from numeric import tolerances
+from posproof.numeric import tolerances
+from posproof.symbolic import settings
 
 
 class UsageError(Exception):
@@ -37,7 +38,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _registry():
-    from symbolic import registry
+    from posproof.symbolic import registry
 
     return registry
 
@@ -156,12 +157,12 @@ def _float_arg(text: str, flag: str, accepted: str, ok) -> float:
 
 
 def run_subcommand(name: str, argv: list[str] | None) -> int:
-    r"""``python -m derivations.<name> ...``: the same as ``posproof <name> ...`` (its parsing and error handling)."""
+    r"""``python -m posproof.derivations.<name> ...``: ``posproof <name> ...`` (its parsing and error handling)."""
     return main([name, *(sys.argv[1:] if argv is None else argv)])
 
 
 def _dps(text: str) -> int:
-    return _int_arg(text, "--dps", tolerances.MIN_DPS, tolerances.MAX_DPS)
+    return _int_arg(text, "--dps", settings.MIN_DPS, settings.MAX_DPS)
 
 
 def _jobs(text: str) -> int:
@@ -209,7 +210,7 @@ def cmd_plot(args) -> int:
 def cmd_precision(args) -> int:
     r"""RoPE's score error per storage dtype and angle style at 1k .. 1M positions, and the first position where it
     exceeds the tolerance: the measure of numeric/precision_profile.py (the audit reports the same)."""
-    from numeric import precision_profile as pp
+    from posproof.numeric import precision_profile as pp
 
     max_position = _int_arg(args.max_position, "--max-position", 1024)
     width = _int_arg(args.width, "--width", 2)
@@ -231,7 +232,7 @@ def cmd_precision(args) -> int:
 
 def cmd_t5_buckets(args) -> int:
     r"""The T5 bucket boundaries of one configuration (relative position = key - query)."""
-    from numeric import t5_bucket_table
+    from posproof.numeric import t5_bucket_table
 
     num_buckets = _int_arg(args.num_buckets, "--num-buckets", 2)
     max_distance = _int_arg(args.max_distance, "--max-distance", 1)
@@ -262,8 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("ids", nargs="*", metavar="ID", help="claim ids to check (all when none; repeats count once)")
     s.add_argument(
         "--dps",
-        default=str(tolerances.DEFAULT_DPS),
-        help=f"significant digits of the numeric check, {tolerances.MIN_DPS} to {tolerances.MAX_DPS}",
+        default=str(settings.DEFAULT_DPS),
+        help=f"significant digits of the numeric check, {settings.MIN_DPS} to {settings.MAX_DPS}",
     )
     s.add_argument("--jobs", default="auto", help="worker processes: 'auto' (one per core) or a number")
     s.add_argument("--json", action="store_true", help="the report as JSON")

@@ -66,7 +66,7 @@ class ExportError(Exception):
 
 
 def _topics() -> list[tuple[str, tuple]]:
-    from symbolic import registry
+    from posproof.symbolic import registry
 
     return [(t, registry.topic(t)) for t in registry.TOPICS if registry.topic(t)]
 
@@ -90,9 +90,9 @@ def references(topics: Iterable[tuple[str, tuple]]) -> list[tuple[str, list[str]
 #: Where the rules table comes from, per format: ``module:function`` returning the table as LaTeX, Markdown or
 #: HTML (no arguments). A missing module or function leaves the table out; HTML falls back to the Markdown table.
 RULES_TABLE = {
-    "latex": "derivations.properties:table_latex",
-    "markdown": "derivations.properties:table_markdown",
-    "html": "derivations.properties:table_html",
+    "latex": "posproof.derivations.properties:table_latex",
+    "markdown": "posproof.derivations.properties:table_markdown",
+    "html": "posproof.derivations.properties:table_html",
 }
 
 
@@ -585,7 +585,7 @@ def claim_page(c) -> str:
 
 def claim_png(claim_id: str, out: str, width: int = 900, height: int = 640) -> None:
     r"""A PNG of one claim's derivation (headless Chromium, ``width`` x ``height`` CSS pixels)."""
-    from symbolic import registry
+    from posproof.symbolic import registry
 
     chromium = shutil.which("chromium")
     if chromium is None:

@@ -7,7 +7,7 @@ the critical dimension (Liu et al. 2023); the base bound (Men et al. 2024) with 
 note's warning. Definitions: ``numeric/extension.py`` and ``docs/context-extension.md``.
 
 ``add_parser(subparsers)`` adds the subcommand to the ``posproof`` parser; ``run(args)`` runs it (usage errors
-raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``python -m derivations.extend``).
+raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``python -m posproof.derivations.extend``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import json
 import sys
 from pathlib import Path
 
-from numeric import extension
-from numeric.scaling import RULES, RopeScaling, rope_scaling_from_config
+from posproof.numeric import extension
+from posproof.numeric.scaling import RULES, RopeScaling, rope_scaling_from_config
 
 from .cli import UsageError, _float_arg, _int_arg
 
@@ -260,7 +260,7 @@ def _ranges(indices) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    r"""``python -m derivations.extend ...``: the same as ``posproof extend ...``."""
+    r"""``python -m posproof.derivations.extend ...``: the same as ``posproof extend ...``."""
     from .cli import run_subcommand
 
     return run_subcommand("extend", argv)

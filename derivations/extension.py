@@ -1,4 +1,4 @@
-r"""``python -m derivations.extension``: the context-extension derivations as LaTeX."""
+r"""``python -m posproof.derivations.extension``: the context-extension derivations as LaTeX."""
 
 import sys
 

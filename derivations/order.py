@@ -1,4 +1,4 @@
-r"""``python -m derivations.order``: the order derivations as LaTeX."""
+r"""``python -m posproof.derivations.order``: the order derivations as LaTeX."""
 
 import sys
 

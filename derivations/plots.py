@@ -43,7 +43,7 @@ def available() -> bool:
 
 
 def _heatmap(fig):
-    from numeric import sinusoidal
+    from posproof.numeric import sinusoidal
 
     pe = sinusoidal(np.arange(100), 128)  # (100, 128)
     ax = fig.subplots()
@@ -55,7 +55,7 @@ def _heatmap(fig):
 
 
 def _waves(fig, positions, marks, title):
-    from numeric import sinusoidal
+    from posproof.numeric import sinusoidal
 
     ax = fig.subplots()
     fine = np.linspace(positions[0], positions[-1], 2000)
@@ -83,8 +83,8 @@ def _aliasing(fig):
 
 
 def _proximity(fig):
-    from numeric import sinusoidal
-    from symbolic.sinusoidal import MONOTONE
+    from posproof.numeric import sinusoidal
+    from posproof.symbolic.sinusoidal import MONOTONE
 
     ax = fig.subplots()
     for width, color in ((128, "C0"), (512, "C1")):
@@ -103,8 +103,8 @@ def _proximity(fig):
 
 
 def _decay(fig):
-    from numeric.rotary import rope_decay_bound
-    from numeric.sinusoid import inverse_frequencies
+    from posproof.numeric.rotary import rope_decay_bound
+    from posproof.numeric.sinusoid import inverse_frequencies
 
     width = 128
     r = np.arange(0, 1001)
@@ -130,7 +130,7 @@ def _decay(fig):
 
 
 def _t5(fig):
-    from numeric import t5_relative_bucket
+    from posproof.numeric import t5_relative_bucket
 
     r = np.arange(-200, 201)
     ax = fig.subplots()
@@ -146,7 +146,7 @@ def _t5(fig):
 
 
 def _precision(fig):
-    from numeric import precision_profile as pp
+    from posproof.numeric import precision_profile as pp
 
     positions = np.unique(np.round(2.0 ** np.linspace(0, 17, 120)).astype(np.int64))
     ax = fig.subplots()
@@ -185,7 +185,7 @@ RULE_SETTINGS = {
 
 
 def _extension(fig):
-    from numeric.scaling import rope_inv_freq
+    from posproof.numeric.scaling import rope_inv_freq
 
     ax = fig.subplots()
     for k, (name, scaling) in enumerate(RULE_SETTINGS.items()):

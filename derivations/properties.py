@@ -115,7 +115,7 @@ def _not(name: str) -> Callable[[Any], bool]:
 
 def _absolute(entry: str, fmt: str) -> Callable[[int, int], str]:
     def text(L0: int, L: int) -> str:
-        from symbolic.properties import absolute_lengths
+        from posproof.symbolic.properties import absolute_lengths
 
         return fmt.format(x=absolute_lengths(L0, L)[entry], L0=L0, L=L, top=L - 1)
 
@@ -123,7 +123,7 @@ def _absolute(entry: str, fmt: str) -> Callable[[int, int], str]:
 
 
 def _sinusoidal(L0: int, L: int) -> str:
-    from symbolic.properties import sinusoidal_lengths
+    from posproof.symbolic.properties import sinusoidal_lengths
 
     v = sinusoidal_lengths(L0, L)
     first = "" if v["first such pair"] is None else f" (pairs {v['first such pair']}..255)"
@@ -132,7 +132,7 @@ def _sinusoidal(L0: int, L: int) -> str:
 
 def _capped(entry: str, what: str) -> Callable[[int, int], str]:
     def text(L0: int, L: int) -> str:
-        from symbolic.properties import capped_lengths
+        from posproof.symbolic.properties import capped_lengths
 
         return what.format(x=capped_lengths(L0, L)[entry])
 
@@ -140,7 +140,7 @@ def _capped(entry: str, what: str) -> Callable[[int, int], str]:
 
 
 def _alibi(L0: int, L: int) -> str:
-    from symbolic.properties import alibi_lengths
+    from posproof.symbolic.properties import alibi_lengths
 
     v = alibi_lengths(L0, L)
     return (
@@ -151,7 +151,7 @@ def _alibi(L0: int, L: int) -> str:
 
 def _rope(rule: str) -> Callable[[int, int], str]:
     def text(L0: int, L: int) -> str:
-        from symbolic.properties import rope_lengths
+        from posproof.symbolic.properties import rope_lengths
 
         v = rope_lengths(L0, L)
         if rule == "xpos":
@@ -377,7 +377,7 @@ def schemes() -> tuple[Scheme, ...]:
 
 
 def _claim(claim_id: str):
-    from symbolic import registry
+    from posproof.symbolic import registry
 
     return registry.get(claim_id)
 
@@ -453,7 +453,7 @@ def table_text(trained: int | None = None, target: int | None = None) -> str:
             lines.append(f"  {rule:<{width}}  {_cell_text(c):<{body}}  {c['claim']}")
         lines.append("")
     if trained is not None:
-        from symbolic.properties import TARGET, TRAINED
+        from posproof.symbolic.properties import TARGET, TRAINED
 
         lines.append(
             f"The length claims are verified at L0 = {TRAINED}, L = {TARGET}"
@@ -571,7 +571,7 @@ def run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    r"""``python -m derivations.properties ...``: the same as ``posproof properties ...``."""
+    r"""``python -m posproof.derivations.properties ...``: the same as ``posproof properties ...``."""
     from .cli import run_subcommand
 
     return run_subcommand("properties", argv)

@@ -1,4 +1,4 @@
-r"""``python -m derivations.relative``: the relative derivations as LaTeX."""
+r"""``python -m posproof.derivations.relative``: the relative derivations as LaTeX."""
 
 import sys
 

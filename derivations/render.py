@@ -27,8 +27,8 @@ from sympy.printing.latex import greek_letters_set, modifier_dict
 from sympy.printing.pretty.pretty import PrettyPrinter as _SympyPrettyPrinter
 from sympy.printing.str import StrPrinter as _SympyStrPrinter
 
-from numeric import tolerances
-from symbolic.core import _RELATIONS, Definition, Fact, Step, _show
+from posproof.symbolic import settings
+from posproof.symbolic.core import _RELATIONS, Definition, Fact, Step, _show
 
 FORMATS = ("latex", "markdown", "text", "html")
 
@@ -111,7 +111,7 @@ class StrPrinter(_Natural, _SympyStrPrinter):
 def _own(expr) -> bool:
     r"""Whether ``expr`` is one of the project's printable classes (kernels, ``R(a)``, ``u^T v``, ...): they
     define their LaTeX only, so the terminal gets the Unicode of that LaTeX."""
-    return isinstance(expr, sp.Basic) and (type(expr).__module__ or "").startswith("symbolic.")
+    return isinstance(expr, sp.Basic) and (type(expr).__module__ or "").startswith("posproof.symbolic.")
 
 
 def _own_text(expr) -> str:
@@ -603,13 +603,13 @@ class Block:
 
 def computed(c: Fact) -> list[tuple[str, str]]:
     r"""The rows a fact computes, as ``(label, value)`` strings (recomputed now, at the default precision)."""
-    with mpmath.workdps(tolerances.DEFAULT_DPS):
-        _, table = c.compute(tolerances.DEFAULT_DPS)
+    with mpmath.workdps(settings.DEFAULT_DPS):
+        _, table = c.compute(settings.DEFAULT_DPS)
     return [(str(label), _show(value)) for label, value in table]
 
 
 def _method(c) -> str:
-    return c.describe_method(tolerances.DEFAULT_DPS)
+    return c.describe_method(settings.DEFAULT_DPS)
 
 
 def _why(step: Step, proved: bool = True) -> str:

@@ -1,4 +1,4 @@
-r"""``python -m derivations.rope``: the rope derivations as LaTeX."""
+r"""``python -m posproof.derivations.rope``: the rope derivations as LaTeX."""
 
 import sys
 

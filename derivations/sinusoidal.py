@@ -1,4 +1,4 @@
-r"""``python -m derivations.sinusoidal``: the sinusoidal derivations as LaTeX."""
+r"""``python -m posproof.derivations.sinusoidal``: the sinusoidal derivations as LaTeX."""
 
 import sys
 

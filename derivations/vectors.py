@@ -5,7 +5,7 @@ scaling rule, T5 and DeBERTa buckets, ALiBi slopes, and ``index.json`` with thei
 bytes on every run) and written atomically.
 
 ``add_parser(subparsers)`` adds the subcommand to the ``posproof`` parser; ``run(args)`` runs it (usage errors
-raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``python -m derivations.vectors``).
+raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``python -m posproof.derivations.vectors``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def run(args) -> int:
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out must be a directory, got the file {str(out)!r}")
     try:
-        from numeric import vectors  # imported when the command runs
+        from posproof.numeric import vectors  # imported when the command runs
 
         written = vectors.write_vectors(out)
     except OSError as e:
@@ -44,7 +44,7 @@ def run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    r"""``python -m derivations.vectors ...``: the same as ``posproof vectors ...``."""
+    r"""``python -m posproof.derivations.vectors ...``: the same as ``posproof vectors ...``."""
     from .cli import run_subcommand
 
     return run_subcommand("vectors", argv)

@@ -18,7 +18,7 @@ These are facts about angles. A rule that keeps every angle inside the trained r
 interpolation crowds nearby positions together), and no angle diagnostic shows long-context quality: a larger
 accepted sequence is not by itself evidence of reliable long-context behaviour.
 
->>> from numeric.scaling import RopeScaling
+>>> from posproof.numeric.scaling import RopeScaling
 >>> report = diagnose(RopeScaling(16, 10000.0, "linear", factor=4.0), trained=256, target=1024)
 >>> report.coverage.ood_pairs, report.critical_dimension
 ((), 8)

@@ -1,43 +1,12 @@
-r"""Every tolerance and precision setting of posproof, in one place, each with the reason for its value."""
+r"""Every tolerance of posproof's float computations, in one place, each with the reason for its value.
 
-#: Significant digits for the mpmath cross-check of every identity. 50 digits is far beyond float64 (~16),
-#: so a formula that is right only "to float rounding" cannot pass by accident.
-DEFAULT_DPS = 50
+The proof engine's own settings (working digits, numeric points, seed, the error a numeric step may have) are the
+engine's: :mod:`posproof.symbolic.settings`."""
 
-#: Digits given up to cancellation: a step passes numerically when its error, relative to the magnitude of its
-#: terms (``|a| + |b|`` for ``a + b``), is at most ``10**-(dps - GUARD_DIGITS)`` (an mpmath number: no float
-#: underflow at high ``dps``). The sides are evaluated with NUMERIC_GUARD_DIGITS extra digits, so rounding
-#: stays ~20 orders of magnitude below this; 10 digits are given up so that a formula right to 40 of 50 digits
-#: passes and one right to 39 does not (tests/test_core.py pins it).
-GUARD_DIGITS = 10
-
-#: Extra working digits for evaluating the two sides: angles reach |m theta| ~ 2^24 * 1e6 ~ 1e13 in the default
-#: domains, which costs 13 digits of the argument; 25 keeps the rounding error ~12 orders below the tolerance.
-NUMERIC_GUARD_DIGITS = 25
-
-#: The smallest precision ``--dps`` accepts: below ~20 digits the guard above leaves nothing to check.
+#: The smallest precision ``--dps`` accepts: below ~20 digits the engine's guard digits leave nothing to check.
 MIN_DPS = 20
 #: The largest: beyond this mpmath is slow and nothing more is learnt.
 MAX_DPS = 1000
-
-#: Points per step for the numeric check (seeded, so a run is reproducible): at least this many, and at least
-#: POINTS_PER_SIZE for every combination of declared sizes. With default domains spread over 12 orders of
-#: magnitude and both signs, a failure that covers a quarter of the domain survives 24 independent points with
-#: probability (3/4)^24 ~ 1e-3 per step; the catalogue's wrong variants fail at every point.
-NUMERIC_POINTS = 24
-POINTS_PER_SIZE = 4
-#: The first points use each symbol's edge values (0, +-1, the branch cut of log/sqrt) instead of random draws.
-EDGE_POINTS = 3
-
-#: The seed for the numeric points.
-SEED = 20170612  # the day "Attention Is All You Need" appeared on arXiv
-
-
-def rel_tol(dps: int):
-    r"""The accepted relative error at ``dps`` digits: ``10**-(dps - GUARD_DIGITS)``, as an mpmath number."""
-    import mpmath
-
-    return mpmath.mpf(10) ** -(dps - GUARD_DIGITS)
 
 
 #: Facts computed through the NumPy float64 kernels (scores of size ~1-100 after a few hundred flops: rounding

@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from numeric import alibi
+from posproof.numeric import alibi
 
 from . import sources
 from .attention import TOPIC, _identity, difference

@@ -17,11 +17,11 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from numeric import deberta, t5, tolerances
-from numeric.rotary import rope_decay_bound, rope_mp
-from numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal
+from posproof.numeric import deberta, t5, tolerances
+from posproof.numeric.rotary import rope_decay_bound, rope_mp
+from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal
 
-from . import sources
+from . import settings, sources
 from .core import Fact, Identity, Step
 
 TOPIC = "article"
@@ -496,7 +496,7 @@ def _conjugate(dps: int, conjugate_key: bool = True):
         turn = mpmath.expj(m_ - n_)
         key = mpmath.conj(kz) if conjugate_key else kz
         query = qz if conjugate_key else mpmath.conj(qz)
-        tol = tolerances.rel_tol(dps)
+        tol = settings.rel_tol(dps)
         value = {
             "Re(q conj(k) e^(i(m-n)θ)) = score": bool(abs(mpmath.re(query * key * turn) - score) <= tol),
             "Re(q k e^(i(m-n)θ)) = score": bool(abs(mpmath.re(qz * kz * turn) - score) <= tol),

@@ -19,9 +19,7 @@ import random
 import mpmath
 import sympy as sp
 
-from numeric import tolerances
-
-from . import sources
+from . import settings, sources
 from .core import Fact, Identity, Step
 
 RELATIVE = sources.article("Relative Positions")
@@ -251,7 +249,7 @@ def _counterexample(dps: int, commuting: bool = False):
     rows, verdicts = [], []
     for label, M in (("W_q^T W_k (random integers)", Wq.T * Wk), ("identity", mpmath.eye(dd))):
         values = [score(M, a, a + 3) for a in (0, 5, 10)]
-        same = all(abs(v - values[0]) <= tolerances.rel_tol(dps) for v in values)
+        same = all(abs(v - values[0]) <= settings.rel_tol(dps) for v in values)
         verdicts.append(same)
         rows += [(f"{label}: phi({a}, {a + 3})", v) for a, v in zip((0, 5, 10), values, strict=True)]
     return verdicts, rows

@@ -50,7 +50,7 @@ import sympy as sp
 from sympy.core.parameters import evaluate
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from numeric import tolerances
+from . import settings
 
 __all__ = [
     "STRATEGIES",
@@ -828,10 +828,10 @@ def _numeric_check(step: Step, dps: int, sizes_list: list, domains: Callable, rn
     r"""Evaluate both sides of ``step`` at ``max(NUMERIC_POINTS, POINTS_PER_SIZE * sizes)`` points (edge points
     first), cycling through every size combination."""
     _register_kernels()
-    n_points = max(tolerances.NUMERIC_POINTS, tolerances.POINTS_PER_SIZE * len(sizes_list))
-    work = dps + tolerances.NUMERIC_GUARD_DIGITS
+    n_points = max(settings.NUMERIC_POINTS, settings.POINTS_PER_SIZE * len(sizes_list))
+    work = dps + settings.NUMERIC_GUARD_DIGITS
     bits = int(work * 3.33) + 8
-    tol = tolerances.rel_tol(dps)
+    tol = settings.rel_tol(dps)
     compiled: dict = {}
     worst = mpmath.mpf(0)
     evaluated = 0
@@ -847,7 +847,7 @@ def _numeric_check(step: Step, dps: int, sizes_list: list, domains: Callable, rn
                 continue
             all_identical = False
             env = dict(sizes)
-            edge = p if p < tolerances.EDGE_POINTS else None
+            edge = p if p < settings.EDGE_POINTS else None
             values = []
             for s in c.symbols:
                 dom = domains(s)
@@ -1026,13 +1026,13 @@ class VerifyResult:
 
     def _repr_html_(self) -> str:
         r"""Jupyter: the result as a small table (:func:`derivations.render.result_html`)."""
-        from derivations import render
+        from posproof.derivations import render
 
         return render.result_html(self)
 
     def _repr_markdown_(self) -> str:
         r"""The same table in Markdown (:func:`derivations.render.result_markdown`)."""
-        from derivations import render
+        from posproof.derivations import render
 
         return render.result_markdown(self)
 
@@ -1061,8 +1061,8 @@ class VerifyResult:
 
 
 def _check_dps(dps) -> int:
-    if isinstance(dps, bool) or not isinstance(dps, int) or not (tolerances.MIN_DPS <= dps <= tolerances.MAX_DPS):
-        raise ValueError(f"dps must be an integer in [{tolerances.MIN_DPS}, {tolerances.MAX_DPS}], got {dps!r}")
+    if isinstance(dps, bool) or not isinstance(dps, int) or not (settings.MIN_DPS <= dps <= settings.MAX_DPS):
+        raise ValueError(f"dps must be an integer in [{settings.MIN_DPS}, {settings.MAX_DPS}], got {dps!r}")
     return dps
 
 
@@ -1127,13 +1127,13 @@ class Identity:
 
     def _repr_markdown_(self) -> str:
         r"""Jupyter: the claim as Markdown with its math (:func:`derivations.render.repr_markdown`)."""
-        from derivations import render
+        from posproof.derivations import render
 
         return render.repr_markdown(self)
 
     def _repr_latex_(self) -> str | None:
         r"""Jupyter: the claim's statement as one formula (:func:`derivations.render.repr_latex`)."""
-        from derivations import render
+        from posproof.derivations import render
 
         return render.repr_latex(self)
 
@@ -1204,11 +1204,11 @@ class Identity:
     def _domain(self, atom) -> Domain:
         return self.domains.get(_key(atom)) or Domain.of(atom)
 
-    def verify(self, dps: int = tolerances.DEFAULT_DPS) -> VerifyResult:
+    def verify(self, dps: int = settings.DEFAULT_DPS) -> VerifyResult:
         r"""Check every step (and the claim, unless the steps chain to it) symbolically and numerically."""
         dps = _check_dps(dps)
         t0 = time.perf_counter()
-        rng = random.Random(f"{tolerances.SEED}:{self.id}")
+        rng = random.Random(f"{settings.SEED}:{self.id}")
         sizes_list = _size_combinations(self.sizes)
         checks = list(self.steps) if self.chained else [*self.steps, self.claim]
         results = [_run_step(k, st, dps, sizes_list, self._domain, rng, self.given) for k, st in enumerate(checks)]
@@ -1269,13 +1269,13 @@ class Definition:
 
     def _repr_markdown_(self) -> str:
         r"""Jupyter: the claim as Markdown with its math (:func:`derivations.render.repr_markdown`)."""
-        from derivations import render
+        from posproof.derivations import render
 
         return render.repr_markdown(self)
 
     def _repr_latex_(self) -> str | None:
         r"""Jupyter: the claim's statement as one formula (:func:`derivations.render.repr_latex`)."""
-        from derivations import render
+        from posproof.derivations import render
 
         return render.repr_latex(self)
 
@@ -1289,11 +1289,11 @@ class Definition:
     def wrong_variant(self) -> Definition:
         return dataclasses.replace(self, rhs=self.wrong)
 
-    def verify(self, dps: int = tolerances.DEFAULT_DPS) -> VerifyResult:
+    def verify(self, dps: int = settings.DEFAULT_DPS) -> VerifyResult:
         r"""Check that the implementation computes the formula (the numeric line only: nothing to prove)."""
         dps = _check_dps(dps)
         t0 = time.perf_counter()
-        rng = random.Random(f"{tolerances.SEED}:{self.id}")
+        rng = random.Random(f"{settings.SEED}:{self.id}")
         step = self.steps[0]
         try:
             num = _numeric_check(step, dps, _size_combinations(self.sizes), self._domain, rng)
@@ -1338,13 +1338,13 @@ class Fact:
 
     def _repr_markdown_(self) -> str:
         r"""Jupyter: the claim as Markdown with its math (:func:`derivations.render.repr_markdown`)."""
-        from derivations import render
+        from posproof.derivations import render
 
         return render.repr_markdown(self)
 
     def _repr_latex_(self) -> str | None:
         r"""Jupyter: the claim's statement as one formula (:func:`derivations.render.repr_latex`)."""
-        from derivations import render
+        from posproof.derivations import render
 
         return render.repr_latex(self)
 
@@ -1354,10 +1354,10 @@ class Fact:
             raise ValueError(f"fact {self.id!r} registers no wrong computation")
         return dataclasses.replace(self, compute=self.wrong, definitions=())
 
-    def describe_method(self, dps: int = tolerances.DEFAULT_DPS) -> str:
+    def describe_method(self, dps: int = settings.DEFAULT_DPS) -> str:
         return self.method.format(dps=dps)
 
-    def verify(self, dps: int = tolerances.DEFAULT_DPS) -> VerifyResult:
+    def verify(self, dps: int = settings.DEFAULT_DPS) -> VerifyResult:
         dps = _check_dps(dps)
         t0 = time.perf_counter()
         method = self.describe_method(dps)

@@ -14,7 +14,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from numeric import deberta, tolerances
+from posproof.numeric import deberta, tolerances
 
 from . import sources
 from .attention import TOPIC, _identity, comps, d, l

@@ -14,9 +14,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from numeric import tolerances
-
-from . import sources
+from . import settings, sources
 from .core import Fact, Identity, Step
 
 WHY = sources.article("Why Need Positional Encoding ?")
@@ -289,7 +287,7 @@ def _attention_rows(order, causal, with_positions: bool = False):
 
 
 def _dog_bites_man(dps, with_positions: bool = False):
-    tol = tolerances.rel_tol(dps)
+    tol = settings.rel_tol(dps)
     value, table = {}, []
     for causal in (False, True):
         a = _attention_rows(("dog", "bites", "man"), causal, with_positions)

@@ -23,11 +23,11 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from numeric import alibi, deberta, t5, tolerances
-from numeric.extension import phase_coverage
-from numeric.scaling import rope_inv_freq
-from numeric.sinusoid import inverse_frequencies
-from numeric.transformer_xl import causal_mask, txl_relative_embeddings
+from posproof.numeric import alibi, deberta, t5, tolerances
+from posproof.numeric.extension import phase_coverage
+from posproof.numeric.scaling import rope_inv_freq
+from posproof.numeric.sinusoid import inverse_frequencies
+from posproof.numeric.transformer_xl import causal_mask, txl_relative_embeddings
 
 from . import sources
 from .attention import difference, shifted

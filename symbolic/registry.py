@@ -4,7 +4,7 @@ Each scheme module of :mod:`symbolic` defines ``claims()`` returning its theorem
 order they are told; every claim carries a ``topic`` tag (one of :data:`TOPICS`, the article's chapters). The
 registry lists the modules in reading order and builds each one on first use.
 
->>> from symbolic import registry
+>>> from posproof.symbolic import registry
 >>> registry.get("sinusoidal-dot-product").id
 'sinusoidal-dot-product'
 """
@@ -40,7 +40,7 @@ def module(name: str) -> tuple:
     r"""The claims of one scheme module, built once."""
     if name not in MODULES:
         raise ValueError(f"module must be one of {', '.join(MODULES)}; got {name!r}")
-    return tuple(importlib.import_module(f"symbolic.{name}").claims())
+    return tuple(importlib.import_module(f"posproof.symbolic.{name}").claims())
 
 
 def topic(name: str) -> tuple:

@@ -21,9 +21,7 @@ import mpmath
 import sympy as sp
 from sympy.core.sympify import _sympify
 
-from numeric import tolerances
-
-from . import sources
+from . import settings, sources
 from .core import Definition, Domain, Fact, Identity, Kernel, Step
 
 TOPIC = "rope"
@@ -159,7 +157,7 @@ class Permuted(Kernel):
 
     @classmethod
     def numeric(cls, table, c, width):
-        from numeric.rotary import layout_permutation
+        from posproof.numeric.rotary import layout_permutation
 
         return table[int(layout_permutation(int(width))[int(c)])]
 
@@ -181,7 +179,7 @@ class RopeEntry(Kernel):
 
     @classmethod
     def numeric(cls, r, c, pos, width, base):
-        from numeric.rotary import rope_mp
+        from posproof.numeric.rotary import rope_mp
 
         e_c = [1 if j == int(c) else 0 for j in range(int(width))]
         return rope_mp([e_c], [pos], base, dps=mpmath.mp.dps)[0][int(r)]
@@ -554,7 +552,7 @@ def _abel() -> Identity:
 
 
 def _decay_bound_compute(dps: int, normalised: bool = False):
-    from numeric.sinusoid import inverse_frequencies_mp
+    from posproof.numeric.sinusoid import inverse_frequencies_mp
 
     rng = random.Random("rope-decay-bound")
     holds = abel_ok = curve_ok = 0
@@ -576,7 +574,7 @@ def _decay_bound_compute(dps: int, normalised: bool = False):
                 bound = bound / (width // 2)
             draws += 1
             holds += bool(score <= bound)
-            abel_ok += bool(abs(score - abel) <= tolerances.rel_tol(dps) * (1 + score))
+            abel_ok += bool(abs(score - abel) <= settings.rel_tol(dps) * (1 + score))
             curve_ok += bool(score <= bound / (width // 2))
         rows.append((f"d = {width}", f"{draws} draws so far"))
     value = {
@@ -634,7 +632,7 @@ class DecayCurve(Kernel):
 
     @classmethod
     def numeric(cls, r, width, base):
-        from numeric.rotary import rope_decay_bound_mp
+        from posproof.numeric.rotary import rope_decay_bound_mp
 
         return rope_decay_bound_mp(int(width), [r], base, dps=mpmath.mp.dps)[0]
 
@@ -647,7 +645,7 @@ class DecayCurve(Kernel):
 
 
 def _curve_compute(dps: int, per_pair: bool = True):
-    from numeric.rotary import rope_decay_bound_mp
+    from posproof.numeric.rotary import rope_decay_bound_mp
 
     values = rope_decay_bound_mp(128, CURVE_DISTANCES, 10000, dps)
     if not per_pair:  # the wrong computation: normalised by d instead of d/2
@@ -698,7 +696,7 @@ def _decay_curve() -> Fact:
 
 
 def _layout_fact_compute(dps: int, inverse: bool = False):
-    from numeric.rotary import layout_permutation, rope_mp
+    from posproof.numeric.rotary import layout_permutation, rope_mp
 
     rng = random.Random("rope-layout-scores")
     rows, same, mixed = [], 0, 0
@@ -716,7 +714,7 @@ def _layout_fact_compute(dps: int, inverse: bool = False):
             rope_mp([[kv[p] for p in perm]], [pn], layout="half", dps=dps)[0],
         )
         unperm = dot(rope_mp([qv], [pm], layout="half", dps=dps)[0], rope_mp([kv], [pn], layout="half", dps=dps)[0])
-        tol = tolerances.rel_tol(dps)
+        tol = settings.rel_tol(dps)
         same += bool(abs(inter - halfs) <= tol)
         mixed += bool(abs(inter - unperm) <= tol)
         rows.append((f"d = {width}, perm", perm if width <= 8 else "..."))

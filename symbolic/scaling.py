@@ -17,9 +17,9 @@ import mpmath
 import sympy as sp
 from sympy.core.parameters import evaluate
 
-from numeric import tolerances
-from numeric.scaling import rope_inv_freq, rope_inv_freq_mp
-from numeric.sinusoid import inverse_frequencies_mp
+from posproof.numeric import tolerances
+from posproof.numeric.scaling import rope_inv_freq, rope_inv_freq_mp
+from posproof.numeric.sinusoid import inverse_frequencies_mp
 
 from . import sources
 from .core import Definition, Domain, Fact, Identity, Kernel, Step

@@ -10,7 +10,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from numeric import sinusoid
+from posproof.numeric import sinusoid
 
 from . import sources
 from .core import Definition, Domain, Fact, Identity, Kernel, Step

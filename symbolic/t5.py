@@ -13,9 +13,9 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from numeric import t5, tolerances
+from posproof.numeric import t5
 
-from . import sources
+from . import settings, sources
 from .attention import TOPIC
 from .core import Fact
 
@@ -97,7 +97,7 @@ def _t5_boundaries(dps: int, bucket=None):
     closed = list(range(me))
     for jj in range(B - me):
         edge = me * (mpmath.mpf(md) / me) ** (mpmath.mpf(jj) / (B - me))
-        closed.append(int(mpmath.ceil(edge - tolerances.rel_tol(dps))))  # exact powers stay put
+        closed.append(int(mpmath.ceil(edge - settings.rel_tol(dps))))  # exact powers stay put
     used = {bucket(r) for r in range(-130, 131)}
     unused = [bb for bb in range(32) if bb not in used]
     rows = [("first |r| of each bucket (r <= 0)", firsts), ("closed form", closed), ("unused buckets", unused)]

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from numeric import tolerances
-from numeric.transformer_xl import causal_mask, rel_shift, txl_scores_direct, txl_scores_shift
+from posproof.numeric import tolerances
+from posproof.numeric.transformer_xl import causal_mask, rel_shift, txl_scores_direct, txl_scores_shift
 
 from . import sources
 from .attention import (
@@ -205,7 +205,7 @@ def _toeplitz(dps: int, shift=rel_shift):
     if shift is rel_shift:
         A = txl_scores_shift(q, k, W_kR, u, v)
     else:  # the same computation as numeric.transformer_xl.txl_scores_shift, with another shift
-        from numeric.transformer_xl import txl_relative_embeddings
+        from posproof.numeric.transformer_xl import txl_relative_embeddings
 
         r = txl_relative_embeddings(np.arange(q_len + m_len - 1, -1, -1), d_model) @ W_kR.T
         A = (q + u) @ k.T + shift((q + v) @ r.T)

@@ -1,6 +1,6 @@
 r"""The claims under test, computed once per session (building a topic's SymPy objects takes a moment)."""
 
-from symbolic import registry
+from posproof.symbolic import registry
 
 CLAIMS = registry.all()
 IDS = [c.id for c in CLAIMS]

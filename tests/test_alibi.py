@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import given
 
-from numeric import alibi_slopes
-from numeric.alibi import alibi_bias, alibi_slope_exponents, alibi_slopes_mp
+from posproof.numeric import alibi_slopes
+from posproof.numeric.alibi import alibi_bias, alibi_slope_exponents, alibi_slopes_mp
 from tests import strategies as S
 
 

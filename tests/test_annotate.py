@@ -6,10 +6,10 @@ from functools import cache
 
 import pytest
 
-from derivations import annotate as A
-from derivations.cli import UsageError, _Parser
-from symbolic import registry
-from symbolic.core import Fact
+from posproof.derivations import annotate as A
+from posproof.derivations.cli import UsageError, _Parser
+from posproof.symbolic import registry
+from posproof.symbolic.core import Fact
 
 CHECKED = [a for a in A.ANNOTATIONS if a.claim is not None]
 

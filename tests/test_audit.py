@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from derivations import audit as cli_audit
-from derivations.cli import UsageError, _Parser
-from numeric import audit
-from numeric import precision_profile as pp
+from posproof.derivations import audit as cli_audit
+from posproof.derivations.cli import UsageError, _Parser
+from posproof.numeric import audit
+from posproof.numeric import precision_profile as pp
 from tests.audit_corpus import all_cases
 from tests.note_functions import note_rope
 

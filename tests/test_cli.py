@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from derivations.cli import main
+from posproof.derivations.cli import main
 from tests.claims import IDS
 
 
@@ -42,7 +42,7 @@ def test_check_selected_ids_as_json(capsys):
 
 
 def test_check_exits_1_when_a_claim_fails(capsys, monkeypatch):
-    from symbolic import registry
+    from posproof.symbolic import registry
 
     bad = registry.get("sinusoidal-norm").wrong_variant()
     monkeypatch.setattr(registry, "get", lambda i: bad)
@@ -95,9 +95,11 @@ def test_export_refuses_a_file_as_directory(capsys, tmp_path):
 
 
 def test_console_script_and_module_entry_points():
-    proc = subprocess.run([sys.executable, "-m", "derivations.cli", "check", "nope"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "posproof.derivations.cli", "check", "nope"], capture_output=True, text=True
+    )
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "derivations.sinusoidal"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "posproof.derivations.sinusoidal"], capture_output=True, text=True)
     assert proc.returncode == 0 and "\\subsection{" in proc.stdout and "\\[" in proc.stdout
 
 
@@ -180,7 +182,7 @@ def _help(capsys, *argv):
 
 @pytest.mark.parametrize("command", ["list", "derive", "check", "export", "precision", "t5-buckets"])
 def test_regression_every_option_has_help_with_its_default(capsys, command):
-    parser = __import__("derivations.cli", fromlist=["build_parser"]).build_parser()
+    parser = __import__("posproof.derivations.cli", fromlist=["build_parser"]).build_parser()
     sub = next(a for a in parser._actions if a.dest == "command").choices[command]
     text = _help(capsys, command)
     for action in sub._actions:
@@ -196,7 +198,7 @@ def test_regression_t5_max_distance_help_says_what_it_is(capsys):
     text = _help(capsys, "t5-buckets")
     assert "where the last bucket starts" not in text
     assert "share the last bucket" in text and "91" in text
-    from numeric import t5_bucket_boundaries
+    from posproof.numeric import t5_bucket_boundaries
 
     assert t5_bucket_boundaries()[15] == (15, None, -91)
 
@@ -232,7 +234,7 @@ def test_regression_list_fits_100_columns_with_a_topic_column(capsys):
 
 
 def test_cli_speaks_of_sources_by_title(capsys):
-    from derivations import cli
+    from posproof.derivations import cli
 
     assert "seed" not in (cli.__doc__ or "").lower()
     assert "seed" not in _help(capsys, "precision").lower()

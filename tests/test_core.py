@@ -8,8 +8,8 @@ import mpmath
 import pytest
 import sympy as sp
 
-from numeric import tolerances
-from symbolic.core import (
+from posproof.symbolic import settings
+from posproof.symbolic.core import (
     SIDE_STRATEGIES,
     STRATEGIES,
     Definition,
@@ -313,8 +313,8 @@ def test_every_declared_size_is_tried_and_at_least_20_points():
     Spy.seen.clear()
     claim = ident([Step(sp.Sum(Spy(q[i]) * 0 + h, (i, 0, h - 1)), h**2, "h terms", ("doit",))], sizes={h: (1, 2, 5, 9)})
     r = claim.verify()
-    assert r.ok and r.steps[0].numeric.points >= tolerances.NUMERIC_POINTS >= 20
-    assert r.steps[0].numeric.points >= 4 * tolerances.POINTS_PER_SIZE
+    assert r.ok and r.steps[0].numeric.points >= settings.NUMERIC_POINTS >= 20
+    assert r.steps[0].numeric.points >= 4 * settings.POINTS_PER_SIZE
 
 
 def test_integer_positions_cover_large_magnitudes_and_edges():
@@ -349,7 +349,7 @@ def test_the_tolerance_is_pinned_a_formula_right_to_35_digits_fails_at_50():
 
 
 def test_tolerance_does_not_underflow_at_high_precision():
-    assert tolerances.rel_tol(400) > 0
+    assert settings.rel_tol(400) > 0
     r = ident([Step(sp.sin(x) ** 2 + sp.cos(x) ** 2, sp.Integer(1), "Pythagoras", ("trigsimp",))]).verify(dps=400)
     assert r.ok
     bad = ident([Step(x * (1 + sp.Rational(1, 10**380)), x, "right to 380 digits", ("expand",))]).verify(dps=400)

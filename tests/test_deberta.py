@@ -6,8 +6,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from numeric import deberta_log_bucket
-from numeric.deberta import (
+from posproof.numeric import deberta_log_bucket
+from posproof.numeric.deberta import (
     deberta_delta,
     deberta_log_bucket_mp,
     deberta_relative_index,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from derivations import export
-from derivations.cli import main
+from posproof.derivations import export
+from posproof.derivations.cli import main
 
 
 def run(capsys, *argv):

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from derivations import extend
-from numeric.extension import (
+from posproof.derivations import extend
+from posproof.numeric.extension import (
     WARNING,
     base_bound,
     cosine_sums,
@@ -20,8 +20,8 @@ from numeric.extension import (
     first_negative_cosine_sum,
     phase_coverage,
 )
-from numeric.scaling import RopeScaling, rope_inv_freq
-from numeric.sinusoid import inverse_frequencies
+from posproof.numeric.scaling import RopeScaling, rope_inv_freq
+from posproof.numeric.sinusoid import inverse_frequencies
 from tests import strategies as S
 
 # ---- phase coverage -----------------------------------------------------------------------------------------------
@@ -263,7 +263,7 @@ def test_extend_errors_are_one_line_exit_2(capsys, tmp_path, argv, fragment):
 
 
 def test_posproof_extend_end_to_end(capsys):
-    from derivations import cli
+    from posproof.derivations import cli
 
     parser = cli.build_parser()
     commands = next(a for a in parser._actions if a.dest == "command").choices

@@ -11,8 +11,8 @@ from contextlib import redirect_stdout
 import pytest
 import sympy as sp
 
-from derivations import check
-from symbolic import Domain, Identity, Step
+from posproof.derivations import check
+from posproof.symbolic import Domain, Identity, Step
 
 x, y, u = sp.symbols("x y u", real=True)
 a, b = sp.symbols("a b", positive=True)

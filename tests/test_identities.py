@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from numeric import tolerances
-from symbolic.core import Definition, Fact, Identity
+from posproof.symbolic import settings
+from posproof.symbolic.core import Definition, Fact, Identity
 from tests.claims import BY_ID, CLAIMS, IDS
 
 CHAINED = [(c.id, j) for c in CLAIMS if isinstance(c, Identity) and c.chained for j in range(len(c.steps) - 1)]
@@ -20,7 +20,7 @@ VACUOUS_NUMERIC: dict[str, str] = {}
 
 @pytest.mark.parametrize("claim_id", IDS)
 def test_claim_is_verified(claim_id):
-    result = BY_ID[claim_id].verify(dps=tolerances.DEFAULT_DPS)
+    result = BY_ID[claim_id].verify(dps=settings.DEFAULT_DPS)
     assert result.ok, result.as_dict()
     assert result.kind == BY_ID[claim_id].kind
 
@@ -33,7 +33,7 @@ def test_wrong_variant_is_rejected(claim_id):
         assert callable(claim.wrong), f"{claim_id}: a fact's wrong variant is a wrong computation"
         wrong = claim.wrong_variant()
         assert wrong.claim == claim.claim  # the expected literal stays; the computation changes
-    result = claim.wrong_variant().verify(dps=tolerances.DEFAULT_DPS)
+    result = claim.wrong_variant().verify(dps=settings.DEFAULT_DPS)
     assert not result.ok
     if isinstance(claim, Identity):
         # Both checks must be able to fail on their own: the last step is rejected symbolically and numerically.
@@ -47,7 +47,7 @@ def test_wrong_variant_is_rejected(claim_id):
 
 @pytest.mark.parametrize("claim_id, j", CHAINED, ids=[f"{c}-{j}" for c, j in CHAINED])
 def test_perturbed_intermediate_expression_is_rejected(claim_id, j):
-    result = BY_ID[claim_id].perturbed(j).verify(dps=tolerances.DEFAULT_DPS)
+    result = BY_ID[claim_id].perturbed(j).verify(dps=settings.DEFAULT_DPS)
     assert not result.ok
     # both steps that share the perturbed expression fail, each on both lines
     for k in (j, j + 1):
@@ -57,11 +57,11 @@ def test_perturbed_intermediate_expression_is_rejected(claim_id, j):
 
 @pytest.mark.parametrize("claim_id", [c.id for c in CLAIMS if isinstance(c, Identity)])
 def test_every_theorem_has_numeric_evidence(claim_id):
-    result = BY_ID[claim_id].verify(dps=tolerances.DEFAULT_DPS)
+    result = BY_ID[claim_id].verify(dps=settings.DEFAULT_DPS)
     if claim_id in VACUOUS_NUMERIC:
         pytest.skip(VACUOUS_NUMERIC[claim_id])
     assert result.numeric == "agree", result.as_dict()
-    assert all(s.numeric.points >= tolerances.NUMERIC_POINTS for s in result.steps if s.numeric.status == "agree")
+    assert all(s.numeric.points >= settings.NUMERIC_POINTS for s in result.steps if s.numeric.status == "agree")
 
 
 def test_fact_definitions_are_checked_definitions():
@@ -78,7 +78,7 @@ def test_ids_are_unique_and_kebab_case():
 
 
 def test_every_claim_names_its_source_and_topic():
-    from symbolic.registry import TOPICS
+    from posproof.symbolic.registry import TOPICS
 
     for c in CLAIMS:
         assert c.source.strip() and c.title.strip(), c.id
@@ -93,6 +93,6 @@ def test_sources_are_cited_by_title_not_by_workshop_names():
 
 
 def test_registry_order_is_stable():
-    from symbolic import registry
+    from posproof.symbolic import registry
 
     assert [c.id for c in registry.all()] == IDS

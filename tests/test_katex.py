@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from derivations import export, render
-from symbolic import registry
+from posproof.derivations import export, render
+from posproof.symbolic import registry
 
 needs_katex = pytest.mark.skipif(
     shutil.which("node") is None or export.katex_dir() is None,

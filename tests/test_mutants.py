@@ -4,7 +4,7 @@ would have caught one, and tests/mutation/ keeps the catalogue that ``make mutat
 import numpy as np
 import pytest
 
-from numeric import rope_table, t5_bias, t5_relative_bucket
+from posproof.numeric import rope_table, t5_bias, t5_relative_bucket
 
 
 def _half_reference(x, positions, base=10000.0):

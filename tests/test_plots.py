@@ -2,8 +2,8 @@ r"""``posproof plot`` (issue 12): every figure in every file type, the same byte
 
 import pytest
 
-from derivations import plots
-from derivations.cli import main
+from posproof.derivations import plots
+from posproof.derivations.cli import main
 
 
 def run(capsys, *argv):

@@ -1,8 +1,8 @@
 r"""``posproof precision``: RoPE's score error per storage dtype and angle style (numeric/precision_profile.py, the
 measure the audit reports): float64 angles hold, 16-bit angles break at once, float32 angles late."""
 
-from derivations.cli import main
-from numeric import precision_profile as pp
+from posproof.derivations.cli import main
+from posproof.numeric import precision_profile as pp
 
 
 def test_cli_precision_prints_one_row_per_dtype_and_angle_style(capsys):

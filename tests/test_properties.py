@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from derivations import properties as P
-from derivations.cli import UsageError, _Parser
-from numeric import deberta, t5
-from numeric.extension import phase_coverage
-from numeric.sinusoid import inverse_frequencies
-from symbolic import properties as S
-from symbolic import registry
-from symbolic.core import Fact, Identity
+from posproof.derivations import properties as P
+from posproof.derivations.cli import UsageError, _Parser
+from posproof.numeric import deberta, t5
+from posproof.numeric.extension import phase_coverage
+from posproof.numeric.sinusoid import inverse_frequencies
+from posproof.symbolic import properties as S
+from posproof.symbolic import registry
+from posproof.symbolic.core import Fact, Identity
 
 SCHEMES = (
     "counting", "normalized counting", "binary", "sinusoidal", "learned absolute (random init)", "Transformer-XL",

@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numeric import alibi_slopes, deberta_delta
-from numeric.alibi import alibi_slopes_mp
-from numeric.transformer_xl import txl_relative_embeddings, txl_scores_direct
-from symbolic import alibi as A
-from symbolic import attention, registry
-from symbolic import deberta as D
-from symbolic import transformer_xl as X
+from posproof.numeric import alibi_slopes, deberta_delta
+from posproof.numeric.alibi import alibi_slopes_mp
+from posproof.numeric.transformer_xl import txl_relative_embeddings, txl_scores_direct
+from posproof.symbolic import alibi as A
+from posproof.symbolic import attention, registry
+from posproof.symbolic import deberta as D
+from posproof.symbolic import transformer_xl as X
 
 
 def test_deberta_delta_matches_piecewise_definition():

@@ -4,8 +4,8 @@ notebook representations."""
 import pytest
 import sympy as sp
 
-from derivations import render
-from symbolic import registry
+from posproof.derivations import render
+from posproof.symbolic import registry
 from tests.claims import BY_ID, IDS
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numeric import (
+from posproof.numeric import (
     interleaved_to_half_rows,
     layout_permutation,
     rope,
@@ -531,7 +531,7 @@ def test_regression_rope_decay_bound_mp_scalar_distance():
 
 
 def test_rope_mp_without_gmpy2_agrees(monkeypatch):
-    from numeric import _mp
+    from posproof.numeric import _mp
 
     x = np.random.default_rng(14).standard_normal((3, 8))
     fast = rope_mp(x, [1, 200, 70000], layout="half", attention_factor="1.25", dps=40)

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from numeric import tolerances
-from numeric.scaling import (
+from posproof.numeric import tolerances
+from posproof.numeric.scaling import (
     KEYS,
     RopeScaling,
     rope_inv_freq,
@@ -20,7 +20,7 @@ from numeric.scaling import (
     rope_inv_freq_mp,
     rope_scaling_from_config,
 )
-from numeric.sinusoid import inverse_frequencies
+from posproof.numeric.sinusoid import inverse_frequencies
 from tests import strategies as S
 
 HF_FLOAT64_RTOL, HF_FLOAT32_RTOL = tolerances.HF_FLOAT64_RTOL, tolerances.HF_FLOAT32_RTOL
@@ -633,7 +633,7 @@ def test_null_values_count_as_absent_and_every_key_is_documented():
     b = rope_inv_freq(8, 10000.0, {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 64})
     np.testing.assert_array_equal(a[0], b[0])
     assert a[1] == b[1]
-    import numeric.scaling as module
+    import posproof.numeric.scaling as module
 
     assert all(key in module.__doc__ or key in RopeScaling.__doc__ or key in KEYS for key in KEYS)
     assert RopeScaling(8).as_dict()["d"] == 8

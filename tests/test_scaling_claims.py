@@ -5,9 +5,9 @@ independently, and a limit of the mpmath twin that keeps one YaRN setting out of
 import mpmath
 import pytest
 
-from derivations.render import topic_latex
-from numeric.scaling import RopeScaling
-from symbolic import registry, scaling
+from posproof.derivations.render import topic_latex
+from posproof.numeric.scaling import RopeScaling
+from posproof.symbolic import registry, scaling
 from tests.claims import BY_ID
 
 EXTENSION = registry.topic("extension")

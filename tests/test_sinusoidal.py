@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numeric import inverse_frequencies, sinusoidal, sinusoidal_mp, tolerances
+from posproof.numeric import inverse_frequencies, sinusoidal, sinusoidal_mp, tolerances
 from tests import strategies as S
 
 
@@ -157,7 +157,7 @@ def test_width_aliases_and_frequencies_argument():
 
 
 def test_mp_without_gmpy2_agrees(monkeypatch):
-    from numeric import _mp
+    from posproof.numeric import _mp
 
     fast = sinusoidal_mp(["0.1", 7, 12345.5], 16, dps=40)
     monkeypatch.setattr(_mp, "USE_GMPY2", False)

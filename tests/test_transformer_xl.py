@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numeric.transformer_xl import (
+from posproof.numeric.transformer_xl import (
     causal_mask,
     rel_shift,
     rel_shift_garbage,

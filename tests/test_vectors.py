@@ -6,10 +6,10 @@ import json
 import numpy as np
 import pytest
 
-from derivations import vectors as cli_vectors
-from derivations.cli import UsageError, _Parser
-from numeric import alibi_slopes, deberta_log_bucket, rope, sinusoidal, t5_relative_bucket, vectors
-from numeric.scaling import rope_inv_freq
+from posproof.derivations import vectors as cli_vectors
+from posproof.derivations.cli import UsageError, _Parser
+from posproof.numeric import alibi_slopes, deberta_log_bucket, rope, sinusoidal, t5_relative_bucket, vectors
+from posproof.numeric.scaling import rope_inv_freq
 
 
 @pytest.fixture(scope="module")

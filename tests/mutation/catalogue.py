@@ -143,7 +143,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "core-no-edge-points",
         CORE,
-        "            edge = p if p < tolerances.EDGE_POINTS else None\n",
+        "            edge = p if p < settings.EDGE_POINTS else None\n",
         "            edge = None\n",
         "edge values (0, +-1, branch cuts) never tried",
         ENGINE_TESTS,
@@ -174,7 +174,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-tolerance-loosened",
-        "numeric/tolerances.py",
+        "symbolic/settings.py",
         "GUARD_DIGITS = 10\n",
         "GUARD_DIGITS = 30\n",
         "the tolerance loosened by 10^20: right to 25 digits passes '50 digits'",

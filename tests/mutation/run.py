@@ -24,14 +24,16 @@ from pathlib import Path
 from tests.mutation.catalogue import MUTANTS, Mutant
 
 ROOT = Path(__file__).resolve().parents[2]
-COPY = ("symbolic", "numeric", "derivations", "tests", "pyproject.toml")
+COPY = ("posproof", "symbolic", "numeric", "derivations", "tests", "pyproject.toml")
 
 
 def _copy_project(dest: Path) -> None:
     for name in COPY:
         src = ROOT / name
         if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis"))
+            # symlinks=True: posproof/symbolic etc. stay links to the copy's folders (the mutant is seen through both)
+            ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "node_modules")
+            shutil.copytree(src, dest / name, symlinks=True, ignore=ignore)
         else:
             shutil.copy2(src, dest / name)
 

@@ -1,0 +1,40 @@
+r"""The proof engine's settings: working digits, numeric points and seed, and the error a numeric step may have.
+
+(The tolerances of float computations, NumPy against mpmath and the audit's, are in :mod:`posproof.numeric.tolerances`.)
+"""
+
+from posproof.numeric.tolerances import MAX_DPS, MIN_DPS  # noqa: F401  (the digits any mpmath computation accepts)
+
+#: Significant digits for the mpmath cross-check of every identity. 50 digits is far beyond float64 (~16),
+#: so a formula that is right only "to float rounding" cannot pass by accident.
+DEFAULT_DPS = 50
+
+#: Digits given up to cancellation: a step passes numerically when its error, relative to the magnitude of its
+#: terms (``|a| + |b|`` for ``a + b``), is at most ``10**-(dps - GUARD_DIGITS)`` (an mpmath number: no float
+#: underflow at high ``dps``). The sides are evaluated with NUMERIC_GUARD_DIGITS extra digits, so rounding
+#: stays ~20 orders of magnitude below this; 10 digits are given up so that a formula right to 40 of 50 digits
+#: passes and one right to 39 does not (tests/test_core.py pins it).
+GUARD_DIGITS = 10
+
+#: Extra working digits for evaluating the two sides: angles reach |m theta| ~ 2^24 * 1e6 ~ 1e13 in the default
+#: domains, which costs 13 digits of the argument; 25 keeps the rounding error ~12 orders below the tolerance.
+NUMERIC_GUARD_DIGITS = 25
+
+#: Points per step for the numeric check (seeded, so a run is reproducible): at least this many, and at least
+#: POINTS_PER_SIZE for every combination of declared sizes. With default domains spread over 12 orders of
+#: magnitude and both signs, a failure that covers a quarter of the domain survives 24 independent points with
+#: probability (3/4)^24 ~ 1e-3 per step; the catalogue's wrong variants fail at every point.
+NUMERIC_POINTS = 24
+POINTS_PER_SIZE = 4
+#: The first points use each symbol's edge values (0, +-1, the branch cut of log/sqrt) instead of random draws.
+EDGE_POINTS = 3
+
+#: The seed for the numeric points.
+SEED = 20170612  # the day "Attention Is All You Need" appeared on arXiv
+
+
+def rel_tol(dps: int):
+    r"""The accepted relative error at ``dps`` digits: ``10**-(dps - GUARD_DIGITS)``, as an mpmath number."""
+    import mpmath
+
+    return mpmath.mpf(10) ** -(dps - GUARD_DIGITS)

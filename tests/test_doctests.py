@@ -1,0 +1,37 @@
+r"""Every docstring example of the package runs, on the modules as ``import posproof.…`` loads them.
+
+(pytest's ``--doctest-modules`` would import ``symbolic/core.py`` as a second, top-level ``symbolic.core``: a
+second registry. Walking the installed package imports each module once, under its real name.)"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import posproof
+
+#: Modules that need an optional part to import, and that part.
+_OPTIONAL = {"posproof.derivations.plots": "matplotlib"}
+
+
+def _modules() -> list[str]:
+    names = ["posproof"]
+    for info in pkgutil.walk_packages(posproof.__path__, prefix="posproof."):
+        names.append(info.name)
+    return sorted(set(names))
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_doctests(name):
+    if name in _OPTIONAL:
+        pytest.importorskip(_OPTIONAL[name])
+    module = importlib.import_module(name)
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for test in finder.find(module, name):
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} doctest examples failed in {name}"
