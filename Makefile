@@ -22,7 +22,7 @@ test: lint
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy symbolic numeric derivations
+	$(BIN)/mypy posproof
 
 check: $(STAMP)
 	$(BIN)/posproof check
