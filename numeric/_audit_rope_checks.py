@@ -1,0 +1,243 @@
+r"""The RoPE audit's checks beyond the structure: cross-wiring of ``(q, k)`` functions, the precision of the
+angles, behavioural checks on random vectors (norms, shifts, the reference), the findings when the structure is
+not a rotation per pair, and the precision profile."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import precision_profile as pp
+from ._audit_call import _ShapeError
+from ._audit_model import _Model, _reference_rows, rope_exact_float
+from ._audit_probe import _Structure, _wrap
+from ._audit_report import AuditCallError, Finding, RopeMatch, _pairs_text
+from ._audit_rope_base import _RopeAuditBase
+from .tolerances import AUDIT_ANGLE_JUMP_RTOL as ANGLE_JUMP_RTOL
+from .tolerances import AUDIT_BFLOAT16_EPS as BFLOAT16_EPS
+from .tolerances import AUDIT_CROSS_ATOL as CROSS_ATOL
+from .tolerances import AUDIT_EXAMPLE_ATOL as EXAMPLE_ATOL
+from .tolerances import AUDIT_FLOAT32_EPS as FLOAT32_EPS
+from .tolerances import AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW
+from .tolerances import AUDIT_LOW_PRECISION_EPS as LOW_PRECISION_EPS
+from .tolerances import AUDIT_NORM_RTOL as NORM_RTOL
+from .tolerances import AUDIT_SHIFT_ATOL as SHIFT_ATOL
+
+
+def _allowed(eps: float | None, positions: np.ndarray, theta_max: float) -> np.ndarray:
+    r"""Score error under a shift explained by the detected angle precision: 8 ``eps m theta_max`` per position, plus
+    :data:`SHIFT_ATOL` (the angle error grows with the position; 8 covers both rotated vectors and the spread)."""
+    e = 0.0 if eps is None else eps
+    return SHIFT_ATOL + 8 * e * np.abs(positions).astype(np.float64) * theta_max
+
+
+class _RopeChecks(_RopeAuditBase):
+    r"""The checks that follow the structure (used by :class:`numeric._audit_rope._RopeAudit`)."""
+
+    def _cross_wired(self, which: int) -> Finding | None:
+        d = self.width
+        own, o1, o2 = (self.rng.uniform(-1, 1, (4, d)) for _ in range(3))
+        pos = np.array([0, 1, 5, 17])
+        a, b = self._qk(own, o1, pos, which), self._qk(own, o2, pos, which)  # only the other input changes
+        delta = float(np.max(np.abs(a - b)))
+        if delta <= CROSS_ATOL:
+            return None
+        mine, other = ("query", "key") if which == 0 else ("key", "query")
+        ex = self._cross_example(which)
+        return Finding(
+            "qk-cross-wired",
+            f"the rotated {mine} changes when only the {other} input changes (by up to {delta:.3g})",
+            ex,
+            ("q", "k")[which],
+        )
+
+    # ---- precision of the angles
+    def _precision(self, f, st: _Structure, layout, delta, omega, sigma, model: _Model):
+        r"""``(eps, stage, name)``: the median relative angle error on angles of 16..128 rad (stage 1) and, if that
+        is small, on 256..3e5 rad (stage 2), and the dtype it indicates."""
+        if self.call.cached:
+            return None, None, "supplied cache"
+        d = self.width
+        n = len(st.pairs)
+        a = np.array([p[0] for p in st.pairs])
+        b = np.array([p[1] for p in st.pairs])
+        theta = np.abs(omega)  # measured frequencies (exact enough for prediction: see below)
+        if model.theta.size == n and np.all(np.abs(theta / model.theta - 1) <= FREQ_RTOL_LOW):
+            theta = model.theta  # the exact expected frequencies: their rounding is part of what is measured
+        ms = np.array([m for m in (1001, 3001, 10007, 30011, 100003, 300007, 1000003) if m <= self.max_position])
+        if not ms.size:
+            return None, None, None
+        v = np.zeros((ms.size, d))
+        v[:, a] = 1.0  # the first channel of every pair: the output holds rho (cos phi, sin phi) per pair
+        with np.errstate(all="ignore"):
+            y = f(v, ms)  # (positions, d)
+        phi = np.arctan2(y[:, b], y[:, a])  # (positions, pairs)
+        exact = delta[None, :] + sigma * ms[:, None] * theta[None, :]  # (positions, pairs)
+        mag = np.abs(ms[:, None] * theta[None, :])
+        err = np.abs(_wrap(phi - exact)) / mag  # (positions, pairs)
+        if (~np.isfinite(err)).any():  # non-finite angles (float16 overflows at 65504)
+            return float("inf"), 1, "float16"
+        # angles of 0.25 .. 3 rad cannot wrap by a relative error < 1: there a jump is seen for what it is
+        small = (mag >= 0.25) & (mag <= 3)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # positions without such a pair: all-NaN rows
+            per_m = np.nanmax(np.where(small, err, np.nan), axis=1) if small.any() else np.zeros(ms.size)
+        wild = np.flatnonzero(np.nan_to_num(per_m) > ANGLE_JUMP_RTOL)
+        if wild.size:  # not rounding: angles leave m theta_i (a clamped table, a wrapped index)
+            return int(ms[wild[0]]), "jump", None
+        # a frequency exact in float16 (1, 1/2, ...) is exact in every dtype: its angles show no rounding of theta
+        with np.errstate(over="ignore"):
+            informative = (theta.astype(np.float16).astype(np.float64) != theta)[None, :]  # (1, pairs)
+        s1 = (mag >= 16) & (mag <= 128) & informative
+        eps1 = float(np.median(err[s1])) if s1.any() else None
+        if eps1 is not None and eps1 > LOW_PRECISION_EPS:
+            return eps1, 1, "bfloat16" if eps1 > BFLOAT16_EPS else "float16"
+        s2 = (mag >= 256) & (mag <= 3e5) & informative
+        if not s2.any():
+            return eps1, 1, None
+        eps2 = float(np.median(err[s2]))
+        return eps2, 2, "float64" if eps2 <= FLOAT32_EPS else "float32"
+
+    def _precision_finding(self, f, precision, eps, label) -> Finding:
+        msg = (
+            f"computes its angles in {precision} (median relative angle error {eps:.2g}; float32 angles give "
+            f"~3e-08): nearby positions get the same or wrong angles long before the context ends"
+        )
+        dt = pp.dtype_of(precision)
+
+        def bug(X, p, mw, w):  # positions, frequencies and their product rounded to the 16-bit dtype
+            with np.errstate(all="ignore"):
+                ang = (p.astype(dt)[:, None] * mw.theta.astype(dt)[None, :]).astype(np.float64)
+            return rope_exact_float(X, p, mw, ang)
+
+        return Finding("low-precision-angles", msg, self._example(f, bug), label)
+
+    # ---- behavioural checks on random vectors
+    def _behaviour(self, f, model: _Model | None, eps, st: _Structure, label) -> list[Finding]:
+        d = self.width
+        out = []
+        top = self.top
+        rng = self.rng
+        # norms
+        xs = rng.uniform(-1, 1, (8, d))
+        ps = np.concatenate([[0, 1, 5, 100], rng.integers(0, top + 1, 4)])
+        y = f(xs, ps)
+        ref_model = model if model is not None else self._expected_model(d, top + 1)
+        af, r = ref_model.attention_factor, ref_model.rotary_dim
+        # the rotated channels (the first r in either layout) scale by the attention factor, the others pass
+        total_x = np.hypot(np.linalg.norm(xs[:, :r], axis=1) * af, np.linalg.norm(xs[:, r:], axis=1))
+        total_y = np.linalg.norm(y, axis=1)
+        if np.max(np.abs(total_y / total_x - 1)) > NORM_RTOL:
+            j = int(np.argmax(np.abs(total_y / total_x - 1)))
+            out.append(
+                Finding(
+                    "not-norm-preserving",
+                    f"changes the length of a rotated vector: |x| = "
+                    f"{total_x[j]:.6g}, |f(x)| = {total_y[j]:.6g} at position {int(ps[j])}",
+                    self._norm_example(f),
+                    label,
+                )
+            )
+        # relative property under shifts
+        q, k = rng.uniform(-1, 1, (2, 16, d))
+        m = rng.integers(0, top // 2 + 1, 16)
+        n = rng.integers(0, top // 2 + 1, 16)
+        t = rng.integers(1, top - np.maximum(m, n) + 1)
+        s1 = np.einsum("td,td->t", f(q, m), f(k, n))
+        s2 = np.einsum("td,td->t", f(q, m + t), f(k, n + t))
+        scale = np.linalg.norm(q, axis=1) * np.linalg.norm(k, axis=1)
+        theta_max = float(np.max(model.theta)) if model is not None else 1.0
+        allowed = _allowed(eps, np.maximum(m, n) + t, theta_max)
+        if np.any(np.abs(s1 - s2) / scale > allowed):
+            out.append(
+                Finding(
+                    "not-relative",
+                    "scores change when query and key positions shift together",
+                    self._relative_example(f),
+                    label,
+                )
+            )
+        # agreement with the reference at safe positions
+        if model is None:
+            model = self._expected_model(d, top + 1)
+        xs = rng.uniform(-1, 1, (4, d))
+        ps = np.array([0, 1, 3, 10])
+        got = f(xs, ps)
+        ref = _reference_rows(xs, ps, model).astype(float)
+        if np.max(np.abs(got - ref)) > max(EXAMPLE_ATOL, 64 * (eps or 0) * 10) and not out:
+            out.append(
+                Finding(
+                    "disagrees-with-reference",
+                    "its output differs from the 50-digit reference of the configured model",
+                    self._example(f),
+                    label,
+                )
+            )
+        return out
+
+    def _generic(self, f, model, st: _Structure, label, findings):
+        r"""The structure is not a rotation per pair in a known layout: the behavioural checks say what fails."""
+        if st.kind == "not-orthogonal":  # the root cause; scores then fail to be relative as a consequence
+            out = [
+                Finding(
+                    "not-norm-preserving",
+                    f"its 2x2 blocks are not rotations (pairs {_pairs_text(st.pairs)})",
+                    self._norm_example(f),
+                    label,
+                )
+            ]
+        elif st.kind == "reflection":
+            out = [
+                Finding(
+                    "not-relative",
+                    "its 2x2 blocks are reflections, not rotations: they keep lengths but "
+                    "scores do not depend on n - m only",
+                    self._relative_example(f),
+                    label,
+                )
+            ]
+        else:
+            out = self._behaviour(f, None, None, st, label)
+        if not out:
+            out.append(
+                Finding(
+                    "disagrees-with-reference",
+                    f"pairs no channels the way RoPE does ({'no pairs' if not st.pairs else _pairs_text(st.pairs)})",
+                    self._example(f),
+                    label,
+                )
+            )
+        findings.extend(out)
+        match = RopeMatch(
+            st.layout, st.rotary_dim or None, None, None, None, None, None, self.caller.backend or "numpy"
+        )
+        return findings, match, None
+
+    # ---- the precision profile of the function (float32 inputs)
+    def _profile(self, f, model: _Model) -> pp.Profile | None:
+        probe = pp.make_probe(
+            self.width,
+            dtype="float32",
+            layout=model.layout,
+            inv_freq=list(model.theta_mp),
+            attention_factor=model.attention_factor if model.attention_factor != 1.0 else None,
+            rotary_dim=model.rotary_dim,
+        )
+
+        def rotate(x, pos):
+            return self._run32(x, pos)
+
+        try:
+            return pp.function_profile(
+                rotate, probe, tolerance=self.tolerance, max_position=self.max_position - max(pp.DISTANCES)
+            )
+        except (AuditCallError, _ShapeError):
+            return None
+
+    def _run32(self, x, pos):
+        # x float32 rows; keep the anchor at the top probed position
+        xa = np.concatenate([x, np.zeros((1, x.shape[1]), x.dtype)])
+        pa = np.concatenate([np.asarray(pos, dtype=np.int64), [self.top]])
+        outs, _ = self.caller.raw(xa, pa, np.zeros_like(xa) if self.call.qk else None)
+        return np.asarray(outs[0], dtype=np.float64).reshape(xa.shape)[:-1]
