@@ -15,9 +15,12 @@ demo: $(STAMP)
 	$(BIN)/posproof check
 	$(BIN)/posproof derive sinusoidal-dot-product --format latex
 
-# The whole test suite: lint and format check (ruff), types (mypy), then every test and doctest.
+# The whole test suite: lint and format check (ruff), types (mypy), every test and doctest, then the golden and
+# determinism tests again with NumPy's SIMD paths switched off (outputs compared byte for byte must not depend on
+# the CPU).
 test: lint
 	$(BIN)/python -m pytest -q
+	$(BIN)/python -m tests.simd_rerun
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -27,8 +27,9 @@ from sympy.printing.latex import greek_letters_set, modifier_dict
 from sympy.printing.pretty.pretty import PrettyPrinter as _SympyPrettyPrinter
 from sympy.printing.str import StrPrinter as _SympyStrPrinter
 
+from posproof.numeric.formatting import show as _show
 from posproof.symbolic import settings
-from posproof.symbolic.core import _RELATIONS, Definition, Fact, Step, _show
+from posproof.symbolic.core import _RELATIONS, Definition, Fact, Step
 
 FORMATS = ("latex", "markdown", "text", "html")
 

@@ -50,6 +50,8 @@ import sympy as sp
 from sympy.core.parameters import evaluate
 from sympy.matrices.expressions.matexpr import MatrixElement
 
+from posproof.numeric import formatting
+
 from . import settings
 
 __all__ = [
@@ -1372,7 +1374,7 @@ class Fact:
                 f"computation raised {type(e).__name__}: {e}", method=method,
             )  # fmt: skip
         ok = _plain(value) == _plain(self.claim) and not bad_defs
-        detail = "; ".join(f"{label} = {_show(v)}" for label, v in table)
+        detail = "; ".join(f"{label} = {formatting.show(v)}" for label, v in table)
         if _plain(value) != _plain(self.claim):
             detail = f"claimed {_plain(self.claim)!r}, computed {_plain(value)!r}; " + detail
         if bad_defs:
@@ -1392,12 +1394,4 @@ def _plain(v):
         return v
     if isinstance(v, sp.Integer):
         return int(v)
-    return str(v)
-
-
-def _show(v) -> str:
-    if isinstance(v, (mpmath.mpf, mpmath.mpc)):
-        return mpmath.nstr(v, 15)
-    if isinstance(v, float):
-        return f"{v:.15g}"
     return str(v)

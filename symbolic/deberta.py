@@ -14,7 +14,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from posproof.numeric import deberta, tolerances
+from posproof.numeric import deberta, formatting, tolerances
 
 from . import sources
 from .attention import TOPIC, _identity, comps, d, l
@@ -166,13 +166,15 @@ def _gather(dps: int, gather=deberta.deberta_scores_gather):
         else:
             g = gather(Qc, Kc, Qr, Kr, kk)
         direct = deberta.deberta_scores_direct(Qc, Kc, Qr, Kr, kk, p2c_index=conv)
-        value.append(bool(np.max(np.abs(g - direct)) <= tolerances.FACT_FLOAT64_ATOL))
-        rows.append((f"{conv}: max |gather - direct|", float(np.max(np.abs(g - direct)))))
+        err = float(np.max(np.abs(g - direct)))
+        value.append(bool(err <= tolerances.FACT_FLOAT64_ATOL))
+        rows.append((f"{conv}: max |gather - direct|", formatting.below(err, tolerances.FACT_FLOAT64_ATOL)))
     # translation: the last L tokens alone, at positions 0 .. L-1 instead of t .. t+L-1
     whole = deberta.deberta_scores_gather(Qc, Kc, Qr, Kr, kk)
     alone = deberta.deberta_scores_gather(Qc[t:], Kc[t:], Qr, Kr, kk)
-    value.append(bool(np.max(np.abs(whole[t:, t:] - alone)) <= tolerances.FACT_FLOAT64_ATOL))
-    rows.append(("max |A(i + t, j + t) - A(i, j)|, t = 3", float(np.max(np.abs(whole[t:, t:] - alone)))))
+    err = float(np.max(np.abs(whole[t:, t:] - alone)))
+    value.append(bool(err <= tolerances.FACT_FLOAT64_ATOL))
+    rows.append(("max |A(i + t, j + t) - A(i, j)|, t = 3", formatting.below(err, tolerances.FACT_FLOAT64_ATOL)))
     return value, rows
 
 

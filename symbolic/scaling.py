@@ -17,7 +17,7 @@ import mpmath
 import sympy as sp
 from sympy.core.parameters import evaluate
 
-from posproof.numeric import tolerances
+from posproof.numeric import formatting, tolerances
 from posproof.numeric.scaling import rope_inv_freq, rope_inv_freq_mp
 from posproof.numeric.sinusoid import inverse_frequencies_mp
 
@@ -957,12 +957,12 @@ def _float64(dps: int, extended_yarn: bool = False):
         err = max(abs((mpmath.mpf(float(g)) - t) / t) for g, t in zip(got, ref, strict=True))
         err = max(err, abs((mpmath.mpf(got_factor) - ref_factor) / ref_factor))
         value[rule] = bool(err <= tolerances.FLOAT64_RTOL)
-        rows.append((f"{rule}: max relative error of float64", mpmath.nstr(err, 3)))
+        rows.append((f"{rule}: max relative error of float64", formatting.below(err)))
         if rule == "yarn":
             L0v = scaling["original_max_position_embeddings"]
             dims = [width * mpmath.log(L0v / (2 * mpmath.pi * beta)) / (2 * mpmath.log(base)) for beta in (32, 1)]
             gap = min(abs(c - mpmath.nint(c)) for c in dims)
-            rows.append(("yarn: c(32), c(1) and their distance to an integer", [mpmath.nstr(c, 8) for c in dims]))
+            rows.append(("yarn: c(32), c(1)", dims))
             value["yarn correction dimensions generic"] = bool(gap > 1e-6)
     return value, rows
 

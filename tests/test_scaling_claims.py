@@ -96,8 +96,8 @@ def test_llama31_bands_table():
 
 def test_float64_errors_are_at_rounding_level():
     _, rows = scaling._float64(50)
-    errors = [float(v) for label, v in rows if label.endswith("max relative error of float64")]
-    assert len(errors) == 5 and max(errors) < 1e-14
+    errors = [v for label, v in rows if label.endswith("max relative error of float64")]
+    assert errors == ["below 1e-15"] * 5  # the bound shown, not the CPU's last digits
 
 
 # ---- the mpmath twin at 50 digits ------------------------------------------------------------------------------------
