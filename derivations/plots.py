@@ -103,13 +103,13 @@ def _proximity(fig):
 
 
 def _decay(fig):
-    from posproof.numeric.rotary import rope_decay_bound
+    from posproof.numeric.rotary import rope_decay_curve
     from posproof.numeric.sinusoid import inverse_frequencies
 
     width = 128
     r = np.arange(0, 1001)
     ax1, ax2 = fig.subplots(1, 2)
-    ax1.plot(r, rope_decay_bound(width, r), lw=1)
+    ax1.plot(r, rope_decay_curve(width, r), lw=1)
     ax1.set_xlabel("relative distance $m - n$")
     ax1.set_ylabel(r"$\frac{1}{d/2}\sum_j |S_j|$")
     ax1.set_title("RoFormer's decay curve, $d = 128$")

@@ -16,8 +16,8 @@ from .rotary import (
     interleaved_to_half_rows,
     layout_permutation,
     rope,
-    rope_decay_bound,
-    rope_decay_bound_mp,
+    rope_decay_curve,
+    rope_decay_curve_mp,
     rope_mp,
     rope_table,
 )
@@ -83,8 +83,8 @@ __all__ = [
     "rope_table",
     "RopeTable",
     "rope_mp",
-    "rope_decay_bound",
-    "rope_decay_bound_mp",
+    "rope_decay_curve",
+    "rope_decay_curve_mp",
     "layout_permutation",
     "interleaved_to_half_rows",
     # RoPE context extension: scaling rules and diagnostics

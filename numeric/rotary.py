@@ -44,8 +44,8 @@ __all__ = [
     "rope_table",
     "RopeTable",
     "rope_mp",
-    "rope_decay_bound",
-    "rope_decay_bound_mp",
+    "rope_decay_curve",
+    "rope_decay_curve_mp",
     "layout_permutation",
     "interleaved_to_half_rows",
 ]
@@ -574,11 +574,13 @@ def rope_mp(
 # ---- long-term decay -------------------------------------------------------------------------------------------
 
 
-def rope_decay_bound(d: int, distances, base: float = 10000.0) -> np.ndarray:
+def rope_decay_curve(d: int, distances, base: float = 10000.0) -> np.ndarray:
     r"""RoFormer's decay curve ``(1/(d/2)) sum_{j=1}^{d/2} |S_j|``, ``S_j = sum_{l<j} e^{i r theta_l}``, at each
-    relative distance ``r`` (float64, shape of ``distances``; ``d`` the rotary width).
+    relative distance ``r`` (float64, shape of ``distances``; ``d`` the rotary width). It is the curve RoFormer
+    plots for its long-term decay; the claim ``rope-decay-bound`` shows that it is not itself a bound of the score
+    (hence "curve"; formerly ``rope_decay_bound``).
 
-    >>> rope_decay_bound(128, [0]).tolist()
+    >>> rope_decay_curve(128, [0]).tolist()
     [32.5]
     """
     d = _validate.even_width(d, "d")
@@ -595,7 +597,7 @@ def rope_decay_bound(d: int, distances, base: float = 10000.0) -> np.ndarray:
     return out.reshape(arr.shape)  # a scalar distance gives a 0-d array
 
 
-def rope_decay_bound_mp(d: int, distances, base=10000, dps: int = 30):
+def rope_decay_curve_mp(d: int, distances, base=10000, dps: int = 30):
     r"""The same curve with mpmath at ``dps`` digits: an ``mpf`` for a scalar distance, else nested lists of the
     shape of ``distances``."""
     d = _validate.even_width(d, "d")

@@ -18,7 +18,7 @@ import numpy as np
 import sympy as sp
 
 from posproof.numeric import deberta, t5, tolerances
-from posproof.numeric.rotary import rope_decay_bound, rope_mp
+from posproof.numeric.rotary import rope_decay_curve, rope_mp
 from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal
 
 from . import settings, sources
@@ -387,7 +387,7 @@ def rope_per_head() -> Fact:
 
 def _decay_curve(dps: int, distances=None):
     r = np.arange(0, 1001) if distances is None else np.asarray(distances)
-    C = rope_decay_bound(128, r)
+    C = rope_decay_curve(128, r)
     rises = np.flatnonzero(np.diff(C) > 0)
     if rises.size and np.min(np.abs(np.diff(C)[: rises[0] + 1])) <= 1e-9:
         raise ValueError("a step of the curve is within float64 error")
@@ -404,12 +404,12 @@ def rope_decay_not_monotone() -> Fact:
         "RoFormer's decay curve (d = 128) falls overall but rises 483 times between r = 0 and 1000",
         TOPIC,
         f"{ROPE_PROPERTIES}; {sources.ROFORMER}, section 3.4.3",
-        "The curve (1/(d/2)) Σ_j |S_j| of the relative distance r (numeric.rotary.rope_decay_bound, d = 128, b = "
+        "The curve (1/(d/2)) Σ_j |S_j| of the relative distance r (numeric.rotary.rope_decay_curve, d = 128, b = "
         "10^4) at every integer r = 0 .. 1000: it falls from 32.5 to 4.47, yet rises first from r = 18 to 19 and "
         "483 times in all. It is an upper bound of the score (rope-decay-bound), not the score.",
         {"rises between r = 0 and 1000": 483, "first rise after r": 18},
         _decay_curve,
-        method="NumPy float64 (numeric.rotary.rope_decay_bound); every step before the first rise exceeds 1e-9",
+        method="NumPy float64 (numeric.rotary.rope_decay_curve); every step before the first rise exceeds 1e-9",
         wrong=lambda dps: _decay_curve(dps, distances=[0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]),
         notes="The wrong computation samples the curve at the distances of rope-decay-curve only, where it looks "
         "monotone.",

@@ -626,15 +626,15 @@ CURVE_DISTANCES = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
 
 class DecayCurve(Kernel):
     r"""RoFormer's curve ``(1/(d/2)) Σ_{j=1}^{d/2} |S_j|`` at distance ``r`` (args ``r, d, b``), computed by
-    :func:`numeric.rotary.rope_decay_bound_mp`."""
+    :func:`numeric.rotary.rope_decay_curve_mp`."""
 
     nargs = 3
 
     @classmethod
     def numeric(cls, r, width, base):
-        from posproof.numeric.rotary import rope_decay_bound_mp
+        from posproof.numeric.rotary import rope_decay_curve_mp
 
-        return rope_decay_bound_mp(int(width), [r], base, dps=mpmath.mp.dps)[0]
+        return rope_decay_curve_mp(int(width), [r], base, dps=mpmath.mp.dps)[0]
 
     def doit(self, **hints):
         return self
@@ -645,9 +645,9 @@ class DecayCurve(Kernel):
 
 
 def _curve_compute(dps: int, per_pair: bool = True):
-    from posproof.numeric.rotary import rope_decay_bound_mp
+    from posproof.numeric.rotary import rope_decay_curve_mp
 
-    values = rope_decay_bound_mp(128, CURVE_DISTANCES, 10000, dps)
+    values = rope_decay_curve_mp(128, CURVE_DISTANCES, 10000, dps)
     if not per_pair:  # the wrong computation: normalised by d instead of d/2
         values = [v / 2 for v in values]
     rows = [(f"r = {r}", v) for r, v in zip(CURVE_DISTANCES, values, strict=True)]
@@ -668,7 +668,7 @@ def _curve_definition() -> Definition:
         DecayCurve(r_, d, 10000),
         sp.Sum(sp.Abs(S_j), (j_, 1, half)) / half,
         r"the mean of $|S_j|$, $S_j = \sum_{l<j} e^{i r \theta_l}$, against the relative distance $r = m - n$",
-        "numeric.rotary.rope_decay_bound_mp",
+        "numeric.rotary.rope_decay_curve_mp",
         sizes={d: (2, 8, 32)},
     )
 
@@ -684,7 +684,7 @@ def _decay_curve() -> Fact:
         "(between the tabulated points it oscillates: it is not monotone).",
         claim=["32.5", "31.54", "28.96", "20.85", "17.95", "15.24", "12.63", "10.23", "7.245", "6.19", "4.471"],
         compute=_curve_compute,
-        method="mpmath at {dps} digits (numeric.rotary.rope_decay_bound_mp)",
+        method="mpmath at {dps} digits (numeric.rotary.rope_decay_curve_mp)",
         wrong=lambda dps: _curve_compute(dps, per_pair=False),
         definitions=(_curve_definition(),),
         notes="The wrong computation normalises by d instead of d/2.",

@@ -12,8 +12,8 @@ from posproof.numeric import (
     interleaved_to_half_rows,
     layout_permutation,
     rope,
-    rope_decay_bound,
-    rope_decay_bound_mp,
+    rope_decay_curve,
+    rope_decay_curve_mp,
     rope_mp,
     rope_table,
     tolerances,
@@ -165,8 +165,8 @@ def test_projection_rows_permuted_per_head_under_grouped_query_attention():
 
 def test_decay_bound_matches_mpmath_and_starts_at_half_plus_one_over_two():
     r = [0, 1, 7, 100, 1000, -100]
-    got = rope_decay_bound(128, r)
-    ref = [float(v) for v in rope_decay_bound_mp(128, r, dps=30)]
+    got = rope_decay_curve(128, r)
+    ref = [float(v) for v in rope_decay_curve_mp(128, r, dps=30)]
     np.testing.assert_allclose(got, ref, rtol=1e-12)
     assert got[0] == (64 + 1) / 2
     assert got[3] == got[5]  # |S_j| is even in the distance
@@ -174,8 +174,8 @@ def test_decay_bound_matches_mpmath_and_starts_at_half_plus_one_over_two():
 
 
 def test_decay_bound_shape():
-    assert rope_decay_bound(8, np.arange(6).reshape(2, 3)).shape == (2, 3)
-    assert rope_decay_bound(8, 3.0).shape == ()  # a scalar distance keeps its (empty) shape
+    assert rope_decay_curve(8, np.arange(6).reshape(2, 3)).shape == (2, 3)
+    assert rope_decay_curve(8, 3.0).shape == ()  # a scalar distance keeps its (empty) shape
 
 
 # ---- bad input ------------------------------------------------------------------------------------------------
@@ -198,7 +198,7 @@ def test_decay_bound_shape():
         (lambda: rope_table([0, 1], 4).apply(np.ones((2, 4)), out=np.empty((2, 4), np.float32)), "out"),
         (lambda: rope_mp([[1, 2, 3]], [0]), "width"),
         (lambda: rope_mp([[1, 2]], [0, 1]), "positions"),
-        (lambda: rope_decay_bound(7, [1]), "d"),
+        (lambda: rope_decay_curve(7, [1]), "d"),
         (lambda: layout_permutation(3), "width"),
         (lambda: interleaved_to_half_rows(np.ones((10, 2)), head_dim=4), "head_dim"),
         (lambda: interleaved_to_half_rows(np.ones((8, 2)), head_dim=3), "head_dim"),
@@ -523,11 +523,11 @@ def test_rope_mp_numpy_scalars_and_strings():
         assert abs(r[0][0] - mpmath.cos(1)) < mpmath.mpf(10) ** -28
 
 
-def test_regression_rope_decay_bound_mp_scalar_distance():
-    v = rope_decay_bound_mp(128, 5)
+def test_regression_rope_decay_curve_mp_scalar_distance():
+    v = rope_decay_curve_mp(128, 5)
     assert isinstance(v, mpmath.mpf)
-    assert float(v) == pytest.approx(float(rope_decay_bound(128, 5)), rel=1e-12)
-    assert len(rope_decay_bound_mp(8, np.arange(3))) == 3
+    assert float(v) == pytest.approx(float(rope_decay_curve(128, 5)), rel=1e-12)
+    assert len(rope_decay_curve_mp(8, np.arange(3))) == 3
 
 
 def test_rope_mp_without_gmpy2_agrees(monkeypatch):
