@@ -11,7 +11,7 @@ import numpy as np
 from . import _validate
 from ._audit_call import _call_scheme, _to_numpy
 from ._audit_report import AuditCallError, Finding, SchemeReport, _fmt, _name, _ranges_text
-from .alibi import alibi_slope_exponents
+from .alibi import alibi_slopes
 
 
 def _alibi_variants(n: int) -> dict[str, np.ndarray]:
@@ -39,7 +39,7 @@ def audit_alibi(slopes_fn, n_heads: Sequence[int] = tuple(range(1, 65)), rtol: f
         except AuditCallError:
             got = np.asarray(raw, dtype=np.float64) if isinstance(raw, (list, tuple)) else np.array([np.nan])
         got = np.asarray(got, dtype=np.float64).reshape(-1)
-        want = np.exp2([float(e) for e in alibi_slope_exponents(n)])
+        want = alibi_slopes(n)  # (n,) Press et al.'s
         if got.shape != want.shape or not np.all(np.isfinite(got)):
             findings.append(
                 Finding(
@@ -59,7 +59,7 @@ def audit_alibi(slopes_fn, n_heads: Sequence[int] = tuple(range(1, 65)), rtol: f
         for id_ in dict.fromkeys(names.values()):
             ns = [n for n, v in names.items() if v == id_]
             n = ns[0]
-            want = np.exp2([float(e) for e in alibi_slope_exponents(n)])
+            want = alibi_slopes(n)  # (n,) Press et al.'s
             what = {
                 "alibi-power-of-two-formula": "uses 2^(-8h/n) for head counts that are not powers of two",
                 "alibi-slope-exponent": "has an off exponent",

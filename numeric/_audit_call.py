@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._audit_model import _Model
+from ._audit_model import _Model, _table
 from ._audit_report import AuditCallError, _name
 
 #: Argument names a :class:`RopeCall` may use. Caches are built by posproof from float64 angles of the configured
@@ -130,8 +130,8 @@ class _Caller:
 
     def _cache(self, name: str, pos: np.ndarray, width: int, dtype) -> np.ndarray:
         model = self.expected(width, int(pos.max()) + 1 if pos.size else 1)
-        angles = pos[:, None].astype(np.float64) * model.theta[None, :]  # (tokens, r/2)
-        c, s = np.cos(angles) * model.attention_factor, np.sin(angles) * model.attention_factor
+        table = _table(pos, model, width)
+        c, s = table.cos, table.sin  # (tokens, r/2): attention factor times cos, sin of m theta_i
         kind = name.split("_")[-1] if "_" in name else ("cis" if name == "freqs_cis" else "half")
         if name == "freqs_cis":
             return (c + 1j * s).astype(np.complex128 if dtype == np.float64 else np.complex64)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rotary import rope_mp
+from .rotary import RopeTable, rope_mp, rope_table
 from .tolerances import AUDIT_REFERENCE_DPS as REFERENCE_DPS
 
 
@@ -24,21 +24,25 @@ class _Model:
     width: int
 
 
+def _table(pos: np.ndarray, model: _Model, width: int, angles: np.ndarray | None = None) -> RopeTable:
+    r"""The model's cos/sin (times the attention factor) at ``pos`` ``(tokens,)`` for vectors of ``width``: the
+    float64 angles ``m theta_i`` of :func:`numeric.rotary.rope_table`, or ``angles`` ``(tokens, r/2)`` when given
+    (simulated 16-bit angles may be inf: their pairs come out NaN)."""
+    af = model.attention_factor
+    if angles is None:
+        return rope_table(
+            pos, width, layout=model.layout, inv_freq=model.theta, attention_factor=af, rotary_dim=model.rotary_dim
+        )
+    with np.errstate(invalid="ignore"):
+        c, s = np.cos(angles) * af, np.sin(angles) * af  # (tokens, r/2)
+    return RopeTable(np.asarray(pos, np.float64), width, None, model.layout, c, s, model.rotary_dim, model.theta, af)
+
+
 def rope_exact_float(x: np.ndarray, pos: np.ndarray, model: _Model, angles: np.ndarray | None = None) -> np.ndarray:
-    r"""The model's rotation in float64 (for scanning; examples quote the 50-digit reference); ``angles``
-    ``(tokens, r/2)`` replace ``m theta_i`` when given."""
-    r, h = model.rotary_dim, model.rotary_dim // 2
-    ang = pos[:, None].astype(np.float64) * model.theta[None, :] if angles is None else angles
-    with np.errstate(invalid="ignore"):  # simulated 16-bit angles may be inf
-        c, s = np.cos(ang) * model.attention_factor, np.sin(ang) * model.attention_factor
-    out = x.astype(np.float64).copy()
-    if model.layout == "interleaved":
-        a, b = x[:, 0:r:2], x[:, 1:r:2]
-        out[:, 0:r:2], out[:, 1:r:2] = a * c - b * s, a * s + b * c
-    else:
-        a, b = x[:, :h], x[:, h:r]
-        out[:, :h], out[:, h:r] = a * c - b * s, a * s + b * c
-    return out
+    r"""The model's rotation of ``x`` ``(tokens, width)`` in float64 by :mod:`numeric.rotary`'s kernel (for
+    scanning; examples quote the 50-digit reference); ``angles`` ``(tokens, r/2)`` replace ``m theta_i`` when
+    given."""
+    return _table(pos, model, x.shape[1], angles).apply(x.astype(np.float64), check_finite=False)
 
 
 def _reference_rows(x: np.ndarray, pos: np.ndarray, model: _Model) -> np.ndarray:

@@ -1,13 +1,16 @@
 r"""What unit-vector probes show about a RoPE function: the probed positions, the matrices ``A_m`` read as
-channel pairs, a layout, a rotary width and ``2 x 2`` blocks ``rho R(phi)`` (:func:`_structure`), and the angle
-advance per position of each pair, unwrapped over doubling positions (:func:`_unwrap_frequencies`)."""
+channel pairs, a layout, a rotary width and ``2 x 2`` blocks ``rho R(phi)`` (:func:`_probe`, :func:`_structure`),
+the angle advance per position of each pair, unwrapped over doubling positions (:func:`_unwrap_frequencies`), and
+what the angles say: sign, quarter turn, offset, frequencies (:func:`_read_angles`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from .tolerances import AUDIT_ANGLE_TOL as ANGLE_TOL
 from .tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 from .tolerances import AUDIT_COUPLING_TOL as COUPLING_TOL
 from .tolerances import AUDIT_UNWRAP_JUMP as UNWRAP_JUMP
@@ -91,3 +94,59 @@ def _unwrap_frequencies(phi: np.ndarray, P: list) -> tuple[np.ndarray, list]:
             break
         omega = np.where(ok, (pred + resid) / m, omega)
     return omega, jumps
+
+
+def _probe(f: Callable, P: list, width: int) -> _Structure:
+    r"""Call ``f(x, positions)`` once with the ``width x width`` identity at every position of ``P`` and read the
+    matrices ``A_m`` it applies."""
+    X = np.tile(np.eye(width), (len(P), 1))  # (positions * width, width)
+    pos = np.repeat(np.array(P, dtype=np.int64), width)
+    with np.errstate(all="ignore"):
+        Y = f(X, pos)  # (positions * width, width): row j of block m is A_m e_j
+    A = Y.reshape(len(P), width, width).transpose(0, 2, 1)  # (positions, width, width)
+    return _structure(A, P, width)
+
+
+@dataclass(frozen=True)
+class _Angles:
+    r"""What the block angles ``phi_i(m)`` of a rotation per pair say (one output of the function)."""
+
+    layout: str  # the layout found ("either", for one pair, read as the expected one)
+    delta: np.ndarray  # (pairs,) angle at position 0
+    omega: np.ndarray  # (pairs,) angle advance per position
+    jumps: list  # positions where angles leave m omega
+    swapped: bool  # cos and sin exchanged: a quarter turn at m = 0
+    quarter: float  # that quarter turn, +-pi/2, or 0
+    sigma: float  # +1 counter-clockwise, -1 clockwise
+    sigma_eff: float  # the direction once the quarter turn is accounted for
+    offset: float  # c of angles (m + c) theta_i, 0 if none
+    theta: np.ndarray  # (pairs,) the measured frequencies |omega_i|
+    rho: float  # the scale of the blocks (the attention factor)
+
+    @property
+    def exact(self) -> bool:
+        r"""Angles ``m theta_i`` counter-clockwise from 0 (whatever the frequencies)."""
+        return not self.swapped and self.sigma_eff > 0 and self.offset == 0.0 and not self.jumps
+
+
+def _read_angles(st: _Structure, P: list, expected_layout: str) -> _Angles:
+    r"""Sign, quarter turn, offset and frequencies from the blocks of a rotation per pair in a known layout."""
+    layout = st.layout if st.layout != "either" else expected_layout
+    phi = st.phi  # (positions, pairs)
+    assert layout is not None and phi is not None and st.rho is not None
+    ok_rows = np.isfinite(phi).all(axis=1)
+    phi = np.where(ok_rows[:, None], phi, np.nan)
+    delta = _wrap(phi[0])  # angle at position 0, (pairs,)
+    omega, jumps = _unwrap_frequencies(phi, P)  # (pairs,), positions where angles leave m omega
+    # sign, swap, offset
+    swapped = bool(np.all(np.abs(np.abs(delta) - np.pi / 2) < ANGLE_TOL))
+    quarter = np.sign(np.median(delta)) * np.pi / 2 if swapped else 0.0
+    sigma = 1.0 if np.median(omega[np.abs(omega) > 1e-12]) >= 0 else -1.0
+    sigma_eff = sigma * (-1.0 if quarter > 0 else 1.0)
+    rest = _wrap(delta - quarter)
+    big = np.abs(omega) >= 0.05
+    offset = 0.0
+    if np.any(np.abs(rest) > ANGLE_TOL) and big.any():
+        offset = float(np.median(rest[big] / omega[big]))
+    rho = float(np.median(st.rho))
+    return _Angles(layout, delta, omega, jumps, swapped, quarter, sigma, sigma_eff, offset, np.abs(omega), rho)

@@ -5,7 +5,7 @@ for users' test suites."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import mpmath
 import numpy as np
@@ -14,7 +14,7 @@ from . import _validate
 from . import precision_profile as pp
 from ._audit_call import RopeCall, _ShapeError
 from ._audit_model import _Model, rope_exact_float
-from ._audit_probe import _structure, _unwrap_frequencies, _wrap
+from ._audit_probe import _Angles, _probe, _read_angles, _Structure
 from ._audit_report import (
     AuditCallError,
     Finding,
@@ -26,11 +26,23 @@ from ._audit_report import (
     _short,
 )
 from ._audit_rope_checks import _RopeChecks
-from ._audit_rules import _candidates, _fit_base
-from .tolerances import AUDIT_ANGLE_TOL as ANGLE_TOL
+from ._audit_rules import _Candidate, _candidates, _first_match, _fit_base
+from .sinusoid import inverse_frequencies
 from .tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 from .tolerances import AUDIT_FREQ_RTOL as FREQ_RTOL
 from .tolerances import AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW
+
+
+@dataclass(frozen=True)
+class _Frequencies:
+    r"""The frequency rule an output matches: the ``candidate`` of :func:`_candidates` (``None`` if none), else the
+    ``fitted`` base of geometric frequencies (``None`` if not geometric), the ``model`` of what the output computes
+    (``None`` if neither), and the candidates tried (the expected first)."""
+
+    candidate: _Candidate | None
+    fitted: float | None
+    model: _Model | None
+    candidates: list[_Candidate]
 
 
 class _RopeAudit(_RopeChecks):
@@ -38,52 +50,16 @@ class _RopeAudit(_RopeChecks):
 
     # ---- the audit
     def audit(self) -> RopeReport:
-        d = self.width
-        findings: list[Finding] = []
-        x0 = self.rng.uniform(-1, 1, (3, d))
+        x0 = self.rng.uniform(-1, 1, (3, self.width))  # (tokens, width)
         pos0 = np.array([0, 1, 2])
-        outs, _ = self.caller.raw(x0, pos0)  # AuditCallError if it raises
-        for w, y in enumerate(outs):
-            label = ("q", "k")[w] if self.call.qk else None
-            if y.size != x0.size or (y.shape != x0.shape and self.call.axes == "td"):
-                findings.append(
-                    Finding(
-                        "shape-or-dtype",
-                        f"returns shape {y.shape} for input {x0.shape}",
-                        {
-                            "width": d,
-                            "positions": [0, 1, 2],
-                            "input_shape": list(x0.shape),
-                            "output_shape": list(y.shape),
-                        },
-                        label,
-                    )
-                )
+        findings = self._shape_findings(x0, pos0)
         if findings:
             return self._report(findings, None, None)
-        for dtype in (np.float64, np.float32):
-            outs, dtypes = self.caller.raw(x0.astype(dtype), pos0)
-            for w, dt in enumerate(dtypes):
-                if dt != np.dtype(dtype).name:
-                    label = ("q", "k")[w] if self.call.qk else None
-                    findings.append(
-                        Finding(
-                            "shape-or-dtype",
-                            f"returns {dt} for {np.dtype(dtype).name} input",
-                            {
-                                "width": d,
-                                "positions": [0, 1, 2],
-                                "input_dtype": np.dtype(dtype).name,
-                                "output_dtype": dt,
-                            },
-                            label,
-                        )
-                    )
-        outputs = (0, 1) if self.call.qk else (0,)
+        findings += self._dtype_findings(x0, pos0)
         matches = []
         profile = None
-        for which in outputs:
-            label = ("q", "k")[which] if self.call.qk else None
+        for which in (0, 1) if self.call.qk else (0,):
+            label = self._label(which)
             if self.call.qk:
                 cross = self._cross_wired(which)
                 if cross is not None:
@@ -96,6 +72,50 @@ class _RopeAudit(_RopeChecks):
         match = matches[0] if matches else None
         return self._report(findings, match, profile)
 
+    def _label(self, which: int) -> str | None:
+        return ("q", "k")[which] if self.call.qk else None
+
+    def _shape_findings(self, x0: np.ndarray, pos0: np.ndarray) -> list[Finding]:
+        outs, _ = self.caller.raw(x0, pos0)  # AuditCallError if it raises
+        findings = []
+        for w, y in enumerate(outs):
+            if y.size != x0.size or (y.shape != x0.shape and self.call.axes == "td"):
+                findings.append(
+                    Finding(
+                        "shape-or-dtype",
+                        f"returns shape {y.shape} for input {x0.shape}",
+                        {
+                            "width": self.width,
+                            "positions": [0, 1, 2],
+                            "input_shape": list(x0.shape),
+                            "output_shape": list(y.shape),
+                        },
+                        self._label(w),
+                    )
+                )
+        return findings
+
+    def _dtype_findings(self, x0: np.ndarray, pos0: np.ndarray) -> list[Finding]:
+        findings = []
+        for dtype in (np.float64, np.float32):
+            outs, dtypes = self.caller.raw(x0.astype(dtype), pos0)
+            for w, dt in enumerate(dtypes):
+                if dt != np.dtype(dtype).name:
+                    findings.append(
+                        Finding(
+                            "shape-or-dtype",
+                            f"returns {dt} for {np.dtype(dtype).name} input",
+                            {
+                                "width": self.width,
+                                "positions": [0, 1, 2],
+                                "input_dtype": np.dtype(dtype).name,
+                                "output_dtype": dt,
+                            },
+                            self._label(w),
+                        )
+                    )
+        return findings
+
     def _report(self, findings, match, profile) -> RopeReport:
         if match is None:
             match = RopeMatch(None, None, None, None, None, None, None, self.caller.backend or "numpy")
@@ -107,12 +127,38 @@ class _RopeAudit(_RopeChecks):
                 unique.append(f)
         return RopeReport(tuple(unique), self.expected_dict(), match, profile, _name(self.fn))
 
+    # ---- one output
     def _audit_output(self, which: int, label):
-        d = self.width
+        r"""``(findings, match, profile)`` of output ``which``: does it follow the positions; the structure of
+        ``A_m``; what the angles say; the frequency rule; then, if nothing explains a failure yet, the behaviour."""
         f = self._out(which)
-        findings: list[Finding] = []
-        model = self._expected_model(d, self.top + 1)
-        # positions: does the output follow them?
+        model = self._expected_model(self.width, self.top + 1)
+        ignored = self._ignores_positions(f, label)
+        if ignored is not None:
+            return [ignored], None, None
+        st = _probe(f, self.P, self.width)
+        if st.kind != "rotation" or st.layout is None:
+            return self._generic(f, model, st, label)
+        ang = _read_angles(st, self.P, model.layout)
+        eps, eps_stage, precision = self._precision(f, st, ang.layout, ang.delta, ang.omega, ang.sigma, model)
+        if eps_stage == "jump":  # eps is then the first position where angles leave m theta_i
+            ang, eps = replace(ang, jumps=sorted(set(ang.jumps) | {int(eps)})), None
+        freq = self._frequencies(ang, precision, model)
+        # findings, root causes first
+        findings = self._angle_findings(f, label, st, ang)
+        findings += self._frequency_findings(f, label, ang, freq, model)
+        if precision in ("float16", "bfloat16") and not ang.jumps:
+            findings.append(self._precision_finding(f, precision, eps, label))
+        # behavioural checks (confirm, and catch what the structure did not explain)
+        if all(x.id == "low-precision-angles" for x in findings):  # nothing explains a failure yet
+            findings.extend(self._behaviour(f, freq.model, eps, st, label))
+        profile = self._profile(f, freq.model) if freq.model is not None and ang.exact else None
+        return findings, self._matched(ang, freq, precision, eps), profile
+
+    def _ignores_positions(self, f, label) -> Finding | None:
+        r"""``ignores-positions`` if the output is the same at positions 0 and 7, or differs for two equal rows at
+        the same position (the row index is used)."""
+        d = self.width
         v = self.rng.uniform(-1, 1, (1, d))
         y_a = f(v, np.array([0]))
         y_b = f(v, np.array([7]))
@@ -124,61 +170,29 @@ class _RopeAudit(_RopeChecks):
                 else ("rotates two equal rows at the same position 7 differently (it uses the row index)")
             )
             ex = {"width": d, "positions": [7, 7], "vectors": np.concatenate([v, v]).tolist(), "got": y_two.tolist()}
-            findings.append(Finding("ignores-positions", f"the function {how}", ex, label))
-            return findings, None, None
-        # unit-vector probes: A_m for every probed position
-        P = self.P
-        eye = np.eye(d)
-        X = np.tile(eye, (len(P), 1))  # (positions * d, d)
-        pos = np.repeat(np.array(P, dtype=np.int64), d)
-        with np.errstate(all="ignore"):
-            Y = f(X, pos)  # (positions * d, d): row j of block m is A_m e_j
-        A = Y.reshape(len(P), d, d).transpose(0, 2, 1)  # (positions, d, d)
-        st = _structure(A, P, d)
-        if st.kind != "rotation" or st.layout is None:
-            return self._generic(f, model, st, label, findings)
-        layout = st.layout if st.layout != "either" else model.layout
-        n = len(st.pairs)
-        phi = st.phi  # (positions, pairs)
-        assert phi is not None and st.rho is not None
-        ok_rows = np.isfinite(phi).all(axis=1)
-        phi = np.where(ok_rows[:, None], phi, np.nan)
-        delta = _wrap(phi[0])  # angle at position 0, (pairs,)
-        omega, jumps = _unwrap_frequencies(phi, P)  # (pairs,), positions where angles leave m omega
-        # sign, swap, offset
-        swapped = bool(np.all(np.abs(np.abs(delta) - np.pi / 2) < ANGLE_TOL))
-        quarter = np.sign(np.median(delta)) * np.pi / 2 if swapped else 0.0
-        sigma = 1.0 if np.median(omega[np.abs(omega) > 1e-12]) >= 0 else -1.0
-        sigma_eff = sigma * (-1.0 if quarter > 0 else 1.0)
-        rest = _wrap(delta - quarter)
-        big = np.abs(omega) >= 0.05
-        offset = 0.0
-        if np.any(np.abs(rest) > ANGLE_TOL) and big.any():
-            offset = float(np.median(rest[big] / omega[big]))
-        theta_meas = np.abs(omega)  # (pairs,)
-        rho = float(np.median(st.rho))
-        # frequencies: expected, else named alternatives
-        eps, eps_stage, precision = self._precision(f, st, layout, delta, omega, sigma, model)
-        if eps_stage == "jump":  # eps is then the first position where angles leave m theta_i
-            jumps, eps = sorted(set(jumps) | {int(eps)}), None
-        low = precision in ("float16", "bfloat16")
-        rtol = FREQ_RTOL_LOW if low else FREQ_RTOL
+            return Finding("ignores-positions", f"the function {how}", ex, label)
+        return None
+
+    def _frequencies(self, ang: _Angles, precision, model: _Model) -> _Frequencies:
+        r"""The measured frequencies against the expected rule, else named alternatives, else a fitted base."""
+        n, d = ang.theta.size, self.width
+        rtol = FREQ_RTOL_LOW if precision in ("float16", "bfloat16") else FREQ_RTOL
         cands = _candidates(self.cfg, self.top + 1 if self.seq_len is None else self.seq_len, d)
-        match_c = None
-        for c in cands:
-            if c.theta.size == n and np.all(np.abs(theta_meas / c.theta - 1) <= rtol):
-                if abs(rho - c.attention_factor) <= BLOCK_TOL:
-                    match_c = c
-                    break
-        fitted = None if match_c is not None else _fit_base(theta_meas, 2 * n)
-        matched_model = None
-        if match_c is not None:
-            mp_theta = model.theta_mp if match_c.name == "" else tuple(mpmath.mpf(float(t)) for t in match_c.theta)
-            matched_model = _Model(layout, match_c.theta, mp_theta, match_c.attention_factor, 2 * n, d)
+        c = _first_match(cands, ang.theta, ang.rho, rtol)
+        fitted = None if c is not None else _fit_base(ang.theta, 2 * n)
+        matched = None
+        if c is not None:
+            mp_theta = model.theta_mp if c.name == "" else tuple(mpmath.mpf(float(t)) for t in c.theta)
+            matched = _Model(ang.layout, c.theta, mp_theta, c.attention_factor, 2 * n, d)
         elif fitted is not None:
-            th = fitted ** (-2 * np.arange(n) / (2 * n))
-            matched_model = _Model(layout, th, tuple(mpmath.mpf(float(t)) for t in th), rho, 2 * n, d)
-        # findings, root causes first
+            th = inverse_frequencies(2 * n, fitted)  # (pairs,)
+            matched = _Model(ang.layout, th, tuple(mpmath.mpf(float(t)) for t in th), ang.rho, 2 * n, d)
+        return _Frequencies(c, fitted, matched, cands)
+
+    def _angle_findings(self, f, label, st: _Structure, ang: _Angles) -> list[Finding]:
+        r"""Layout, rotary width, cos/sin swap, direction, offset, and angles that leave ``m theta_i``."""
+        d, n, layout, quarter = self.width, len(st.pairs), ang.layout, ang.quarter
+        findings = []
         if self.layout != "auto" and layout != self.layout and n > 1:
             findings.append(
                 self._example_finding(
@@ -199,7 +213,7 @@ class _RopeAudit(_RopeChecks):
                     lambda X, p, mw, w: self._bug_width(X, p, mw, w, 2 * n / d),
                 )
             )
-        if swapped:
+        if ang.swapped:
             findings.append(
                 self._example_finding(
                     "cos-sin-swapped",
@@ -209,7 +223,7 @@ class _RopeAudit(_RopeChecks):
                     lambda X, p, mw, w: rope_exact_float(X, p, mw, quarter - p[:, None] * np.sign(quarter) * mw.theta),
                 )
             )
-        if sigma_eff < 0:
+        if ang.sigma_eff < 0:
             findings.append(
                 self._example_finding(
                     "rotation-sign",
@@ -220,7 +234,8 @@ class _RopeAudit(_RopeChecks):
                     lambda X, p, mw, w: rope_exact_float(X, -p, mw),
                 )
             )
-        if offset != 0.0:
+        if ang.offset != 0.0:
+            offset = ang.offset
             shift = round(offset) if abs(offset - round(offset)) < 1e-3 else offset
             findings.append(
                 self._example_finding(
@@ -231,8 +246,8 @@ class _RopeAudit(_RopeChecks):
                     lambda X, p, mw, w: rope_exact_float(X, p + shift, mw),
                 )
             )
-        if jumps:
-            first = min(jumps)
+        if ang.jumps:
+            first = min(ang.jumps)
             findings.append(
                 Finding(
                     "not-relative",
@@ -242,45 +257,53 @@ class _RopeAudit(_RopeChecks):
                     label,
                 )
             )
-        if jumps:  # no single frequency describes such angles: the frequency findings would be noise
-            pass
-        elif 2 * n == self.cfg.d and match_c is not None and match_c.name:
-            key = match_c.key
-            findings.append(
+        return findings
+
+    def _frequency_findings(self, f, label, ang: _Angles, freq: _Frequencies, model: _Model) -> list[Finding]:
+        r"""The frequency rule or base or attention factor the output computes instead of the configured one."""
+        if ang.jumps:  # no single frequency describes such angles: the frequency findings would be noise
+            return []
+        n, c, fitted, rho, theta = ang.theta.size, freq.candidate, freq.fitted, ang.rho, ang.theta
+        full = 2 * n == self.cfg.d  # the configured rotary width (else partial-rotary-width said it)
+        if full and c is not None and c.name:
+            key = c.key
+            return [
                 self._example_finding(
-                    match_c.name,
-                    f"computes {match_c.sentence}",
+                    c.name,
+                    f"computes {c.sentence}",
                     f,
                     label,
                     lambda X, p, mw, w: self._bug_rule(X, p, mw, w, key),
                 )
-            )
-        elif 2 * n == self.cfg.d and match_c is None and fitted is not None and abs(fitted / self.base - 1) > 1e-6:
-            findings.append(
+            ]
+        if full and c is None and fitted is not None and abs(fitted / self.base - 1) > 1e-6:
+            b = fitted
+            return [
                 self._example_finding(
                     "wrong-base",
-                    f"uses base {fitted:.6g} instead of {self.base:g}",
+                    f"uses base {b:.6g} instead of {self.base:g}",
                     f,
                     label,
                     lambda X, p, mw, w: rope_exact_float(
-                        X, p, replace(mw, theta=fitted ** (-2 * np.arange(mw.rotary_dim // 2) / mw.rotary_dim))
+                        X, p, replace(mw, theta=inverse_frequencies(mw.rotary_dim, b))
                     ),
                 )
-            )
-        elif 2 * n == self.cfg.d and match_c is None and fitted is None:
-            worst = int(np.argmax(np.abs(theta_meas / cands[0].theta - 1))) if cands[0].theta.size == n else 0
-            findings.append(
+            ]
+        if full and c is None and fitted is None:
+            expected = freq.candidates[0].theta  # (pairs,) when the width is the configured one
+            worst = int(np.argmax(np.abs(theta / expected - 1))) if expected.size == n else 0
+            return [
                 self._example_finding(
                     "disagrees-with-reference",
                     f"its frequencies match no known rule "
-                    f"(pair {worst}: {theta_meas[worst]:.6g} per position, expected "
-                    f"{cands[0].theta[worst]:.6g})",
+                    f"(pair {worst}: {theta[worst]:.6g} per position, expected "
+                    f"{expected[worst]:.6g})",
                     f,
                     label,
                 )
-            )
-        elif match_c is None and fitted is not None and abs(rho - model.attention_factor) > BLOCK_TOL:
-            findings.append(
+            ]
+        if c is None and fitted is not None and abs(rho - model.attention_factor) > BLOCK_TOL:
+            return [
                 self._example_finding(
                     "wrong-scaling",
                     f"scales cos and sin by {rho:.6g} instead of {model.attention_factor:.6g}",
@@ -288,34 +311,30 @@ class _RopeAudit(_RopeChecks):
                     label,
                     lambda X, p, mw, w: rope_exact_float(X, p, replace(mw, attention_factor=rho)),
                 )
-            )
-        if low and not jumps:
-            findings.append(self._precision_finding(f, precision, eps, label))
-        # behavioural checks (confirm, and catch what the structure did not explain)
-        if all(x.id == "low-precision-angles" for x in findings):  # nothing explains a failure yet
-            findings.extend(self._behaviour(f, matched_model, eps, st, label))
-        profile = None
-        if matched_model is not None and not swapped and sigma_eff > 0 and offset == 0.0 and not jumps:
-            profile = self._profile(f, matched_model)
-        base_matched = match_c.base if match_c is not None and match_c.name in ("", "wrong-scaling") else fitted
-        if match_c is not None and match_c.name == "frequency-exponent":
+            ]
+        return []
+
+    def _matched(self, ang: _Angles, freq: _Frequencies, precision, eps) -> RopeMatch:
+        r"""What the output computes, as far as the probes tell."""
+        c, fitted = freq.candidate, freq.fitted
+        base_matched = c.base if c is not None and c.name in ("", "wrong-scaling") else fitted
+        if c is not None and c.name == "frequency-exponent":
             base_matched = None
         rule = (
-            (match_c.sentence if match_c.name else f"{self.cfg.rope_type} (as configured)")
-            if match_c
+            (c.sentence if c.name else f"{self.cfg.rope_type} (as configured)")
+            if c
             else (f"plain RoPE, base {fitted:.6g}" if fitted else None)
         )
-        match = RopeMatch(
-            layout,
-            2 * n,
+        return RopeMatch(
+            ang.layout,
+            2 * ang.theta.size,
             rule,
             base_matched,
-            rho,
+            ang.rho,
             "supplied cache" if self.call.cached else precision,
             eps,
             self.caller.backend or "numpy",
         )
-        return findings, match, profile
 
 
 def audit_rope(

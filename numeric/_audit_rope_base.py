@@ -76,11 +76,16 @@ class _RopeAuditBase:
 
     # -- calls with an anchor row at the largest probed position (same current length in every call)
     def run(self, x: np.ndarray, pos: np.ndarray, which: int = 0, other=None, anchor: int | None = None) -> np.ndarray:
-        top = self.top if anchor is None else anchor
-        xa = np.concatenate([x, np.zeros((1, x.shape[1]), x.dtype)])
-        pa = np.concatenate([np.asarray(pos, dtype=np.int64), [top]])
-        oa = None if other is None else np.concatenate([other, np.zeros((1, x.shape[1]), other.dtype)])
+        xa, pa = self._anchored(x, pos, anchor)
+        oa = None if other is None else self._anchored(other, pos, anchor)[0]
         return self.caller(xa, pa, which, oa)[:-1]
+
+    def _anchored(self, x: np.ndarray, pos, anchor: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        r"""Rows ``x`` ``(tokens, width)`` and their positions with a zero row at ``anchor`` (default: the largest
+        probed position) appended."""
+        xa = np.concatenate([x, np.zeros((1, x.shape[1]), x.dtype)])  # (tokens + 1, width)
+        pa = np.concatenate([np.asarray(pos, dtype=np.int64), [self.top if anchor is None else anchor]])
+        return xa, pa
 
     def _qk(self, own: np.ndarray, other: np.ndarray, pos: np.ndarray, which: int, anchor=None) -> np.ndarray:
         r"""Output ``which`` of the (q, k) function when its own input is ``own`` and the other input ``other``."""

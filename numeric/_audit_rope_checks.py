@@ -176,7 +176,7 @@ class _RopeChecks(_RopeAuditBase):
             )
         return out
 
-    def _generic(self, f, model, st: _Structure, label, findings):
+    def _generic(self, f, model, st: _Structure, label):
         r"""The structure is not a rotation per pair in a known layout: the behavioural checks say what fails."""
         if st.kind == "not-orthogonal":  # the root cause; scores then fail to be relative as a consequence
             out = [
@@ -208,11 +208,10 @@ class _RopeChecks(_RopeAuditBase):
                     label,
                 )
             )
-        findings.extend(out)
         match = RopeMatch(
             st.layout, st.rotary_dim or None, None, None, None, None, None, self.caller.backend or "numpy"
         )
-        return findings, match, None
+        return out, match, None
 
     # ---- the precision profile of the function (float32 inputs)
     def _profile(self, f, model: _Model) -> pp.Profile | None:
@@ -237,7 +236,6 @@ class _RopeChecks(_RopeAuditBase):
 
     def _run32(self, x, pos):
         # x float32 rows; keep the anchor at the top probed position
-        xa = np.concatenate([x, np.zeros((1, x.shape[1]), x.dtype)])
-        pa = np.concatenate([np.asarray(pos, dtype=np.int64), [self.top]])
+        xa, pa = self._anchored(x, pos)
         outs, _ = self.caller.raw(xa, pa, np.zeros_like(xa) if self.call.qk else None)
         return np.asarray(outs[0], dtype=np.float64).reshape(xa.shape)[:-1]

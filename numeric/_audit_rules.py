@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .scaling import RULES, RopeScaling
+from .sinusoid import inverse_frequencies
+from .tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ def _yarn_theta(cfg: RopeScaling, L0: float, clamp_high: float | None = None) ->
         high += 0.001
     i = np.arange(d // 2)
     gamma = np.clip((i - low) / (high - low), 0, 1)  # 1 past high: fully interpolated
-    theta = b ** (-2 * i / d)
+    theta = inverse_frequencies(d, b)  # (d/2,): b^(-2i/d)
     return gamma * theta / s + (1 - gamma) * theta
 
 
@@ -42,6 +44,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
     r"""The expected frequencies first, then named alternatives (each a plausible mistake)."""
     d, b = cfg.d, cfg.base
     i = np.arange(d // 2, dtype=np.float64)
+    theta = inverse_frequencies(d, b)  # (d/2,): b^(-2i/d), the plain rule
     th, af = cfg.inv_freq(seq_len)
     out = [_Candidate("expected", "", "the configured rule", th, af, b)]
     if cfg.rope_type != "default":
@@ -50,7 +53,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
                 "no-scaling",
                 "wrong-scaling",
                 f"no scaling (plain RoPE, base {b:g}) instead of {cfg.rope_type}",
-                b ** (-2 * i / d),
+                theta,
                 1.0,
                 b,
             )
@@ -127,15 +130,14 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
             )
         )
     # widths and exponents (for the plain rule); the width first: b^(-2i/width) with width = 2d is also b^(-i/d)
-    base_theta = b ** (-2 * i / d)
-    scale = th / base_theta  # what the rule does to each frequency
+    scale = th / theta  # what the rule does to each frequency
     if d < width:
         out.append(
             _Candidate(
                 "partial-width",
                 "partial-rotary-width",
                 f"theta_i = b^(-2i/{width}): built over the head width {width} instead of the rotary width {d}",
-                b ** (-2 * i / width) * scale,
+                inverse_frequencies(width, b)[: d // 2] * scale,
                 af,
                 b,
             )
@@ -166,12 +168,22 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
                 "exp-t2t",
                 "frequency-exponent",
                 "theta_i = b^(-i/(d/2-1)) (tensor2tensor's timescales)",
-                b ** (-i / (d / 2 - 1)) * scale,
+                inverse_frequencies(d, b, "tensor2tensor") * scale,
                 af,
                 b,
             )
         )
     return out
+
+
+def _first_match(cands: list[_Candidate], theta: np.ndarray, rho: float, rtol: float) -> _Candidate | None:
+    r"""The first candidate whose frequencies are the measured ``theta`` ``(pairs,)`` within ``rtol`` and whose
+    attention factor is ``rho`` within :data:`BLOCK_TOL`."""
+    for c in cands:
+        if c.theta.size == theta.size and np.all(np.abs(theta / c.theta - 1) <= rtol):
+            if abs(rho - c.attention_factor) <= BLOCK_TOL:
+                return c
+    return None
 
 
 def _fit_base(omega: np.ndarray, d: int) -> float | None:
@@ -181,5 +193,6 @@ def _fit_base(omega: np.ndarray, d: int) -> float | None:
     i = np.arange(omega.size)
     slope = np.polyfit(i, np.log(omega), 1)[0]
     b = math.exp(-slope * d / 2)
-    fit = b ** (-2 * i / d)
-    return b if np.max(np.abs(fit / omega - 1)) < 1e-3 and b > 1 else None
+    if not (math.isfinite(b) and b > 1):
+        return None
+    return b if np.max(np.abs(inverse_frequencies(d, b) / omega - 1)) < 1e-3 else None

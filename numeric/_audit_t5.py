@@ -19,32 +19,35 @@ from .t5 import t5_relative_bucket
 T5_SETTINGS = ((True, 32, 128), (False, 32, 128), (True, 64, 256), (False, 16, 64), (True, 8, 20))
 
 
-def _t5_variant(name: str, r: np.ndarray, bidirectional: bool, nb: int, md: int) -> np.ndarray:
-    r"""The bucket with one named mistake (same definitions as :func:`numeric.t5.t5_relative_bucket`)."""
+def _t5_variant(name: str, r: np.ndarray, bidirectional: bool, nb: int, md: int) -> np.ndarray | None:
+    r"""The bucket with one named mistake, from :func:`numeric.t5.t5_relative_bucket` where the mistake is another
+    configuration of it (``None`` where that configuration does not exist)."""
     if name == "t5-sign-convention":
         return t5_relative_bucket(-r, bidirectional, nb, md)
     if name == "t5-bidirectional-halving":
         if not bidirectional:
             return t5_relative_bucket(r, bidirectional, nb, md)
-        B = nb  # not halved: each side uses every bucket
-        return np.where(r > 0, nb // 2, 0) + _t5_distance(np.abs(r), B, B // 2, md, "log")
+        if md <= nb // 2:  # every bucket on each side needs max_distance > max_exact = num_buckets / 2
+            return None
+        # not halved: each side is bucketed as a one-sided T5 with every bucket, keys after the query offset by nb/2
+        return np.where(r > 0, nb // 2, 0) + t5_relative_bucket(-np.abs(r), False, nb, md)
     if name in ("t5-missing-cap", "t5-linear-buckets"):
         B = nb // 2 if bidirectional else nb
         a = np.abs(r) if bidirectional else np.maximum(-r, 0)
         upper: Any = np.where(r > 0, B, 0) if bidirectional else 0
-        kind = "nocap" if name == "t5-missing-cap" else "linear"
-        return upper + _t5_distance(a, B, B // 2, md, kind)
+        return upper + _t5_distance(a, B, B // 2, md, linear=name == "t5-linear-buckets")
     raise ValueError(name)
 
 
-def _t5_distance(a: np.ndarray, B: int, me: int, md: int, kind: str) -> np.ndarray:
+def _t5_distance(a: np.ndarray, B: int, me: int, md: int, linear: bool) -> np.ndarray:
+    r"""The bucket of distances ``a`` past ``max_exact = me`` with one of T5's steps changed: logarithmic as in
+    :mod:`numeric.t5` but without the cap at ``B - 1``, or (``linear``) linear and capped."""
     safe = np.maximum(a, me).astype(np.float64)
-    if kind == "linear":
+    if linear:
         large = me + ((safe - me) * (B - me) // (md - me)).astype(np.int64)
+        large = np.minimum(large, B - 1)
     else:
         large = me + np.trunc(np.log(safe / me) / math.log(md / me) * (B - me)).astype(np.int64)
-    if kind != "nocap":
-        large = np.minimum(large, B - 1)
     return np.where(a < me, a, large)
 
 
@@ -90,7 +93,7 @@ def audit_t5(bucket_fn, settings: Sequence[tuple] = T5_SETTINGS) -> SchemeReport
             hit = None
             for name in ("t5-missing-cap", "t5-sign-convention", "t5-bidirectional-halving", "t5-linear-buckets"):
                 alt = _t5_variant(name, r, bidirectional, nb, md)
-                if np.array_equal(alt, gotf):
+                if alt is not None and np.array_equal(alt, gotf):
                     hit = name
                     break
             names.append(hit or "t5-wrong-buckets")
