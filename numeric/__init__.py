@@ -1,133 +1,80 @@
-r"""Vectorised NumPy implementations of positional-encoding schemes and mpmath references of the same."""
+r"""Vectorised NumPy implementations of positional-encoding schemes and mpmath references of the same.
 
-from . import tolerances  # noqa: F401  (numeric.tolerances is public)
-from .alibi import alibi_bias, alibi_slope_exponents, alibi_slopes, alibi_slopes_mp
-from .deberta import (
-    deberta_delta,
-    deberta_log_bucket,
-    deberta_log_bucket_mp,
-    deberta_relative_index,
-    deberta_scores_direct,
-    deberta_scores_gather,
-)
-from .extension import ExtensionReport, base_bound, critical_dimension, diagnose, extension_report, phase_coverage
-from .rotary import (
-    RopeTable,
-    interleaved_to_half_rows,
-    layout_permutation,
-    rope,
-    rope_decay_curve,
-    rope_decay_curve_mp,
-    rope_mp,
-    rope_table,
-)
-from .scaling import (
-    RULES,
-    RopeScaling,
-    rope_inv_freq,
-    rope_inv_freq_from_config,
-    rope_inv_freq_mp,
-    rope_scaling_from_config,
-)
-from .sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal, sinusoidal_mp
-from .t5 import (
-    T5BucketConfig,
-    print_t5_bucket_table,
-    t5_bias,
-    t5_bucket_boundaries,
-    t5_bucket_table,
-    t5_relative_bucket,
-    t5_relative_bucket_mp,
-)
-from .transformer_xl import (
-    causal_mask,
-    rel_shift,
-    rel_shift_garbage,
-    txl_relative_embeddings,
-    txl_scores_direct,
-    txl_scores_shift,
-)
+One module per scheme (``sinusoid``, ``alibi``, ``deberta``, ``t5``, ``transformer_xl``, ``rotary`` and its
+context-extension rules ``scaling``); this package re-exports their kernels, each imported on first use. The tools
+built on the kernels live in their own modules and are not re-exported here: ``extension`` (out-of-distribution
+diagnostics), ``audit`` (users' implementations), ``precision_profile``, ``vectors`` (golden vectors);
+``tolerances`` and ``formatting`` are the float tolerances and the one number formatter.
 
-__all__ = [
-    # sinusoidal
-    "sinusoidal",
-    "sinusoidal_mp",
-    "inverse_frequencies",
-    "inverse_frequencies_mp",
-    # relative schemes: ALiBi, DeBERTa, T5, Transformer-XL
-    "alibi_bias",
-    "alibi_slope_exponents",
-    "alibi_slopes",
-    "alibi_slopes_mp",
-    "deberta_delta",
-    "deberta_log_bucket",
-    "deberta_log_bucket_mp",
-    "deberta_relative_index",
-    "deberta_scores_direct",
-    "deberta_scores_gather",
-    "T5BucketConfig",
-    "print_t5_bucket_table",
-    "t5_bias",
-    "t5_bucket_boundaries",
-    "t5_bucket_table",
-    "t5_relative_bucket",
-    "t5_relative_bucket_mp",
-    "causal_mask",
-    "rel_shift",
-    "rel_shift_garbage",
-    "txl_relative_embeddings",
-    "txl_scores_direct",
-    "txl_scores_shift",
-    # RoPE
-    "rope",
-    "rope_table",
-    "RopeTable",
-    "rope_mp",
-    "rope_decay_curve",
-    "rope_decay_curve_mp",
-    "layout_permutation",
-    "interleaved_to_half_rows",
-    # RoPE context extension: scaling rules and diagnostics
-    "RULES",
-    "RopeScaling",
-    "rope_inv_freq",
-    "rope_inv_freq_mp",
-    "rope_inv_freq_from_config",
-    "rope_scaling_from_config",
-    "ExtensionReport",
-    "extension_report",
-    "diagnose",
-    "phase_coverage",
-    "critical_dimension",
-    "base_bound",
-    # the audit of users' implementations, the precision profile, golden vectors
-    "audit_rope",
-    "audit_alibi",
-    "audit_t5",
-    "assert_rope_conforms",
-    "RopeCall",
-    "RopeReport",
-    "AuditCallError",
-    "profile_table",
-    "format_profile_table",
-    "golden_vectors",
-    "write_vectors",
-]
+>>> from posproof.numeric import rope, alibi_slopes
+>>> alibi_slopes(2).tolist()
+[0.0625, 0.00390625]
+"""
 
-#: Names of the heavier tools, imported on first use (``posproof check`` does not need them): name -> module.
-_LAZY = {
-    **dict.fromkeys(
-        ("audit_rope", "audit_alibi", "audit_t5", "assert_rope_conforms", "RopeCall", "RopeReport", "AuditCallError"),
-        "audit",
+from __future__ import annotations
+
+import importlib
+
+#: Each scheme's kernels, by module.
+KERNELS = {
+    "sinusoid": ("sinusoidal", "sinusoidal_mp", "inverse_frequencies", "inverse_frequencies_mp"),
+    "alibi": ("alibi_bias", "alibi_slope_exponents", "alibi_slopes", "alibi_slopes_mp"),
+    "deberta": (
+        "deberta_delta",
+        "deberta_log_bucket",
+        "deberta_log_bucket_mp",
+        "deberta_relative_index",
+        "deberta_scores_direct",
+        "deberta_scores_gather",
     ),
-    **dict.fromkeys(("profile_table", "format_profile_table"), "precision_profile"),
-    **dict.fromkeys(("golden_vectors", "write_vectors"), "vectors"),
+    "t5": (
+        "T5BucketConfig",
+        "print_t5_bucket_table",
+        "t5_bias",
+        "t5_bucket_boundaries",
+        "t5_bucket_table",
+        "t5_relative_bucket",
+        "t5_relative_bucket_mp",
+    ),
+    "transformer_xl": (
+        "causal_mask",
+        "rel_shift",
+        "rel_shift_garbage",
+        "txl_relative_embeddings",
+        "txl_scores_direct",
+        "txl_scores_shift",
+    ),
+    "rotary": (
+        "rope",
+        "rope_table",
+        "RopeTable",
+        "rope_mp",
+        "rope_decay_curve",
+        "rope_decay_curve_mp",
+        "layout_permutation",
+        "interleaved_to_half_rows",
+    ),
+    "scaling": (
+        "RopeScaling",
+        "rope_inv_freq",
+        "rope_inv_freq_mp",
+        "rope_inv_freq_from_config",
+        "rope_scaling_from_config",
+    ),
 }
+
+_HOME = {name: module for module, names in KERNELS.items() for name in names}
+
+__all__ = [name for names in KERNELS.values() for name in names]
 
 
 def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    if name in _HOME:
+        value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOME))
