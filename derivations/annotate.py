@@ -8,7 +8,7 @@ about what a trained model does; no claim). The paraphrases live here, in the pa
 read from the registered claim (a fact's computed entries, a theorem's statement), never typed here.
 
 ``posproof annotate [--format text|md]``. ``add_parser(subparsers)`` adds the subcommand; ``run(args)`` runs it
-(usage errors raise ``derivations.cli.UsageError``).
+(usage errors raise ``derivations.args.UsageError``).
 
 >>> sum(a.verdict == "not checkable" for a in ANNOTATIONS) < len(ANNOTATIONS)
 True
@@ -528,7 +528,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     r"""Print the annotated statements; 0 on success."""
-    from .cli import UsageError
+    from .args import UsageError
 
     if args.format not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {args.format!r}")
@@ -538,9 +538,9 @@ def run(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     r"""``python -m posproof.derivations.annotate ...``: the same as ``posproof annotate ...``."""
-    from .cli import run_subcommand
+    from .args import standalone
 
-    return run_subcommand("annotate", argv)
+    return standalone(add_parser, argv)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ prints the report as JSON. Exit codes: 0 conforms, 1 does not, 2 usage errors (a
 function, a function that raises on a plain call: one line, never a traceback).
 
 ``add_parser(subparsers)`` adds the subcommand to the ``posproof`` parser; ``run(args)`` runs it (usage errors
-raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``python -m posproof.derivations.audit``).
+raise ``derivations.args.UsageError``); ``main(argv)`` runs it on its own (``python -m posproof.derivations.audit``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy as np
 
 from posproof.numeric.tolerances import PROFILE_TOLERANCE as DEFAULT_TOLERANCE
 
-from .cli import UsageError, _float_arg, _int_arg
+from .args import UsageError, float_arg, int_arg
 
 
 def _audit():
@@ -140,23 +140,23 @@ def _rope_kwargs(args) -> dict:
         raise UsageError(f"--layout must be auto, interleaved or half, got {layout!r}")
     kw["layout"] = layout
     if args.base is not None:
-        kw["base"] = _float_arg(args.base, "--base", "a real number > 1", lambda x: x > 1)
+        kw["base"] = float_arg(args.base, "--base", "a real number > 1", lambda x: x > 1)
     kw["scaling"] = _scaling(args.scaling)
     if args.width is not None:
-        kw["width"] = _int_arg(args.width, "--width", 2)
+        kw["width"] = int_arg(args.width, "--width", 2)
         if kw["width"] % 2:
             raise UsageError(f"--width must be an even integer >= 2, got {kw['width']}")
     if args.rotary_dim is not None:
-        kw["rotary_dim"] = _int_arg(args.rotary_dim, "--rotary-dim", 2)
+        kw["rotary_dim"] = int_arg(args.rotary_dim, "--rotary-dim", 2)
     if args.call is not None:
         try:
             kw["call"] = _audit().RopeCall.parse(args.call)
         except ValueError as e:
             raise UsageError(f"--call: {e}") from None
     if args.max_position is not None:
-        kw["max_position"] = _int_arg(args.max_position, "--max-position", 4)
+        kw["max_position"] = int_arg(args.max_position, "--max-position", 4)
     if args.tolerance is not None:
-        kw["tolerance"] = _float_arg(args.tolerance, "--tolerance", "a real number > 0", lambda x: x > 0)
+        kw["tolerance"] = float_arg(args.tolerance, "--tolerance", "a real number > 0", lambda x: x > 0)
     return kw
 
 
@@ -206,9 +206,9 @@ def run(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     r"""``python -m posproof.derivations.audit ...``: the same as ``posproof audit ...``."""
-    from .cli import run_subcommand
+    from .args import standalone
 
-    return run_subcommand("audit", argv)
+    return standalone(add_parser, argv)
 
 
 if __name__ == "__main__":

@@ -16,25 +16,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import re
 import sys
 import textwrap
-from contextlib import contextmanager
 from pathlib import Path
 
 from posproof.numeric import tolerances
 from posproof.symbolic import settings
 
-
-class UsageError(Exception):
-    """A mistake in the command line: reported on one line, exit code 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, no usage dump, exit 2
-        raise UsageError(message)
+from .args import Parser, UsageError, flags, int_arg, run
 
 
 def _registry():
@@ -50,18 +40,6 @@ def _version() -> str:
         return version("posproof")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
         return "unknown (not installed)"
-
-
-@contextmanager
-def _flags(**names: str):
-    r"""Report a library ``ValueError`` about argument ``name`` as a usage error about its option ``--flag``."""
-    try:
-        yield
-    except ValueError as e:
-        message = str(e)
-        for name, flag in names.items():
-            message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flag, message)
-        raise UsageError(message) from None
 
 
 def _select(ids: list[str]):
@@ -132,41 +110,12 @@ def cmd_derive(args) -> int:
     return 0
 
 
-def _int_arg(text: str, flag: str, lo: int, hi: int | None = None) -> int:
-    r"""An integer option in ``[lo, hi]``, or a one-line usage error naming the flag and the range."""
-    accepted = f"an integer in [{lo}, {hi}]" if hi is not None else f"an integer >= {lo}"
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"{flag} must be {accepted}, got {text!r}") from None
-    if value < lo or (hi is not None and value > hi):
-        raise UsageError(f"{flag} must be {accepted}, got {value}")
-    return value
-
-
-def _float_arg(text: str, flag: str, accepted: str, ok) -> float:
-    r"""A real option (``float`` of the text: a plain decimal, never evaluated) with ``ok(value)``, or a one-line
-    usage error naming the flag and ``accepted``."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise UsageError(f"{flag} must be {accepted}, got {text!r}") from None
-    if not math.isfinite(value) or not ok(value):
-        raise UsageError(f"{flag} must be {accepted}, got {text}")
-    return value
-
-
-def run_subcommand(name: str, argv: list[str] | None) -> int:
-    r"""``python -m posproof.derivations.<name> ...``: ``posproof <name> ...`` (its parsing and error handling)."""
-    return main([name, *(sys.argv[1:] if argv is None else argv)])
-
-
 def _dps(text: str) -> int:
-    return _int_arg(text, "--dps", settings.MIN_DPS, settings.MAX_DPS)
+    return int_arg(text, "--dps", settings.MIN_DPS, settings.MAX_DPS)
 
 
 def _jobs(text: str) -> int:
-    return os.cpu_count() or 1 if text == "auto" else _int_arg(text, "--jobs", 1)
+    return os.cpu_count() or 1 if text == "auto" else int_arg(text, "--jobs", 1)
 
 
 def cmd_check(args) -> int:
@@ -212,8 +161,8 @@ def cmd_precision(args) -> int:
     exceeds the tolerance: the measure of numeric/precision_profile.py (the audit reports the same)."""
     from posproof.numeric import precision_profile as pp
 
-    max_position = _int_arg(args.max_position, "--max-position", 1024)
-    width = _int_arg(args.width, "--width", 2)
+    max_position = int_arg(args.max_position, "--max-position", 1024)
+    width = int_arg(args.width, "--width", 2)
     if width % 2:
         raise UsageError(f"--width must be a positive even integer (pairs of channels rotate), got {width}")
     try:
@@ -223,7 +172,7 @@ def cmd_precision(args) -> int:
     if not 0 < tolerance < 1:
         raise UsageError(f"--tolerance must be a number in (0, 1), got {args.tolerance!r}")
     positions = tuple(p for p in pp.PROFILE_POSITIONS if p <= max_position) or (max_position,)
-    with _flags(width="--width", max_position="--max-position", tolerance="--tolerance"):
+    with flags(width="--width", max_position="--max-position", tolerance="--tolerance"):
         rows = pp.profile_table(width=width, tolerance=tolerance, positions=positions, max_position=max_position)
     print(pp.header(width))
     sys.stdout.write(pp.format_profile_table(rows))
@@ -234,9 +183,9 @@ def cmd_t5_buckets(args) -> int:
     r"""The T5 bucket boundaries of one configuration (relative position = key - query)."""
     from posproof.numeric import t5_bucket_table
 
-    num_buckets = _int_arg(args.num_buckets, "--num-buckets", 2)
-    max_distance = _int_arg(args.max_distance, "--max-distance", 1)
-    with _flags(num_buckets="--num-buckets", max_distance="--max-distance"):
+    num_buckets = int_arg(args.num_buckets, "--num-buckets", 2)
+    max_distance = int_arg(args.max_distance, "--max-distance", 1)
+    with flags(num_buckets="--num-buckets", max_distance="--max-distance"):
         table = t5_bucket_table(not args.unidirectional, num_buckets, max_distance)
     print(table)
     return 0
@@ -244,13 +193,13 @@ def cmd_t5_buckets(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.ArgumentDefaultsHelpFormatter
-    p = _Parser(
+    p = Parser(
         prog="posproof",
         description="Machine-checked derivations of transformer positional encodings.",
         formatter_class=fmt,
     )
     p.add_argument("--version", action="version", version=f"posproof {_version()}", help="print the version and exit")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
     formats = ", ".join(FORMATS)
     s = sub.add_parser("list", help="list the registered claims (id, kind, topic, title)", formatter_class=fmt)
     s.add_argument("--json", action="store_true", help="one JSON object per claim, with its source")
@@ -321,18 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-        return args.func(args)
-    except UsageError as e:
-        print(f"posproof: error: {e}", file=sys.stderr)
-        return 2
-    except ValueError as e:  # bad input reaching the library: still one line
-        print(f"posproof: error: {e}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # e.g. `posproof list | head`
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    return run(build_parser, argv)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ the critical dimension (Liu et al. 2023); the base bound (Men et al. 2024) with 
 note's warning. Definitions: ``numeric/extension.py`` and ``docs/context-extension.md``.
 
 ``add_parser(subparsers)`` adds the subcommand to the ``posproof`` parser; ``run(args)`` runs it (usage errors
-raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``python -m posproof.derivations.extend``).
+raise ``derivations.args.UsageError``); ``main(argv)`` runs it on its own (``python -m posproof.derivations.extend``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from posproof.numeric import extension
 from posproof.numeric.scaling import RULES, RopeScaling, rope_scaling_from_config
 
-from .cli import UsageError, _float_arg, _int_arg
+from .args import UsageError, float_arg, int_arg
 
 #: Options that describe the rule on the command line; ``--config`` replaces them all.
 _RULE_OPTIONS = (
@@ -79,12 +79,12 @@ def _read_config(path: str) -> dict:
 
 
 def _from_options(args) -> tuple[RopeScaling, int, int, dict]:
-    width = _int_arg(args.width or "128", "--width", 1)
-    base = _float_arg(args.base or "10000", "--base", "a real number > 1", lambda x: x > 1)
+    width = int_arg(args.width or "128", "--width", 1)
+    base = float_arg(args.base or "10000", "--base", "a real number > 1", lambda x: x > 1)
     if args.trained is None or args.target is None:
         raise UsageError("--trained and --target are required (or --config FILE)")
-    L0 = _int_arg(args.trained, "--trained", 2)
-    L = _int_arg(args.target, "--target", 1)
+    L0 = int_arg(args.trained, "--trained", 2)
+    L = int_arg(args.target, "--target", 1)
     rule = args.rule or "default"
     if rule not in RULES:
         raise UsageError(f"--rule must be one of {', '.join(RULES)}, got {rule!r}")
@@ -100,7 +100,7 @@ def _from_options(args) -> tuple[RopeScaling, int, int, dict]:
     for key, (accepted, ok) in reals.items():
         text = getattr(args, key)
         if text is not None:
-            mapping[key] = _float_arg(text, "--" + key.replace("_", "-"), accepted, ok)
+            mapping[key] = float_arg(text, "--" + key.replace("_", "-"), accepted, ok)
     if rule == "llama3":
         for key, value in LLAMA3_DEFAULTS.items():
             mapping.setdefault(key, value)
@@ -126,7 +126,7 @@ def _from_config(args) -> tuple[RopeScaling, int, int, dict]:
         raise UsageError(f"--config {args.config}: {e}") from None
     source = {}
     if args.trained is not None:
-        L0, source["trained"] = _int_arg(args.trained, "--trained", 2), "--trained"
+        L0, source["trained"] = int_arg(args.trained, "--trained", 2), "--trained"
     elif cfg.L0 is not None:
         L0 = cfg.L0
         source["trained"] = (
@@ -138,7 +138,7 @@ def _from_config(args) -> tuple[RopeScaling, int, int, dict]:
         raise UsageError(f"--config {args.config}: no trained length in the file: pass --trained")
     mpe = config.get("max_position_embeddings")
     if args.target is not None:
-        L, source["target"] = _int_arg(args.target, "--target", 1), "--target"
+        L, source["target"] = int_arg(args.target, "--target", 1), "--target"
     elif isinstance(mpe, int) and not isinstance(mpe, bool) and mpe > L0:
         L, source["target"] = mpe, "max_position_embeddings"
     else:
@@ -148,7 +148,7 @@ def _from_config(args) -> tuple[RopeScaling, int, int, dict]:
 
 def run(args) -> int:
     r"""Run ``posproof extend``: print the report (text or ``--json``); 0 on success."""
-    resolution = _int_arg(args.bound_resolution, "--bound-resolution", 1)
+    resolution = int_arg(args.bound_resolution, "--bound-resolution", 1)
     cfg, L0, L, source = _from_config(args) if args.config else _from_options(args)
     report = extension.diagnose(cfg, L0, L, with_base_bound=not args.no_base_bound, fine_per_decade=resolution)
     if args.json:
@@ -261,9 +261,9 @@ def _ranges(indices) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     r"""``python -m posproof.derivations.extend ...``: the same as ``posproof extend ...``."""
-    from .cli import run_subcommand
+    from .args import standalone
 
-    return run_subcommand("extend", argv)
+    return standalone(add_parser, argv)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ what positions ``L0 .. L - 1`` produce that training never showed (claims at the
 lengths by the same functions).
 
 ``posproof properties [--json] [--format text|md|latex] [--trained L0 --target L]``. ``add_parser(subparsers)``
-adds the subcommand; ``run(args)`` runs it (usage errors raise ``derivations.cli.UsageError``). ``table_markdown()``
+adds the subcommand; ``run(args)`` runs it (usage errors raise ``derivations.args.UsageError``). ``table_markdown()``
 and ``table_latex()`` give the table for the exports and the README.
 
 >>> row = next(r for r in table() if r["scheme"] == "sinusoidal")
@@ -538,7 +538,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def _length(text: str | None, flag: str) -> int | None:
-    from .cli import UsageError
+    from .args import UsageError
 
     if text is None:
         return None
@@ -553,7 +553,7 @@ def _length(text: str | None, flag: str) -> int | None:
 
 def run(args) -> int:
     r"""Print the table; 0 on success."""
-    from .cli import UsageError
+    from .args import UsageError
 
     if args.format not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {args.format!r}")
@@ -572,9 +572,9 @@ def run(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     r"""``python -m posproof.derivations.properties ...``: the same as ``posproof properties ...``."""
-    from .cli import run_subcommand
+    from .args import standalone
 
-    return run_subcommand("properties", argv)
+    return standalone(add_parser, argv)
 
 
 if __name__ == "__main__":

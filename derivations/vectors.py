@@ -5,7 +5,7 @@ scaling rule, T5 and DeBERTa buckets, ALiBi slopes, and ``index.json`` with thei
 bytes on every run) and written atomically.
 
 ``add_parser(subparsers)`` adds the subcommand to the ``posproof`` parser; ``run(args)`` runs it (usage errors
-raise ``derivations.cli.UsageError``); ``main(argv)`` runs it on its own (``python -m posproof.derivations.vectors``).
+raise ``derivations.args.UsageError``); ``main(argv)`` runs it on its own (``python -m posproof.derivations.vectors``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     r"""Write the vectors; 0 on success."""
-    from .cli import UsageError
+    from .args import UsageError
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -45,9 +45,9 @@ def run(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     r"""``python -m posproof.derivations.vectors ...``: the same as ``posproof vectors ...``."""
-    from .cli import run_subcommand
+    from .args import standalone
 
-    return run_subcommand("vectors", argv)
+    return standalone(add_parser, argv)
 
 
 if __name__ == "__main__":

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import mpmath
 
+from ._io import write_atomic
 from .alibi import alibi_slope_exponents, alibi_slopes_mp
 from .deberta import deberta_log_bucket_mp
 from .rotary import rope_mp
@@ -248,19 +247,6 @@ def _dumps(doc) -> bytes:
     return (json.dumps(doc, indent=1, ensure_ascii=True, allow_nan=False) + "\n").encode("ascii")
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_vectors(out_dir) -> list[Path]:
     r"""Write every document and ``index.json`` (file names with their SHA-256) to ``out_dir`` (created if needed);
     returns the paths written. Deterministic: the same bytes on every run."""
@@ -271,9 +257,9 @@ def write_vectors(out_dir) -> list[Path]:
     written, index = [], {}
     for name, doc in golden_vectors().items():
         data = _dumps(doc)
-        _atomic_write(out / name, data)
+        write_atomic(out / name, data)
         written.append(out / name)
         index[name] = {"sha256": hashlib.sha256(data).hexdigest(), "cases": len(doc["cases"])}
-    _atomic_write(out / "index.json", _dumps({"version": VERSION, "files": index}))
+    write_atomic(out / "index.json", _dumps({"version": VERSION, "files": index}))
     written.append(out / "index.json")
     return written

@@ -7,7 +7,7 @@ from functools import cache
 import pytest
 
 from posproof.derivations import annotate as A
-from posproof.derivations.cli import UsageError, _Parser
+from posproof.derivations.args import Parser, UsageError
 from posproof.symbolic import registry
 from posproof.symbolic.core import Fact
 
@@ -92,8 +92,8 @@ def test_counts_add_up():
 
 
 def parse(*argv):
-    parser = _Parser(prog="posproof")
-    A.add_parser(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
+    parser = Parser(prog="posproof")
+    A.add_parser(parser.add_subparsers(dest="command", required=True, parser_class=Parser))
     return parser.parse_args(["annotate", *argv])
 
 

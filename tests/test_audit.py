@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from posproof.derivations import audit as cli_audit
-from posproof.derivations.cli import UsageError, _Parser
+from posproof.derivations.args import Parser, UsageError
 from posproof.numeric import audit
 from posproof.numeric import precision_profile as pp
 from tests.audit_corpus import all_cases
@@ -230,8 +230,8 @@ def test_profile_bad_arguments():
 
 
 def _parser():
-    p = _Parser(prog="posproof")
-    cli_audit.add_parser(p.add_subparsers(dest="command", required=True, parser_class=_Parser))
+    p = Parser(prog="posproof")
+    cli_audit.add_parser(p.add_subparsers(dest="command", required=True, parser_class=Parser))
     return p
 
 

@@ -12,7 +12,7 @@ import pytest
 import sympy as sp
 
 from posproof.derivations import properties as P
-from posproof.derivations.cli import UsageError, _Parser
+from posproof.derivations.args import Parser, UsageError
 from posproof.numeric import deberta, t5
 from posproof.numeric.extension import phase_coverage
 from posproof.numeric.sinusoid import inverse_frequencies
@@ -169,8 +169,8 @@ def test_length_column_cites_the_length_claims():
 
 
 def parse(*argv):
-    parser = _Parser(prog="posproof")
-    P.add_parser(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
+    parser = Parser(prog="posproof")
+    P.add_parser(parser.add_subparsers(dest="command", required=True, parser_class=Parser))
     return parser.parse_args(["properties", *argv])
 
 

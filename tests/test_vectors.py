@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from posproof.derivations import vectors as cli_vectors
-from posproof.derivations.cli import UsageError, _Parser
+from posproof.derivations.args import Parser, UsageError
 from posproof.numeric import alibi_slopes, deberta_log_bucket, rope, sinusoidal, t5_relative_bucket, vectors
 from posproof.numeric.scaling import rope_inv_freq
 
@@ -92,8 +92,8 @@ def test_other_schemes_agree_with_the_kernels(written):
 
 
 def _run(argv):
-    p = _Parser(prog="posproof")
-    cli_vectors.add_parser(p.add_subparsers(dest="command", required=True, parser_class=_Parser))
+    p = Parser(prog="posproof")
+    cli_vectors.add_parser(p.add_subparsers(dest="command", required=True, parser_class=Parser))
     args = p.parse_args(["vectors", *argv])
     return args.func(args)
 
@@ -106,3 +106,16 @@ def test_cli_writes_and_refuses_a_file(tmp_path, capsys):
         _run(["--out", str(tmp_path / "file")])
     with pytest.raises(ValueError, match="out_dir must be a directory"):
         vectors.write_vectors(tmp_path / "file")
+
+
+def test_regression_golden_vectors_are_readable_by_everyone(tmp_path):
+    # they were written mode 0600 (mkstemp's) while exports were 0644: vectors are meant to be shared
+    import os
+    import stat
+
+    mask = os.umask(0o022)
+    try:
+        for path in vectors.write_vectors(tmp_path / "v"):
+            assert stat.S_IMODE(path.stat().st_mode) == 0o644, path.name
+    finally:
+        os.umask(mask)

@@ -1,0 +1,91 @@
+r"""What every subcommand of ``posproof`` shares: one-line usage errors, option parsers, the error handling of
+``main``, and running a subcommand on its own (``python -m posproof.derivations.<name>``).
+
+The subcommand modules import this and never :mod:`posproof.derivations.cli`, which imports them: no cycle.
+Exit codes: 0 success, 1 a claim failed, 2 a usage error (one line on stderr naming the option as typed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+import sys
+from collections.abc import Callable
+from contextlib import contextmanager
+
+
+class UsageError(Exception):
+    """A mistake in the command line: reported on one line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    r"""An argument parser whose errors are :class:`UsageError` (one line, no usage dump)."""
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+def int_arg(text: str, flag: str, lo: int, hi: int | None = None) -> int:
+    r"""An integer option in ``[lo, hi]``, or a one-line usage error naming the flag and the range."""
+    accepted = f"an integer in [{lo}, {hi}]" if hi is not None else f"an integer >= {lo}"
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{flag} must be {accepted}, got {text!r}") from None
+    if value < lo or (hi is not None and value > hi):
+        raise UsageError(f"{flag} must be {accepted}, got {value}")
+    return value
+
+
+def float_arg(text: str, flag: str, accepted: str, ok: Callable[[float], bool]) -> float:
+    r"""A real option (``float`` of the text: a plain decimal, never evaluated) with ``ok(value)``, or a one-line
+    usage error naming the flag and ``accepted``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"{flag} must be {accepted}, got {text!r}") from None
+    if not math.isfinite(value) or not ok(value):
+        raise UsageError(f"{flag} must be {accepted}, got {text}")
+    return value
+
+
+@contextmanager
+def flags(**names: str):
+    r"""Report a library ``ValueError`` about argument ``name`` as a usage error about its option ``--flag``."""
+    try:
+        yield
+    except ValueError as e:
+        message = str(e)
+        for name, flag in names.items():
+            message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flag, message)
+        raise UsageError(message) from None
+
+
+def run(build_parser: Callable[[], argparse.ArgumentParser], argv: list[str] | None) -> int:
+    r"""Parse ``argv`` with ``build_parser()`` and run the chosen subcommand, with ``posproof``'s exit codes."""
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except (UsageError, ValueError) as e:  # a usage error, or bad input reaching the library: one line
+        print(f"posproof: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `posproof list | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def standalone(add_parser: Callable, argv: list[str] | None = None) -> int:
+    r"""``python -m posproof.derivations.<name> ...``: ``posproof <name> ...`` with one subcommand's parser."""
+    names: list[str] = []
+
+    def build() -> argparse.ArgumentParser:
+        p = Parser(prog="posproof", formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+        add_parser(sub)
+        names[:] = list(sub.choices)
+        return p
+
+    build()
+    return run(build, [*names[:1], *(sys.argv[1:] if argv is None else argv)])
