@@ -12,6 +12,10 @@ numbers its blocks ``theta_1, theta_2, ...``, we count from 0 like the code. **I
 ['rope-complex-relative', 'rope-2d-rotation-product']
 """
 
+# Long module: RoPE is one scheme (the design card: one module per scheme, mirrored by numeric/rotary.py); its
+# forms (complex, real 2-D, block-diagonal, element-wise, layouts) share the kernels and symbols defined at the top,
+# and the decay facts (about 200 lines) are the only seam; context extension already lives in symbolic/scaling*.
+
 from __future__ import annotations
 
 import random
