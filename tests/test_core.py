@@ -9,19 +9,9 @@ import pytest
 import sympy as sp
 
 from posproof.symbolic import settings
-from posproof.symbolic.core import (
-    SIDE_STRATEGIES,
-    STRATEGIES,
-    Definition,
-    Domain,
-    Fact,
-    Identity,
-    Kernel,
-    Step,
-    _is_zero,
-    _uniform,
-    reduce_difference,
-)
+from posproof.symbolic.core import Definition, Domain, Fact, Identity, Kernel, Step
+from posproof.symbolic.numeric_line import _uniform
+from posproof.symbolic.strategies import SIDE_STRATEGIES, STRATEGIES, _is_zero, reduce_difference
 
 x, y = sp.symbols("x y", real=True)
 u = sp.Symbol("u", real=True)

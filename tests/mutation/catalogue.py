@@ -21,6 +21,8 @@ class Mutant:
 
 
 CORE = "symbolic/core.py"
+STRATEGIES = "symbolic/strategies.py"
+NUMERIC_LINE = "symbolic/numeric_line.py"
 ENGINE_TESTS = ("tests/test_core.py", "tests/test_false_claims.py")
 PROOFS = ("tests/test_identities.py",)
 
@@ -28,7 +30,7 @@ MUTANTS: list[Mutant] = [
     # ---- the engine: symbolic line ------------------------------------------------------------------------------
     Mutant(
         "core-powsimp-force",
-        CORE,
+        STRATEGIES,
         "    return sp.powsimp(e)\n",
         "    return sp.powsimp(e, force=True)\n",
         "powsimp with force=True: x^u y^u = (xy)^u for any reals",
@@ -36,7 +38,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-powdenest-force",
-        CORE,
+        STRATEGIES,
         "    return sp.powdenest(e)\n",
         "    return sp.powdenest(e, force=True)\n",
         "powdenest with force=True: sqrt(x^2) = x",
@@ -44,7 +46,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-expand-force",
-        CORE,
+        STRATEGIES,
         "    return sp.expand(e)\n",
         "    return sp.expand(e, force=True)\n",
         "expand with force=True: splits powers and logs of any sign",
@@ -52,7 +54,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-expand-log-force",
-        CORE,
+        STRATEGIES,
         "    return sp.expand_log(e)\n",
         "    return sp.expand_log(e, force=True)\n",
         "expand_log with force=True: log(xy) = log x + log y for any x, y",
@@ -60,7 +62,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-sum-variable-assumptions",
-        CORE,
+        STRATEGIES,
         "    return sp.Dummy(var.name, **kw)\n",
         "    return var\n",
         "a summation variable keeps its declared assumptions whatever the range",
@@ -68,7 +70,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-combine-sums-ignores-limits",
-        CORE,
+        STRATEGIES,
         "            by_limits.setdefault(body.limits, []).append(coeff * body.function)\n",
         "            key = next((k for k in by_limits if k[0][:2] == body.limits[0][:2]), body.limits)\n"
         "            by_limits.setdefault(key, []).append(coeff * body.function)\n",
@@ -77,7 +79,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-refine-one-end",
-        CORE,
+        STRATEGIES,
         "    for sub in (lo + j, hi - j):\n        if cond.subs(var, sub) is sp.true:",
         "    for sub in (lo, hi):\n        if cond.subs(var, sub) is sp.true:",
         "a Piecewise condition decided at the two ends of a range only",
@@ -93,7 +95,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-log-sides-unchecked",
-        CORE,
+        STRATEGIES,
         "        if not _is(sp.Q.positive(side), side.is_positive, given):\n",
         "        if False:\n",
         "logarithms of sides not proved positive",
@@ -109,7 +111,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-kernels-by-definition",
-        CORE,
+        NUMERIC_LINE,
         "    return e.replace(lambda x: isinstance(x, Kernel), sub_kernel)\n",
         "    return e\n",
         "kernels evaluated through their own definition instead of the code in numeric/",
@@ -118,7 +120,7 @@ MUTANTS: list[Mutant] = [
     # ---- the engine: numeric line --------------------------------------------------------------------------------
     Mutant(
         "core-float64-draws",
-        CORE,
+        NUMERIC_LINE,
         "    return mpmath.mpf(rng.getrandbits(bits)) / mpmath.mpf(2) ** bits\n",
         "    return mpmath.mpf(rng.random())\n",
         "random values drawn at 53 bits",
@@ -126,7 +128,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-small-integers",
-        CORE,
+        NUMERIC_LINE,
         "INT_MAX = 2**24\n",
         "INT_MAX = 40\n",
         "integers only from [-40, 40] while positions reach 10^6",
@@ -134,7 +136,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-one-size",
-        CORE,
+        NUMERIC_LINE,
         "            sizes = sizes_list[p % len(sizes_list)]\n",
         "            sizes = sizes_list[0]\n",
         "only the first declared size tried",
@@ -142,7 +144,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-no-edge-points",
-        CORE,
+        NUMERIC_LINE,
         "            edge = p if p < settings.EDGE_POINTS else None\n",
         "            edge = None\n",
         "edge values (0, +-1, branch cuts) never tried",
@@ -150,7 +152,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-absolute-error-below-one",
-        CORE,
+        NUMERIC_LINE,
         "                    err = mpmath.mpf(0) if gap == 0 else (gap / scale if scale else mpmath.inf)\n",
         "                    err = gap / max(scale, 1)\n",
         "the relative error divided by max(|l|, |r|, 1)",
@@ -158,7 +160,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-strict-as-non-strict",
-        CORE,
+        NUMERIC_LINE,
         "                        err = mpmath.mpf(0) if slack > tol else mpmath.inf if slack <= 0 else tol * 2\n",
         "                        err = max(mpmath.mpf(0), -slack)\n",
         "numerically '<' checked as '<='",
@@ -166,7 +168,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-identical-as-agree",
-        CORE,
+        NUMERIC_LINE,
         '        return NumericResult("identical", 0, None)\n',
         '        return NumericResult("agree", 0, 0.0)\n',
         "identical sides reported as an error of 0",
@@ -182,7 +184,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-identical-ignores-order",
-        CORE,
+        NUMERIC_LINE,
         "    identical = [a == b for a, b in zip(left, right, strict=True)]",
         "    identical = [sp.srepr(a) == sp.srepr(b) for a, b in zip(left, right, strict=True)]",
         "sides compared up to the order of terms: sums written in another order skip the numeric check",
