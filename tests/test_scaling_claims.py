@@ -1,4 +1,4 @@
-r"""The context-extension claims (symbolic/scaling.py) beyond the generic per-claim tests: the kernels read
+r"""The context-extension claims (symbolic/scaling_*.py) beyond the generic per-claim tests: the kernels read
 numeric.scaling, the numbers the re-derivation of Theorem 2.1 (Chen et al. 2023) reports, recomputed here
 independently, and a limit of the mpmath twin that keeps one YaRN setting out of the 50-digit definitions."""
 
@@ -7,14 +7,17 @@ import pytest
 
 from posproof.derivations.render import topic_latex
 from posproof.numeric.scaling import RopeScaling
-from posproof.symbolic import registry, scaling
+from posproof.symbolic import registry, scaling, scaling_float64, scaling_llama3
 from tests.claims import BY_ID
 
 EXTENSION = registry.topic("extension")
 
 
-def test_the_extension_topic_is_the_scaling_module_in_order():
-    assert [c.id for c in EXTENSION] == [c.id for c in registry.module("scaling")]
+def test_the_extension_topic_is_the_scaling_modules_in_order():
+    modules = [name for name in registry.MODULES if name.startswith("scaling_")]
+    assert modules == [module.__name__.rsplit(".", 1)[-1] for module in scaling.MODULES]
+    assert [c.id for c in EXTENSION] == [c.id for name in modules for c in registry.module(name)]
+    assert [c.id for c in EXTENSION] == [c.id for c in scaling.claims()]
     assert all(c.id.startswith("extension-") for c in EXTENSION)
 
 
@@ -87,7 +90,7 @@ def test_step_14_and_the_constants_at_llama_setting():
 
 
 def test_llama31_bands_table():
-    value, rows = scaling._llama31_bands(50)
+    value, rows = scaling_llama3._llama31_bands(50)
     table = dict(rows)
     assert value == {"kept": 29, "blended": 6, "divided by s": 29}
     assert table["kept pairs"] == "0..28" and table["divided pairs"] == "35..63"
@@ -95,7 +98,7 @@ def test_llama31_bands_table():
 
 
 def test_float64_errors_are_at_rounding_level():
-    _, rows = scaling._float64(50)
+    _, rows = scaling_float64._float64(50)
     errors = [v for label, v in rows if label.endswith("max relative error of float64")]
     assert errors == ["below 1e-15"] * 5  # the bound shown, not the CPU's last digits
 
