@@ -36,7 +36,11 @@ MODULES = (
     "scaling_llama3",
     "scaling_float64",
     "scaling_pi_theorem",
-    "properties",
+    "properties_absolute",
+    "properties_relative",
+    "properties_rope",
+    "properties_causal",
+    "properties_lengths",
     "article",
 )
 
