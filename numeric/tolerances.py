@@ -28,7 +28,7 @@ FLOAT64_ATOL = 1e-12
 ROPE_FLOAT32_RTOL = 4 * 2.0**-23
 
 
-# ---- the audit of users' implementations (numeric/audit.py) ------------------------------------------------
+# ---- the audit of users' implementations (numeric/audit.py and numeric/_audit_*.py) ------------------------------
 
 #: An entry of ``A_m`` (images of unit vectors) below this couples nothing: a rotated unit vector has entries
 #: ``cos``/``sin`` of size ~1 or exact zeros; 1e-9 is far below any sine the probes produce (the probes go up to
