@@ -1,0 +1,238 @@
+r"""Equations that fit the page: :func:`tex_width` estimates how wide LaTeX sets, :func:`lines` and
+:func:`display` break a long ``lhs rel rhs`` at the terms of sums; :func:`formula_tex` and :func:`formula_text`
+print a claim's short statement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sympy as sp
+
+from .printers import LATEX_SETTINGS, LatexPrinter, _names, latex, pretty
+from .prose import _latex2text
+
+#: Widest displayed line, in the units of :func:`tex_width` (about one math letter of 10pt type; the standalone
+#: document's text is 16 cm wide). Lines are broken at the terms of sums to stay below it.
+LINE_WIDTH = 70.0
+
+
+# ==============================================================================================================
+# Equations that fit: a width estimate of LaTeX, and line breaks at the terms of sums.
+# ==============================================================================================================
+
+_SPACING = {",": 0.2, ":": 0.25, ";": 0.3, "!": 0.0, " ": 0.3, "quad": 1.0, "qquad": 2.0}
+_NO_WIDTH = {"left", "right", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "displaystyle", "scriptstyle", "limits"}
+_OPERATORS = set("+-=<>")
+
+
+def tex_width(tex: str) -> float:
+    r"""About how wide ``tex`` sets in display math, in math letters: fractions count their wider part, scripts
+    count 0.7, matrices the widest entry of each column. A layout estimate (the PDF test measures for real)."""
+    from pylatexenc.latexwalker import LatexWalker
+
+    _, parse = _latex2text()
+    nodes = LatexWalker(tex, latex_context=parse, tolerant_parsing=True).get_latex_nodes()[0]
+    return _nodes_width(nodes)
+
+
+def _char_width(ch: str, script: bool) -> float:
+    if ch in _OPERATORS:
+        return 1.0 if script else 2.2
+    if ch.isupper():
+        return 1.5
+    if ch in ",.;":
+        return 0.6
+    if ch in "()[]|":
+        return 0.8
+    return 1.0
+
+
+def _nodes_width(nodes) -> float:
+    from pylatexenc import latexwalker as lw
+
+    width, script = 0.0, False
+    for nd in nodes or ():
+        w = 0.0
+        if isinstance(nd, lw.LatexCharsNode):
+            for ch in nd.chars:
+                if ch in "^_":
+                    script = True
+                elif not ch.isspace():
+                    width += _char_width(ch, script) * (0.7 if script else 1.0)
+                    script = False
+            continue
+        if isinstance(nd, lw.LatexGroupNode):
+            w = _nodes_width(nd.nodelist)
+        elif isinstance(nd, lw.LatexMathNode):
+            w = _nodes_width(nd.nodelist)
+        elif isinstance(nd, lw.LatexEnvironmentNode):
+            w = _environment_width(nd)
+        elif isinstance(nd, lw.LatexMacroNode):
+            w = _macro_width(nd)
+        elif isinstance(nd, lw.LatexSpecialsNode):
+            w = 0.0
+        width += w * (0.7 if script else 1.0)
+        script = False
+    return width
+
+
+def _macro_width(nd) -> float:
+    name = nd.macroname
+    args = [a for a in (nd.nodeargd.argnlist if nd.nodeargd else []) if a is not None]
+    if name in ("frac", "dfrac", "tfrac"):
+        return max((_nodes_width([a]) for a in args), default=1.0) + 0.4
+    if name in _NO_WIDTH:
+        return 0.0
+    if name in _SPACING:
+        return _SPACING[name]
+    if name in ("sqrt",):
+        return 1.0 + sum(_nodes_width([a]) for a in args)
+    if args:
+        return sum(_nodes_width([a]) for a in args)
+    if name in ("sum", "prod"):
+        return 1.6
+    if name in ("cdot", "times", "le", "ge", "leq", "geq", "ne", "approx", "in", "to", "mapsto", "odot"):
+        return 1.8
+    if name in ("sin", "cos", "tan", "log", "exp", "max", "min", "lim"):
+        return len(name) + 0.3
+    return 1.0
+
+
+def _environment_width(nd) -> float:
+    from pylatexenc import latexwalker as lw
+
+    rows: list[list[list]] = [[[]]]
+    for child in nd.nodelist or ():
+        if isinstance(child, lw.LatexMacroNode) and child.macroname == "\\":
+            rows.append([[]])
+        elif isinstance(child, lw.LatexSpecialsNode) and child.specials_chars == "&":
+            rows[-1].append([])
+        else:
+            rows[-1][-1].append(child)
+    ncols = max(len(r) for r in rows)
+    cols = [max((_nodes_width(r[c]) for r in rows if c < len(r)), default=0.0) for c in range(ncols)]
+    return sum(cols) + 1.5 * (ncols - 1) + 1.0
+
+
+def _signed_terms(e) -> list[tuple[str, object]]:
+    r"""The terms of a sum in printing order, each with the sign it is printed with: ``[("", a), ("- ", b)]``
+    (the term then without its minus)."""
+    printer = LatexPrinter(dict(LATEX_SETTINGS, symbol_names=_names(e)))
+    out = []
+    for j, term in enumerate(printer._as_ordered_terms(e)):
+        if j and term.could_extract_minus_sign():
+            out.append(("- ", -term))
+        else:
+            out.append(("+ " if j else "", term))
+    return out
+
+
+def _term_tex(term) -> str:
+    tex = latex(term)
+    return r"\left(%s\right)" % tex if isinstance(term, sp.Add) else tex
+
+
+def _pack(pieces: Sequence[str], width: float) -> list[str]:
+    r"""Greedy: as many pieces on a line as fit."""
+    lines: list[str] = []
+    for p in pieces:
+        if lines and tex_width(lines[-1] + " " + p) <= width:
+            lines[-1] = lines[-1] + " " + p
+        else:
+            lines.append(p)
+    return lines
+
+
+def _sum_prefix(s: sp.Sum) -> str:
+    r"""``\sum_{i=0}^{n}`` of a Sum, as SymPy prints it."""
+    mark = sp.Symbol("POSPROOFSUMMAND")
+    return latex(sp.Sum(mark, *s.limits)).replace(latex(mark), "").rstrip()
+
+
+def lines(e, width: float = LINE_WIDTH) -> list[str]:
+    r"""``e`` in LaTeX as one or more lines no wider than ``width`` where it can be broken: at the terms of a
+    sum (also inside a ``Sum``'s summand or a factor of a product), or between the terms of a matrix sum. The
+    lines after the first start with their operator."""
+    tex = latex(e)
+    if tex_width(tex) <= width or not isinstance(e, sp.Basic):
+        return [tex]
+    if isinstance(e, sp.Add):
+        out: list[str] = []
+        for sign, term in _signed_terms(e):
+            piece = sign + _term_tex(term)
+            if tex_width(piece) <= width:
+                out.append(piece)
+                continue
+            sub = lines(term, width - 2)
+            out += [sign + sub[0], *sub[1:]]
+        return _pack(out, width)
+    if isinstance(e, sp.Sum):
+        prefix = _sum_prefix(e)
+        body = e.function
+        inner = lines(body, width - tex_width(prefix) - 2)
+        if len(inner) == 1:
+            return [tex]
+        if isinstance(body, sp.Add):
+            return [rf"{prefix} \biggl({inner[0]}", *inner[1:-1], rf"{inner[-1]}\biggr)"]
+        return [rf"{prefix} {inner[0]}", *inner[1:]]
+    if isinstance(e, sp.Mul):
+        coeff, factors = e.as_coeff_mul()
+        big = [f for f in factors if isinstance(f, (sp.Add, sp.Sum))]
+        if len(big) == 1:
+            rest = sp.Mul(coeff, *[f for f in factors if f is not big[0]])
+            prefix = "" if rest == 1 else ("- " if rest == -1 else latex(rest) + " ")
+            inner = lines(big[0], width - tex_width(prefix) - 2)
+            if isinstance(big[0], sp.Add):
+                return [rf"{prefix}\biggl({inner[0]}", *inner[1:-1], rf"{inner[-1]}\biggr)"]
+            return [prefix + inner[0], *inner[1:]]
+        if len(factors) > 1:
+            parts = [latex(f) if not isinstance(f, sp.Add) else r"\left(%s\right)" % latex(f) for f in factors]
+            head = "" if coeff == 1 else ("- " if coeff == -1 else latex(coeff) + " ")
+            return _pack([head + parts[0]] + [r"\cdot " + p for p in parts[1:]], width)
+    if isinstance(e, sp.MatAdd):
+        return _pack(
+            [latex(a) if j == 0 else "+ " + latex(a) for j, a in enumerate(e.args)],
+            width,
+        )
+    return [tex]
+
+
+def display(lhs, rel: str, rhs, width: float = LINE_WIDTH) -> str:
+    r"""``lhs rel rhs`` as one displayed formula that fits ``width``: on one line when it does, else an
+    ``aligned`` block broken at the terms of sums. ``lhs`` may be ``None`` (a chained step: ``= rhs``); ``rel``
+    is LaTeX (``=``, ``\le``, ``\mathrel{:=}``)."""
+    left = "" if lhs is None else latex(lhs)
+    right = latex(rhs)
+    one = f"{left} {rel} {right}".strip()
+    if tex_width(one) <= width:
+        return one
+    wl = tex_width(left)
+    if lhs is not None and wl <= 0.4 * width:
+        rl = lines(rhs, width - wl - 2)
+        rows = [f"{left} &{rel} {rl[0]}"] + [rf"&\quad {x}" for x in rl[1:]]
+    else:
+        ll = lines(lhs, width - 1) if lhs is not None else []
+        rl = lines(rhs, width - 3)
+        rows = ([f"& {ll[0]}"] + [rf"&\quad {x}" for x in ll[1:]]) if ll else []
+        rows += [f"& {rel} {rl[0]}"] + [rf"&\quad {x}" for x in rl[1:]]
+    if len(rows) == 1:
+        return f"{left} {rel} {rl[0]}".strip()
+    return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
+
+
+def formula_tex(formula) -> str:
+    r"""A claim's short statement, displayed (relations broken like :func:`display`)."""
+    if isinstance(formula, sp.core.relational.Relational):
+        rel = {"==": "=", "<=": r"\le", ">=": r"\ge", "<": "<", ">": ">", "!=": r"\ne"}[formula.rel_op]
+        return display(formula.lhs, rel, formula.rhs)
+    if isinstance(formula, (tuple, list)):
+        return r",\quad ".join(formula_tex(f) for f in formula)
+    return latex(formula)
+
+
+def formula_text(formula) -> str:
+    r"""A claim's short statement for the terminal (SymPy's pretty printer, one line where it can)."""
+    if isinstance(formula, (tuple, list)):
+        return "\n".join(formula_text(f) for f in formula)
+    return pretty(formula)

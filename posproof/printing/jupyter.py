@@ -1,0 +1,64 @@
+r"""What the engine's objects show in a notebook: a claim as Markdown (its statement as one formula), a
+:class:`~posproof.symbolic.results.VerifyResult` as a small table.
+"""
+
+from __future__ import annotations
+
+import html
+
+from .equations import formula_tex
+from .markdown import identity_markdown
+
+# ==============================================================================================================
+# Jupyter: what the claim classes' _repr_*_ methods return.
+# ==============================================================================================================
+
+
+def repr_markdown(c) -> str:
+    r"""A claim in a notebook: the Markdown rendering (Jupyter typesets its ``$...$``)."""
+    return identity_markdown(c)
+
+
+def repr_latex(c) -> str | None:
+    r"""A claim's statement as one displayed formula (``None`` when it has none)."""
+    if c.formula is None:
+        return None
+    return "$$" + formula_tex(c.formula) + "$$"
+
+
+def result_html(r) -> str:
+    r"""A :class:`~symbolic.core.VerifyResult` as a small HTML table: status, symbolic, numeric, steps."""
+    err = r.numeric_max_rel_error
+    cells = [
+        ("claim", r.id),
+        ("kind", r.kind),
+        ("status", r.status),
+        ("symbolic", {True: "proved", False: "not proved", None: "-"}[r.symbolic]),
+        ("numeric", r.numeric or "-"),
+        ("max relative error", "-" if err is None else f"{err:.3g}"),
+        ("digits", str(r.dps)),
+        ("steps", str(len(r.steps))),
+        ("seconds", f"{r.seconds:.3f}"),
+    ]
+    if r.detail:
+        cells.append(("detail", r.detail))
+    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in cells)
+    return f'<table class="posproof-result">{body}</table>'
+
+
+def result_markdown(r) -> str:
+    r"""The same table in Markdown."""
+    err = r.numeric_max_rel_error
+    row = [
+        r.id,
+        r.kind,
+        r.status,
+        {True: "proved", False: "not proved", None: "-"}[r.symbolic],
+        r.numeric or "-",
+        "-" if err is None else f"{err:.3g}",
+        str(r.dps),
+    ]
+    return (
+        "| claim | kind | status | symbolic | numeric | max rel. error | digits |\n"
+        "| --- | --- | --- | --- | --- | --- | --- |\n| " + " | ".join(row) + " |\n"
+    )

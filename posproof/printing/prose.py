@@ -1,0 +1,196 @@
+r"""Prose: titles, assumptions and justifications are plain text with inline math in ``$...$`` and code in
+backticks. :func:`segments` cuts them, :func:`prose` typesets them per format (LaTeX escaped, Markdown kept,
+HTML escaped with math through a callback, terminal text with Unicode math from ``pylatexenc``).
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from collections.abc import Callable
+
+# ==============================================================================================================
+# Prose: text with $inline math$ and `code`.
+# ==============================================================================================================
+
+#: Unicode in prose outside ``$...$``, as LaTeX that any engine (pdflatex included) typesets.
+_UNICODE_TEX = {
+    "·": r"$\cdot$",
+    "Σ": r"$\Sigma$",
+    "θ": r"$\theta$",
+    "φ": r"$\varphi$",
+    "π": r"$\pi$",
+    "δ": r"$\delta$",
+    "γ": r"$\gamma$",
+    "λ": r"$\lambda$",
+    "ζ": r"$\zeta$",
+    "β": r"$\beta$",
+    "σ": r"$\sigma$",
+    "²": r"$^2$",
+    "≤": r"$\le$",
+    "≥": r"$\ge$",
+    "≈": r"$\approx$",
+    "→": r"$\to$",
+    "√": r"$\surd$",
+    "×": r"$\times$",
+    "∞": r"$\infty$",
+    "⊙": r"$\odot$",
+    "−": "-",
+    "…": r"\dots{}",
+    "≠": r"$\ne$",
+    "∈": r"$\in$",
+    "ℝ": r"$\mathbb{R}$",
+    "§": r"$\S$",
+    "α": r"$\alpha$",
+    "ε": r"$\varepsilon$",
+    "μ": r"$\mu$",
+    "ρ": r"$\rho$",
+    "τ": r"$\tau$",
+    "ω": r"$\omega$",
+    "Δ": r"$\Delta$",
+    "∑": r"$\sum$",
+    "⊕": r"$\oplus$",
+    "±": r"$\pm$",
+    "—": "---",
+    "–": "--",
+    "’": "'",
+    "“": "``",
+    "”": "''",
+}
+
+_TEX_SPECIALS = {
+    "\\": r"$\backslash$",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_\allowbreak{}",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"$\sim$",
+    "^": r"\^{}",
+    "<": "$<$",
+    ">": "$>$",
+    "|": "$|$",
+}
+
+
+def _tex_escape(text: str) -> str:
+    r"""Plain text as LaTeX text (specials escaped, Unicode symbols as math)."""
+    return "".join(_TEX_SPECIALS.get(ch) or _UNICODE_TEX.get(ch, ch) for ch in text)
+
+
+_SEGMENT = re.compile(r"(\$[^$]+\$|`[^`]+`)")
+
+
+def segments(text: str) -> list[tuple[str, str]]:
+    r"""Prose as ``(kind, content)`` pieces: ``"text"``, ``"math"`` (between ``$``) or ``"code"`` (backticks).
+
+    >>> segments("rotate $q$ by `rope`")
+    [('text', 'rotate '), ('math', 'q'), ('text', ' by '), ('code', 'rope')]
+    """
+    out = []
+    for piece in _SEGMENT.split(text):
+        if not piece:
+            continue
+        if piece.startswith("$") and len(piece) > 1:
+            out.append(("math", piece[1:-1].strip()))
+        elif piece.startswith("`") and len(piece) > 1:
+            out.append(("code", piece[1:-1]))
+        else:
+            if "$" in piece:
+                raise ValueError(f"unbalanced $ in prose: {text!r}")
+            out.append(("text", piece))
+    return out
+
+
+def _fraction_text(node, l2tobj) -> str:
+    r"""``\frac{a}{b}`` as ``a/b``, with parentheses around a part that is not a single term: ``1/(d/2)``."""
+    parts = []
+    for arg in node.nodeargd.argnlist[-2:]:
+        text = l2tobj.nodelist_to_text([arg]).strip()
+        if text.startswith("{") and text.endswith("}"):
+            text = text[1:-1]
+        parts.append(text if re.fullmatch(r"[\w.]+", text) else f"({text})")
+    return "/".join(parts)
+
+
+@functools.cache
+def _latex2text():
+    r"""pylatexenc's LaTeX-to-Unicode converter, told about the few macros the claims use that it lacks."""
+    from pylatexenc import macrospec
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, SpecialsTextSpec, get_default_latex_context_db
+    from pylatexenc.latexwalker import get_default_latex_context_db as walker_db
+
+    parse = walker_db()
+    parse.add_context_category(
+        "posproof",
+        macros=[
+            macrospec.MacroSpec("operatorname", "{"),
+            macrospec.MacroSpec("tfrac", "{{"),
+            macrospec.MacroSpec("dfrac", "{{"),
+            macrospec.MacroSpec("mathsf", "{"),
+        ],
+        prepend=True,
+    )
+    text = get_default_latex_context_db()
+    text.add_context_category(
+        "posproof",
+        macros=[
+            MacroTextSpec("operatorname", "%(1)s"),
+            MacroTextSpec("mathsf", "%(1)s"),
+            MacroTextSpec("frac", simplify_repl=_fraction_text),
+            MacroTextSpec("tfrac", simplify_repl=_fraction_text),
+            MacroTextSpec("dfrac", simplify_repl=_fraction_text),
+            MacroTextSpec("ne", "≠"),
+            MacroTextSpec("neq", "≠"),
+            MacroTextSpec("top", "ᵀ"),
+            MacroTextSpec("lvert", "|"),
+            MacroTextSpec("rvert", "|"),
+        ],
+        specials=[SpecialsTextSpec("''", "″")],  # a second derivative, not a closing quote: this is math
+        prepend=True,
+    )
+    converter = LatexNodes2Text(
+        math_mode="verbatim",
+        keep_braced_groups=True,
+        keep_braced_groups_minlen=2,
+        strict_latex_spaces="based-on-source",
+        latex_context=text,
+    )
+    return converter, parse
+
+
+def math_text(tex: str) -> str:
+    r"""Inline LaTeX math as readable Unicode (``\theta_i`` → ``θ_i``), by pylatexenc.
+
+    >>> math_text(r"e^{i (m - n) \theta}")
+    'e^{i (m - n) θ}'
+    """
+    from pylatexenc.latexwalker import LatexWalker
+
+    converter, parse = _latex2text()
+    nodes = LatexWalker(tex, latex_context=parse, tolerant_parsing=True).get_latex_nodes()[0]
+    return " ".join(converter.nodelist_to_text(nodes).split())
+
+
+def prose(text: str, fmt: str, math: Callable[[str, bool], str] | None = None) -> str:
+    r"""Prose in one format: ``latex`` (math kept, text escaped), ``markdown`` (``$...$`` kept), ``html`` (text
+    escaped, math through ``math(tex, display)``), ``text`` (math as Unicode)."""
+    out = []
+    for kind, s in segments(text):
+        if fmt == "latex":
+            out.append(
+                f"${s}$" if kind == "math" else (r"\texttt{%s}" % _tex_escape(s) if kind == "code" else _tex_escape(s))
+            )
+        elif fmt == "markdown":
+            out.append(f"${s}$" if kind == "math" else (f"`{s}`" if kind == "code" else s))
+        elif fmt == "html":
+            if kind == "math":
+                out.append(math(s, False) if math else html.escape(f"${s}$"))
+            else:
+                out.append(f"<code>{html.escape(s)}</code>" if kind == "code" else html.escape(s))
+        else:
+            out.append(math_text(s) if kind == "math" else s)
+    return "".join(out)

@@ -1,0 +1,48 @@
+r"""Plain text of claims for the terminal: prose in Unicode, the statement drawn by ``sympy.pretty``, steps as
+``sstr``.
+"""
+
+from __future__ import annotations
+
+from posproof.symbolic.core import Definition, Fact
+
+from .blocks import _method, _why, computed
+from .equations import formula_text
+from .printers import sstr
+from .prose import prose
+
+# ---- plain text --------------------------------------------------------------------------------------------------
+
+
+def _indent(text: str, by: str = "    ") -> str:
+    return "\n".join(by + line if line.strip() else line for line in text.splitlines())
+
+
+def claim_text(c) -> str:
+    r"""One claim for the terminal: prose in Unicode, the statement drawn by ``sympy.pretty``, steps as ``sstr``."""
+    out = [f"{c.id} ({c.kind}): {prose(c.title, 'text')}", f"  source: {prose(c.source, 'text')}"]
+    if c.formula is not None:
+        out += ["  statement:", _indent(formula_text(c.formula))]
+    if isinstance(c, Definition):
+        out += [f"  assume: {prose(a, 'text')}" for a in c.assumptions]
+        out.append(f"  by definition: {sstr(c.lhs)} := {sstr(c.rhs)}")
+        out.append(f"       ({prose(c.why, 'text')}; checked: {c.implementation} computes it)")
+        return "\n".join(out) + "\n"
+    if isinstance(c, Fact):
+        out.append(f"  {prose(c.statement, 'text')}")
+        for dfn in c.definitions:
+            out.append(f"  where {sstr(dfn.lhs)} := {sstr(dfn.rhs)}  (checked: {dfn.implementation})")
+        out.append(f"  computed with {prose(_method(c), 'text')}:")
+        out += [f"  computed: {prose(label, 'text')} = {value}" for label, value in computed(c)]
+        return "\n".join(out) + "\n"
+    out += [f"  assume: {prose(a, 'text')}" for a in c.assumptions]
+    for k, st in enumerate(c.steps, 1):
+        out.append(f"  {k}. {sstr(st.lhs)} {st.rel} {sstr(st.rhs)}")
+        out.append(f"       because {prose(_why(st), 'text')}")
+    if not c.chained:
+        out.append(f"  hence {sstr(c.lhs)} {c.rel} {sstr(c.rhs)}  [{', '.join(c.strategy)}]")
+    return "\n".join(out) + "\n"
+
+
+def identity_text(c) -> str:
+    return claim_text(c)
