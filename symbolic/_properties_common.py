@@ -4,22 +4,22 @@ named like the math, the article's lengths, and the proximity of an absolute cod
 import sympy as sp
 
 from . import sources
+from ._symbols import d_code
 from .core import Identity
 
 TOPIC = "properties"
 RULES = f"{sources.article('Rules any Positional Encoding Method must follow')}; {sources.WANG}"
 RELATIVE = sources.article("Relative Positions")
 
-# ---- symbols, named like the math -----------------------------------------------------------------------------
-d = sp.Symbol("d", integer=True, positive=True)  # width of the code
+# ---- symbols, named like the math (the code width d_code, m, n: symbolic._symbols) ------------------------------
 l = sp.Symbol("l", integer=True, nonnegative=True)  # component index 0 .. d - 1
-m, n = sp.symbols("m n", integer=True)  # query and key positions
 t = sp.Symbol("t", integer=True, positive=True)  # a shift
 s = sp.Symbol("s", integer=True, positive=True)  # extra distance
 u = sp.Symbol("u", integer=True, nonnegative=True)  # a distance
 c = sp.Symbol("c", positive=True)  # counting scale: 1, or 1/N, 1/(N - 1) for normalized counting
 P = sp.IndexedBase("p", real=True)  # any absolute code: p[pos, l]
 varphi = sp.Function("varphi")  # the proximity, in headings
+m_h = sp.Symbol("m_h", positive=True)  # an ALiBi head's slope
 
 #: The article's lengths: trained on 1000-word documents, asked about a 2000-word one.
 TRAINED, TARGET = 1000, 2000
@@ -31,7 +31,7 @@ def _identity(id_: str, title: str, source: str, steps, **kw) -> Identity:
 
 def proximity(a, b, code=lambda pos, comp: P[pos, comp]) -> sp.Sum:
     r"""``φ(a, b) = p_a·p_b = Σ_l p[a, l] p[b, l]``: the proximity of an absolute code."""
-    return sp.Sum(code(a, l) * code(b, l), (l, 0, d - 1))
+    return sp.Sum(code(a, l) * code(b, l), (l, 0, d_code - 1))
 
 
 def counting(pos, comp=l):

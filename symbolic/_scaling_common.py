@@ -10,24 +10,21 @@ import sympy as sp
 from posproof.numeric.scaling import rope_inv_freq_mp
 
 from . import sources
+from ._symbols import d_rot
 from .core import Domain, Identity, Kernel
 
 TOPIC = "extension"
 CHEN = sources.CHEN_PI
 HF = sources.HF_ROPE
 
-# ---- symbols, named like the math -----------------------------------------------------------------------------
-d = sp.Symbol("d", integer=True, positive=True, even=True)  # rotary width
+# ---- symbols, named like the math (the rotary width d_rot, theta_i, TH, m, n: symbolic._symbols) --------------
 i = sp.Symbol("i", integer=True, nonnegative=True)  # pair index
 b = sp.Symbol("b", positive=True)  # base
 s = sp.Symbol("s", positive=True)  # factor
 L0 = sp.Symbol("L_0", integer=True, positive=True)  # trained length
-theta_i = sp.Symbol("theta_i", positive=True)  # one pair's frequency
-TH = sp.IndexedBase("theta", positive=True)  # per-pair frequencies theta_i
-m, n = sp.symbols("m n", integer=True)  # query and key positions
 
 #: A pair index of width d.
-PAIR = Domain("integer", 0, d / 2 - 1)
+PAIR = Domain("integer", 0, d_rot / 2 - 1)
 #: Configuration values are float64 numbers in the code: integers are drawn so that they are exact there.
 BASE_INT = Domain("integer", 2, 10**6, log=True)
 FACTOR_INT = Domain("integer", 1, 64, log=True)
@@ -37,15 +34,7 @@ FACTOR_GT1 = Domain("real", 1.000001, 1e3, log=True)
 
 # ---- named symbols for the short statements (formula=) ---------------------------------------------------------
 _TP = sp.IndexedBase("thetaprime", positive=True)  # the scaled frequencies theta'_i
-_Rp = {x: sp.MatrixSymbol(f"Rprime_{x}", d, d) for x in ("m", "n", "n-m")}
-_qv, _kv = sp.MatrixSymbol("q", d, 1), sp.MatrixSymbol("k", d, 1)
-_bp = sp.Function("bprime")  # the NTK-aware base of a length
 _tp = sp.Function("thetaprime")  # a scaled frequency as a function of the ramp or of the wavelength
-_G = sp.IndexedBase("gamma")  # YaRN's ramp gamma_i
-_c = sp.Function("c")  # YaRN's correction dimension
-_clip = sp.Function("clip")
-_a, _alin, _R = sp.Function("a"), sp.Function("a_linear"), sp.Function("R")  # Theorem 2.1 of Chen et al.
-_cc = sp.Symbol("c", positive=True)  # Chen et al.'s base
 
 
 def _identity(id_: str, title: str, source: str, steps, **kw) -> Identity:

@@ -34,16 +34,15 @@ from ._properties_common import (
     P,
     c,
     counting,
-    d,
     l,
-    m,
-    n,
+    m_h,
     proximity,
     s,
     t,
     u,
     varphi,
 )
+from ._symbols import A, d_code, k, m, n, q, theta_real
 from .properties_absolute import absolute_symmetric, binary_rules, counting_grows, counting_shift, learned_rules
 from .properties_causal import causal_rules
 from .properties_lengths import (
@@ -58,7 +57,7 @@ from .properties_lengths import (
     rope_lengths,
     sinusoidal_lengths,
 )
-from .properties_relative import alibi_antisymmetric, deberta_rules, m_h, txl_rules
+from .properties_relative import alibi_antisymmetric, deberta_rules, txl_rules
 from .properties_rope import (
     ROPE_BASE,
     ROPE_FACTOR,
@@ -66,13 +65,10 @@ from .properties_rope import (
     ROPE_RULES,
     ROPE_WIDTH,
     XPOS_GAMMA,
-    A,
     a,
-    k,
     longrope_ramp,
     monotone_range,
     plane_score,
-    q,
     rope_odd_part,
     rope_rules,
     rule_scaling,
@@ -88,10 +84,11 @@ __all__ = [
     "A", "MODULES", "P", "RELATIVE", "ROPE_BASE", "ROPE_FACTOR", "ROPE_L0", "ROPE_RULES", "ROPE_WIDTH", "RULES",
     "TARGET", "TOPIC", "TRAINED", "XPOS_GAMMA", "a", "absolute_lengths", "absolute_symmetric", "alibi_antisymmetric",
     "alibi_lengths", "binary_rules", "c", "capped_lengths", "causal_rules", "claims", "counting", "counting_grows",
-    "counting_shift", "d", "deberta_rules", "k", "l", "learned_rules", "length_absolute", "length_alibi",
+    "counting_shift", "d_code", "deberta_rules", "k", "l", "learned_rules", "length_absolute", "length_alibi",
     "length_capped", "length_rope", "length_sinusoidal", "longrope_ramp", "m", "m_h", "monotone_range", "n",
     "plane_score", "proximity", "q", "rope_lengths", "rope_odd_part", "rope_rules", "rule_scaling", "s",
-    "sinusoidal_lengths", "t", "txl_rules", "u", "varphi", "xpos_decay_bases", "xpos_relative", "xpos_rules",
+    "sinusoidal_lengths", "t", "theta_real", "txl_rules", "u", "varphi", "xpos_decay_bases", "xpos_relative",
+    "xpos_rules",
 ]  # fmt: skip
 
 

@@ -8,13 +8,8 @@ import sympy as sp
 from posproof.numeric.transformer_xl import causal_mask
 
 from . import sources
-from ._properties_common import (
-    RULES,
-    TOPIC,
-    m,
-    n,
-    varphi,
-)
+from ._properties_common import RULES, TOPIC, varphi
+from ._symbols import m, n
 from .core import Fact
 
 # ================================================================================================================

@@ -15,16 +15,9 @@ from posproof.numeric.scaling import rope_inv_freq
 from posproof.numeric.sinusoid import inverse_frequencies
 
 from . import sources
-from ._properties_common import (
-    RELATIVE,
-    TARGET,
-    TOPIC,
-    TRAINED,
-    m,
-    n,
-)
+from ._properties_common import RELATIVE, TARGET, TOPIC, TRAINED, m_h
+from ._symbols import m, n
 from .core import Fact
-from .properties_relative import m_h
 from .properties_rope import ROPE_RULES, rule_scaling, xpos_decay_bases
 
 # ================================================================================================================

@@ -10,15 +10,8 @@ from posproof.numeric import deberta, tolerances
 from posproof.numeric.transformer_xl import txl_relative_embeddings
 
 from . import sources
-from ._properties_common import (
-    RULES,
-    TOPIC,
-    _identity,
-    m,
-    n,
-    s,
-    varphi,
-)
+from ._properties_common import RULES, TOPIC, _identity, m_h, s, varphi
+from ._symbols import m, n
 from .attention import difference
 from .core import Fact, Identity, Step
 
@@ -112,7 +105,6 @@ def deberta_rules() -> Fact:
     )
 
 
-m_h = sp.Symbol("m_h", positive=True)
 qi = sp.Symbol("i", integer=True)
 
 

@@ -10,24 +10,15 @@ import sympy as sp
 from posproof.numeric.scaling import rope_inv_freq
 
 from . import sources
-from ._properties_common import (
-    RULES,
-    TOPIC,
-    _identity,
-    m,
-    n,
-    u,
-    varphi,
-)
+from ._properties_common import RULES, TOPIC, _identity, u, varphi
+from ._symbols import A, k, m, n, q, theta_real
 from .core import Fact, Identity, Step
 
 # ================================================================================================================
 # RoPE, its context-extension rules, and xPos.
 # ================================================================================================================
 
-q, k = sp.IndexedBase("q", real=True), sp.IndexedBase("k", real=True)
 a = sp.Symbol("a", real=True)  # a pair's frequency (θ_i, or f_i θ_i under a scaling rule)
-A = sp.Symbol("A", positive=True)  # attention factor on cos and sin
 
 
 def _rotated(u0, u1, angle):
@@ -142,7 +133,6 @@ def rope_rules() -> Fact:
 
 zeta = sp.Symbol("zeta", positive=True)
 gamma = sp.Symbol("gamma", positive=True)
-theta = sp.Symbol("theta", real=True)
 
 
 def _relative_plane(angle):
@@ -150,8 +140,8 @@ def _relative_plane(angle):
 
 
 def xpos_relative() -> Identity:
-    lhs = plane_score(m, n, theta, zeta ** (m / gamma), zeta ** (-n / gamma))
-    rhs = zeta ** ((m - n) / gamma) * _relative_plane((n - m) * theta)
+    lhs = plane_score(m, n, theta_real, zeta ** (m / gamma), zeta ** (-n / gamma))
+    rhs = zeta ** ((m - n) / gamma) * _relative_plane((n - m) * theta_real)
     return _identity(
         "properties-xpos-relative",
         "xPos, per plane: (ζ^(m/γ) R(mθ) q)^T (ζ^(-n/γ) R(nθ) k) = ζ^((m-n)/γ) q^T R((n - m)θ) k",
@@ -172,7 +162,7 @@ def xpos_relative() -> Identity:
         notes="Every factor depends on m - n only: xPos is translation invariant. For ζ < 1 the factor "
         "ζ^((m-n)/γ) decays for keys before the query (m > n) and grows for keys after it, so the score is not "
         "symmetric even for q = k (properties-xpos-rules). The registered mistake is the exponent (n - m)/γ.",
-        wrong=zeta ** ((n - m) / gamma) * _relative_plane((n - m) * theta),
+        wrong=zeta ** ((n - m) / gamma) * _relative_plane((n - m) * theta_real),
         formula=sp.Eq(varphi(m, n), zeta ** ((m - n) / gamma) * sp.Function("psi")(n - m)),
     )
 

@@ -9,12 +9,7 @@ import sympy as sp
 from posproof.numeric import formatting, tolerances
 from posproof.numeric.scaling import rope_inv_freq, rope_inv_freq_mp
 
-from ._scaling_common import (
-    _TP,
-    HF,
-    TOPIC,
-    i,
-)
+from ._scaling_common import _TP, HF, TOPIC, i
 from .core import Fact
 
 # ==============================================================================================================
@@ -40,7 +35,8 @@ FLOAT64_CONFIGS: tuple[tuple[str, int, float, dict, dict], ...] = (
 
 
 def _float64(dps: int, extended_yarn: bool = False):
-    value, rows = {}, []
+    value: dict = {}
+    rows: list[tuple[str, object]] = []
     for rule, width, base, scaling, kw in FLOAT64_CONFIGS:
         ref, ref_factor = rope_inv_freq_mp(width, base, scaling, dps=dps, **kw)
         used = dict(scaling)

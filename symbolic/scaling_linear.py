@@ -18,11 +18,10 @@ from ._scaling_common import (
     _identity,
     _RuleInvFreq,
     b,
-    d,
     i,
     s,
-    theta_i,
 )
+from ._symbols import d_rot, theta_i
 from .core import Definition, Identity, Step
 
 
@@ -85,18 +84,18 @@ def linear_definition() -> Definition:
         r"Position Interpolation in the code: $\theta'_i = \theta_i/s$",
         TOPIC,
         f"{CHEN}; {HF}",
-        LinearInvFreq(i, d, b, s),
-        b ** (-2 * i / d) / s,
+        LinearInvFreq(i, d_rot, b, s),
+        b ** (-2 * i / d_rot) / s,
         r"positions $m \to m/s$ are frequencies $\theta_i \to \theta_i/s$",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'linear')",
         assumptions=(
             r"$d$ even, $i = 0, \dots, d/2 - 1$",
             r"$b > 1$ the base, $s \ge 1$ the factor (drawn as integers)",
         ),
-        formula=sp.Eq(_TP[i], b ** (-2 * i / d) / s, evaluate=False),
-        sizes={d: (2, 8, 128)},
+        formula=sp.Eq(_TP[i], b ** (-2 * i / d_rot) / s, evaluate=False),
+        sizes={d_rot: (2, 8, 128)},
         domains={"i": PAIR, "b": BASE_INT, "s": FACTOR_INT},
-        wrong=s * b ** (-2 * i / d),
+        wrong=s * b ** (-2 * i / d_rot),
     )
 
 
