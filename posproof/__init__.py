@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import importlib
 
+from . import printing  # noqa: F401 - registers the printer the engine's claims display with
+
 __version__ = "0.1.0"
 
 #: Public name -> the module that defines it (imported on first use).

@@ -50,6 +50,7 @@ import sympy as sp
 from posproof.numeric import formatting
 
 from . import settings
+from .display import Printable
 from .numeric_line import Domain, Kernel, _key, _numeric_check, _size_combinations
 from .results import NumericResult, StepResult, VerifyResult
 from .strategies import (
@@ -63,6 +64,7 @@ from .strategies import (
 )
 
 __all__ = [
+    "RELATIONS",
     "STRATEGIES",
     "Step",
     "Identity",
@@ -81,7 +83,7 @@ __all__ = [
 # Steps, claims and their results.
 # ==============================================================================================================
 
-_RELATIONS = {"=": "=", "<=": r"\le", ">=": r"\ge", "<": "<", ">": ">"}
+RELATIONS = {"=": "=", "<=": r"\le", ">=": r"\ge", "<": "<", ">": ">"}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "="}
 
 
@@ -99,8 +101,8 @@ class Step:
     rel: str = "="
 
     def __post_init__(self):
-        if self.rel not in _RELATIONS:
-            raise ValueError(f"rel must be one of {sorted(_RELATIONS)}, got {self.rel!r}")
+        if self.rel not in RELATIONS:
+            raise ValueError(f"rel must be one of {sorted(RELATIONS)}, got {self.rel!r}")
         if isinstance(self.strategy, str):
             raise ValueError("strategy must be a tuple of names")
         unknown = [s for s in self.strategy if s not in STRATEGY_NAMES]
@@ -161,7 +163,7 @@ def _perturb(e):
 
 
 @dataclass(frozen=True)
-class Identity:
+class Identity(Printable):
     r"""A theorem ``lhs rel rhs`` with its derivation.
 
     ``sizes`` maps a size symbol (e.g. ``d``) to the values tried numerically (every one is tried); Sums,
@@ -193,23 +195,11 @@ class Identity:
 
     kind = "theorem"
 
-    def _repr_markdown_(self) -> str:
-        r"""Jupyter: the claim as Markdown with its math (:func:`derivations.render.repr_markdown`)."""
-        from posproof.derivations import render
-
-        return render.repr_markdown(self)
-
-    def _repr_latex_(self) -> str | None:
-        r"""Jupyter: the claim's statement as one formula (:func:`derivations.render.repr_latex`)."""
-        from posproof.derivations import render
-
-        return render.repr_latex(self)
-
     def __post_init__(self):
         if not self.steps:
             raise ValueError(f"identity {self.id!r} needs at least one step")
-        if self.rel not in _RELATIONS:
-            raise ValueError(f"rel must be one of {sorted(_RELATIONS)}, got {self.rel!r}")
+        if self.rel not in RELATIONS:
+            raise ValueError(f"rel must be one of {sorted(RELATIONS)}, got {self.rel!r}")
         if self.lhs is None:
             object.__setattr__(self, "lhs", self.steps[0].lhs)
         if self.rhs is None:
@@ -306,7 +296,7 @@ def _same(a, b) -> bool:
 
 
 @dataclass(frozen=True)
-class Definition:
+class Definition(Printable):
     r"""A definition ``lhs := rhs``: true by construction, printed "by definition", never called a proof.
 
     ``lhs`` applies a :class:`Kernel` (the implementation in :mod:`numeric`); what is checked is that the
@@ -334,18 +324,6 @@ class Definition:
     rel = "="
     strategy = None
     chained = True
-
-    def _repr_markdown_(self) -> str:
-        r"""Jupyter: the claim as Markdown with its math (:func:`derivations.render.repr_markdown`)."""
-        from posproof.derivations import render
-
-        return render.repr_markdown(self)
-
-    def _repr_latex_(self) -> str | None:
-        r"""Jupyter: the claim's statement as one formula (:func:`derivations.render.repr_latex`)."""
-        from posproof.derivations import render
-
-        return render.repr_latex(self)
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -377,7 +355,7 @@ class Definition:
 
 
 @dataclass(frozen=True)
-class Fact:
+class Fact(Printable):
     r"""A claim about computed values: ``compute(dps)`` returns ``(value, table)`` and the claim holds when
     ``value == claim``. ``table`` lists ``(label, value)`` rows saying exactly what was computed; ``method`` says
     what computed it (e.g. ``"mpmath at {dps} digits"``, ``"exact integer arithmetic"``). ``definitions`` are
@@ -403,18 +381,6 @@ class Fact:
     lhs = None
     rhs = None
     steps: tuple = ()
-
-    def _repr_markdown_(self) -> str:
-        r"""Jupyter: the claim as Markdown with its math (:func:`derivations.render.repr_markdown`)."""
-        from posproof.derivations import render
-
-        return render.repr_markdown(self)
-
-    def _repr_latex_(self) -> str | None:
-        r"""Jupyter: the claim's statement as one formula (:func:`derivations.render.repr_latex`)."""
-        from posproof.derivations import render
-
-        return render.repr_latex(self)
 
     def wrong_variant(self) -> Fact:
         r"""The same fact computed the wrong way (it must not reproduce the claim)."""

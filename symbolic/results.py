@@ -8,6 +8,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from .display import Printable
+
 
 @dataclass(frozen=True)
 class NumericResult:
@@ -63,7 +65,7 @@ class StepResult:
 
 
 @dataclass(frozen=True)
-class VerifyResult:
+class VerifyResult(Printable):
     r"""The outcome of ``verify()``: ``ok`` says whether every check held; ``kind`` is ``"theorem"``,
     ``"definition"`` or ``"fact"``; ``symbolic`` is a boolean for theorems and ``None`` otherwise."""
 
@@ -93,18 +95,6 @@ class VerifyResult:
         if "disagree" in states:
             return "disagree"
         return "agree" if "agree" in states else "identical"
-
-    def _repr_html_(self) -> str:
-        r"""Jupyter: the result as a small table (:func:`derivations.render.result_html`)."""
-        from posproof.derivations import render
-
-        return render.result_html(self)
-
-    def _repr_markdown_(self) -> str:
-        r"""The same table in Markdown (:func:`derivations.render.result_markdown`)."""
-        from posproof.derivations import render
-
-        return render.result_markdown(self)
 
     def as_dict(self) -> dict:
         r"""A JSON-ready dict (a non-finite error, from an evaluation that failed, becomes ``None``)."""

@@ -12,7 +12,7 @@ import mpmath
 
 from posproof.numeric.formatting import show as _show
 from posproof.symbolic import settings
-from posproof.symbolic.core import _RELATIONS, Definition, Fact, Step
+from posproof.symbolic.core import RELATIONS, Definition, Fact, Step
 
 from .equations import display, formula_tex, formula_text
 from .prose import segments
@@ -89,7 +89,7 @@ def blocks(c) -> list[Block]:
     numbered = len(c.steps) > 1
     for k, st in enumerate(c.steps, 1):
         lhs = st.lhs if (k == 1 or not c.chained) else None
-        rel = _RELATIONS[st.rel]
+        rel = RELATIONS[st.rel]
         out.append(
             Block(
                 "step", st.why, tex=display(lhs, rel, st.rhs), code=", ".join(st.strategy), number=k if numbered else 0
@@ -97,7 +97,7 @@ def blocks(c) -> list[Block]:
         )
     if not c.chained:
         out.append(Block("para", f"Hence [{', '.join(c.strategy)}]:"))
-        out.append(Block("math", tex=display(c.lhs, _RELATIONS[c.rel], c.rhs)))
+        out.append(Block("math", tex=display(c.lhs, RELATIONS[c.rel], c.rhs)))
     return out
 
 

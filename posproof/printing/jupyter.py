@@ -1,16 +1,19 @@
 r"""What the engine's objects show in a notebook: a claim as Markdown (its statement as one formula), a
-:class:`~posproof.symbolic.results.VerifyResult` as a small table.
+:class:`~posproof.symbolic.results.VerifyResult` as a small table. :data:`PRINTER` answers the engine's
+:class:`~posproof.symbolic.display.Printable` (``posproof.printing`` registers it on import).
 """
 
 from __future__ import annotations
 
 import html
 
+from posproof.symbolic.results import VerifyResult
+
 from .equations import formula_tex
 from .markdown import identity_markdown
 
 # ==============================================================================================================
-# Jupyter: what the claim classes' _repr_*_ methods return.
+# Jupyter: what the claims' and results' _repr_*_ methods return.
 # ==============================================================================================================
 
 
@@ -27,7 +30,7 @@ def repr_latex(c) -> str | None:
 
 
 def result_html(r) -> str:
-    r"""A :class:`~symbolic.core.VerifyResult` as a small HTML table: status, symbolic, numeric, steps."""
+    r"""A :class:`~posproof.symbolic.results.VerifyResult` as a small HTML table: status, symbolic, numeric, steps."""
     err = r.numeric_max_rel_error
     cells = [
         ("claim", r.id),
@@ -62,3 +65,20 @@ def result_markdown(r) -> str:
         "| claim | kind | status | symbolic | numeric | max rel. error | digits |\n"
         "| --- | --- | --- | --- | --- | --- | --- |\n| " + " | ".join(row) + " |\n"
     )
+
+
+class JupyterPrinter:
+    r"""The printer behind :class:`~posproof.symbolic.display.Printable`: a claim as Markdown and as its formula,
+    a result as Markdown and HTML tables."""
+
+    def markdown(self, obj) -> str | None:
+        return result_markdown(obj) if isinstance(obj, VerifyResult) else repr_markdown(obj)
+
+    def latex(self, obj) -> str | None:
+        return None if isinstance(obj, VerifyResult) else repr_latex(obj)
+
+    def html(self, obj) -> str | None:
+        return result_html(obj) if isinstance(obj, VerifyResult) else None
+
+
+PRINTER = JupyterPrinter()
