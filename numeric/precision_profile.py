@@ -40,7 +40,7 @@ import numpy as np
 
 from . import _validate
 from .rotary import rope_mp
-from .sinusoid import inverse_frequencies
+from .sinusoid import inverse_frequencies, inverse_frequencies_mp
 from .tolerances import PROFILE_REFERENCE_DPS, PROFILE_TOLERANCE
 
 __all__ = [
@@ -140,8 +140,11 @@ def make_probe(
     return ScoreProbe(q, k, dtype, dist, np.array(ref))
 
 
-def score_errors(rotate: Rotate, probe: ScoreProbe, positions) -> np.ndarray:
-    r"""``e(m)`` at each query position ``m`` (float64 ``(positions,)``): one call per :data:`CHUNK` rows."""
+def score_errors(rotate: Rotate, probe: ScoreProbe, positions, *, exact: bool = False) -> np.ndarray:
+    r"""``e(m)`` at each query position ``m`` (float64 ``(positions,)``): one call per :data:`CHUNK` rows.
+
+    ``exact=True`` sums each score exactly rounded (``math.fsum``, 3x slower): a SIMD reduction's order, hence
+    its last bits, depends on the CPU (the figures use it)."""
     m = np.asarray(positions, dtype=np.int64).reshape(-1)  # (P,)
     dt = dtype_of(probe.dtype)
     out = np.empty(m.shape)
@@ -155,7 +158,11 @@ def score_errors(rotate: Rotate, probe: ScoreProbe, positions) -> np.ndarray:
         ] * R).astype(dt)  # fmt: skip
         y = np.asarray(rotate(x, pos)).astype(np.float64).reshape(1 + R, mb.size, -1)  # (1 + R, p, width)
         with np.errstate(invalid="ignore", over="ignore"):
-            scores = np.einsum("pd,rpd->rp", y[0], y[1:])  # (R, p)
+            if exact:
+                products = (y[0][None, :, :] * y[1:]).tolist()  # (R, p, width): each product rounded once
+                scores = np.array([[math.fsum(row) for row in per_r] for per_r in products]).reshape(R, -1)
+            else:
+                scores = np.einsum("pd,rpd->rp", y[0], y[1:])  # (R, p)
             err = np.abs(scores - probe.reference[:, None]) / probe.scale
         err = np.where(np.isfinite(err), err, np.inf)  # NaN/inf (e.g. float16 angles overflowing) count as broken
         out[s : s + step] = err.max(axis=0)
@@ -240,11 +247,38 @@ def _style(value) -> str:
     return value
 
 
-def simulated_rotation(dtype: str, style: str, width: int, base: float = 10000.0) -> Rotate:
-    r"""Interleaved RoPE stored in ``dtype`` with angles built in ``style`` (see the module docstring)."""
+#: cos and sin of float64 angles, correctly rounded (see :func:`_exact_cos_sin`), by angle.
+_EXACT_TRIG: dict[float, tuple[float, float]] = {}
+
+
+def _exact_cos_sin(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""cos and sin of float64 angles ``a``, correctly rounded to float64 (mpmath at 30 digits): the same bits on
+    every CPU, where NumPy's SIMD kernels differ in the last bit from one CPU to another."""
+    flat = np.asarray(a, dtype=np.float64).reshape(-1)
+    unique, inverse = np.unique(flat, return_inverse=True)
+    cos, sin = np.empty(unique.shape), np.empty(unique.shape)
+    with mpmath.workdps(30):
+        for j, v in enumerate(unique.tolist()):
+            if v not in _EXACT_TRIG:
+                x = mpmath.mpf(v)
+                _EXACT_TRIG[v] = (float(mpmath.cos(x)), float(mpmath.sin(x))) if math.isfinite(v) else (v, v)
+            cos[j], sin[j] = _EXACT_TRIG[v]
+    return cos[inverse].reshape(np.shape(a)), sin[inverse].reshape(np.shape(a))
+
+
+def simulated_rotation(dtype: str, style: str, width: int, base: float = 10000.0, *, exact: bool = False) -> Rotate:
+    r"""Interleaved RoPE stored in ``dtype`` with angles built in ``style`` (see the module docstring).
+
+    ``exact=True``: ``theta_i``, cos and sin correctly rounded (mpmath) instead of NumPy's, whose last bits depend
+    on the CPU's SIMD paths; the rounding to each dtype is the same. The figures use it: their bytes must not
+    depend on the machine."""
     dt = dtype_of(dtype)
     style = _style(style)
-    theta = inverse_frequencies(_validate.even_width(width), base)  # (d/2,) float64
+    width = _validate.even_width(width)
+    if exact:
+        theta = np.array([float(t) for t in inverse_frequencies_mp(width, base, dps=30)])  # (d/2,)
+    else:
+        theta = inverse_frequencies(width, base)  # (d/2,) float64
     named: dict[str, Any] = {"float64-angles": np.float64, "float32-angles": np.float32}
     angle_dt: Any = np.dtype(named.get(style, dt))
 
@@ -255,7 +289,11 @@ def simulated_rotation(dtype: str, style: str, width: int, base: float = 10000.0
             angles = (m * theta.astype(angle_dt)[None, :]).astype(angle_dt)  # (tokens, d/2), product rounded
             work = np.float64 if angle_dt == np.float64 else np.float32
             a = angles.astype(work)
-            cos, sin = np.cos(a).astype(work).astype(dt), np.sin(a).astype(work).astype(dt)
+            if exact:
+                c64, s64 = _exact_cos_sin(a.astype(np.float64))
+                cos, sin = c64.astype(work).astype(dt), s64.astype(work).astype(dt)
+            else:
+                cos, sin = np.cos(a).astype(work).astype(dt), np.sin(a).astype(work).astype(dt)
         x = np.asarray(x).astype(dt)
         even, odd = x[:, 0::2], x[:, 1::2]
         out = np.empty_like(x)

@@ -40,11 +40,6 @@ COMMANDS = (
     ("annotate", ["annotate", "--format", "md"]),
 )
 
-#: Files allowed to differ, with the reason. The rope-precision figure plots what NumPy's float32/float16 cos and
-#: sin compute on this CPU (that is its subject: the error a model would see here); the golden files and every text
-#: output hold no such number.
-MEASURED_HERE = {"rope-precision.pdf", "rope-precision.svg", "rope-precision.png"}
-
 
 def simd_features() -> list[str]:
     r"""The SIMD features NumPy dispatches to on this CPU (beyond its compiled-in baseline)."""
@@ -68,7 +63,7 @@ def _tree_differences(a: Path, b: Path) -> list[str]:
     cmp = filecmp.dircmp(a, b)
     out = [f"only in one run: {name}" for name in cmp.left_only + cmp.right_only]
     _, mismatch, errors = filecmp.cmpfiles(a, b, cmp.common_files, shallow=False)
-    out += [f"differs: {name}" for name in mismatch + errors if name not in MEASURED_HERE]
+    out += [f"differs: {name}" for name in mismatch + errors]
     for sub in cmp.common_dirs:
         out += _tree_differences(a / sub, b / sub)
     return out

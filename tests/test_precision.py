@@ -29,3 +29,20 @@ def test_cli_precision_rejects_bad_options(capsys):
     assert "--width" in capsys.readouterr().err
     assert main(["precision", "--tolerance", "2"]) == 2
     assert "--tolerance" in capsys.readouterr().err
+
+
+def test_regression_the_precision_figure_does_not_depend_on_the_cpu():
+    # the rope-precision figure differed between CPUs (NumPy's SIMD cos/sin and reductions differ in the last bit):
+    # exact=True takes correctly rounded theta, cos, sin and sums, and measures the same errors to rounding
+    import numpy as np
+
+    from posproof.numeric import precision_profile as pp
+
+    probe = pp.make_probe(16, dtype="float32")
+    positions = np.array([1, 100, 4096, 100000])
+    for style in ("float64-angles", "float32-angles"):
+        plain = pp.score_errors(pp.simulated_rotation("float32", style, 16), probe, positions)
+        exact = pp.score_errors(pp.simulated_rotation("float32", style, 16, exact=True), probe, positions, exact=True)
+        assert np.allclose(plain, exact, rtol=0.2, atol=1e-7), style
+    c, s = pp._exact_cos_sin(np.array([0.0, 1.0, 1e6]))
+    assert c.tolist() == [1.0, 0.5403023058681398, 0.9367521275331447] and s[0] == 0.0
