@@ -254,12 +254,13 @@ class RopeScaling:
                 set_(key, _factor_list(getattr(self, key), key, d // 2))
         if rule in ("yarn", "longrope") and self.factor is None:
             needs_factor = rule == "yarn" or self.attention_factor is None
-            if needs_factor and self.max_position_embeddings is None:
+            mpe = self.max_position_embeddings
+            if needs_factor and mpe is None:
                 raise ValueError(
                     f"factor is required for rope_type {rule!r} (a finite real number >= 1), or pass "
                     "max_position_embeddings= so that it is max_position_embeddings / L0"
                 )
-            if needs_factor and self.max_position_embeddings < L0:
+            if needs_factor and mpe is not None and L0 is not None and mpe < L0:
                 raise ValueError(
                     f"max_position_embeddings must be >= L0 = {L0} when factor is absent (the factor is "
                     f"max_position_embeddings / L0 and must be >= 1), got {self.max_position_embeddings}"
