@@ -4,7 +4,6 @@ sign, no halving, linear buckets, log(0) at distance 0)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +11,7 @@ import numpy as np
 
 from ._audit_call import _call_scheme, _to_numpy
 from ._audit_report import T5_FINDINGS, AuditCallError, Finding, SchemeReport, _name
-from .t5 import t5_relative_bucket
+from .t5 import t5_relative_bucket, t5_relative_bucket_uncapped
 
 #: Configurations audited (bidirectional, num_buckets, max_distance): T5's defaults for encoder and decoder, and
 #: others with different max_exact and ranges.
@@ -31,23 +30,20 @@ def _t5_variant(name: str, r: np.ndarray, bidirectional: bool, nb: int, md: int)
             return None
         # not halved: each side is bucketed as a one-sided T5 with every bucket, keys after the query offset by nb/2
         return np.where(r > 0, nb // 2, 0) + t5_relative_bucket(-np.abs(r), False, nb, md)
-    if name in ("t5-missing-cap", "t5-linear-buckets"):
+    if name == "t5-missing-cap":
+        return t5_relative_bucket_uncapped(r, bidirectional, nb, md)
+    if name == "t5-linear-buckets":
         B = nb // 2 if bidirectional else nb
         a = np.abs(r) if bidirectional else np.maximum(-r, 0)
         upper: Any = np.where(r > 0, B, 0) if bidirectional else 0
-        return upper + _t5_distance(a, B, B // 2, md, linear=name == "t5-linear-buckets")
+        return upper + _t5_linear(a, B, B // 2, md)
     raise ValueError(name)
 
 
-def _t5_distance(a: np.ndarray, B: int, me: int, md: int, linear: bool) -> np.ndarray:
-    r"""The bucket of distances ``a`` past ``max_exact = me`` with one of T5's steps changed: logarithmic as in
-    :mod:`numeric.t5` but without the cap at ``B - 1``, or (``linear``) linear and capped."""
+def _t5_linear(a: np.ndarray, B: int, me: int, md: int) -> np.ndarray:
+    r"""The bucket of distances ``a`` past ``max_exact = me`` spaced linearly (a bug class), capped at ``B - 1``."""
     safe = np.maximum(a, me).astype(np.float64)
-    if linear:
-        large = me + ((safe - me) * (B - me) // (md - me)).astype(np.int64)
-        large = np.minimum(large, B - 1)
-    else:
-        large = me + np.trunc(np.log(safe / me) / math.log(md / me) * (B - me)).astype(np.int64)
+    large = np.minimum(me + ((safe - me) * (B - me) // (md - me)).astype(np.int64), B - 1)
     return np.where(a < me, a, large)
 
 

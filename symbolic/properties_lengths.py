@@ -147,10 +147,7 @@ def capped_lengths(L0: int, L: int, bucket=None) -> dict:
 
 def _uncapped_t5(r):
     r"""T5's bidirectional buckets without the cap ``min(., 15)`` (a bug class seen in ports)."""
-    r = np.asarray(r)
-    a = np.abs(r)
-    far = 8 + np.floor(np.log(np.maximum(a, 8) / 8) / np.log(16) * 8).astype(np.int64)
-    return np.where(r > 0, 16, 0) + np.where(a < 8, a, far)
+    return t5.t5_relative_bucket_uncapped(r)
 
 
 def _capped(dps: int, bucket=None):

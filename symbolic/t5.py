@@ -7,8 +7,6 @@ query (``r > 0``) in the upper half.
 
 from __future__ import annotations
 
-import math
-
 import mpmath
 import numpy as np
 import sympy as sp
@@ -125,11 +123,7 @@ def t5_boundaries() -> Fact:
 
 
 def _uncapped(r: int) -> int:
-    side, me, md = 16, 8, 128
-    offset, a = (side if r > 0 else 0), abs(r)
-    if a < me:
-        return offset + a
-    return offset + me + int(math.log(a / me) / math.log(md / me) * (side - me))
+    return int(t5.t5_relative_bucket_uncapped(r))  # the bug class: no cap at the last bucket
 
 
 def _t5_cap(dps: int, bucket=None):
