@@ -13,6 +13,7 @@ from . import sources
 from ._properties_common import RULES, TOPIC, _identity, u, varphi
 from ._symbols import A, k, m, n, q, theta_real
 from .core import Fact, Identity, Step
+from .rope import rotated_pair
 
 # ================================================================================================================
 # RoPE, its context-extension rules, and xPos.
@@ -21,15 +22,10 @@ from .core import Fact, Identity, Step
 a = sp.Symbol("a", real=True)  # a pair's frequency (θ_i, or f_i θ_i under a scaling rule)
 
 
-def _rotated(u0, u1, angle):
-    cs, sn = sp.cos(angle), sp.sin(angle)
-    return u0 * cs - u1 * sn, u0 * sn + u1 * cs
-
-
 def plane_score(pm, pn, freq=a, scale_q=A, scale_k=A):
     r"""One plane's score ``(scale_q R(pm·freq) q)^T (scale_k R(pn·freq) k)`` with pairs ``q``, ``k``."""
-    rq = _rotated(scale_q * q[0], scale_q * q[1], pm * freq)
-    rk = _rotated(scale_k * k[0], scale_k * k[1], pn * freq)
+    rq = rotated_pair(scale_q * q[0], scale_q * q[1], pm * freq)
+    rk = rotated_pair(scale_k * k[0], scale_k * k[1], pn * freq)
     return rq[0] * rk[0] + rq[1] * rk[1]
 
 

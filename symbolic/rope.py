@@ -202,7 +202,7 @@ class RopeEntry(Kernel):
 # --------------------------------------------------------------------------------------------------------------
 
 
-def _rotated_pair(first, second, angle):
+def rotated_pair(first, second, angle):
     r"""``R(angle) (first, second)^T`` as two expressions: ``(u c - w s, u s + w c)``."""
     c, s = sp.cos(angle), sp.sin(angle)
     return first * c - second * s, first * s + second * c
@@ -210,8 +210,8 @@ def _rotated_pair(first, second, angle):
 
 def _plane_score(qa, qb, ka, kb, i_):
     r"""``(R(m theta_i) (qa, qb))^T (R(n theta_i) (ka, kb))``: one plane's contribution to the score."""
-    q0, q1 = _rotated_pair(qa, qb, m * th[i_])
-    k0, k1 = _rotated_pair(ka, kb, n * th[i_])
+    q0, q1 = rotated_pair(qa, qb, m * th[i_])
+    k0, k1 = rotated_pair(ka, kb, n * th[i_])
     return q0 * k0 + q1 * k1
 
 

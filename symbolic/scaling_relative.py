@@ -9,6 +9,7 @@ from . import sources
 from ._scaling_common import CHEN, _identity, i
 from ._symbols import TH, A, d_rot, k, m, n, q
 from .core import Identity, Step
+from .rope import rotated_pair
 
 # ==============================================================================================================
 # Every rule keeps RoPE's relative-position identity.
@@ -21,15 +22,10 @@ _Rp = {x: sp.MatrixSymbol(f"Rprime_{x}", d_rot, d_rot) for x in ("m", "n", "n-m"
 _qv, _kv = sp.MatrixSymbol("q", d_rot, 1), sp.MatrixSymbol("k", d_rot, 1)
 
 
-def _rotated(u0, u1, angle):
-    c, sn = sp.cos(angle), sp.sin(angle)
-    return u0 * c - u1 * sn, u0 * sn + u1 * c
-
-
 def scaled_relative() -> Identity:
     q0, q1, k0, k1 = q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1]
     freq = F[i] * TH[i]
-    rq, rk = _rotated(A * q0, A * q1, m * freq), _rotated(A * k0, A * k1, n * freq)
+    rq, rk = rotated_pair(A * q0, A * q1, m * freq), rotated_pair(A * k0, A * k1, n * freq)
     lhs = sp.Sum(rq[0] * rk[0] + rq[1] * rk[1], (i, 0, d_rot / 2 - 1))
 
     def relative(angle):
