@@ -4,14 +4,14 @@ named like the math, the article's lengths, and the proximity of an absolute cod
 import sympy as sp
 
 from . import sources
-from ._symbols import d_code
+from ._symbols import d_any
 from .core import Identity
 
 TOPIC = "properties"
 RULES = f"{sources.article('Rules any Positional Encoding Method must follow')}; {sources.WANG}"
 RELATIVE = sources.article("Relative Positions")
 
-# ---- symbols, named like the math (the code width d_code, m, n: symbolic._symbols) ------------------------------
+# ---- symbols, named like the math (the code width d_any, m, n: symbolic._symbols) ------------------------------
 l = sp.Symbol("l", integer=True, nonnegative=True)  # component index 0 .. d - 1
 t = sp.Symbol("t", integer=True, positive=True)  # a shift
 s = sp.Symbol("s", integer=True, positive=True)  # extra distance
@@ -31,7 +31,7 @@ def _identity(id_: str, title: str, source: str, steps, **kw) -> Identity:
 
 def proximity(a, b, code=lambda pos, comp: P[pos, comp]) -> sp.Sum:
     r"""``φ(a, b) = p_a·p_b = Σ_l p[a, l] p[b, l]``: the proximity of an absolute code."""
-    return sp.Sum(code(a, l) * code(b, l), (l, 0, d_code - 1))
+    return sp.Sum(code(a, l) * code(b, l), (l, 0, d_any - 1))
 
 
 def counting(pos, comp=l):

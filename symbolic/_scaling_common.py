@@ -10,21 +10,21 @@ import sympy as sp
 from posproof.numeric.scaling import rope_inv_freq_mp
 
 from . import sources
-from ._symbols import d_rot
+from ._symbols import d_even
 from .core import Domain, Identity, Kernel
 
 TOPIC = "extension"
 CHEN = sources.CHEN_PI
 HF = sources.HF_ROPE
 
-# ---- symbols, named like the math (the rotary width d_rot, theta_i, TH, m, n: symbolic._symbols) --------------
+# ---- symbols, named like the math (the rotary width d_even, theta_i, TH, m, n: symbolic._symbols) --------------
 i = sp.Symbol("i", integer=True, nonnegative=True)  # pair index
 b = sp.Symbol("b", positive=True)  # base
 s = sp.Symbol("s", positive=True)  # factor
 L0 = sp.Symbol("L_0", integer=True, positive=True)  # trained length
 
 #: A pair index of width d.
-PAIR = Domain("integer", 0, d_rot / 2 - 1)
+PAIR = Domain("integer", 0, d_even / 2 - 1)
 #: Configuration values are float64 numbers in the code: integers are drawn so that they are exact there.
 BASE_INT = Domain("integer", 2, 10**6, log=True)
 FACTOR_INT = Domain("integer", 1, 64, log=True)

@@ -20,6 +20,8 @@ import mpmath
 import sympy as sp
 
 from . import settings, sources
+from ._symbols import TH
+from ._symbols import d_any as d
 from .core import Fact, Identity, Step
 
 RELATIVE = sources.article("Relative Positions")
@@ -29,7 +31,7 @@ TOPIC = "relative"
 
 
 # ---- symbols, named like the math -----------------------------------------------------------------------------
-d = sp.Symbol("d", integer=True, positive=True)  # width of queries and keys
+# d: width of queries and keys (symbolic._symbols.d_any)
 h = sp.Symbol("h", integer=True, positive=True)  # number of 2-D pairs, d = 2h
 i = sp.Symbol("i", integer=True, nonnegative=True)  # pair index 0 .. h-1 (and DeBERTa's query position)
 j = sp.Symbol("j", integer=True)  # DeBERTa's key position
@@ -37,7 +39,8 @@ l = sp.Symbol("l", integer=True, nonnegative=True)  # component index 0 .. d-1
 m, n, t = sp.symbols("m n t", integer=True)  # query position, key position, shift
 k = sp.Symbol("k", integer=True, positive=True)  # DeBERTa's window
 phi = sp.Symbol("phi", real=True)  # a rotation angle
-THETA = sp.IndexedBase("theta", positive=True)  # frequencies θ_i (any positive values)
+
+THETA = TH  # frequencies θ_i (any positive values)
 theta_i = THETA[i]
 
 MAT_SIZES = {d: (2, 3)}

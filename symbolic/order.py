@@ -15,13 +15,15 @@ import mpmath
 import sympy as sp
 
 from . import settings, sources
+from ._symbols import d_any as d
 from .core import Fact, Identity, Step
 
 WHY = sources.article("Why Need Positional Encoding ?")
 SUM = sources.article("So how can we fix this ?")
 
 N = sp.Symbol("N", integer=True, positive=True)  # tokens
-d = sp.Symbol("d", integer=True, positive=True)  # width
+# d: width (symbolic._symbols.d_any)
+
 pos = sp.Symbol("pos", real=True)
 
 WORDS = ("dog", "bites", "man")

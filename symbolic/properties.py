@@ -42,7 +42,7 @@ from ._properties_common import (
     u,
     varphi,
 )
-from ._symbols import A, d_code, k, m, n, q, theta_real
+from ._symbols import A, d_any, k, m, n, q, theta_real
 from .properties_absolute import absolute_symmetric, binary_rules, counting_grows, counting_shift, learned_rules
 from .properties_causal import causal_rules
 from .properties_lengths import (
@@ -84,7 +84,7 @@ __all__ = [
     "A", "MODULES", "P", "RELATIVE", "ROPE_BASE", "ROPE_FACTOR", "ROPE_L0", "ROPE_RULES", "ROPE_WIDTH", "RULES",
     "TARGET", "TOPIC", "TRAINED", "XPOS_GAMMA", "a", "absolute_lengths", "absolute_symmetric", "alibi_antisymmetric",
     "alibi_lengths", "binary_rules", "c", "capped_lengths", "causal_rules", "claims", "counting", "counting_grows",
-    "counting_shift", "d_code", "deberta_rules", "k", "l", "learned_rules", "length_absolute", "length_alibi",
+    "counting_shift", "d_any", "deberta_rules", "k", "l", "learned_rules", "length_absolute", "length_alibi",
     "length_capped", "length_rope", "length_sinusoidal", "longrope_ramp", "m", "m_h", "monotone_range", "n",
     "plane_score", "proximity", "q", "rope_lengths", "rope_odd_part", "rope_rules", "rule_scaling", "s",
     "sinusoidal_lengths", "t", "theta_real", "txl_rules", "u", "varphi", "xpos_decay_bases", "xpos_relative",

@@ -10,7 +10,7 @@ from posproof.numeric import tolerances
 
 from . import sources
 from ._properties_common import RULES, TOPIC, P, _identity, counting, l, proximity, s, t, u, varphi
-from ._symbols import d_code, m, n
+from ._symbols import d_any, m, n
 from .attention import shifted
 from .core import Fact, Identity, Step
 
@@ -20,7 +20,7 @@ from .core import Fact, Identity, Step
 
 
 def absolute_symmetric() -> Identity:
-    rhs = sp.Sum(sp.Mul(P[n, l], P[m, l], evaluate=False), (l, 0, d_code - 1))
+    rhs = sp.Sum(sp.Mul(P[n, l], P[m, l], evaluate=False), (l, 0, d_any - 1))
     return _identity(
         "properties-absolute-symmetric",
         "Every absolute code's proximity is symmetric: p_m·p_n = p_n·p_m",
@@ -29,10 +29,10 @@ def absolute_symmetric() -> Identity:
         assumptions=(
             "p[pos, l]: any real table of d components per position (counting, binary, sinusoidal, a learned table)",
         ),
-        sizes={d_code: (1, 3)},
+        sizes={d_any: (1, 3)},
         notes="The numeric line draws the table at random: a learned table at initialisation is such a table. The "
         "registered mistake reads the table transposed (columns for positions).",
-        wrong=sp.Sum(P[l, m] * P[l, n], (l, 0, d_code - 1)),
+        wrong=sp.Sum(P[l, m] * P[l, n], (l, 0, d_any - 1)),
         formula=sp.Eq(varphi(m, n), varphi(n, m)),
     )
 
@@ -55,7 +55,7 @@ def counting_grows() -> Identity:
             "c > 0: c = 1 counts, c = 1/N or 1/(N - 1) is normalized counting",
             "query m >= 1, key after it at distance u >= 0, moved s >= 1 further",
         ),
-        sizes={d_code: (1, 4)},
+        sizes={d_any: (1, 4)},
         notes="Monotonicity fails at every query m >= 1 and distance u: the proximity grows with the distance. The "
         "registered mistake reads φ from the distance alone, φ(0, u + s), as if the code were relative.",
         wrong=proximity(0, u + s, counting),
@@ -73,7 +73,7 @@ def counting_shift() -> Identity:
         [Step(before, after, "d equal components; the gap is d c² t (m + n + t) > 0", ("doit", "expand"), rel="<")],
         rel="<",
         assumptions=("c > 0 (counting or normalized counting)", "positions m, n >= 0, shift t >= 1"),
-        sizes={d_code: (1, 4)},
+        sizes={d_any: (1, 4)},
         notes="Translation invariance fails for every pair of positions. The registered mistake shifts the query "
         "only: φ(m + t, n) - φ(m, n) = d c² t n vanishes at n = 0.",
         wrong=proximity(shifted(m0, t), n0, counting),

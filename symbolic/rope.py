@@ -26,6 +26,8 @@ import sympy as sp
 from sympy.core.sympify import _sympify
 
 from . import settings, sources
+from ._symbols import TH_real, theta
+from ._symbols import d_even as d
 from .core import Definition, Domain, Fact, Identity, Kernel, Step
 
 TOPIC = "rope"
@@ -35,15 +37,14 @@ ARTICLE = sources.article("Maths behind RoPE")
 I = sp.I
 #: Query and key positions (integers: token indices).
 m, n = sp.symbols("m n", integer=True)
-#: One frequency (the 2-D case) and two generic angles.
-theta = sp.Symbol("theta", positive=True)
+#: One frequency ``theta`` (the 2-D case; symbolic._symbols) and two generic angles.
 a, b = sp.symbols("a b", real=True)
-#: The encoded width ``d`` (even); the pair index ``i``; ``d/2`` planes.
-d = sp.Symbol("d", integer=True, positive=True, even=True)
+#: The encoded width ``d`` (even: symbolic._symbols.d_even); the pair index ``i``; ``d/2`` planes.
 i = sp.Symbol("i", integer=True, nonnegative=True)
 half = d / 2
-#: Per-pair frequencies, query/key components (real), and complex query/key pairs.
-th = sp.IndexedBase("theta", real=True)
+#: Per-pair frequencies (any real: symbolic._symbols.TH_real), query/key components (real), and complex query/key
+#: pairs.
+th = TH_real
 qc, kc = sp.symbols("q k")  # complex numbers, one 2-D pair each
 q = sp.IndexedBase("q", real=True)
 k = sp.IndexedBase("k", real=True)

@@ -30,7 +30,7 @@ from . import (
     scaling_yarn,
 )
 from ._scaling_common import BASE_INT, FACTOR_GT1, FACTOR_INT, L0, PAIR, TOPIC, b, i, s
-from ._symbols import TH, d_rot, m, n, theta_i
+from ._symbols import TH, d_even, m, n, theta_i
 from .scaling_float64 import FLOAT64_CONFIGS, float64_agrees
 from .scaling_linear import LinearInvFreq, linear_definition, pi_angle_in_range
 from .scaling_llama3 import Llama3InvFreq, llama3_blend, llama3_continuous, llama3_definition, llama31_bands
@@ -82,7 +82,7 @@ MODULES = (
 __all__ = [
     "BASE_INT", "FACTOR_GT1", "FACTOR_INT", "FLOAT64_CONFIGS", "L0", "MODULES", "PAIR", "TH", "TOPIC",
     "DynamicInvFreq", "Llama3InvFreq", "LinearInvFreq", "NtkInvFreq", "YarnAttentionFactor", "YarnInvFreq",
-    "YarnTruncatedInvFreq", "b", "claims", "correction_dimension", "d_rot", "dynamic_definition", "dynamic_ntk",
+    "YarnTruncatedInvFreq", "b", "claims", "correction_dimension", "d_even", "dynamic_definition", "dynamic_ntk",
     "float64_agrees", "i", "linear_definition", "llama31_bands", "llama3_blend", "llama3_continuous",
     "llama3_definition", "m", "n", "ntk_base", "ntk_conditions", "ntk_definition", "pi_angle_in_range",
     "pi_corrected_constant", "pi_counterexample", "pi_geometric_bound", "pi_remainder", "pi_remainder_bound",

@@ -21,7 +21,7 @@ from ._scaling_common import (
     i,
     s,
 )
-from ._symbols import d_rot, theta_i
+from ._symbols import d_even, theta_i
 from .core import Definition, Identity, Step
 
 
@@ -84,18 +84,18 @@ def linear_definition() -> Definition:
         r"Position Interpolation in the code: $\theta'_i = \theta_i/s$",
         TOPIC,
         f"{CHEN}; {HF}",
-        LinearInvFreq(i, d_rot, b, s),
-        b ** (-2 * i / d_rot) / s,
+        LinearInvFreq(i, d_even, b, s),
+        b ** (-2 * i / d_even) / s,
         r"positions $m \to m/s$ are frequencies $\theta_i \to \theta_i/s$",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'linear')",
         assumptions=(
             r"$d$ even, $i = 0, \dots, d/2 - 1$",
             r"$b > 1$ the base, $s \ge 1$ the factor (drawn as integers)",
         ),
-        formula=sp.Eq(_TP[i], b ** (-2 * i / d_rot) / s, evaluate=False),
-        sizes={d_rot: (2, 8, 128)},
+        formula=sp.Eq(_TP[i], b ** (-2 * i / d_even) / s, evaluate=False),
+        sizes={d_even: (2, 8, 128)},
         domains={"i": PAIR, "b": BASE_INT, "s": FACTOR_INT},
-        wrong=s * b ** (-2 * i / d_rot),
+        wrong=s * b ** (-2 * i / d_even),
     )
 
 

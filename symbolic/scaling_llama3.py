@@ -12,7 +12,7 @@ from posproof.numeric.sinusoid import inverse_frequencies_mp
 
 from . import sources
 from ._scaling_common import _TP, HF, L0, PAIR, TOPIC, _float, _identity, _int, _RuleInvFreq, _tp, b, i, s
-from ._symbols import TH, d_rot
+from ._symbols import TH, d_even
 from .core import Definition, Domain, Fact, Identity, Step
 
 
@@ -87,7 +87,7 @@ def llama3_continuous() -> Identity:
 
 
 def llama3_definition() -> Definition:
-    theta = b ** (-2 * i / d_rot)
+    theta = b ** (-2 * i / d_even)
     wavelength = 2 * sp.pi / theta
     sig = (L0 / wavelength - f_low) / (f_high - f_low)
     rule = sp.Piecewise(
@@ -101,7 +101,7 @@ def llama3_definition() -> Definition:
         "the blend between",
         TOPIC,
         f"{sources.LLAMA3}; {HF}",
-        Llama3InvFreq(i, d_rot, b, s, L0, f_low, f_high),
+        Llama3InvFreq(i, d_even, b, s, L0, f_low, f_high),
         rule,
         r"Meta's `apply_scaling` on the wavelengths $\lambda_i = 2\pi/\theta_i$, "
         r"$\sigma = (L_0/\lambda_i - f_{\mathrm{low}})/(f_{\mathrm{high}} - f_{\mathrm{low}})$",
@@ -119,7 +119,7 @@ def llama3_definition() -> Definition:
             ),
             evaluate=False,
         ),
-        sizes={d_rot: (16, 128)},
+        sizes={d_even: (16, 128)},
         domains={
             "i": PAIR,
             "b": Domain("integer", 10**4, 10**6, log=True),

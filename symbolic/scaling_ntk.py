@@ -24,7 +24,7 @@ from ._scaling_common import (
     i,
     s,
 )
-from ._symbols import TH, d_rot
+from ._symbols import TH, d_even
 from .core import Definition, Domain, Identity, Step
 
 # ---- named symbols for the short statements (formula=) ----
@@ -94,7 +94,7 @@ def ntk_base() -> Identity:
             "$d/(d-2) = (h+1)/h$",
             "$b > 0$ the base, $s > 0$ the factor",
         ),
-        formula=sp.Eq(sp.Symbol("bprime"), b * s ** (d_rot / (d_rot - 2)), evaluate=False),
+        formula=sp.Eq(sp.Symbol("bprime"), b * s ** (d_even / (d_even - 2)), evaluate=False),
         domains=H_DOMAIN,
         notes="The first pair needs no condition: θ_0 = b^0 = 1 for every base (extension-ntk-conditions).",
         wrong=b * s ** ((2 * h + 2) / (2 * h + 1)),  # the exponent d/(d-1)
@@ -121,7 +121,7 @@ def ntk_conditions() -> Identity:
         assumptions=(r"$d = 2h + 2 \ge 4$ even, $h = d/2 - 1$", "$b > 0$, $s > 0$"),
         formula=(
             sp.Eq(_TP[0], 1, evaluate=False),
-            sp.Eq(_TP[d_rot / 2 - 1], TH[d_rot / 2 - 1] / s, evaluate=False),
+            sp.Eq(_TP[d_even / 2 - 1], TH[d_even / 2 - 1] / s, evaluate=False),
         ),
         domains=H_DOMAIN,
         notes="Between the two, θ'_i = θ_i·s^(-2i/(d-2)): the fast pairs are nearly untouched and the slow ones "
@@ -136,15 +136,15 @@ def ntk_definition() -> Definition:
         r"NTK-aware in the code: $\theta'_i = (b s^{d/(d-2)})^{-2i/d}$",
         TOPIC,
         f"{sources.NTK_AWARE}; {HF}",
-        NtkInvFreq(i, d_rot, b, s),
-        (b * s ** (d_rot / (d_rot - 2))) ** (-2 * i / d_rot),
+        NtkInvFreq(i, d_even, b, s),
+        (b * s ** (d_even / (d_even - 2))) ** (-2 * i / d_even),
         "the frequencies of the base $b s^{d/(d-2)}$",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'ntk')",
         assumptions=(r"$d \ge 4$ even, $i = 0, \dots, d/2 - 1$", r"$b > 1$, $s \ge 1$ (drawn as integers)"),
-        sizes={d_rot: (4, 8, 128)},
+        sizes={d_even: (4, 8, 128)},
         domains={"i": PAIR, "b": BASE_INT, "s": FACTOR_INT},
-        wrong=(b * s ** (d_rot / (d_rot - 1))) ** (-2 * i / d_rot),
-        formula=sp.Eq(_TP[i], (b * s ** (d_rot / (d_rot - 2))) ** (-2 * i / d_rot), evaluate=False),
+        wrong=(b * s ** (d_even / (d_even - 1))) ** (-2 * i / d_even),
+        formula=sp.Eq(_TP[i], (b * s ** (d_even / (d_even - 2))) ** (-2 * i / d_even), evaluate=False),
     )
 
 
@@ -153,13 +153,13 @@ kk = sp.Symbol("k", integer=True, nonnegative=True)  # distance of the current l
 
 def _dynamic_base(length):
     longest = sp.Max(length, L0, evaluate=False)
-    return b * (s * longest / L0 - (s - 1)) ** (d_rot / (d_rot - 2))
+    return b * (s * longest / L0 - (s - 1)) ** (d_even / (d_even - 2))
 
 
 def dynamic_ntk() -> Identity:
     lhs = sp.Matrix([_dynamic_base(L0 - kk), _dynamic_base(L0 + kk)])
-    e1 = sp.Matrix([b, b * (s * (L0 + kk) / L0 - (s - 1)) ** (d_rot / (d_rot - 2))])
-    rhs = sp.Matrix([b, b * (1 + s * kk / L0) ** (d_rot / (d_rot - 2))])
+    e1 = sp.Matrix([b, b * (s * (L0 + kk) / L0 - (s - 1)) ** (d_even / (d_even - 2))])
+    rhs = sp.Matrix([b, b * (1 + s * kk / L0) ** (d_even / (d_even - 2))])
     return _identity(
         "extension-dynamic-ntk",
         r"Dynamic NTK: the plain base while $n \le L_0$; above, the NTK-aware base of the factor "
@@ -181,17 +181,17 @@ def dynamic_ntk() -> Identity:
         ),
         formula=sp.Eq(
             _bp(sp.Symbol("n")),
-            b * (s * sp.Max(sp.Symbol("n"), L0, evaluate=False) / L0 - (s - 1)) ** (d_rot / (d_rot - 2)),
+            b * (s * sp.Max(sp.Symbol("n"), L0, evaluate=False) / L0 - (s - 1)) ** (d_even / (d_even - 2)),
             evaluate=False,
         ),
-        sizes={d_rot: (4, 8, 128)},
+        sizes={d_even: (4, 8, 128)},
         notes="The factor 1 + sk/L_0 is at least 1, the two branches meet at n = L_0 (k = 0: factor 1), and the "
         "factor reaches s at n = L_0(2s - 1)/s. "
         "The registered mistake uses n instead of max(n, L_0): below L_0 the base would shrink.",
         wrong=sp.Matrix(
             [
-                b * (s * (L0 - kk) / L0 - (s - 1)) ** (d_rot / (d_rot - 2)),
-                b * (1 + s * kk / L0) ** (d_rot / (d_rot - 2)),
+                b * (s * (L0 - kk) / L0 - (s - 1)) ** (d_even / (d_even - 2)),
+                b * (1 + s * kk / L0) ** (d_even / (d_even - 2)),
             ]
         ),
     )
@@ -204,16 +204,16 @@ def dynamic_definition() -> Definition:
         r"Dynamic NTK in the code: the frequencies of $b (s \max(n, L_0)/L_0 - (s - 1))^{d/(d-2)}$",
         TOPIC,
         f"{sources.DYNAMIC_NTK}; {HF}",
-        DynamicInvFreq(i, d_rot, b, s, seq_len, L0),
-        (b * (s * sp.Max(seq_len, L0) / L0 - (s - 1)) ** (d_rot / (d_rot - 2))) ** (-2 * i / d_rot),
+        DynamicInvFreq(i, d_even, b, s, seq_len, L0),
+        (b * (s * sp.Max(seq_len, L0) / L0 - (s - 1)) ** (d_even / (d_even - 2))) ** (-2 * i / d_even),
         r"dynamic NTK recomputes the NTK-aware base for the current length $L = \max(n, L_0)$",
         "numeric.scaling.rope_inv_freq_mp (rope_type 'dynamic', seq_len = n, max_position_embeddings = L_0)",
         assumptions=(
             r"$d \ge 4$ even, $i = 0, \dots, d/2 - 1$",
             r"$b > 1$, $s \ge 1$, $n \ge 1$, $L_0 \ge 2$ (drawn as integers)",
         ),
-        formula=sp.Eq(_tp(seq_len), _bp(seq_len) ** (-2 * i / d_rot), evaluate=False),
-        sizes={d_rot: (4, 8, 128)},
+        formula=sp.Eq(_tp(seq_len), _bp(seq_len) ** (-2 * i / d_even), evaluate=False),
+        sizes={d_even: (4, 8, 128)},
         domains={
             "i": PAIR,
             "b": BASE_INT,
@@ -221,7 +221,7 @@ def dynamic_definition() -> Definition:
             "n": Domain("integer", 1, 2**17, log=True),
             "L_0": Domain("integer", 2, 2**16, log=True),
         },
-        wrong=(b * (s * seq_len / L0 - (s - 1)) ** (d_rot / (d_rot - 2))) ** (-2 * i / d_rot),
+        wrong=(b * (s * seq_len / L0 - (s - 1)) ** (d_even / (d_even - 2))) ** (-2 * i / d_even),
     )
 
 

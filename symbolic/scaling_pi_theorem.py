@@ -10,7 +10,7 @@ from sympy.core.parameters import evaluate
 from posproof.numeric.sinusoid import inverse_frequencies_mp
 
 from ._scaling_common import CHEN, TOPIC, _identity
-from ._symbols import d_rot
+from ._symbols import d_even
 from .core import Domain, Fact, Identity, Step
 
 # ==============================================================================================================
@@ -104,8 +104,8 @@ j = sp.Symbol("j", integer=True, nonnegative=True)
 
 def pi_geometric_bound() -> Identity:
     ratio = 1 / (1 + u)  # c^(-4/d)
-    total = sp.Sum(ratio**j, (j, 0, d_rot / 2 - 1))  # sum_j theta_j^2 = sum_j c^(-4j/d)
-    closed = (1 - ratio ** (d_rot / 2)) / (1 - ratio)
+    total = sp.Sum(ratio**j, (j, 0, d_even / 2 - 1))  # sum_j theta_j^2 = sum_j c^(-4j/d)
+    closed = (1 - ratio ** (d_even / 2)) / (1 - ratio)
     return _identity(
         "extension-pi-geometric-bound",
         r"Theorem 2.1, eq. 13: $\sum_{j<d/2} \theta_j^2 = (1 - c^{-2})/(1 - c^{-4/d}) < 1/(1 - c^{-4/d})$ (holds, as "
@@ -123,12 +123,12 @@ def pi_geometric_bound() -> Identity:
             r"($c \le 10^{15}$)",
         ),
         formula=sp.Lt(
-            sp.Sum(sp.IndexedBase("theta")[j] ** 2, (j, 0, d_rot / 2 - 1)),
-            1 / (1 - sp.Pow(_cc, -4 / d_rot, evaluate=False)),
+            sp.Sum(sp.IndexedBase("theta")[j] ** 2, (j, 0, d_even / 2 - 1)),
+            1 / (1 - sp.Pow(_cc, -4 / d_even, evaluate=False)),
             evaluate=False,
         ),
-        sizes={d_rot: (2, 8, 128)},
-        domains={"u": Domain("real", 1e-6, 10 ** (sp.Integer(60) / d_rot) - 1, log=True)},
+        sizes={d_even: (2, 8, 128)},
+        domains={"u": Domain("real", 1e-6, 10 ** (sp.Integer(60) / d_even) - 1, log=True)},
         notes="Eq. 12, |a''(s)| ≤ Σ_j |h_j| |φ_j''(s)| = Σ_j |h_j| θ_j² ≤ (max_j |h_j|) Σ_j θ_j² (|Re z| ≤ |z|, the "
         "triangle inequality, |(e^{isθ})''| = θ²), is standard and not re-derived here. The registered mistake "
         "is the paper's next step, the bound d/(4 ln c) = 1/ln(1 + u) (extension-pi-step14-fails).",
@@ -192,7 +192,9 @@ def pi_corrected_constant() -> Identity:
             r"$c^{4/d} = e^x = 1 + x + g$ with $g \ge 0$: the exponential lies above its tangent line at 0 (the one "
             "fact taken as given; every $x > 0$ has this form)",
         ),
-        formula=sp.Le(1 / (1 - sp.Pow(_cc, -4 / d_rot, evaluate=False)), d_rot / (4 * sp.log(_cc)) + 1, evaluate=False),
+        formula=sp.Le(
+            1 / (1 - sp.Pow(_cc, -4 / d_even, evaluate=False)), d_even / (4 * sp.log(_cc)) + 1, evaluate=False
+        ),
         notes="So |a''(s)| ≤ (max_j |h_j|)(d/(4 ln c) + 1) and, with eq. 11 and 16 (which hold), the corrected "
         "Theorem 2.1 reads |a(s) - a_linear(s)| ≤ (max_j |h_j|)(d + 4 ln c)(s - s_1)(s_2 - s)/(8 ln c). At c = "
         "10^4, d = 128 and unit grid spacing: (d + 4 ln c)/(32 ln c) = 0.5593 instead of 0.4343, and against the "

@@ -7,7 +7,7 @@ import sympy as sp
 
 from . import sources
 from ._scaling_common import CHEN, _identity, i
-from ._symbols import TH, A, d_rot, k, m, n, q
+from ._symbols import TH, A, d_even, k, m, n, q
 from .core import Identity, Step
 from .rope import rotated_pair
 
@@ -18,21 +18,21 @@ from .rope import rotated_pair
 F = sp.IndexedBase("f", positive=True)  # per-pair factors of a rule: theta'_i = f_i theta_i
 
 # ---- named symbols for the short statements (formula=) ----
-_Rp = {x: sp.MatrixSymbol(f"Rprime_{x}", d_rot, d_rot) for x in ("m", "n", "n-m")}
-_qv, _kv = sp.MatrixSymbol("q", d_rot, 1), sp.MatrixSymbol("k", d_rot, 1)
+_Rp = {x: sp.MatrixSymbol(f"Rprime_{x}", d_even, d_even) for x in ("m", "n", "n-m")}
+_qv, _kv = sp.MatrixSymbol("q", d_even, 1), sp.MatrixSymbol("k", d_even, 1)
 
 
 def scaled_relative() -> Identity:
     q0, q1, k0, k1 = q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1]
     freq = F[i] * TH[i]
     rq, rk = rotated_pair(A * q0, A * q1, m * freq), rotated_pair(A * k0, A * k1, n * freq)
-    lhs = sp.Sum(rq[0] * rk[0] + rq[1] * rk[1], (i, 0, d_rot / 2 - 1))
+    lhs = sp.Sum(rq[0] * rk[0] + rq[1] * rk[1], (i, 0, d_even / 2 - 1))
 
     def relative(angle):
         c, sn = sp.cos(angle), sp.sin(angle)
         return A**2 * (q0 * (k0 * c - k1 * sn) + q1 * (k0 * sn + k1 * c))
 
-    rhs = sp.Sum(relative((n - m) * freq), (i, 0, d_rot / 2 - 1))
+    rhs = sp.Sum(relative((n - m) * freq), (i, 0, d_even / 2 - 1))
     return _identity(
         "extension-scaled-rope-relative",
         "For every even $d$, per-pair factors $f_i > 0$ and attention factor $A > 0$: "
@@ -60,11 +60,11 @@ def scaled_relative() -> Identity:
             sp.MatMul(A**2, sp.Transpose(_qv), _Rp["n-m"], _kv),
             evaluate=False,
         ),
-        sizes={d_rot: (2, 6)},
+        sizes={d_even: (2, 6)},
         notes="Scaling changes the frequencies, not the algebra: the score still depends on n - m only, through "
         "the scaled angles (n - m) f_i θ_i, and the attention factor scales every logit by A². With f_i = 1/s "
         "this is RoPE at the interpolated positions m/s, n/s.",
-        wrong=sp.Sum(relative((n - m) * TH[i]), (i, 0, d_rot / 2 - 1)),
+        wrong=sp.Sum(relative((n - m) * TH[i]), (i, 0, d_even / 2 - 1)),
     )
 
 

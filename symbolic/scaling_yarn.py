@@ -29,7 +29,7 @@ from ._scaling_common import (
     i,
     s,
 )
-from ._symbols import TH, d_rot, theta_i
+from ._symbols import TH, d_even, theta_i
 from .core import Definition, Domain, Identity, Kernel, Step
 
 # ---- named symbols for the short statements (formula=) ----
@@ -91,7 +91,7 @@ class YarnAttentionFactor(Kernel):
 r = sp.Symbol("r", positive=True)  # rotations over L_0 positions
 
 
-def correction_dimension(rotations, length=L0, width=d_rot, base=b):
+def correction_dimension(rotations, length=L0, width=d_even, base=b):
     r"""YaRN's ``c(r) = d ln(L_0/(2 pi r)) / (2 ln b)``: the (real) pair index completing ``r`` rotations."""
     return width * sp.log(length / (2 * sp.pi * rotations)) / (2 * sp.log(base))
 
@@ -99,7 +99,7 @@ def correction_dimension(rotations, length=L0, width=d_rot, base=b):
 def yarn_correction_dimension() -> Identity:
     c = correction_dimension(r)
     with evaluate(False):
-        lhs = L0 * b ** (-2 * c / d_rot)
+        lhs = L0 * b ** (-2 * c / d_even)
     return _identity(
         "extension-yarn-correction-dimension",
         r"YaRN's correction dimension: pair $c(r) = d \ln(L_0/(2\pi r))/(2 \ln b)$ turns through exactly $r$ "
@@ -119,7 +119,7 @@ def yarn_correction_dimension() -> Identity:
         ),
         formula=(
             sp.Eq(_c(r), c, evaluate=False),
-            sp.Eq(L0 * sp.Pow(b, -2 * _c(r) / d_rot, evaluate=False), 2 * sp.pi * r, evaluate=False),
+            sp.Eq(L0 * sp.Pow(b, -2 * _c(r) / d_even, evaluate=False), 2 * sp.pi * r, evaluate=False),
         ),
         given=(sp.Q.gt(b, 1),),
         domains={"b": Domain("real", 1.001, 1e6, log=True)},
@@ -229,9 +229,9 @@ def yarn_monotone() -> Identity:
 def yarn_definition() -> Definition:
     def theta_prime(length):
         lo = sp.Max(correction_dimension(32, length), 0)
-        hi = sp.Min(correction_dimension(1, length), d_rot - 1)
+        hi = sp.Min(correction_dimension(1, length), d_even - 1)
         g = sp.Min(sp.Max((i - lo) / (hi - lo), 0), 1)
-        return yarn_blend(g, b ** (-2 * i / d_rot))
+        return yarn_blend(g, b ** (-2 * i / d_even))
 
     return Definition(
         "extension-yarn-inv-freq",
@@ -239,7 +239,7 @@ def yarn_definition() -> Definition:
         "ramp from $c(32)$ to $c(1)$",
         TOPIC,
         f"{sources.YARN}; {HF}",
-        YarnInvFreq(i, d_rot, b, s, L0),
+        YarnInvFreq(i, d_even, b, s, L0),
         theta_prime(L0),
         r"$\gamma_i = \operatorname{clip}((i - \mathrm{low})/(\mathrm{high} - \mathrm{low}), 0, 1)$, "
         r"$\mathrm{low} = \max(c(\beta_{\mathrm{fast}}), 0)$, $\mathrm{high} = \min(c(\beta_{\mathrm{slow}}), d - 1)$, "
@@ -251,7 +251,7 @@ def yarn_definition() -> Definition:
             "truncate false (gpt-oss's setting): low and high are the real correction dimensions",
         ),
         formula=sp.Eq(_TP[i], _G[i] * TH[i] / s + (1 - _G[i]) * TH[i], evaluate=False),
-        sizes={d_rot: (16, 128)},
+        sizes={d_even: (16, 128)},
         domains={
             "i": PAIR,
             "b": Domain("integer", 10**3, 10**6, log=True),
@@ -268,9 +268,9 @@ def yarn_definition() -> Definition:
 def yarn_truncated_definition() -> Definition:
     def theta_prime(length):
         lo = sp.Max(sp.floor(correction_dimension(32, length)), 0)
-        hi = sp.Min(sp.ceiling(correction_dimension(1, length)), d_rot - 1)
+        hi = sp.Min(sp.ceiling(correction_dimension(1, length)), d_even - 1)
         g = sp.Min(sp.Max((i - lo) / (hi - lo), 0), 1)
-        return yarn_blend(g, b ** (-2 * i / d_rot))
+        return yarn_blend(g, b ** (-2 * i / d_even))
 
     return Definition(
         "extension-yarn-truncated-inv-freq",
@@ -278,7 +278,7 @@ def yarn_truncated_definition() -> Definition:
         r"$\lceil c(1) \rceil$",
         TOPIC,
         f"{sources.YARN}; {HF}",
-        YarnTruncatedInvFreq(i, d_rot, b, s, L0),
+        YarnTruncatedInvFreq(i, d_even, b, s, L0),
         theta_prime(L0),
         r"$\gamma_i = \operatorname{clip}((i - \mathrm{low})/(\mathrm{high} - \mathrm{low}), 0, 1)$, "
         r"$\mathrm{low} = \max(\lfloor c(\beta_{\mathrm{fast}}) \rfloor, 0)$, "
@@ -296,7 +296,7 @@ def yarn_truncated_definition() -> Definition:
             _clip((i - sp.floor(_c(32))) / (sp.ceiling(_c(1)) - sp.floor(_c(32))), 0, 1),
             evaluate=False,
         ),
-        sizes={d_rot: (16, 128)},
+        sizes={d_even: (16, 128)},
         domains={
             "i": PAIR,
             "b": Domain("integer", 10**3, 10**6, log=True),
@@ -308,12 +308,12 @@ def yarn_truncated_definition() -> Definition:
             sp.Min(
                 sp.Max(
                     (i - sp.Max(correction_dimension(32, L0), 0))
-                    / (sp.Min(correction_dimension(1, L0), d_rot - 1) - sp.Max(correction_dimension(32, L0), 0)),
+                    / (sp.Min(correction_dimension(1, L0), d_even - 1) - sp.Max(correction_dimension(32, L0), 0)),
                     0,
                 ),
                 1,
             ),
-            b ** (-2 * i / d_rot),
+            b ** (-2 * i / d_even),
         ),
     )
 

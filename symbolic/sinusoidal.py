@@ -13,20 +13,24 @@ import sympy as sp
 from posproof.numeric import sinusoid
 
 from . import sources
+from ._symbols import TH
+from ._symbols import d_even as d
 from .core import Definition, Domain, Fact, Identity, Kernel, Step
 
 MATHS = sources.article("Maths behind Positional Encoding")
 VASWANI = sources.VASWANI
 
 # ---- symbols, named like the math -----------------------------------------------------------------------------
-d = sp.Symbol("d", integer=True, positive=True, even=True)  # encoded width d_model
+# d: encoded width d_model (symbolic._symbols.d_even)
+
 i = sp.Symbol("i", integer=True, nonnegative=True)  # pair index 0 .. d/2 - 1
 pos, m, n, t, k = sp.symbols("pos m n t k", real=True)  # positions and shifts (real: interpolation allowed)
 b = sp.Symbol("b", positive=True)  # frequency base (10000 in the paper); claims that need b > 1 say so
 theta = sp.Symbol("theta_i", positive=True)  # one pair's frequency, for per-pair lemmas
 #: The frequencies θ_i. The identities below hold for ANY positive frequencies, so they are proved for free
 #: components θ_i (Indexed) and hence in particular for the paper's θ_i = b^{-2i/d} (sinusoidal-definition).
-THETA = sp.IndexedBase("theta", positive=True)
+
+THETA = TH
 theta_i = THETA[i]
 theta_paper = b ** (-2 * i / d)  # θ_i = b^{-2i/d}
 
