@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from posproof.numeric import extension
-from posproof.numeric.scaling import RULES, RopeScaling, rope_scaling_from_config
+from posproof.numeric.scaling import ROPE_TYPES, RopeScaling, rope_scaling_from_config
 
 from .args import UsageError, float_arg, int_arg
 
@@ -45,7 +45,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     s.add_argument("--base", help="RoPE base b (default 10000)")
     s.add_argument("--trained", help="trained context length L0")
     s.add_argument("--target", help="target context length L")
-    s.add_argument("--rule", help=f"scaling rule: {', '.join(RULES)} (default: default)")
+    s.add_argument("--rule", help=f"scaling rule: {', '.join(ROPE_TYPES)} (default: default)")
     s.add_argument("--factor", help="scaling factor s")
     s.add_argument("--beta-fast", help="YaRN beta_fast (default 32)")
     s.add_argument("--beta-slow", help="YaRN beta_slow (default 1)")
@@ -86,8 +86,8 @@ def _from_options(args) -> tuple[RopeScaling, int, int, dict]:
     L0 = int_arg(args.trained, "--trained", 2)
     L = int_arg(args.target, "--target", 1)
     rule = args.rule or "default"
-    if rule not in RULES:
-        raise UsageError(f"--rule must be one of {', '.join(RULES)}, got {rule!r}")
+    if rule not in ROPE_TYPES:
+        raise UsageError(f"--rule must be one of {', '.join(ROPE_TYPES)}, got {rule!r}")
     mapping: dict = {"rope_type": rule}
     reals = {
         "factor": ("a real number >= 1", lambda x: x >= 1),

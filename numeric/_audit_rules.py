@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .scaling import RULES, RopeScaling
+from .scaling import ROPE_TYPES, RopeScaling
 from .sinusoid import inverse_frequencies
 from .tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 
@@ -63,7 +63,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
         "original_max_position_embeddings": cfg.L0,
         "max_position_embeddings": cfg.max_position_embeddings,
     }
-    for rule in RULES:
+    for rule in ROPE_TYPES:
         if rule in (cfg.rope_type, "default", "longrope") or params["factor"] is None:
             continue
         kw: dict = {"factor": params["factor"], "partial_rotary_factor": cfg.partial_rotary_factor}

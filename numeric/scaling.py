@@ -53,7 +53,7 @@ from . import _validate
 from .sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
-    "RULES",
+    "ROPE_TYPES",
     "RopeScaling",
     "rope_inv_freq",
     "rope_inv_freq_mp",
@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 #: The rules, by the names configuration files use (plus ``"ntk"``, the static NTK-aware base change).
-RULES = ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+ROPE_TYPES = ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
 #: Older names: ``"su"`` is what early Phi-3 configuration files call LongRoPE.
 _ALIASES = {"su": "longrope"}
 
@@ -177,8 +177,8 @@ class RopeScaling:
     def __post_init__(self):
         set_ = lambda name, value: object.__setattr__(self, name, value)
         rule = self.rope_type
-        if not isinstance(rule, str) or _ALIASES.get(rule, rule) not in RULES:
-            raise ValueError(f"rope_type must be one of {', '.join(map(repr, RULES))}, got {rule!r}")
+        if not isinstance(rule, str) or _ALIASES.get(rule, rule) not in ROPE_TYPES:
+            raise ValueError(f"rope_type must be one of {', '.join(map(repr, ROPE_TYPES))}, got {rule!r}")
         rule = _ALIASES.get(rule, rule)
         set_("rope_type", rule)
         set_("width", _integer(self.width, "width", 1))
@@ -321,7 +321,7 @@ class RopeScaling:
             )
         rule = given.pop("rope_type", given.pop("type", "default"))
         given.pop("type", None)
-        if isinstance(rule, str) and _ALIASES.get(rule, rule) in RULES:
+        if isinstance(rule, str) and _ALIASES.get(rule, rule) in ROPE_TYPES:
             for key in given:
                 if key not in RULE_KEYS[_ALIASES.get(rule, rule)] and key != "partial_rotary_factor":
                     raise ValueError(_not_used(key, _ALIASES.get(rule, rule)))

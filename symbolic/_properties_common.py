@@ -8,7 +8,7 @@ from ._symbols import d_any
 from .core import Identity
 
 TOPIC = "properties"
-RULES = f"{sources.article('Rules any Positional Encoding Method must follow')}; {sources.WANG}"
+RULES_SOURCE = f"{sources.article('Rules any Positional Encoding Method must follow')}; {sources.WANG}"
 RELATIVE = sources.article("Relative Positions")
 
 # ---- symbols, named like the math (the code width d_any, m, n: symbolic._symbols) ------------------------------

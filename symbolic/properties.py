@@ -27,7 +27,7 @@ from __future__ import annotations
 from . import properties_absolute, properties_causal, properties_lengths, properties_relative, properties_rope
 from ._properties_common import (
     RELATIVE,
-    RULES,
+    RULES_SOURCE,
     TARGET,
     TOPIC,
     TRAINED,
@@ -62,7 +62,7 @@ from .properties_rope import (
     ROPE_BASE,
     ROPE_FACTOR,
     ROPE_L0,
-    ROPE_RULES,
+    ROPE_TYPES,
     ROPE_WIDTH,
     XPOS_GAMMA,
     a,
@@ -81,7 +81,7 @@ from .properties_rope import (
 MODULES = (properties_absolute, properties_relative, properties_rope, properties_causal, properties_lengths)
 
 __all__ = [
-    "A", "MODULES", "P", "RELATIVE", "ROPE_BASE", "ROPE_FACTOR", "ROPE_L0", "ROPE_RULES", "ROPE_WIDTH", "RULES",
+    "A", "MODULES", "P", "RELATIVE", "ROPE_BASE", "ROPE_FACTOR", "ROPE_L0", "ROPE_TYPES", "ROPE_WIDTH", "RULES_SOURCE",
     "TARGET", "TOPIC", "TRAINED", "XPOS_GAMMA", "a", "absolute_lengths", "absolute_symmetric", "alibi_antisymmetric",
     "alibi_lengths", "binary_rules", "c", "capped_lengths", "causal_rules", "claims", "counting", "counting_grows",
     "counting_shift", "d_any", "deberta_rules", "k", "l", "learned_rules", "length_absolute", "length_alibi",

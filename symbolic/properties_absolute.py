@@ -9,7 +9,7 @@ import sympy as sp
 from posproof.numeric import tolerances
 
 from . import sources
-from ._properties_common import RULES, TOPIC, P, _identity, counting, l, proximity, s, t, u, varphi
+from ._properties_common import RULES_SOURCE, TOPIC, P, _identity, counting, l, proximity, s, t, u, varphi
 from ._symbols import d_any, m, n
 from .attention import shifted
 from .core import Fact, Identity, Step
@@ -24,7 +24,7 @@ def absolute_symmetric() -> Identity:
     return _identity(
         "properties-absolute-symmetric",
         "Every absolute code's proximity is symmetric: p_m·p_n = p_n·p_m",
-        RULES,
+        RULES_SOURCE,
         [Step(proximity(m, n), rhs, "each product p[m, l] p[n, l] commutes", ("expand",))],
         assumptions=(
             "p[pos, l]: any real table of d components per position (counting, binary, sinusoidal, a learned table)",
@@ -48,7 +48,7 @@ def counting_grows() -> Identity:
         "properties-counting-proximity-grows",
         "Counting codes c·pos·(1, ..., 1): moving the key further from the query raises φ, "
         "φ(m, m + u) < φ(m, m + u + s)",
-        f"{RULES}; {sources.article('1. The Simple Counting Method (Option 1)')}",
+        f"{RULES_SOURCE}; {sources.article('1. The Simple Counting Method (Option 1)')}",
         [Step(near, far, "d equal components; the gap is d c² m s > 0", ("doit", "expand"), rel="<")],
         rel="<",
         assumptions=(
@@ -69,7 +69,7 @@ def counting_shift() -> Identity:
     return _identity(
         "properties-counting-shift-changes",
         "Counting codes c·pos·(1, ..., 1): shifting both words raises φ, φ(m, n) < φ(m + t, n + t)",
-        f"{RULES}; {sources.article('1. The Simple Counting Method (Option 1)')}",
+        f"{RULES_SOURCE}; {sources.article('1. The Simple Counting Method (Option 1)')}",
         [Step(before, after, "d equal components; the gap is d c² t (m + n + t) > 0", ("doit", "expand"), rel="<")],
         rel="<",
         assumptions=("c > 0 (counting or normalized counting)", "positions m, n >= 0, shift t >= 1"),
@@ -114,7 +114,7 @@ def binary_rules() -> Fact:
         "properties-binary-rules",
         "Binary codes: φ(m, n) = the bits m and n share breaks monotonicity and translation invariance",
         TOPIC,
-        f"{RULES}; {sources.article('3. The Binary Breakthrough')}",
+        f"{RULES_SOURCE}; {sources.article('3. The Binary Breakthrough')}",
         "8-bit codes of 0 .. 255, φ(m, n) = p_m·p_n = popcount(m AND n). Scanning query by query, the first key "
         "that moves away and raises φ, and scanning distances and shifts, the first shift that changes φ.",
         {
@@ -154,7 +154,7 @@ def learned_rules() -> Fact:
         "properties-learned-random-init",
         "A seeded random position table (BERT's initialisation) breaks monotonicity and translation invariance",
         TOPIC,
-        f"{RULES}; {sources.BERT}",
+        f"{RULES_SOURCE}; {sources.BERT}",
         "64 positions x 64 components drawn N(0, 0.02²) (seeded), φ(m, n) = p_m·p_n: φ(m, m + u) does not fall "
         "with u, and φ(m + 1, n + 1) differs from φ(m, n) (beyond 1e-12).",
         {"monotone in |m - n|": False, "translation invariant": False},

@@ -8,7 +8,7 @@ import sympy as sp
 from posproof.numeric.transformer_xl import causal_mask
 
 from . import sources
-from ._properties_common import RULES, TOPIC, varphi
+from ._properties_common import RULES_SOURCE, TOPIC, varphi
 from ._symbols import m, n
 from .core import Fact
 
@@ -40,7 +40,7 @@ def causal_rules() -> Fact:
         "properties-causal-mask-rules",
         "A causal mask alone (no position code), 32 positions: unchanged by shifts, not symmetric, not monotone",
         TOPIC,
-        f"{RULES}; {sources.note('Position rules affect context extension')}",
+        f"{RULES_SOURCE}; {sources.note('Position rules affect context extension')}",
         "numeric.transformer_xl.causal_mask as an additive bias (0 where the key is visible, -inf where not): "
         "unchanged when queries and keys shift together (shifts 0 .. 16 of a 16 x 16 block), different for (i, j) "
         "and (j, i), and equal (0) on every visible key, so it does not fall with the distance.",

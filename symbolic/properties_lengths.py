@@ -11,14 +11,14 @@ import sympy as sp
 
 from posproof.numeric import alibi, deberta, t5
 from posproof.numeric.extension import phase_coverage
-from posproof.numeric.scaling import rope_inv_freq
+from posproof.numeric.scaling import ROPE_TYPES, rope_inv_freq
 from posproof.numeric.sinusoid import inverse_frequencies
 
 from . import sources
 from ._properties_common import RELATIVE, TARGET, TOPIC, TRAINED, m_h
 from ._symbols import m, n
 from .core import Fact
-from .properties_rope import ROPE_RULES, rule_scaling, xpos_decay_bases
+from .properties_rope import rule_scaling, xpos_decay_bases
 
 # ================================================================================================================
 # Length generalisation: what positions L0 .. L - 1 produce that training never showed.
@@ -229,7 +229,7 @@ def rope_lengths(L0: int, L: int, width: int = 128, base: float = 10000.0, scale
     trained = inverse_frequencies(width, base)
     factor = L / L0
     value = {}
-    for rule in ROPE_RULES:
+    for rule in ROPE_TYPES:
         scaling, kw = rule_scaling(rule, width, L0, factor, L)
         inv, _ = rope_inv_freq(width, base, scaling if scaled else {}, **(kw if scaled else {}))
         value[rule] = len(phase_coverage(trained, inv, L0, L).ood_pairs)

@@ -10,7 +10,7 @@ from posproof.numeric import deberta, tolerances
 from posproof.numeric.transformer_xl import txl_relative_embeddings
 
 from . import sources
-from ._properties_common import RULES, TOPIC, _identity, m_h, s, varphi
+from ._properties_common import RULES_SOURCE, TOPIC, _identity, m_h, s, varphi
 from ._symbols import m, n
 from .attention import difference
 from .core import Fact, Identity, Step
@@ -39,7 +39,7 @@ def txl_rules() -> Fact:
         "Transformer-XL's position term v^T W_{k,R} R_{m-n} at a seeded draw of v, W_{k,R}: neither symmetric nor "
         "monotone",
         TOPIC,
-        f"{RULES}; {sources.TXL}",
+        f"{RULES_SOURCE}; {sources.TXL}",
         "φ(m, n) = v^T W_{k,R} R_{m-n} (the position->position term) with seeded v (8) and W_{k,R} (8 x 16), R in "
         "[sin | cos] halves from numeric.transformer_xl.txl_relative_embeddings, for m - n = -20 .. 20: "
         "φ(m, n) differs from φ(n, m), and φ does not fall as |m - n| grows.",
@@ -84,7 +84,7 @@ def deberta_rules() -> Fact:
         "DeBERTa's scores for one repeated token: not symmetric; constant beyond the window (clipped), equal on "
         "distances that share a log bucket",
         TOPIC,
-        f"{RULES}; {sources.DEBERTA}; {sources.DEBERTA_CODE}",
+        f"{RULES_SOURCE}; {sources.DEBERTA}; {sources.DEBERTA_CODE}",
         "numeric.deberta.deberta_scores_gather with the same (seeded) token at every position, so the scores "
         "vary with positions only: clipped with k = 3 over 12 positions, and log buckets (bucket_size 8, "
         "max_position 32, k = 8) over 40 positions; agreement to 1e-12.",
@@ -115,7 +115,7 @@ def alibi_antisymmetric() -> Identity:
     return _identity(
         "properties-alibi-antisymmetric",
         "ALiBi's bias -m_h(i - j) is not symmetric: a key before the query gets -m_h s < m_h s, the mirrored value",
-        f"{RULES}; {sources.ALIBI}",
+        f"{RULES_SOURCE}; {sources.ALIBI}",
         [Step(lhs, rhs, "the gap is 2 m_h s > 0", ("expand",), rel="<")],
         rel="<",
         assumptions=("m_h > 0 a head's slope; query i, key j = i - s with s >= 1",),

@@ -7,10 +7,10 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from posproof.numeric.scaling import rope_inv_freq
+from posproof.numeric.scaling import ROPE_TYPES, rope_inv_freq
 
 from . import sources
-from ._properties_common import RULES, TOPIC, _identity, u, varphi
+from ._properties_common import RULES_SOURCE, TOPIC, _identity, u, varphi
 from ._symbols import A, k, m, n, q, theta_real
 from .core import Fact, Identity, Step
 from .rope import rotated_pair
@@ -35,7 +35,7 @@ def rope_odd_part() -> Identity:
     return _identity(
         "properties-rope-odd-part",
         "RoPE, any frequency and attention factor: φ(m, n) - φ(n, m) = 2A²(q_1 k_0 - q_0 k_1) sin((n - m)a) per plane",
-        f"{RULES}; {sources.ROFORMER}; {sources.HF_ROPE}",
+        f"{RULES_SOURCE}; {sources.ROFORMER}; {sources.HF_ROPE}",
         [Step(lhs, rhs, "angle-addition formulas; the even (cos) parts cancel", ("expand", "expand_trig", "expand"))],
         assumptions=(
             "one plane: q = (q_0, q_1), k = (k_0, k_1) real, m, n integer positions",
@@ -52,7 +52,6 @@ def rope_odd_part() -> Identity:
 #: RoPE and its context-extension rules at one configuration: d = 128, b = 10^4, L0 = 4096, s = 4 (the target
 #: 16384); Llama 3's band factors 1 and 4; LongRoPE's per-pair factors a stated ramp from 1 to s.
 ROPE_WIDTH, ROPE_BASE, ROPE_L0, ROPE_FACTOR = 128, 10000.0, 4096, 4.0
-ROPE_RULES = ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
 
 
 def longrope_ramp(width: int, factor: float) -> list[float]:
@@ -94,7 +93,7 @@ def monotone_range(phi: np.ndarray) -> int:
 def _rope_rules(dps: int, scaled: bool = True):
     r = np.arange(200)
     value, rows = {}, []
-    for rule in ROPE_RULES:
+    for rule in ROPE_TYPES:
         scaling, kw = rule_scaling(rule, ROPE_WIDTH, ROPE_L0, ROPE_FACTOR, int(ROPE_FACTOR * ROPE_L0))
         inv, af = rope_inv_freq(ROPE_WIDTH, ROPE_BASE, scaling if scaled else {}, **(kw if scaled else {}))
         # q = k = (1, 0) in every plane: (A R'_0 q)^T (A R'_r k) = A² Σ_i cos(r θ'_i) (extension-scaled-rope-relative)
@@ -109,7 +108,7 @@ def rope_rules() -> Fact:
         "properties-rope-monotone-range",
         "RoPE and its context-extension rules (d = 128, b = 10^4, L0 = 4096, s = 4): how far φ(0, r) falls",
         TOPIC,
-        f"{RULES}; {sources.ROFORMER}; {sources.HF_ROPE}",
+        f"{RULES_SOURCE}; {sources.ROFORMER}; {sources.HF_ROPE}",
         "q = k = (1, 0) in every plane, so φ(0, r) = (A R'_0 q)^T (A R'_r k) = A² Σ_i cos(r θ'_i) "
         "(extension-scaled-rope-relative), with each rule's θ'_i and A from numeric.scaling.rope_inv_freq (dynamic "
         "at length 16384; "
@@ -141,7 +140,7 @@ def xpos_relative() -> Identity:
     return _identity(
         "properties-xpos-relative",
         "xPos, per plane: (ζ^(m/γ) R(mθ) q)^T (ζ^(-n/γ) R(nθ) k) = ζ^((m-n)/γ) q^T R((n - m)θ) k",
-        f"{RULES}; {sources.XPOS}",
+        f"{RULES_SOURCE}; {sources.XPOS}",
         [
             Step(
                 lhs,
@@ -197,7 +196,7 @@ def xpos_rules() -> Fact:
         "xPos (d = 128, b = 10^4, γ = 512), q = k: φ falls up to m - n = 11, and a key before the query scores "
         "below its mirror",
         TOPIC,
-        f"{RULES}; {sources.XPOS}",
+        f"{RULES_SOURCE}; {sources.XPOS}",
         "q = k = (1, 0) in every plane: φ(m, n) = Σ_i ζ_i^((m-n)/γ) cos((m - n)θ_i) with ζ_i = (2i + 0.4d)/(1.4d) "
         "(properties-xpos-relative): the largest K with φ(0) > ... > φ(K) over keys before the query, and "
         "φ(5, 0) against φ(0, 5).",

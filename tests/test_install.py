@@ -8,6 +8,7 @@ from outside the repository, and uninstall without touching the other package. I
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import venv
 from pathlib import Path
@@ -36,7 +37,11 @@ def test_installs_beside_pypi_symbolic(tmp_path):
     sentry = "import symbolic; assert hasattr(symbolic, 'ProguardMapper'), symbolic.__file__"
     _run(py, "-c", sentry, cwd=tmp_path)
 
-    _run(*pip, str(ROOT), cwd=tmp_path)  # non-editable: a wheel built from the tree
+    # non-editable: a wheel built from a copy of the tree (a build in place would leave build/ in the repository)
+    source = tmp_path / "source"
+    skip = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "node_modules", "__pycache__", ".*cache")
+    shutil.copytree(ROOT, source, symlinks=True, ignore=skip)
+    _run(*pip, str(source), cwd=tmp_path)
     (record,) = site.glob("posproof-*.dist-info/RECORD")
     top = {line.split(",")[0].split("/")[0] for line in record.read_text(encoding="utf-8").splitlines()}
     top = {name for name in top if not name.endswith(".dist-info") and name != ".."}  # .. : the console script
