@@ -6,9 +6,8 @@ import sys
 
 
 def main(topic: str) -> int:
+    from posproof.printing.latex import topic_latex
     from posproof.symbolic import registry
-
-    from .render import topic_latex
 
     sys.stdout.write(topic_latex(registry.topic(topic)))
     return 0

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from posproof.printing.formats import format_names
+
 ARTICLE = "Positional Encoding 101"
 NOTE = "Positional encoding: give tokens a sense of order"
 
@@ -511,7 +513,7 @@ def annotate_markdown() -> str:
 
 # ---- the command -----------------------------------------------------------------------------------------------
 
-FORMATS = {"text": "text", "txt": "text", "markdown": "markdown", "md": "markdown"}
+FORMATS = format_names("text", "markdown")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

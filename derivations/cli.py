@@ -22,6 +22,7 @@ import textwrap
 from pathlib import Path
 
 from posproof.numeric import tolerances
+from posproof.printing.formats import format_names
 from posproof.symbolic import settings
 
 from .args import Parser, UsageError, flags, int_arg, run
@@ -66,7 +67,7 @@ def cmd_list(args) -> int:
             )
         )
         return 0
-    from .render import prose
+    from posproof.printing.prose import prose
 
     rows = [("id", "kind", "topic", "title")] + [(c.id, c.kind, c.topic, prose(c.title, "text")) for c in claims]
     widths = [max(len(r[k]) for r in rows) for k in range(3)]
@@ -82,8 +83,7 @@ def cmd_list(args) -> int:
 
 
 #: Output formats and their spellings: the same in ``derive`` and ``export`` (``html`` too: one page).
-FORMATS = {"latex": "latex", "tex": "latex", "markdown": "markdown", "md": "markdown", "text": "text"}
-FORMATS |= {"txt": "text", "json": "json", "html": "html"}
+FORMATS = format_names("latex", "markdown", "text", "json", "html")
 
 
 def _format(text: str) -> str:
@@ -93,12 +93,15 @@ def _format(text: str) -> str:
 
 
 def _render_one(claim, fmt: str) -> str:
-    from . import export, render
+    from posproof.printing.formats import render
+    from posproof.printing.json import as_json
+
+    from . import export
 
     if fmt == "json":
-        return json.dumps(render.as_json(claim), indent=2) + "\n"
+        return json.dumps(as_json(claim), indent=2) + "\n"
     try:
-        return render.render(claim, fmt)
+        return render(claim, fmt)
     except export.ExportError as e:  # html without Node.js or KaTeX
         raise UsageError(str(e)) from None
 

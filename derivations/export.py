@@ -17,10 +17,8 @@ and an export refuses a non-empty directory without the marker unless ``force`` 
 
 from __future__ import annotations
 
-import base64
 import functools
 import html
-import importlib
 import json
 import os
 import re
@@ -30,8 +28,23 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from . import render
-from .render import Block
+from posproof.printing import latex as latex_format
+from posproof.printing import markdown as markdown_format
+from posproof.printing import text as text_format
+from posproof.printing.blocks import blocks
+from posproof.printing.html import (
+    KATEX_MISSING,
+    OutputError,
+    _Math,
+    blocks_html,
+    claim_html,
+    katex_css,
+    katex_dir,
+)
+from posproof.printing.json import as_json
+from posproof.printing.prose import prose
+
+from . import properties
 
 #: The file an export leaves in its directory: what it wrote (so that it may replace it next time).
 MARKER = ".posproof-export.json"
@@ -56,8 +69,8 @@ ABSTRACT = (
 )
 
 
-class ExportError(Exception):
-    r"""An export that cannot be written (the directory, or a missing tool): one line for the user."""
+#: An export that cannot be written (the directory, or a missing tool): one line for the user.
+ExportError = OutputError
 
 
 # ==============================================================================================================
@@ -87,29 +100,18 @@ def references(topics: Iterable[tuple[str, tuple]]) -> list[tuple[str, list[str]
 
 # ---- the rules table (issue 11) ------------------------------------------------------------------------------
 
-#: Where the rules table comes from, per format: ``module:function`` returning the table as LaTeX, Markdown or
-#: HTML (no arguments). A missing module or function leaves the table out; HTML falls back to the Markdown table.
-RULES_TABLE = {
-    "latex": "posproof.derivations.properties:table_latex",
-    "markdown": "posproof.derivations.properties:table_markdown",
-    "html": "posproof.derivations.properties:table_html",
+#: The rules table per format (:mod:`derivations.properties`): a function returning it as LaTeX, Markdown or HTML
+#: (no arguments). ``None`` leaves the table out; HTML falls back to the Markdown table.
+RULES_TABLE: dict[str, Callable[[], str] | None] = {
+    "latex": properties.table_latex,
+    "markdown": properties.table_markdown,
+    "html": None,
 }
-
-
-def _lookup(spec: str):
-    module, _, name = spec.partition(":")
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as e:
-        if e.name != module:
-            raise
-        return None
-    return getattr(mod, name, None)
 
 
 def rules_table(fmt: str) -> str | None:
     r"""The rules table in ``fmt`` (``latex``, ``markdown``, ``html``) from :data:`RULES_TABLE`, or ``None``."""
-    fn = _lookup(RULES_TABLE[fmt])
+    fn = RULES_TABLE[fmt]
     if fn is not None:
         return str(fn())
     if fmt == "html":
@@ -180,7 +182,7 @@ def _latex_figure(name: str) -> str:
     return (
         "\\begin{figure}[htbp]\n\\centering\n"
         f"\\includegraphics[width=0.8\\linewidth]{{figures/{name}.pdf}}\n"
-        f"\\caption{{{render.prose(spec.caption, 'latex')}}}\\label{{fig:{name}}}\n\\end{{figure}}"
+        f"\\caption{{{prose(spec.caption, 'latex')}}}\\label{{fig:{name}}}\n\\end{{figure}}"
     )
 
 
@@ -198,14 +200,14 @@ def latex_document(topics: list[str], figures: Iterable[str] = (), rules: bool =
         items = []
         for source, ids in refs:
             cited = ", ".join(f"\\ref{{claim:{i}}}" for i in ids)
-            items.append(f"\\item {render.prose(source, 'latex')}. Cited in {cited}.")
+            items.append(f"\\item {prose(source, 'latex')}. Cited in {cited}.")
         body.append("\\section*{References}\n\\addcontentsline{toc}{section}{References}\n\\begin{itemize}\n")
         body[-1] += "\n".join(items) + "\n\\end{itemize}"
     return (
         PREAMBLE
         + f"\\title{{{_tex_text(TITLE)}}}\n\\author{{posproof {_tex_text(_version())}}}\n\\date{{}}\n"
         + "\\begin{document}\n\\maketitle\n"
-        + f"\\begin{{abstract}}\n{render.prose(ABSTRACT, 'latex')}\n\\end{{abstract}}\n\\tableofcontents\n"
+        + f"\\begin{{abstract}}\n{prose(ABSTRACT, 'latex')}\n\\end{{abstract}}\n\\tableofcontents\n"
         + "\n".join(body)
         + "\n\\end{document}\n"
     )
@@ -221,11 +223,11 @@ def _version() -> str:
 
 
 def _tex_text(s: str) -> str:
-    return render.prose(s, "latex")
+    return prose(s, "latex")
 
 
 def _latex_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
-    files = {f"{t}.tex": render.topic_latex(claims).encode() for t, claims in topics}
+    files = {f"{t}.tex": latex_format.topic_latex(claims).encode() for t, claims in topics}
     figures, note = _figures("pdf") if with_figures else ({}, "")
     files |= {f"figures/{n}.pdf": b for n, b in figures.items()}
     table = rules_table("latex")
@@ -248,12 +250,12 @@ def _markdown_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
     files = {}
     for t, claims in topics:
         parts = [f"# {topic_title(t)}", ""]
-        parts += [render.blocks_markdown(render.blocks(c)) for c in claims]
+        parts += [markdown_format.blocks_markdown(blocks(c)) for c in claims]
         for name in (f for f in figures if f in _figures_of(t)):
             parts += [
                 f"![{plots.PLOTS[name].title}](figures/{name}.svg)",
                 "",
-                render.prose(plots.PLOTS[name].caption, "markdown"),
+                prose(plots.PLOTS[name].caption, "markdown"),
                 "",
             ]
         files[f"{t}.md"] = "\n".join(parts).encode()
@@ -266,7 +268,7 @@ def _markdown_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
         index += ["", "## The rules table", "", table]
     index += ["", "## References", ""]
     for source, ids in references(topics):
-        index.append(f"- {render.prose(source, 'markdown')}. Cited in {', '.join(f'`{i}`' for i in ids)}.")
+        index.append(f"- {prose(source, 'markdown')}. Cited in {', '.join(f'`{i}`' for i in ids)}.")
     files["index.md"] = ("\n".join(index) + "\n").encode()
     return files, note
 
@@ -274,84 +276,6 @@ def _markdown_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
 # ==============================================================================================================
 # HTML, with KaTeX
 # ==============================================================================================================
-
-#: Reads ``[[tex, display], ...]`` as JSON on stdin, writes ``[{"html": ..., "error": ...}, ...]``: KaTeX's
-#: rendering of each formula (an error is rendered as KaTeX's error element and reported).
-KATEX_SCRIPT = r"""
-const katex = require(process.env.POSPROOF_KATEX_MODULE);
-let input = "";
-process.stdin.on("data", (c) => (input += c));
-process.stdin.on("end", () => {
-  const out = JSON.parse(input).map(([tex, display]) => {
-    const opts = { displayMode: display, strict: "error", output: "html", trust: false };
-    try {
-      return { html: katex.renderToString(tex, { ...opts, throwOnError: true }), error: null };
-    } catch (e) {
-      const shown = katex.renderToString(tex, { ...opts, throwOnError: false, strict: "ignore" });
-      return { html: shown, error: String(e.message) };
-    }
-  });
-  process.stdout.write(JSON.stringify(out));
-});
-"""
-
-
-def katex_dir() -> Path | None:
-    r"""The KaTeX package (``node_modules/katex``): ``$POSPROOF_KATEX``, the one installed for the tests in a
-    source checkout (``tests/katex``), or npm's global one."""
-    candidates = []
-    if os.environ.get("POSPROOF_KATEX"):
-        candidates.append(Path(os.environ["POSPROOF_KATEX"]))
-    candidates.append(Path(__file__).resolve().parents[1] / "tests" / "katex" / "node_modules" / "katex")
-    npm = shutil.which("npm")
-    if npm:
-        try:
-            root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, timeout=30).stdout.strip()
-            if root:
-                candidates.append(Path(root) / "katex")
-        except (OSError, subprocess.SubprocessError):
-            pass
-    return next((c for c in candidates if (c / "dist" / "katex.min.css").exists()), None)
-
-
-KATEX_MISSING = (
-    "the HTML export sets its math with KaTeX, which needs Node.js and the katex npm package: "
-    "`npm ci --prefix tests/katex` in a source checkout, `npm install -g katex`, or POSPROOF_KATEX=DIR"
-)
-
-
-def katex_render(formulas: list[tuple[str, bool]]) -> list[dict]:
-    r"""Each ``(tex, display)`` rendered by KaTeX: ``{"html": ..., "error": message or None}``."""
-    node, kdir = shutil.which("node"), katex_dir()
-    if node is None or kdir is None:
-        raise ExportError(KATEX_MISSING)
-    env = dict(os.environ, POSPROOF_KATEX_MODULE=str(kdir))
-    proc = subprocess.run(
-        [node, "-e", KATEX_SCRIPT],
-        input=json.dumps(formulas),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise ExportError(f"KaTeX (node) failed: {proc.stderr.strip().splitlines()[-1:]}")
-    return json.loads(proc.stdout)
-
-
-def katex_css(kdir: Path) -> str:
-    r"""KaTeX's stylesheet with its WOFF2 fonts inlined as data URIs (the other font formats dropped)."""
-    css = (kdir / "dist" / "katex.min.css").read_text(encoding="utf-8")
-
-    def inline(m: re.Match) -> str:
-        data = base64.b64encode((kdir / "dist" / "fonts" / m.group(1)).read_bytes()).decode()
-        return f'src:url(data:font/woff2;base64,{data}) format("woff2")'
-
-    return re.sub(
-        r"src:url\(fonts/([\w-]+\.woff2)\) format\(\"woff2\"\)(?:,url\([^)]*\) format\(\"[a-z]+\"\))*", inline, css
-    )
-
 
 _PAGE_CSS = """
 body { max-width: 52rem; margin: 2rem auto; padding: 0 1rem; font: 16px/1.5 Georgia, serif; color: #1a1a1a; }
@@ -367,54 +291,6 @@ code { font-size: 0.88em; overflow-wrap: anywhere; }
 .tablewrap { overflow-x: auto; } table.rules { border-collapse: collapse; font-size: 0.85rem; }
 table.rules td, table.rules th { border: 1px solid #ddd; padding: 0.2rem 0.4rem; vertical-align: top; }
 """
-
-
-class _Math:
-    r"""Collects the formulas of a page, then substitutes KaTeX's rendering for placeholders."""
-
-    def __init__(self):
-        self.formulas: list[tuple[str, bool]] = []
-
-    def __call__(self, tex: str, display: bool) -> str:
-        self.formulas.append((tex, display))
-        return f"\x00{len(self.formulas) - 1}\x00"
-
-    def fill(self, page: str) -> tuple[str, list[str]]:
-        rendered = katex_render(self.formulas) if self.formulas else []
-        errors = [f"{tex!r}: {r['error']}" for (tex, _), r in zip(self.formulas, rendered, strict=True) if r["error"]]
-        return re.sub("\x00(\\d+)\x00", lambda m: rendered[int(m.group(1))]["html"], page), errors
-
-
-def blocks_html(bs: Iterable[Block], math: Callable[[str, bool], str]) -> str:
-    out = []
-    for b in bs:
-        p = lambda t: render.prose(t, "html", math)  # noqa: E731
-        if b.kind == "heading":
-            out.append(f'<h3 id="{html.escape(b.label)}">{p(b.text)}</h3>')
-        elif b.kind == "para":
-            cls = ' class="meta"' if b.text.startswith("`") else ""
-            out.append(f"<p{cls}>{p(b.text)}</p>")
-        elif b.kind == "statement":
-            out.append(f'<div class="display statement">{math(b.tex, True)}</div>')
-        elif b.kind == "math":
-            out.append(f'<div class="display">{math(b.tex, True)}</div>')
-        elif b.kind == "step":
-            num = f"({b.number}) " if b.number else ""
-            out.append(
-                f'<p class="why">{num}{p(b.text)} <span class="strategy">[{html.escape(b.code)}]</span></p>'
-                f'<div class="display">{math(b.tex, True)}</div>'
-            )
-        elif b.kind == "items":
-            rows = "".join(f"<li>{p(label)}: <code>{html.escape(v)}</code></li>" for label, v in b.rows)
-            out.append(f"<ul>{rows}</ul>")
-    return "\n".join(out)
-
-
-def claim_html(c) -> str:
-    r"""One claim as an HTML fragment with its math set by KaTeX."""
-    math = _Math()
-    page, _ = math.fill(blocks_html(render.blocks(c), math))
-    return page + "\n"
 
 
 def _svg_body(svg: bytes) -> str:
@@ -435,15 +311,15 @@ def html_page(topics, with_figures: bool = True) -> tuple[str, list[str], str]:
     parts = [f"<h1>{html.escape(TITLE)}</h1>", f"<p>{html.escape(ABSTRACT)}</p>", f"<nav><ol>{toc}</ol></nav>"]
     for t, claims in topics:
         parts.append(f'<h2 id="topic-{t}">{html.escape(topic_title(t))}</h2>')
-        parts += [blocks_html(render.blocks(c), math) for c in claims]
+        parts += [blocks_html(blocks(c), math) for c in claims]
         for name in (f for f in figures if f in _figures_of(t)):
-            cap = render.prose(plots.PLOTS[name].caption, "html", math)
+            cap = prose(plots.PLOTS[name].caption, "html", math)
             parts.append(f'<figure id="fig-{name}">{_svg_body(figures[name])}<figcaption>{cap}</figcaption></figure>')
     table = rules_table("html")
     if table is not None:
         parts += ['<h2 id="rules">The rules table</h2>', f'<div class="tablewrap">{table}</div>']
     refs = "".join(
-        f"<li>{render.prose(s, 'html', math)}. Cited in "
+        f"<li>{prose(s, 'html', math)}. Cited in "
         + ", ".join(f'<a href="#{html.escape(i)}">{html.escape(i)}</a>' for i in ids)
         + ".</li>"
         for s, ids in references(topics)
@@ -480,12 +356,10 @@ def build(fmt: str, with_figures: bool = True) -> tuple[dict[str, bytes], list[s
             raise ExportError(f"KaTeX could not set {len(errors)} formulas, first: {errors[0]}")
         files = {"posproof.html": page.encode()}
     elif fmt == "json":
-        files = {
-            f"{t}.json": (json.dumps([render.as_json(c) for c in cs], indent=2) + "\n").encode() for t, cs in topics
-        }
+        files = {f"{t}.json": (json.dumps([as_json(c) for c in cs], indent=2) + "\n").encode() for t, cs in topics}
         note = ""
     elif fmt == "text":
-        files = {f"{t}.txt": "\n".join(render.claim_text(c) for c in cs).encode() for t, cs in topics}
+        files = {f"{t}.txt": "\n".join(text_format.claim_text(c) for c in cs).encode() for t, cs in topics}
         note = ""
     else:
         raise ValueError(f"format must be one of {', '.join(SUFFIX)}, got {fmt!r}")

@@ -29,6 +29,8 @@ from typing import Any
 
 import sympy as sp
 
+from posproof.printing.formats import format_names
+
 RULES = ("monotonicity", "translation invariance", "symmetry")
 VERDICTS = ("holds", "fails")
 
@@ -519,7 +521,7 @@ def table_latex(trained: int | None = None, target: int | None = None) -> str:
 
 # ---- the command -----------------------------------------------------------------------------------------------
 
-FORMATS = {"text": "text", "txt": "text", "markdown": "markdown", "md": "markdown", "latex": "latex", "tex": "latex"}
+FORMATS = format_names("text", "markdown", "latex")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

@@ -3,7 +3,8 @@ the callers not yet updated, and goes away next."""
 
 from posproof.printing.blocks import Block, blocks, computed, math_of
 from posproof.printing.equations import LINE_WIDTH, display, formula_tex, formula_text, lines, tex_width
-from posproof.printing.formats import FORMATS, render
+from posproof.printing.formats import RENDERED as FORMATS
+from posproof.printing.formats import render
 from posproof.printing.json import as_json, symbol_assumptions
 from posproof.printing.jupyter import repr_latex, repr_markdown, result_html, result_markdown
 from posproof.printing.latex import blocks_latex, identity_latex, topic_latex

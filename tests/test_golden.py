@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from posproof.derivations.render import render
+from posproof.printing.formats import render
 from tests.claims import BY_ID, IDS
 
 GOLDEN = Path(__file__).parent / "golden"

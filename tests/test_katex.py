@@ -8,11 +8,13 @@ import subprocess
 
 import pytest
 
-from posproof.derivations import export, render
+from posproof.derivations import export
+from posproof.printing import html as katex
+from posproof.printing.blocks import blocks, math_of
 from posproof.symbolic import registry
 
 needs_katex = pytest.mark.skipif(
-    shutil.which("node") is None or export.katex_dir() is None,
+    shutil.which("node") is None or katex.katex_dir() is None,
     reason="Node.js and KaTeX needed: npm ci --prefix tests/katex",
 )
 
@@ -21,7 +23,7 @@ def exported_formulas() -> list[tuple[str, bool]]:
     r"""Every formula of the claims' blocks (the HTML page) and of the Markdown and LaTeX exports, as written."""
     forms = []
     for c in registry.all():
-        forms += render.math_of(render.blocks(c))
+        forms += math_of(blocks(c))
     for fmt in ("markdown", "latex"):
         files, _ = export.build(fmt, with_figures=False)
         for data in files.values():
@@ -40,14 +42,14 @@ def test_every_exported_formula_parses_under_katex():
     forms = exported_formulas()
     distinct = list(dict.fromkeys(forms))
     assert len(forms) > 1000
-    results = export.katex_render(distinct)
+    results = katex.katex_render(distinct)
     bad = [(tex, r["error"]) for (tex, _), r in zip(distinct, results, strict=True) if r["error"]]
     assert not bad, f"{len(bad)} of {len(distinct)} formulas fail under KaTeX, first: {bad[0]}"
 
 
 @needs_katex
 def test_katex_reports_a_formula_it_cannot_parse():
-    ok, bad = export.katex_render([(r"\frac{a}{b}", True), (r"\frac{a}{", False)])
+    ok, bad = katex.katex_render([(r"\frac{a}{b}", True), (r"\frac{a}{", False)])
     assert ok["error"] is None and 'class="katex' in ok["html"]
     assert bad["error"] and "katex-error" in bad["html"]
 

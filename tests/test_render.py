@@ -4,7 +4,7 @@ notebook representations."""
 import pytest
 import sympy as sp
 
-from posproof.derivations import render
+from posproof.derivations import render  # the re-export of posproof.printing, until it goes
 from posproof.symbolic import registry
 from tests.claims import BY_ID, IDS
 
