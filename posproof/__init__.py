@@ -1,12 +1,12 @@
 r"""posproof: machine-checked derivations of transformer positional encodings.
 
-The package has three layers, each a subpackage (the repository keeps them as the top-level folders ``symbolic/``,
-``numeric/`` and ``derivations/``; ``pyproject.toml`` installs them here, so nothing of posproof lands at the top
-level of site-packages):
+The package has four layers, each a subpackage (the repository keeps three of them as the top-level folders
+``symbolic/``, ``numeric/`` and ``derivations/``; ``pyproject.toml`` installs them here, so nothing of posproof
+lands at the top level of site-packages):
 
 - :mod:`posproof.numeric`: NumPy kernels and their mpmath twins (the bottom layer: it imports no other);
 - :mod:`posproof.symbolic`: the proof engine and the catalogue of claims (imports ``numeric``);
-- :mod:`posproof.printing`: LaTeX, Markdown, text and JSON of claims and results (imports both);
+- :mod:`posproof.printing`: LaTeX, Markdown, text, HTML and JSON of claims and results (imports both);
 - :mod:`posproof.derivations`: the ``posproof`` command and the exports (the top).
 
 This module is the public surface: the names a user needs, imported on first use so that ``import posproof`` stays
@@ -22,7 +22,29 @@ from __future__ import annotations
 
 import importlib
 
-from . import printing  # noqa: F401 - registers the printer the engine's claims display with
+from .symbolic import display as _display
+
+
+class _Printer:
+    r"""The printer the engine's claims and results display with in a notebook: :mod:`posproof.printing`'s,
+    imported on the first display (so that ``import posproof`` does not load the printers)."""
+
+    def _printing(self):
+        from .printing.jupyter import PRINTER
+
+        return PRINTER
+
+    def markdown(self, obj):
+        return self._printing().markdown(obj)
+
+    def latex(self, obj):
+        return self._printing().latex(obj)
+
+    def html(self, obj):
+        return self._printing().html(obj)
+
+
+_display.set_printer(_Printer())
 
 __version__ = "0.1.0"
 

@@ -1,9 +1,9 @@
 r"""How the engine's objects show themselves in a notebook, without the engine importing a printer.
 
 :class:`Printable` gives claims and results Jupyter's ``_repr_markdown_``, ``_repr_latex_`` and ``_repr_html_``
-(like SymPy's ``Printable``); each asks the printer registered here with :func:`set_printer`. The printing layer
-(:mod:`posproof.printing`) registers itself when it is imported, and ``import posproof`` imports it, so the engine
-never names the layers above it. A printer method returns ``None`` for a format it does not give an object
+(like SymPy's ``Printable``); each asks the printer registered here with :func:`set_printer`. ``import posproof``
+registers the printing layer's (:mod:`posproof.printing`, imported on the first display), so the engine never
+names the layers above it. A printer method returns ``None`` for a format it does not give an object
 (Jupyter then uses another).
 """
 
@@ -28,9 +28,9 @@ def set_printer(p: Printer) -> None:
 
 
 def printer() -> Printer:
-    r"""The registered printer (``posproof.printing`` registers one when it is imported)."""
+    r"""The registered printer (``import posproof`` registers one)."""
     if _printer is None:
-        raise LookupError("no printer registered: import posproof.printing")
+        raise LookupError("no printer registered (import posproof registers one)")
     return _printer
 
 

@@ -4,7 +4,7 @@ Every ``import`` in the package is read with :mod:`ast` (at the top of a module 
 
 - ``numeric`` imports nothing of posproof's above it; ``symbolic`` imports only ``numeric``; ``printing`` never
   imports ``derivations``;
-- the graph of modules has no cycle;
+- the graph of modules has no cycle (imports under ``if TYPE_CHECKING:`` are annotations, not arrows);
 - no module is longer than :data:`MAX_LINES` unless the top of the file says why (a comment ``# Long module:``).
 """
 
@@ -62,11 +62,23 @@ def _layer(module: str) -> str:
     return next(name for name, (_, p) in LAYERS.items() if p == best)
 
 
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
 def _imports(module: str, path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
+    typing_only = {  # `if TYPE_CHECKING:` blocks: names for annotations, no import at run time
+        id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and _is_type_checking(block.test)
+        for stmt in block.body for n in ast.walk(stmt)
+    }  # fmt: skip
     for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):

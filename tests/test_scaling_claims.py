@@ -5,8 +5,8 @@ independently, and a limit of the mpmath twin that keeps one YaRN setting out of
 import mpmath
 import pytest
 
-from posproof.derivations.render import topic_latex
 from posproof.numeric.scaling import RopeScaling
+from posproof.printing.latex import topic_latex
 from posproof.symbolic import registry, scaling, scaling_float64, scaling_llama3
 from tests.claims import BY_ID
 

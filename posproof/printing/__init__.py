@@ -5,12 +5,7 @@ One package every output format shares, by concern: :mod:`.printers` (SymPy's pr
 (displays that fit the page), :mod:`.blocks` (a claim as headings, paragraphs, math, steps, tables), then one
 module per format (:mod:`.latex`, :mod:`.markdown`, :mod:`.text`, :mod:`.json`), :mod:`.jupyter` for notebooks and
 :mod:`.formats` (the format names, :func:`render` of one claim). It sits above the engine (:mod:`posproof.symbolic`)
-and below the commands and exports (:mod:`posproof.derivations`); importing it registers the printer the
-engine's claims and results display with in a notebook (:mod:`posproof.symbolic.display`).
+and below the commands and exports (:mod:`posproof.derivations`). The engine's claims and results display in a
+notebook through :data:`.jupyter.PRINTER`, which ``import posproof`` registers with
+:mod:`posproof.symbolic.display` (and imports on the first display).
 """
-
-from posproof.symbolic import display
-
-from .jupyter import PRINTER
-
-display.set_printer(PRINTER)
