@@ -39,7 +39,7 @@ mutate: $(STAMP)
 
 # Rewrite the golden LaTeX files after an intended change of a derivation (review the diff!).
 golden: $(STAMP)
-	$(BIN)/python -m pytest -q tests/test_golden.py --update-golden
+	$(BIN)/python -m pytest -q tests/printing/test_golden.py --update-golden
 
 # Redraw the README's pictures: a derivation set by KaTeX and photographed by headless Chromium, a figure by matplotlib.
 docs: $(STAMP)

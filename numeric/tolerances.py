@@ -84,7 +84,7 @@ PROFILE_TOLERANCE = 1e-3
 PROFILE_REFERENCE_DPS = 30
 
 
-# ---- context extension against Hugging Face transformers (tests/test_scaling.py) ----------------------------------
+# ---- context extension against Hugging Face transformers (tests/numeric/test_scaling.py) ------------------------
 
 #: Our float64 against transformers' formulas evaluated in float64 (its float32 code run with float64 tensors):
 #: the same formulas in a different order (b**(-x) vs 1/b**x, theta/s vs 1/(s b**x)) differ by a few ulps; measured

@@ -13,7 +13,7 @@ DEFAULT_DPS = 50
 #: terms (``|a| + |b|`` for ``a + b``), is at most ``10**-(dps - GUARD_DIGITS)`` (an mpmath number: no float
 #: underflow at high ``dps``). The sides are evaluated with NUMERIC_GUARD_DIGITS extra digits, so rounding
 #: stays ~20 orders of magnitude below this; 10 digits are given up so that a formula right to 40 of 50 digits
-#: passes and one right to 39 does not (tests/test_core.py pins it).
+#: passes and one right to 39 does not (tests/symbolic/test_engine.py pins it).
 GUARD_DIGITS = 10
 
 #: Extra working digits for evaluating the two sides: angles reach |m theta| ~ 2^24 * 1e6 ~ 1e13 in the default

@@ -78,8 +78,8 @@ G_ = sp.IndexedBase("g", real=True)  # W_{k,R}^T (W_q x_m + v)
 
 def txl_score(r) -> sp.Expr:
     r"""``A_rel`` in components for the distance ``r = m - n``: content part plus ``g . R_r`` with ``R_r`` in
-    ``[sin | cos]`` halves (``R_r[i] = sin rθ_i``, ``R_r[h+i] = cos rθ_i``); tests/test_relative_claims.py checks
-    numeric.transformer_xl against it."""
+    ``[sin | cos]`` halves (``R_r[i] = sin rθ_i``, ``R_r[h+i] = cos rθ_i``);
+    tests/symbolic/test_relative_schemes.py checks numeric.transformer_xl against it."""
     content = sp.Sum((Q_[l] + U_[l]) * K_[l], (l, 0, 2 * h - 1))
     return content + pairs(G_[i] * sp.sin(r * theta_i) + G_[h + i] * sp.cos(r * theta_i))
 

@@ -22,11 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The tests whose expectations are bytes: golden LaTeX, golden vectors, re-runs that must be identical.
 TESTS: tuple[str, ...] = (
-    "tests/test_golden.py",
-    "tests/test_vectors.py",
-    "tests/test_export.py::test_export_is_byte_identical_on_rerun",
-    "tests/test_plots.py::test_every_figure_draws_and_is_deterministic",
-    "tests/test_properties.py",
+    "tests/printing/test_golden.py",
+    "tests/numeric/test_vectors.py",
+    "tests/derivations/test_export.py::test_export_is_byte_identical_on_rerun",
+    "tests/derivations/test_plots.py::test_every_figure_draws_and_is_deterministic",
+    "tests/derivations/test_properties.py",
     "tests/test_readme.py",
 )
 

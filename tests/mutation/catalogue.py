@@ -23,8 +23,8 @@ class Mutant:
 CORE = "symbolic/core.py"
 STRATEGIES = "symbolic/strategies.py"
 NUMERIC_LINE = "symbolic/numeric_line.py"
-ENGINE_TESTS = ("tests/test_core.py", "tests/test_false_claims.py")
-PROOFS = ("tests/test_identities.py",)
+ENGINE_TESTS = ("tests/symbolic/test_engine.py", "tests/symbolic/test_false_claims.py")
+PROOFS = ("tests/symbolic/test_catalogue.py",)
 
 MUTANTS: list[Mutant] = [
     # ---- the engine: symbolic line ------------------------------------------------------------------------------
@@ -210,9 +210,14 @@ MUTANTS: list[Mutant] = [
 ]
 
 ROTARY = "numeric/rotary.py"
-ROPE_TESTS = ("tests/test_rope.py", "tests/test_mutants.py", "tests/test_fast.py", "tests/test_identities.py")
-RELATIVE_CLAIMS = ("tests/test_identities.py", "tests/test_relative_claims.py")
-SCALING_TESTS = ("tests/test_scaling.py", "tests/test_identities.py")
+ROPE_TESTS = (
+    "tests/numeric/test_rotary.py",
+    "tests/symbolic/test_mutants.py",
+    "tests/numeric/test_fast.py",
+    "tests/symbolic/test_catalogue.py",
+)
+RELATIVE_CLAIMS = ("tests/symbolic/test_catalogue.py", "tests/symbolic/test_relative_schemes.py")
+SCALING_TESTS = ("tests/numeric/test_scaling.py", "tests/symbolic/test_catalogue.py")
 
 MUTANTS += [
     # ---- RoPE kernels: the bug classes of shipped code -------------------------------------------------------------
@@ -222,7 +227,7 @@ MUTANTS += [
         "    return base ** (-2 * i / width)\n",
         "    return base ** (-i / width)\n",
         "frequencies b^(-i/d) instead of b^(-2i/d)",
-        ("tests/test_sinusoidal.py", "tests/test_rope.py", *PROOFS),
+        ("tests/numeric/test_sinusoid.py", "tests/numeric/test_rotary.py", *PROOFS),
     ),
     Mutant(
         "rope-position-offset",
@@ -353,7 +358,7 @@ MUTANTS += [
         "    large = np.minimum(large, B - 1)  # the cap: every a >= max_distance shares the last bucket\n",
         "",
         "T5 buckets without the cap",
-        ("tests/test_t5.py", *RELATIVE_CLAIMS),
+        ("tests/numeric/test_t5.py", *RELATIVE_CLAIMS),
     ),
     Mutant(
         "t5-sign-convention",
@@ -361,7 +366,7 @@ MUTANTS += [
         "    buckets = t5_relative_bucket(n[None, :] - m[:, None], bidirectional, cfg.num_buckets, max_distance)",
         "    buckets = t5_relative_bucket(m[:, None] - n[None, :], bidirectional, cfg.num_buckets, max_distance)",
         "t5_bias with query - key",
-        ("tests/test_t5.py", "tests/test_mutants.py", *RELATIVE_CLAIMS),
+        ("tests/numeric/test_t5.py", "tests/symbolic/test_mutants.py", *RELATIVE_CLAIMS),
     ),
     Mutant(
         "t5-no-halving",
@@ -369,7 +374,7 @@ MUTANTS += [
         "        offset = np.where(r > 0, cfg.side_buckets, 0)  # keys after the query: upper half\n",
         "        offset = np.where(r > 0, 0, 0)  # keys after the query: upper half\n",
         "bidirectional buckets without the upper half for keys after the query",
-        ("tests/test_t5.py", *RELATIVE_CLAIMS),
+        ("tests/numeric/test_t5.py", *RELATIVE_CLAIMS),
     ),
     Mutant(
         "deberta-clip-2k",
@@ -377,7 +382,7 @@ MUTANTS += [
         "    return np.clip(r + k, 0, 2 * k - 1)\n",
         "    return np.clip(r + k, 0, 2 * k)\n",
         "DeBERTa's index clipped at 2k (one row too many)",
-        ("tests/test_deberta.py", *RELATIVE_CLAIMS),
+        ("tests/numeric/test_deberta.py", *RELATIVE_CLAIMS),
     ),
     Mutant(
         "deberta-p2c-no-transpose",
@@ -385,7 +390,7 @@ MUTANTS += [
         "    p2c = np.take_along_axis(p2c_all, p2c_pos, axis=-1).T  # [j, i] -> [i, j]\n",
         "    p2c = np.take_along_axis(p2c_all, p2c_pos, axis=-1)  # [j, i] -> [i, j]\n",
         "the p2c gather without its transpose (the known port bug)",
-        ("tests/test_deberta.py", *RELATIVE_CLAIMS),
+        ("tests/numeric/test_deberta.py", *RELATIVE_CLAIMS),
     ),
     Mutant(
         "deberta-log-bucket-max-position",
@@ -393,7 +398,7 @@ MUTANTS += [
         "np.log((max_position - 1) / mid)",
         "np.log(max_position / mid)",
         "log buckets scaled by max_position instead of max_position - 1",
-        ("tests/test_deberta.py", *RELATIVE_CLAIMS),
+        ("tests/numeric/test_deberta.py", *RELATIVE_CLAIMS),
     ),
     Mutant(
         "alibi-power-of-two-formula",
@@ -401,7 +406,7 @@ MUTANTS += [
         "    extra = [Fraction(-8 * h, 2 * c) for h in range(1, 2 * c + 1, 2)][: n - c]  # odd h of the 2c sequence\n",
         "    first = [Fraction(-8 * h, n) for h in range(1, n + 1)]\n    extra = []\n",
         "ALiBi's power-of-two formula for every head count",
-        ("tests/test_alibi.py", *RELATIVE_CLAIMS),
+        ("tests/numeric/test_alibi.py", *RELATIVE_CLAIMS),
     ),
     Mutant(
         "alibi-exponent-off-by-one",
@@ -409,7 +414,7 @@ MUTANTS += [
         "    first = [Fraction(-8 * h, c) for h in range(1, c + 1)]  # 2^(-8h/c)\n",
         "    first = [Fraction(-8 * h, c) for h in range(0, c)]  # 2^(-8h/c)\n",
         "ALiBi slopes 2^(-8(h-1)/n)",
-        ("tests/test_alibi.py", *RELATIVE_CLAIMS),
+        ("tests/numeric/test_alibi.py", *RELATIVE_CLAIMS),
     ),
     Mutant(
         "alibi-bias-sign",
@@ -417,7 +422,7 @@ MUTANTS += [
         "    return -m[:, None, None] * (i[:, None] - j[None, :])[None, :, :]\n",
         "    return m[:, None, None] * (i[:, None] - j[None, :])[None, :, :]\n",
         "ALiBi's bias rewards distance",
-        ("tests/test_alibi.py", *RELATIVE_CLAIMS),
+        ("tests/numeric/test_alibi.py", *RELATIVE_CLAIMS),
     ),
     Mutant(
         "txl-shift-drops-last-row",
@@ -425,7 +430,7 @@ MUTANTS += [
         "    shifted = padded[..., 1:, :].reshape(lead + (qlen, klen))",
         "    shifted = padded[..., :-1, :].reshape(lead + (qlen, klen))",
         "the relative shift drops the last row instead of the first",
-        ("tests/test_transformer_xl.py", *RELATIVE_CLAIMS),
+        ("tests/numeric/test_transformer_xl.py", *RELATIVE_CLAIMS),
     ),
     Mutant(
         "txl-mask-strict",
@@ -433,7 +438,7 @@ MUTANTS += [
         "    return j <= i + mlen\n",
         "    return j < i + mlen\n",
         "the causal mask hides the diagonal",
-        ("tests/test_transformer_xl.py", *RELATIVE_CLAIMS),
+        ("tests/numeric/test_transformer_xl.py", *RELATIVE_CLAIMS),
     ),
 ]
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "docs" / "notebooks" / "posproof.ipynb"
+NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "notebooks" / "posproof.ipynb"
 
 
 def test_example_notebook_executes_and_shows_math_and_tables():

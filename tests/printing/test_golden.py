@@ -9,7 +9,7 @@ import pytest
 from posproof.printing.formats import render
 from tests.claims import BY_ID, IDS
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 @pytest.mark.parametrize("claim_id", IDS)

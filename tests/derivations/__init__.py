@@ -1,0 +1,1 @@
+r"""Tests of posproof.derivations, one file per module."""

@@ -1,0 +1,1 @@
+r"""Tests of posproof.numeric, one file per module."""

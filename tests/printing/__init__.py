@@ -1,0 +1,1 @@
+r"""Tests of posproof.printing, one file per module."""

@@ -1,0 +1,1 @@
+r"""Tests of posproof.symbolic, one file per module."""
