@@ -213,7 +213,7 @@ class _Table:
     def __getitem__(self, key):
         key = tuple(_plain_index(k) for k in key) if isinstance(key, tuple) else _plain_index(key)
         if key not in self.values:
-            if self.edges:
+            if self.edges and self.edge is not None:
                 self.values[key] = self.edges[(self.edge + len(self.values)) % len(self.edges)]
             else:
                 self.values[key] = self.domain.draw(self.rng, self.bits, self.env)

@@ -45,7 +45,7 @@ class _Natural:
     r"""Printer mixin: a sum starts with a positive term when it has one (``b - a``, ``3 - \log_2 n``)."""
 
     def _as_ordered_terms(self, expr, order=None):
-        terms = list(super()._as_ordered_terms(expr, order=order))
+        terms = list(super()._as_ordered_terms(expr, order=order))  # type: ignore[misc]  # the printer it mixes into
         if isinstance(expr, sp.Add) and terms and terms[0].could_extract_minus_sign():
             first = next((j for j, t in enumerate(terms) if not t.could_extract_minus_sign()), None)
             if first is not None:
