@@ -52,7 +52,7 @@ __version__ = "0.1.0"
 _PUBLIC = {
     # writing and checking claims
     **dict.fromkeys(
-        ("Identity", "Step", "Definition", "Fact", "Kernel", "Domain", "VerifyResult", "StepResult"),
+        ("Theorem", "Step", "Definition", "Fact", "Kernel", "Domain", "VerifyResult", "StepResult"),
         "posproof.symbolic.core",
     ),
     **dict.fromkeys(("get", "ids", "topic"), "posproof.symbolic.registry"),
@@ -77,6 +77,8 @@ __all__ = sorted(_PUBLIC)
 
 
 def __getattr__(name: str):
+    if name == "Identity":  # deprecated: Theorem (posproof.symbolic.core warns)
+        return getattr(importlib.import_module("posproof.symbolic.core"), name)
     if name in _PUBLIC:
         value = getattr(importlib.import_module(_PUBLIC[name]), name)
         globals()[name] = value

@@ -12,7 +12,7 @@ import importlib
 
 #: Public name -> the module that defines it.
 _PUBLIC = {
-    **dict.fromkeys(("Identity", "Step", "Definition", "Fact", "Kernel", "Domain"), "core"),
+    **dict.fromkeys(("Theorem", "Step", "Definition", "Fact", "Kernel", "Domain"), "core"),
     **dict.fromkeys(("VerifyResult", "StepResult"), "results"),
 }
 
@@ -24,6 +24,8 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(f"{__name__}.{_PUBLIC[name]}"), name)
         globals()[name] = value
         return value
+    if name == "Identity":  # deprecated: Theorem (core warns)
+        return getattr(importlib.import_module(f"{__name__}.core"), name)
     if name == "registry":
         return importlib.import_module(f"{__name__}.registry")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

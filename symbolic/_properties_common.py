@@ -5,7 +5,7 @@ import sympy as sp
 
 from . import sources
 from ._symbols import d_any
-from .core import Identity
+from .core import Theorem
 
 TOPIC = "properties"
 RULES_SOURCE = f"{sources.article('Rules any Positional Encoding Method must follow')}; {sources.WANG}"
@@ -25,8 +25,8 @@ m_h = sp.Symbol("m_h", positive=True)  # an ALiBi head's slope
 TRAINED, TARGET = 1000, 2000
 
 
-def _identity(id_: str, title: str, source: str, steps, **kw) -> Identity:
-    return Identity(id_, title, TOPIC, source, tuple(steps), **kw)
+def _identity(id_: str, title: str, source: str, steps, **kw) -> Theorem:
+    return Theorem(id_, title, TOPIC, source, tuple(steps), **kw)
 
 
 def proximity(a, b, code=lambda pos, comp: P[pos, comp]) -> sp.Sum:

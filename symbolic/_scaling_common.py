@@ -11,7 +11,7 @@ from posproof.numeric.scaling import rope_inv_freq_mp
 
 from . import sources
 from ._symbols import d_even
-from .core import Domain, Identity, Kernel
+from .core import Domain, Kernel, Theorem
 
 TOPIC = "extension"
 CHEN = sources.CHEN_PI
@@ -37,8 +37,8 @@ _TP = sp.IndexedBase("thetaprime", positive=True)  # the scaled frequencies thet
 _tp = sp.Function("thetaprime")  # a scaled frequency as a function of the ramp or of the wavelength
 
 
-def _identity(id_: str, title: str, source: str, steps, **kw) -> Identity:
-    return Identity(id_, title, TOPIC, source, tuple(steps), **kw)
+def _identity(id_: str, title: str, source: str, steps, **kw) -> Theorem:
+    return Theorem(id_, title, TOPIC, source, tuple(steps), **kw)
 
 
 # ==============================================================================================================

@@ -17,7 +17,7 @@ from posproof.numeric import alibi
 
 from . import sources
 from .attention import TOPIC, _identity, difference
-from .core import Fact, Identity, Step
+from .core import Fact, Step, Theorem
 
 ALIBI = sources.ALIBI
 
@@ -82,7 +82,7 @@ def alibi_translation() -> Fact:
     )
 
 
-def alibi_decay() -> Identity:
+def alibi_decay() -> Theorem:
     return _identity(
         "alibi-monotone-decay",
         "ALiBi's bias strictly decreases as the key moves further back",
@@ -103,7 +103,7 @@ n_heads = sp.Symbol("n", integer=True, positive=True)
 hh = sp.Symbol("h", integer=True, positive=True)
 
 
-def alibi_slopes_form() -> Identity:
+def alibi_slopes_form() -> Theorem:
     start = 2 ** (-(2 ** (-(sp.log(n_heads, 2) - 3))))  # the reference: start = ratio = 2^(-2^-(log2 n - 3))
     lhs = start * start ** (hh - 1)
     return _identity(

@@ -22,7 +22,7 @@ from posproof.numeric.rotary import rope_decay_curve, rope_mp
 from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal
 
 from . import settings, sources
-from .core import Fact, Identity, Step
+from .core import Fact, Step, Theorem
 
 TOPIC = "article"
 BINARY = sources.article("3. The Binary Breakthrough")
@@ -144,12 +144,12 @@ def cycle_lengths() -> Fact:
     )
 
 
-def fast_wave_step() -> Identity:
+def fast_wave_step() -> Theorem:
     half = sp.Rational(1, 2)
     step = (sp.sin(mid + half) - sp.sin(mid - half)) ** 2
     e1 = 4 * sp.sin(half) ** 2 * sp.cos(mid) ** 2
     e2 = 4 * sp.sin(half) ** 2 - 4 * sp.sin(half) ** 2 * sp.sin(mid) ** 2
-    return Identity(
+    return Theorem(
         "article-fast-wave-step",
         "The fastest wave moves at most 2 sin(1/2) ≈ 0.959 between neighbours: (sin(a + 1/2) - sin(a - 1/2))² ≤ "
         "4 sin²(1/2)",

@@ -22,7 +22,7 @@ import sympy as sp
 from . import settings, sources
 from ._symbols import TH
 from ._symbols import d_any as d
-from .core import Fact, Identity, Step
+from .core import Fact, Step, Theorem
 
 RELATIVE = sources.article("Relative Positions")
 TUPE = sources.TUPE
@@ -76,7 +76,7 @@ def difference(a, b):
 
 
 def _identity(id_, title, source, steps, **kw):
-    return Identity(id_, title, TOPIC, source, tuple(steps), **kw)
+    return Theorem(id_, title, TOPIC, source, tuple(steps), **kw)
 
 
 # ---- named symbols for the short statements (formula=) ---------------------------------------------------------
@@ -104,7 +104,7 @@ def four_terms(q_word, q_pos_c, q_pos_d, W_word, W_pos, k_word, k_pos) -> list:
     ]
 
 
-def expansion() -> Identity:
+def expansion() -> Theorem:
     q = sp.Transpose(W_q * (x_m + p_m))
     lhs = sp.MatMul(q, W_k, x_n + p_n)
     mid = (x_m + p_m).T * W_q.T * W_k * (x_n + p_n)
@@ -140,7 +140,7 @@ def _commutator(a, b) -> sp.ImmutableMatrix:
     return sp.ImmutableMatrix([[b, a], [a, -b]])
 
 
-def rotation_commutant() -> Identity:
+def rotation_commutant() -> Theorem:
     B, R = sp.ImmutableMatrix([[pa, pb], [pc, pe]]), sp.ImmutableMatrix(_rot(phi))
     lhs = sp.MatMul(B, R, evaluate=False)
     rhs = sp.MatAdd(sp.MatMul(R, B, evaluate=False), sp.sin(phi) * _commutator(pe - pa, pb + pc), evaluate=False)
@@ -187,7 +187,7 @@ def _bilinear(B) -> sp.Sum:
 TRIG = ("expand", "expand_trig", "expand")
 
 
-def position_term_commuting() -> Identity:
+def position_term_commuting() -> Theorem:
     lhs = _bilinear(sp.Matrix([[A_[i], -C_[i]], [C_[i], A_[i]]]))
     rhs = pairs(A_[i] * sp.cos((m - n) * theta_i) - C_[i] * sp.sin((m - n) * theta_i))
     return _identity(
@@ -208,7 +208,7 @@ def position_term_commuting() -> Identity:
     )
 
 
-def position_term_general() -> Identity:
+def position_term_general() -> Theorem:
     lhs = _bilinear(sp.Matrix([[AL[i], BE[i]], [GA[i], EP[i]]]))
     half = sp.Rational(1, 2)
     rel = (AL[i] + EP[i]) * sp.cos((m - n) * theta_i) + (BE[i] - GA[i]) * sp.sin((m - n) * theta_i)

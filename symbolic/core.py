@@ -2,7 +2,7 @@ r"""The verification core: a claim is a derivation whose every step is checked t
 
 There are three kinds of claims, counted apart:
 
-* a **theorem** (:class:`Identity`): ``lhs rel rhs`` with an ordered derivation of :class:`Step`\ s. Each step is
+* a **theorem** (:class:`Theorem`): ``lhs rel rhs`` with an ordered derivation of :class:`Step`\ s. Each step is
 
   - proved *symbolically*: a named strategy (:data:`STRATEGIES`, every one an equivalence under the symbols'
     declared assumptions) reduces ``lhs - rhs`` to exactly zero; an inequality reduces the gap to an
@@ -25,7 +25,7 @@ definitions) or a wrong *computation* (facts).
 
 >>> import sympy as sp
 >>> x = sp.Symbol("x", real=True)
->>> claim = Identity("demo", "Pythagoras", "demo", "none",
+>>> claim = Theorem("demo", "Pythagoras", "demo", "none",
 ...                  steps=(Step(sp.sin(x)**2 + sp.cos(x)**2, sp.Integer(1), "Pythagoras", ("trigsimp",)),))
 >>> claim.verify(dps=30).ok
 True
@@ -67,7 +67,7 @@ __all__ = [
     "RELATIONS",
     "STRATEGIES",
     "Step",
-    "Identity",
+    "Theorem",
     "Definition",
     "Fact",
     "Kernel",
@@ -163,7 +163,7 @@ def _perturb(e):
 
 
 @dataclass(frozen=True)
-class Identity(Printable):
+class Theorem(Printable):
     r"""A theorem ``lhs rel rhs`` with its derivation.
 
     ``sizes`` maps a size symbol (e.g. ``d``) to the values tried numerically (every one is tried); Sums,
@@ -236,18 +236,18 @@ class Identity(Printable):
     def claim(self) -> Step:
         return Step(self.lhs, self.rhs, "the claim", self.strategy or ("identity",), self.rel)
 
-    def wrong_variant(self) -> Identity:
+    def wrong_variant(self) -> Theorem:
         r"""This claim with its registered wrong right-hand side."""
         return self.with_rhs(self.wrong)
 
-    def with_rhs(self, rhs) -> Identity:
+    def with_rhs(self, rhs) -> Theorem:
         r"""The same claim with a different right-hand side (used to show that a wrong claim is rejected)."""
         steps = self.steps
         if self.chained:
             steps = steps[:-1] + (dataclasses.replace(steps[-1], rhs=rhs),)
         return dataclasses.replace(self, steps=steps, rhs=rhs)
 
-    def perturbed(self, j: int) -> Identity:
+    def perturbed(self, j: int) -> Theorem:
         r"""The chained claim with intermediate expression ``j`` (the right side of step ``j``, ``j < len(steps) -
         1``) perturbed in both steps that share it: a check that ignores intermediate steps would accept it."""
         if not self.chained or not 0 <= j < len(self.steps) - 1:
@@ -317,7 +317,7 @@ class Definition(Printable):
     domains: Mapping[str, Domain] = field(default_factory=dict)
     notes: str = ""
     wrong: Any = None
-    #: A short symbolic statement for headings (see Identity.formula).
+    #: A short symbolic statement for headings (see Theorem.formula).
     formula: Any = None
 
     kind = "definition"
@@ -374,7 +374,7 @@ class Fact(Printable):
     wrong: Callable[[int], tuple[Any, list[tuple[str, Any]]]] | None = None
     definitions: tuple[Definition, ...] = ()
     notes: str = ""
-    #: A short symbolic statement for headings (see Identity.formula).
+    #: A short symbolic statement for headings (see Theorem.formula).
     formula: Any = None
 
     kind = "fact"
@@ -427,3 +427,12 @@ def _plain(v):
     if isinstance(v, sp.Integer):
         return int(v)
     return str(v)
+
+
+def __getattr__(name: str):
+    if name == "Identity":  # the class's first name: it holds inequalities too, so it is a Theorem now
+        import warnings
+
+        warnings.warn("posproof: Identity is now called Theorem", DeprecationWarning, stacklevel=2)
+        return Theorem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,7 +18,7 @@ from posproof.numeric import deberta, formatting, tolerances
 
 from . import sources
 from .attention import TOPIC, _identity, comps, d, l
-from .core import Definition, Fact, Identity, Kernel, Step
+from .core import Definition, Fact, Kernel, Step, Theorem
 
 DEBERTA = sources.DEBERTA
 DEBERTA_CODE = sources.DEBERTA_CODE
@@ -80,7 +80,7 @@ def delta_definition() -> Definition:
 a_, b_, c_ = sp.symbols("a b c", integer=True, nonnegative=True)
 
 
-def deberta_window() -> Identity:
+def deberta_window() -> Theorem:
     # Every pair with |i - j| < k is i - j = a - b, k = a + b + c + 1 for nonnegative integers a, b, c (take
     # c in {0, 1} by the parity of i - j + k - 1): the window written with symbols SymPy can reason about.
     i_w, k_w = j + a_ - b_, a_ + b_ + c_ + 1
@@ -113,7 +113,7 @@ QC, KC = sp.IndexedBase("q^c", real=True), sp.IndexedBase("k^c", real=True)
 KR, QR = sp.IndexedBase("K^r", real=True), sp.IndexedBase("Q^r", real=True)
 
 
-def deberta_from_four_terms() -> Identity:
+def deberta_from_four_terms() -> Theorem:
     d_ij, d_ji = Delta(i, j, k), Delta(j, i, k)
     full = comps((QC[l] + QR[d_ji, l]) * (KC[l] + KR[d_ij, l]))
     p2p = comps(QR[d_ji, l] * KR[d_ij, l])

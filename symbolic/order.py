@@ -16,7 +16,7 @@ import sympy as sp
 
 from . import settings, sources
 from ._symbols import d_any as d
-from .core import Fact, Identity, Step
+from .core import Fact, Step, Theorem
 
 WHY = sources.article("Why Need Positional Encoding ?")
 SUM = sources.article("So how can we fix this ?")
@@ -77,11 +77,11 @@ def _unevaluated(*factors):
 # ---- identities -------------------------------------------------------------------------------------------------
 
 
-def scores_permute() -> Identity:
+def scores_permute() -> Theorem:
     P = sp.MatrixSymbol("P", N, N)
     X = sp.MatrixSymbol("X", N, d)
     A = sp.MatrixSymbol("A", d, d)
-    return Identity(
+    return Theorem(
         "order-scores-permute",
         "Permuting the tokens permutes the rows and columns of the score matrix: $(PX)A(PX)^T = P(XAX^T)P^T$",
         "order",
@@ -108,12 +108,12 @@ def scores_permute() -> Identity:
     )
 
 
-def permutation_equivariance() -> Identity:
+def permutation_equivariance() -> Theorem:
     S, V = scores(3), values(3)
     P = permutation_matrix((2, 1, 0))  # "dog bites man" -> "man bites dog"
     lhs = _unevaluated(softmax_rows(P * S * P.T), P, V)
     rhs = _unevaluated(P, softmax_rows(S), V)
-    return Identity(
+    return Theorem(
         "order-permutation-equivariance",
         r"Three tokens in reverse order: $\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)$ "
         "('man bites dog' vs 'dog bites man')",
@@ -142,7 +142,7 @@ def permutation_equivariance() -> Identity:
     )
 
 
-def causal_prefix_invariance() -> Identity:
+def causal_prefix_invariance() -> Theorem:
     S, V = scores(3), values(3)
     P = permutation_matrix((1, 0, 2))  # "dog bites man" -> "bites dog man"
 
@@ -150,7 +150,7 @@ def causal_prefix_invariance() -> Identity:
         A = softmax_rows(S_, causal=True)
         return sp.Add(*[sp.Mul(A[row, k], V_[k], evaluate=False) for k in range(3)], evaluate=False)
 
-    return Identity(
+    return Theorem(
         "order-causal-mask-no-position",
         "With a causal mask, the last of three tokens gets the same output whatever the order of the two before "
         "it (one attention layer, no position code)",
@@ -172,12 +172,12 @@ def causal_prefix_invariance() -> Identity:
     )
 
 
-def sum_is_tied_concat() -> Identity:
+def sum_is_tied_concat() -> Theorem:
     W = sp.MatrixSymbol("W", d, d)
     x = sp.MatrixSymbol("x", d, 1)
     p = sp.MatrixSymbol("p", d, 1)
     concat = sp.BlockMatrix([[W, W]]) * sp.BlockMatrix([[x], [p]])
-    return Identity(
+    return Theorem(
         "order-sum-is-tied-concat",
         "Adding the position equals concatenating it and projecting with tied blocks $[W\\; W]$",
         "order",
@@ -192,10 +192,10 @@ def sum_is_tied_concat() -> Identity:
     )
 
 
-def parameter_count() -> Identity:
+def parameter_count() -> Theorem:
     concat = sp.Mul(2 * d, d, evaluate=False)
     added = sp.Mul(d, d, evaluate=False)
-    return Identity(
+    return Theorem(
         "order-sum-vs-concat-parameters",
         r"The next projection has $d \cdot d$ weights after a sum and $2d \cdot d$ after a concatenation: $d^2$ more",
         "order",
@@ -206,9 +206,9 @@ def parameter_count() -> Identity:
     )
 
 
-def counting_norm() -> Identity:
+def counting_norm() -> Theorem:
     j = sp.Symbol("j", integer=True, nonnegative=True)
-    return Identity(
+    return Theorem(
         "counting-unbounded",
         r"Counting code $p_{\mathrm{pos}} = \mathrm{pos} \cdot (1, \dots, 1)$: "
         r"$|p_{\mathrm{pos}}|^2 = d \cdot \mathrm{pos}^2$, which grows without bound with pos",

@@ -12,14 +12,14 @@ from . import sources
 from ._properties_common import RULES_SOURCE, TOPIC, P, _identity, counting, l, proximity, s, t, u, varphi
 from ._symbols import d_any, m, n
 from .attention import shifted
-from .core import Fact, Identity, Step
+from .core import Fact, Step, Theorem
 
 # ================================================================================================================
 # Absolute codes: symmetry always; counting breaks the other two rules.
 # ================================================================================================================
 
 
-def absolute_symmetric() -> Identity:
+def absolute_symmetric() -> Theorem:
     rhs = sp.Sum(sp.Mul(P[n, l], P[m, l], evaluate=False), (l, 0, d_any - 1))
     return _identity(
         "properties-absolute-symmetric",
@@ -41,7 +41,7 @@ mq = sp.Symbol("m", integer=True, positive=True)  # a query position m >= 1
 m0, n0 = sp.symbols("m n", integer=True, nonnegative=True)  # positions counted from 0
 
 
-def counting_grows() -> Identity:
+def counting_grows() -> Theorem:
     near = proximity(mq, mq + u, counting)
     far = proximity(mq, mq + u + s, counting)
     return _identity(
@@ -63,7 +63,7 @@ def counting_grows() -> Identity:
     )
 
 
-def counting_shift() -> Identity:
+def counting_shift() -> Theorem:
     before = proximity(m0, n0, counting)
     after = proximity(shifted(m0, t), shifted(n0, t), counting)
     return _identity(

@@ -13,7 +13,7 @@ from . import sources
 from ._properties_common import RULES_SOURCE, TOPIC, _identity, m_h, s, varphi
 from ._symbols import m, n
 from .attention import difference
-from .core import Fact, Identity, Step
+from .core import Fact, Step, Theorem
 
 # ================================================================================================================
 # Relative schemes: the positional part of the score.
@@ -108,7 +108,7 @@ def deberta_rules() -> Fact:
 qi = sp.Symbol("i", integer=True)
 
 
-def alibi_antisymmetric() -> Identity:
+def alibi_antisymmetric() -> Theorem:
     key = sp.Add(qi, -s, evaluate=False)  # a key s tokens before the query
     lhs = -m_h * difference(qi, key)
     rhs = -m_h * difference(key, qi)

@@ -12,7 +12,7 @@ from posproof.numeric.scaling import ROPE_TYPES, rope_inv_freq
 from . import sources
 from ._properties_common import RULES_SOURCE, TOPIC, _identity, u, varphi
 from ._symbols import A, k, m, n, q, theta_real
-from .core import Fact, Identity, Step
+from .core import Fact, Step, Theorem
 from .rope import rotated_pair
 
 # ================================================================================================================
@@ -29,7 +29,7 @@ def plane_score(pm, pn, freq=a, scale_q=A, scale_k=A):
     return rq[0] * rk[0] + rq[1] * rk[1]
 
 
-def rope_odd_part() -> Identity:
+def rope_odd_part() -> Theorem:
     lhs = sp.Add(plane_score(m, n), sp.Mul(-1, plane_score(n, m), evaluate=False), evaluate=False)
     rhs = 2 * A**2 * (q[1] * k[0] - q[0] * k[1]) * sp.sin((n - m) * a)
     return _identity(
@@ -134,7 +134,7 @@ def _relative_plane(angle):
     return (q[0] * k[0] + q[1] * k[1]) * sp.cos(angle) + (q[1] * k[0] - q[0] * k[1]) * sp.sin(angle)
 
 
-def xpos_relative() -> Identity:
+def xpos_relative() -> Theorem:
     lhs = plane_score(m, n, theta_real, zeta ** (m / gamma), zeta ** (-n / gamma))
     rhs = zeta ** ((m - n) / gamma) * _relative_plane((n - m) * theta_real)
     return _identity(

@@ -28,7 +28,7 @@ from sympy.core.sympify import _sympify
 from . import settings, sources
 from ._symbols import TH_real, theta
 from ._symbols import d_even as d
-from .core import Definition, Domain, Fact, Identity, Kernel, Step
+from .core import Definition, Domain, Fact, Kernel, Step, Theorem
 
 TOPIC = "rope"
 ROFORMER = sources.ROFORMER
@@ -239,7 +239,7 @@ def _half(v, i_=i) -> tuple[Any, Any]:
 # --------------------------------------------------------------------------------------------------------------
 
 
-def _complex_form() -> Identity:
+def _complex_form() -> Theorem:
     rot_q = sp.Mul(qc, sp.exp(I * m * theta), evaluate=False)
     rot_k = sp.Mul(kc, sp.exp(I * n * theta), evaluate=False)
     lhs = sp.Mul(rot_q, sp.conjugate(rot_k, evaluate=False), evaluate=False)
@@ -248,7 +248,7 @@ def _complex_form() -> Identity:
     )
     e2 = sp.Mul(qc, sp.exp(I * m * theta), sp.conjugate(kc), sp.exp(-I * n * theta), evaluate=False)
     rhs = qc * sp.conjugate(kc) * sp.exp(I * (m - n) * theta)
-    return Identity(
+    return Theorem(
         "rope-complex-relative",
         "Complex form: the absolute positions cancel to $m - n$",
         TOPIC,
@@ -276,7 +276,7 @@ def _complex_form() -> Identity:
     )
 
 
-def _rotation_product() -> Identity:
+def _rotation_product() -> Theorem:
     lhs = sp.MatMul(Rot(a).T, Rot(b))
     e1 = sp.ImmutableMatrix(
         [
@@ -284,7 +284,7 @@ def _rotation_product() -> Identity:
             [-sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b), sp.sin(a) * sp.sin(b) + sp.cos(a) * sp.cos(b)],
         ]
     )
-    return Identity(
+    return Theorem(
         "rope-2d-rotation-product",
         "Real 2-D form: $R(a)^T R(b) = R(b - a)$",
         TOPIC,
@@ -299,11 +299,11 @@ def _rotation_product() -> Identity:
     )
 
 
-def _rotation_norm() -> Identity:
+def _rotation_norm() -> Theorem:
     qv = Vec(q)
     lhs = Dot(sp.MatMul(Rot(a), qv), sp.MatMul(Rot(a), qv))
     e1 = Dot(qv, sp.MatMul(Rot(a).T, Rot(a), qv))
-    return Identity(
+    return Theorem(
         "rope-2d-norm",
         "A rotation keeps the length of a pair: $|R(a) q| = |q|$",
         TOPIC,
@@ -323,7 +323,7 @@ def _rotation_norm() -> Identity:
     )
 
 
-def _real_part() -> Identity:
+def _real_part() -> Theorem:
     qv, kv = Vec(q), Vec(k)
     zq, zk = q[0] + I * q[1], k[0] + I * k[1]
     product = sp.Mul(
@@ -336,7 +336,7 @@ def _real_part() -> Identity:
     e1 = Dot(sp.MatMul(Rot(m * theta), qv), sp.MatMul(Rot(n * theta), kv))
     e2 = Dot(qv, sp.MatMul(Rot(m * theta).T, Rot(n * theta), kv))
     rhs = Dot(qv, sp.MatMul(Rot((n - m) * theta), kv))
-    return Identity(
+    return Theorem(
         "rope-2d-real-form",
         r"The real part of the complex score is $q^T R((n - m) \theta) k$",
         TOPIC,
@@ -383,7 +383,7 @@ def _block_diagonal_d4() -> Definition:
     )
 
 
-def _block_relative() -> Identity:
+def _block_relative() -> Theorem:
     lhs = _over_planes(_plane_score(*_interleaved(q), *_interleaved(k), i))
     cos_, sin_ = sp.cos((n - m) * th[i]), sp.sin((n - m) * th[i])
     q0, q1 = _interleaved(q)
@@ -391,7 +391,7 @@ def _block_relative() -> Identity:
     e1 = _over_planes((q0 * k0 + q1 * k1) * cos_ + (q1 * k0 - q0 * k1) * sin_)
     rhs = _over_planes(_relative_plane(q0, q1, k0, k1, i))
     wrong = _over_planes(_relative_plane(q0, q1, k0, k1, i).subs(n - m, m - n))
-    return Identity(
+    return Theorem(
         "rope-block-relative",
         "For every even $d$: $(R_m q)^T (R_n k) = q^T R_{n-m} k$",
         TOPIC,
@@ -423,12 +423,12 @@ def _block_relative() -> Identity:
     )
 
 
-def _block_orthogonal() -> Identity:
+def _block_orthogonal() -> Theorem:
     q0, q1 = _interleaved(q)
     k0, k1 = _interleaved(k)
     lhs = _over_planes(_plane_score(q0, q1, k0, k1, i).subs(n, m))
     rhs = _over_planes(q0 * k0 + q1 * k1)
-    return Identity(
+    return Theorem(
         "rope-block-orthogonal",
         "$R_m$ is orthogonal for every even $d$: $(R_m q)^T (R_m k) = q^T k$",
         TOPIC,
@@ -446,7 +446,7 @@ def _block_orthogonal() -> Identity:
     )
 
 
-def _elementwise() -> Identity:
+def _elementwise() -> Theorem:
     xv = sp.ImmutableMatrix([x[2 * i], x[2 * i + 1]])
     rot = sp.ImmutableMatrix([-x[2 * i + 1], x[2 * i]])
     cosv = sp.ImmutableMatrix([sp.cos(m * th[i])] * 2)
@@ -454,7 +454,7 @@ def _elementwise() -> Identity:
     lhs = sp.MatAdd(sp.HadamardProduct(xv, cosv), sp.HadamardProduct(rot, sinv))
     rhs = sp.MatMul(Rot(m * th[i]), xv)
     wrong = sp.MatAdd(sp.HadamardProduct(xv, cosv), sp.HadamardProduct(-rot, sinv))
-    return Identity(
+    return Theorem(
         "rope-elementwise",
         r"Element-wise form, plane by plane: channels $2i, 2i+1$ of $x \odot \cos + \mathrm{rot}(x) \odot \sin$ "
         r"are $R(m \theta_i) (x_{2i}, x_{2i+1})$ for every plane $i$",
@@ -471,14 +471,14 @@ def _elementwise() -> Identity:
     )
 
 
-def _layout_scores() -> Identity:
+def _layout_scores() -> Theorem:
     Pq = (Permuted(q, i, d), Permuted(q, i + half, d))  # the half layout's plane i: channels (i, i + d/2)
     Pk = (Permuted(k, i, d), Permuted(k, i + half, d))
     lhs = _over_planes(_plane_score(*Pq, *Pk, i))
     e1 = _over_planes(_plane_score(*_interleaved(q), *_interleaved(k), i))
     rhs = _over_planes(_relative_plane(*_interleaved(q), *_interleaved(k), i))
     wrong = _over_planes(_relative_plane(*_half(q), *_half(k), i))
-    return Identity(
+    return Theorem(
         "rope-layout-permutation",
         "Half layout on permuted $q$, $k$ scores exactly as the interleaved layout",
         TOPIC,
@@ -519,14 +519,14 @@ def _layout_scores() -> Identity:
     )
 
 
-def _abel() -> Identity:
+def _abel() -> Theorem:
     hh = sp.IndexedBase("h")
     S = sp.IndexedBase("S")
     top = half
     lhs = sp.Sum(hh[i] * (S[i + 1] - S[i]), (i, 0, top - 1))
     rhs = hh[top] * S[top] - hh[0] * S[0] - sp.Sum(S[i + 1] * (hh[i + 1] - hh[i]), (i, 0, top - 1))
     wrong = hh[top] * S[top] - hh[0] * S[0] - sp.Sum(S[i] * (hh[i + 1] - hh[i]), (i, 0, top - 1))
-    return Identity(
+    return Theorem(
         "rope-decay-abel",
         "Abel summation (summation by parts) behind RoPE's long-term decay",
         TOPIC,

@@ -22,7 +22,7 @@ from ._scaling_common import (
     s,
 )
 from ._symbols import d_even, theta_i
-from .core import Definition, Identity, Step
+from .core import Definition, Step, Theorem
 
 
 class LinearInvFreq(_RuleInvFreq):
@@ -44,7 +44,7 @@ eps = sp.Symbol("epsilon", positive=True)
 pos = sp.Symbol("m", integer=True, nonnegative=True)  # a position of the extended window
 
 
-def pi_angle_in_range() -> Identity:
+def pi_angle_in_range() -> Theorem:
     factor = (pos + eps) / L0  # s, from s L_0 = m + epsilon
     angle = sp.Mul(pos, theta_i, sp.Pow(factor, -1, evaluate=False), evaluate=False)  # m theta_i / s
     inside = L0 * pos * theta_i / (pos + eps)

@@ -13,7 +13,7 @@ from posproof.numeric.sinusoid import inverse_frequencies_mp
 from . import sources
 from ._scaling_common import _TP, HF, L0, PAIR, TOPIC, _float, _identity, _int, _RuleInvFreq, _tp, b, i, s
 from ._symbols import TH, d_even
-from .core import Definition, Domain, Fact, Identity, Step
+from .core import Definition, Domain, Fact, Step, Theorem
 
 
 class Llama3InvFreq(_RuleInvFreq):
@@ -48,7 +48,7 @@ def llama3_blend(wavelength, high=f_high):
     return (1 - sig) * freq / s + sig * freq
 
 
-def llama3_continuous() -> Identity:
+def llama3_continuous() -> Theorem:
     gap = sp.Symbol("w", positive=True)
     high = f_low + gap
     with evaluate(False):

@@ -25,7 +25,7 @@ from ._scaling_common import (
     s,
 )
 from ._symbols import TH, d_even
-from .core import Definition, Domain, Identity, Step
+from .core import Definition, Domain, Step, Theorem
 
 # ---- named symbols for the short statements (formula=) ----
 _bp = sp.Function("bprime")  # the NTK-aware base of a length
@@ -74,7 +74,7 @@ THETA_LAST = b ** (-h / (h + 1))  # theta_{d/2-1} = b^(-2h/d)
 H_DOMAIN = {"h": Domain("integer", 1, 2**12, log=True, edges=(1, 63))}
 
 
-def ntk_base() -> Identity:
+def ntk_base() -> Theorem:
     lhs = sp.Pow(THETA_LAST / s, -KAPPA, evaluate=False)
     return _identity(
         "extension-ntk-base",
@@ -101,7 +101,7 @@ def ntk_base() -> Identity:
     )
 
 
-def ntk_conditions() -> Identity:
+def ntk_conditions() -> Theorem:
     new = b * s**KAPPA
     lhs = sp.Matrix([sp.Pow(new, 0, evaluate=False), sp.Pow(new, -h / (h + 1), evaluate=False)])
     rhs = sp.Matrix([sp.Pow(b, 0, evaluate=False), THETA_LAST / s])
@@ -156,7 +156,7 @@ def _dynamic_base(length):
     return b * (s * longest / L0 - (s - 1)) ** (d_even / (d_even - 2))
 
 
-def dynamic_ntk() -> Identity:
+def dynamic_ntk() -> Theorem:
     lhs = sp.Matrix([_dynamic_base(L0 - kk), _dynamic_base(L0 + kk)])
     e1 = sp.Matrix([b, b * (s * (L0 + kk) / L0 - (s - 1)) ** (d_even / (d_even - 2))])
     rhs = sp.Matrix([b, b * (1 + s * kk / L0) ** (d_even / (d_even - 2))])

@@ -11,7 +11,7 @@ from posproof.numeric.sinusoid import inverse_frequencies_mp
 
 from ._scaling_common import CHEN, TOPIC, _identity
 from ._symbols import d_even
-from .core import Domain, Fact, Identity, Step
+from .core import Domain, Fact, Step, Theorem
 
 # ==============================================================================================================
 # Theorem 2.1 of Chen et al. 2023 (the interpolation bound), step by step.
@@ -31,7 +31,7 @@ def _remainder(lo, mid, hi, c1, c2):
     return -(mid - lo) * (mid - hi) / (2 * (lo - hi)) * (c1 * (mid - lo) - c2 * (mid - hi))
 
 
-def pi_remainder() -> Identity:
+def pi_remainder() -> Theorem:
     taylor1 = a_s + da_s * (s1 - sv) + A1 * (s1 - sv) ** 2 / 2
     taylor2 = a_s + da_s * (s2 - sv) + A2 * (s2 - sv) ** 2 / 2
     lam_s = (sv - s1) / (s2 - s1)
@@ -65,7 +65,7 @@ M = sp.Symbol("M", positive=True)
 beta1, beta2 = sp.symbols("beta_1 beta_2", nonnegative=True)
 
 
-def pi_remainder_bound() -> Identity:
+def pi_remainder_bound() -> Theorem:
     c1, c2 = beta1 - M, beta2 - M  # a''(xi_k) >= -M
     lhs = _remainder(sv - p, sv, sv + qq, c1, c2)
     e1 = -p * qq * (c1 * p + c2 * qq) / (2 * (p + qq))
@@ -102,7 +102,7 @@ u = sp.Symbol("u", positive=True)
 j = sp.Symbol("j", integer=True, nonnegative=True)
 
 
-def pi_geometric_bound() -> Identity:
+def pi_geometric_bound() -> Theorem:
     ratio = 1 / (1 + u)  # c^(-4/d)
     total = sp.Sum(ratio**j, (j, 0, d_even / 2 - 1))  # sum_j theta_j^2 = sum_j c^(-4j/d)
     closed = (1 - ratio ** (d_even / 2)) / (1 - ratio)
@@ -136,7 +136,7 @@ def pi_geometric_bound() -> Identity:
     )
 
 
-def pi_step14_fails() -> Identity:
+def pi_step14_fails() -> Theorem:
     c, width = sp.Integer(10000), sp.Integer(128)
     lhs = sp.Pow(c, -4 / width, evaluate=False)
     rhs = 1 - 4 * sp.log(c) / width
@@ -170,7 +170,7 @@ def pi_step14_fails() -> Identity:
 x_, g_ = sp.Symbol("x", positive=True), sp.Symbol("g", nonnegative=True)
 
 
-def pi_corrected_constant() -> Identity:
+def pi_corrected_constant() -> Theorem:
     with evaluate(False):
         lhs = 1 / (1 - 1 / (1 + x_ + g_))  # 1/(1 - c^(-4/d)), c^(4/d) = e^x = 1 + x + g
     return _identity(

@@ -8,7 +8,7 @@ import sympy as sp
 from . import sources
 from ._scaling_common import CHEN, _identity, i
 from ._symbols import TH, A, d_even, k, m, n, q
-from .core import Identity, Step
+from .core import Step, Theorem
 from .rope import rotated_pair
 
 # ==============================================================================================================
@@ -22,7 +22,7 @@ _Rp = {x: sp.MatrixSymbol(f"Rprime_{x}", d_even, d_even) for x in ("m", "n", "n-
 _qv, _kv = sp.MatrixSymbol("q", d_even, 1), sp.MatrixSymbol("k", d_even, 1)
 
 
-def scaled_relative() -> Identity:
+def scaled_relative() -> Theorem:
     q0, q1, k0, k1 = q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1]
     freq = F[i] * TH[i]
     rq, rk = rotated_pair(A * q0, A * q1, m * freq), rotated_pair(A * k0, A * k1, n * freq)

@@ -30,7 +30,7 @@ from ._scaling_common import (
     s,
 )
 from ._symbols import TH, d_even, theta_i
-from .core import Definition, Domain, Identity, Kernel, Step
+from .core import Definition, Domain, Kernel, Step, Theorem
 
 # ---- named symbols for the short statements (formula=) ----
 _G = sp.IndexedBase("gamma")  # YaRN's ramp gamma_i
@@ -96,7 +96,7 @@ def correction_dimension(rotations, length=L0, width=d_even, base=b):
     return width * sp.log(length / (2 * sp.pi * rotations)) / (2 * sp.log(base))
 
 
-def yarn_correction_dimension() -> Identity:
+def yarn_correction_dimension() -> Theorem:
     c = correction_dimension(r)
     with evaluate(False):
         lhs = L0 * b ** (-2 * c / d_even)
@@ -148,7 +148,7 @@ def yarn_blend(gamma, freq):
     return gamma * freq / s + (1 - gamma) * freq
 
 
-def yarn_blend_ends() -> Identity:
+def yarn_blend_ends() -> Theorem:
     wp = sp.Symbol("w", positive=True)
     high = low + wp
     below, above = low - kr, high + kr
@@ -188,7 +188,7 @@ gamma = sp.Symbol("gamma", real=True)
 delta = sp.Symbol("delta", positive=True)
 
 
-def yarn_monotone() -> Identity:
+def yarn_monotone() -> Theorem:
     before = yarn_blend(gamma, theta_i)
     after = yarn_blend(gamma + delta, theta_i)
     e1 = before + delta * (theta_i / s - theta_i)

@@ -15,7 +15,7 @@ from posproof.numeric import sinusoid
 from . import sources
 from ._symbols import TH
 from ._symbols import d_even as d
-from .core import Definition, Domain, Fact, Identity, Kernel, Step
+from .core import Definition, Domain, Fact, Kernel, Step, Theorem
 
 MATHS = sources.article("Maths behind Positional Encoding")
 VASWANI = sources.VASWANI
@@ -89,7 +89,7 @@ EULER = ("combine_sums", "trig_to_exp", "expand", "powsimp")
 def _identity(id_, title, steps, **kw):
     kw.setdefault("assumptions", ASSUME)
     kw.setdefault("sizes", SIZES)
-    return Identity(id_, title, "sinusoidal", kw.pop("source", VASWANI), tuple(steps), **kw)
+    return Theorem(id_, title, "sinusoidal", kw.pop("source", VASWANI), tuple(steps), **kw)
 
 
 # ---- kernels: the encoding as numeric.sinusoid computes it ------------------------------------------------------
@@ -185,7 +185,7 @@ def definition() -> Definition:
     )
 
 
-def denominators_512() -> Identity:
+def denominators_512() -> Theorem:
     idx = (0, 128, 255)
     lhs = sp.Matrix([sp.Pow(10000, sp.Rational(2 * j, 512), evaluate=False) for j in idx])
     rhs = sp.Matrix([1, 100, 10 ** sp.Rational(255, 64)])
@@ -206,7 +206,7 @@ def denominators_512() -> Identity:
     )
 
 
-def norm() -> Identity:
+def norm() -> Theorem:
     lhs = pairs(sp.sin(pos * theta_i) ** 2 + sp.cos(pos * theta_i) ** 2)
     return _identity(
         "sinusoidal-norm",
@@ -220,7 +220,7 @@ def norm() -> Identity:
     )
 
 
-def shift_is_linear() -> Identity:
+def shift_is_linear() -> Theorem:
     M_k = sp.Matrix([[sp.cos(k * theta_i), sp.sin(k * theta_i)], [-sp.sin(k * theta_i), sp.cos(k * theta_i)]])
     return _identity(
         "sinusoidal-shift-linear",
@@ -240,7 +240,7 @@ def shift_is_linear() -> Identity:
     )
 
 
-def dot_product() -> Identity:
+def dot_product() -> Theorem:
     return _identity(
         "sinusoidal-dot-product",
         r"$\mathrm{PE}(m) \cdot \mathrm{PE}(n) = \sum_i \cos((m - n)\theta_i)$",
@@ -250,7 +250,7 @@ def dot_product() -> Identity:
     )
 
 
-def translation_invariance() -> Identity:
+def translation_invariance() -> Theorem:
     return _identity(
         "sinusoidal-translation-invariance",
         r"Translation invariance: $\mathrm{PE}(m + t) \cdot \mathrm{PE}(n + t) = \mathrm{PE}(m) \cdot \mathrm{PE}(n)$",
@@ -263,7 +263,7 @@ def translation_invariance() -> Identity:
     )
 
 
-def symmetry() -> Identity:
+def symmetry() -> Theorem:
     return _identity(
         "sinusoidal-symmetry",
         r"Symmetry: $\mathrm{PE}(m) \cdot \mathrm{PE}(n) = \mathrm{PE}(n) \cdot \mathrm{PE}(m)$",
@@ -277,7 +277,7 @@ def symmetry() -> Identity:
     )
 
 
-def neighbour_distance() -> Identity:
+def neighbour_distance() -> Theorem:
     step = pairs(
         (sp.sin((pos + 1) * theta_i) - sp.sin(pos * theta_i)) ** 2
         + (sp.cos((pos + 1) * theta_i) - sp.cos(pos * theta_i)) ** 2
@@ -311,7 +311,7 @@ def neighbour_distance() -> Identity:
     )
 
 
-def wavelengths() -> Identity:
+def wavelengths() -> Theorem:
     lam = 2 * sp.pi / theta_paper  # λ_i = 2π/θ_i
     lam_next = lam.subs(i, i + 1)
     last = lam.subs(i, d / 2 - 1)
@@ -354,7 +354,7 @@ def wavelengths() -> Identity:
     )
 
 
-def pair_separation() -> Identity:
+def pair_separation() -> Theorem:
     return _identity(
         "sinusoidal-pair-separation",
         r"One pair moves $2|\sin(\theta_i/2)|$ per position step: fast pairs separate neighbours, slow pairs barely "

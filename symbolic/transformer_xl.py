@@ -30,7 +30,7 @@ from .attention import (
     x_m,
     x_n,
 )
-from .core import Fact, Identity, Step
+from .core import Fact, Step, Theorem
 
 TXL = sources.TXL
 
@@ -41,7 +41,7 @@ _A_rel = sp.Function("A_rel")  # Transformer-XL's score of query i and key j (st
 _shifted = sp.Function("S")  # the relative shift's output entry (i, j)
 
 
-def txl_from_four_terms() -> Identity:
+def txl_from_four_terms() -> Theorem:
     # The four terms with Transformer-XL's substitutions: key position p_n -> R_{m-n} with its own W_{k,R};
     # key content keeps W_{k,E}; the query's position W_q p_m -> u (with content keys) and v (with R).
     lhs = sp.Add(*four_terms(W_q * x_m, u, v, W_kE, W_kR, x_n, R_mn))
@@ -90,7 +90,7 @@ mlen = sp.Symbol("m_len", integer=True, nonnegative=True)
 ri, rj = sp.symbols("i j", integer=True, nonnegative=True)
 
 
-def txl_shift_index() -> Identity:
+def txl_shift_index() -> Theorem:
     klen = qlen + mlen
     lhs = qlen + ri * klen + rj  # offset of output (i, j) in the padded buffer (first row of q_len entries dropped)
     rhs = ri * (klen + 1) + (rj + qlen - ri)  # row i, column j + q_len - i of the padded (q_len, k_len + 1) matrix
@@ -112,7 +112,7 @@ def txl_shift_index() -> Identity:
     )
 
 
-def txl_shift_distance() -> Identity:
+def txl_shift_distance() -> Theorem:
     klen = qlen + mlen
     lhs = difference(sp.Add(klen, -1, evaluate=False), sp.Add(rj + qlen - ri, -1, evaluate=False))  # k_len-1-c
     return _identity(

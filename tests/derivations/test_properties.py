@@ -18,7 +18,7 @@ from posproof.numeric.extension import phase_coverage
 from posproof.numeric.sinusoid import inverse_frequencies
 from posproof.symbolic import properties as S
 from posproof.symbolic import registry
-from posproof.symbolic.core import Fact, Identity
+from posproof.symbolic.core import Fact, Theorem
 
 SCHEMES = (
     "counting", "normalized counting", "binary", "sinusoidal", "learned absolute (random init)", "Transformer-XL",
@@ -60,7 +60,7 @@ def test_every_cell_claim_verifies_and_supports_the_verdict(name, rule, cell):
         assert isinstance(claim, Fact)
         assert cell.read(result.computed) == cell.read(json.loads(json.dumps(claim.claim, default=str)))
     else:  # a theorem states the verdict
-        assert isinstance(claim, Identity) and cell.verdict in P.VERDICTS
+        assert isinstance(claim, Theorem) and cell.verdict in P.VERDICTS
         if cell.verdict == "fails":
             _assert_proves_failure(claim)
 

@@ -8,10 +8,10 @@ import re
 import pytest
 
 from posproof.symbolic import settings
-from posproof.symbolic.core import Definition, Fact, Identity
+from posproof.symbolic.core import Definition, Fact, Theorem
 from tests.claims import BY_ID, CLAIMS, IDS
 
-CHAINED = [(c.id, j) for c in CLAIMS if isinstance(c, Identity) and c.chained for j in range(len(c.steps) - 1)]
+CHAINED = [(c.id, j) for c in CLAIMS if isinstance(c, Theorem) and c.chained for j in range(len(c.steps) - 1)]
 
 #: Theorems whose every step is structurally identical on both sides once the sizes are substituted (so the
 #: numeric line has nothing to evaluate), with the reason that is acceptable. Keep it empty if you can.
@@ -35,7 +35,7 @@ def test_wrong_variant_is_rejected(claim_id):
         assert wrong.claim == claim.claim  # the expected literal stays; the computation changes
     result = claim.wrong_variant().verify(dps=settings.DEFAULT_DPS)
     assert not result.ok
-    if isinstance(claim, Identity):
+    if isinstance(claim, Theorem):
         # Both checks must be able to fail on their own: the last step is rejected symbolically and numerically.
         last = result.steps[-1]
         assert not last.numeric_ok, result.as_dict()
@@ -55,7 +55,7 @@ def test_perturbed_intermediate_expression_is_rejected(claim_id, j):
         assert not step.numeric_ok and not step.symbolic, (k, result.as_dict())
 
 
-@pytest.mark.parametrize("claim_id", [c.id for c in CLAIMS if isinstance(c, Identity)])
+@pytest.mark.parametrize("claim_id", [c.id for c in CLAIMS if isinstance(c, Theorem)])
 def test_every_theorem_has_numeric_evidence(claim_id):
     result = BY_ID[claim_id].verify(dps=settings.DEFAULT_DPS)
     if claim_id in VACUOUS_NUMERIC:
@@ -82,7 +82,7 @@ def test_every_claim_names_its_source_and_topic():
 
     for c in CLAIMS:
         assert c.source.strip() and c.title.strip(), c.id
-        assert isinstance(c, (Identity, Fact, Definition))
+        assert isinstance(c, (Theorem, Fact, Definition))
         assert c.topic in TOPICS, c.id
 
 

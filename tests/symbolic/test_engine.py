@@ -9,7 +9,7 @@ import pytest
 import sympy as sp
 
 from posproof.symbolic import settings
-from posproof.symbolic.core import Definition, Domain, Fact, Identity, Kernel, Step
+from posproof.symbolic.core import Definition, Domain, Fact, Kernel, Step, Theorem
 from posproof.symbolic.numeric_line import _uniform
 from posproof.symbolic.strategies import SIDE_STRATEGIES, STRATEGIES, _is_zero, reduce_difference
 
@@ -22,7 +22,7 @@ q = sp.IndexedBase("q", real=True)
 
 
 def ident(steps, **kw):
-    return Identity("t", "test", "test", "test", tuple(steps), **kw)
+    return Theorem("t", "test", "test", "test", tuple(steps), **kw)
 
 
 # ---- strategies: every one is an equivalence ---------------------------------------------------------------------
@@ -419,3 +419,14 @@ def test_conjugates_survive_numeric_evaluation():
     claim = ident([Step(z * sp.conjugate(z), sp.Abs(z) ** 2, "|z|^2", ("expand_complex",))])
     assert claim.verify().ok
     assert not claim.with_rhs(z**2).verify().ok
+
+
+def test_regression_identity_is_called_theorem_and_the_old_name_still_works():
+    # Identity held inequalities too (<=, <): the class is Theorem; code written against Identity keeps working
+    import posproof
+    from posproof.symbolic import core
+
+    with pytest.warns(DeprecationWarning, match="Theorem"):
+        assert core.Identity is core.Theorem
+    with pytest.warns(DeprecationWarning):
+        assert posproof.Identity is posproof.Theorem

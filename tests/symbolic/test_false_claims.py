@@ -1,4 +1,4 @@
-r"""A corpus of false claims written through the public API, the way a user adds a claim (``Identity`` and ``Step``
+r"""A corpus of false claims written through the public API, the way a user adds a claim (``Theorem`` and ``Step``
 from :mod:`symbolic`), each rejected with its reason visible in ``posproof check --json``; and true, non-trivial
 claims that must verify. The false ones are the review's: unsound power and log rules, branch cuts, strict from
 non-strict, one pair too many in a sum, the conjugate on the wrong side, the sign of theta, i/d vs 2i/d, claims false
@@ -12,7 +12,7 @@ import pytest
 import sympy as sp
 
 from posproof.derivations import check
-from posproof.symbolic import Domain, Identity, Step
+from posproof.symbolic import Domain, Step, Theorem
 
 x, y, u = sp.symbols("x y u", real=True)
 a, b = sp.symbols("a b", positive=True)
@@ -30,7 +30,7 @@ k = sp.IndexedBase("k", real=True)
 
 def claim(id_, lhs, rhs, strategy, rel="=", step_rel=None, **kw):
     step = Step(lhs, rhs, "the user's reason", strategy, step_rel or rel)
-    return Identity(id_, id_, "test", "the test corpus", (step,), rel=rel, **kw)
+    return Theorem(id_, id_, "test", "the test corpus", (step,), rel=rel, **kw)
 
 
 def rot(angle, v0, v1):
