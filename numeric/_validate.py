@@ -90,8 +90,8 @@ def _ml_float(dtype: np.dtype) -> bool:
 def positions(value, name: str = "positions", one_d: bool = True) -> np.ndarray:
     r"""Finite real positions as float64: a 1-D sequence, or (``one_d=False``) an array of any non-scalar shape.
 
-    Integers and real floats are accepted; booleans, strings, complex and objects are not. Integer positions
-    must lie in ``[-2**53, 2**53]`` (where float64 holds them exactly)."""
+    Integers and real floats are accepted; booleans, strings, complex and objects are not. Positions, integer or
+    float, must lie in ``[-2**53, 2**53]`` (where float64 holds every integer exactly)."""
     what = "a 1-D array" if one_d else "an array"
     arr = np.asarray(value) if not isinstance(value, np.ndarray) else value
     if not _real_dtype(arr):
@@ -109,6 +109,13 @@ def positions(value, name: str = "positions", one_d: bool = True) -> np.ndarray:
     if not np.all(np.isfinite(out)):
         where = np.flatnonzero(~np.isfinite(out))[:5].tolist()
         raise ValueError(f"{name} must be finite; got non-finite values at flat indices {where}")
+    if out.size and not np.issubdtype(arr.dtype, np.integer):
+        # float positions: the same range as integers (past 2**53 the angles m theta_i no longer hold m)
+        lo, hi = float(out.min()), float(out.max())
+        if lo < -MAX_INTEGER or hi > MAX_INTEGER:
+            raise ValueError(
+                f"{name} must lie in [-2**53, 2**53] (exact in float64), got {hi if hi > MAX_INTEGER else lo!r}"
+            )
     return out
 
 

@@ -129,6 +129,12 @@ def _rotary(width: int | None, rotary_dim, inv_freq, base, rope_theta, what: str
             raise ValueError(
                 f"rotary_dim must be 2 * len(inv_freq) = {2 * freq.size} when both are given, got {rotary_dim!r}"
             )
+        if rotary_dim is None and width is not None and 2 * freq.size != width:
+            # a short inv_freq must not silently become a partial rotary (nor a long one an error about rotary_dim)
+            raise ValueError(
+                f"inv_freq must hold {what}/2 = {width // 2} inverse frequencies (one per pair), got {freq.size}; "
+                "for a partial rotary give rotary_dim = 2 * len(inv_freq) as well"
+            )
         rotary_dim = 2 * freq.size
     if width is None:
         if rotary_dim is None:
@@ -378,7 +384,8 @@ def rope_table(
 
     ``width`` (alias ``head_dim``): the vectors' last axis; ``base`` (alias ``rope_theta``, default 10000) or
     ``inv_freq`` (float64 ``(rotary_dim/2,)``, overriding the base); ``attention_factor`` multiplies cos and sin;
-    ``rotary_dim`` (default ``width``, or ``2 * len(inv_freq)``): the leading channels that rotate.
+    ``rotary_dim`` (default ``width``): the leading channels that rotate; ``inv_freq`` of another length than
+    ``width/2`` raises unless ``rotary_dim = 2 * len(inv_freq)`` is given too (no silent partial rotary).
 
     >>> import numpy as np
     >>> t = rope_table([0, 1, 2], 4)

@@ -371,6 +371,27 @@ def test_regression_positions_beyond_exact_float64_integers_rejected():
     rope(np.ones((1, 4)), np.array([2**53]))  # the bound itself is exact
 
 
+@pytest.mark.parametrize("value", [1e300, -1e300, 2.0**53 + 2, -(2.0**54)])
+def test_regression_float_positions_beyond_2_53_refused_like_integers(value):
+    for call in (lambda p: rope(np.ones((1, 4)), p), lambda p: rope_table(p, 4)):
+        with pytest.raises(ValueError, match=r"positions must lie in \[-2\*\*53, 2\*\*53\]"):
+            call(np.array([value]))
+    rope(np.ones((3, 4)), np.array([2.0**53, -(2.0**53), 0.5]))  # the bounds themselves are exact
+
+
+def test_regression_inv_freq_of_the_wrong_length_raises_naming_inv_freq():
+    for short_or_long in ([1.0, 0.1], [1.0, 0.1, 0.01, 0.001, 1e-4]):
+        with pytest.raises(ValueError, match=r"inv_freq must hold width/2 = 4 inverse frequencies"):
+            rope(np.ones((1, 8)), [1], inv_freq=short_or_long)
+        with pytest.raises(ValueError, match=r"inv_freq must hold width/2 = 4"):
+            rope_table([1], 8, inv_freq=short_or_long)
+        with pytest.raises(ValueError, match=r"inv_freq must hold width/2 = 4"):
+            rope_mp([[1.0] * 8], [1], inv_freq=short_or_long, dps=20)
+    # a partial rotary is still one keyword away, and matches the base it came from
+    got = rope(np.ones((1, 8)), [3], inv_freq=[1.0, 0.01], rotary_dim=4)
+    assert np.allclose(got, rope(np.ones((1, 8)), [3], base=10000.0, rotary_dim=4), atol=1e-15)
+
+
 def test_regression_apply_out_list_is_a_value_error():
     with pytest.raises(ValueError, match="out must be a NumPy array"):
         rope_table([0], 4).apply(np.ones((1, 4)), out=[[0.0] * 4])
@@ -459,13 +480,13 @@ def test_inv_freq_attention_factor_partial_rotary_match_independent_formula(inpu
     half = min(half, width // 2)
     inv_freq = np.random.default_rng(seed).uniform(1e-4, 1.0, half)
     ref = _hf_style_rope(x, pos, inv_freq, af, layout)
-    got = rope(x, pos, layout=layout, inv_freq=inv_freq, attention_factor=af)
+    got = rope(x, pos, layout=layout, inv_freq=inv_freq, attention_factor=af, rotary_dim=2 * half)
     scale = (np.abs(x).max() + 1.0) * af
     np.testing.assert_allclose(got, ref, rtol=0, atol=tolerances.FLOAT64_RTOL * scale)
-    table = rope_table(pos, width, layout=layout, inv_freq=inv_freq, attention_factor=af)
+    table = rope_table(pos, width, layout=layout, inv_freq=inv_freq, attention_factor=af, rotary_dim=2 * half)
     assert table.rotary_dim == 2 * half
     np.testing.assert_array_equal(table.apply(x), got)
-    mp = _mp_array(rope_mp(x, pos, layout=layout, inv_freq=inv_freq, attention_factor=af, dps=30))
+    mp = _mp_array(rope_mp(x, pos, layout=layout, inv_freq=inv_freq, attention_factor=af, rotary_dim=2 * half, dps=30))
     np.testing.assert_allclose(got, mp, rtol=0, atol=tolerances.FLOAT64_RTOL * scale)
 
 

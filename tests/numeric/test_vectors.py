@@ -65,9 +65,9 @@ def test_rope_vectors_agree_with_the_float64_kernel(written):
         p = c["parameters"]
         inv, af = rope_inv_freq(p["width"], float(p["base"]), p["scaling"], p["seq_len"])
         x = np.array(c["inputs"]["vectors"], dtype=float)
-        got = rope(x, c["inputs"]["positions"], layout=p["layout"], inv_freq=inv, attention_factor=af)
-        if p["rotary_dim"] < p["width"]:
-            got = rope(x, c["inputs"]["positions"], layout=p["layout"], inv_freq=inv, rotary_dim=p["rotary_dim"])
+        got = rope(
+            x, c["inputs"]["positions"], layout=p["layout"], inv_freq=inv, attention_factor=af, rotary_dim=p["rotary_dim"]
+        )
         # angles up to 1e6 rad: float64 argument reduction costs ~1e6 * 2**-53 ~ 1e-10 absolute
         np.testing.assert_allclose(got, np.array(c["outputs"], dtype=float), atol=1e-9, err_msg=c["name"])
         np.testing.assert_allclose(inv, np.array(c["inv_freq"], dtype=float), rtol=1e-12)
