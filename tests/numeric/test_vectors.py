@@ -66,7 +66,12 @@ def test_rope_vectors_agree_with_the_float64_kernel(written):
         inv, af = rope_inv_freq(p["width"], float(p["base"]), p["scaling"], p["seq_len"])
         x = np.array(c["inputs"]["vectors"], dtype=float)
         got = rope(
-            x, c["inputs"]["positions"], layout=p["layout"], inv_freq=inv, attention_factor=af, rotary_dim=p["rotary_dim"]
+            x,
+            c["inputs"]["positions"],
+            layout=p["layout"],
+            inv_freq=inv,
+            attention_factor=af,
+            rotary_dim=p["rotary_dim"],
         )
         # angles up to 1e6 rad: float64 argument reduction costs ~1e6 * 2**-53 ~ 1e-10 absolute
         np.testing.assert_allclose(got, np.array(c["outputs"], dtype=float), atol=1e-9, err_msg=c["name"])
