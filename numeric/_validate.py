@@ -111,10 +111,10 @@ def positions(value, name: str = "positions", one_d: bool = True) -> np.ndarray:
         raise ValueError(f"{name} must be finite; got non-finite values at flat indices {where}")
     if out.size and not np.issubdtype(arr.dtype, np.integer):
         # float positions: the same range as integers (past 2**53 the angles m theta_i no longer hold m)
-        lo, hi = float(out.min()), float(out.max())
-        if lo < -MAX_INTEGER or hi > MAX_INTEGER:
+        flo, fhi = float(out.min()), float(out.max())
+        if flo < -MAX_INTEGER or fhi > MAX_INTEGER:
             raise ValueError(
-                f"{name} must lie in [-2**53, 2**53] (exact in float64), got {hi if hi > MAX_INTEGER else lo!r}"
+                f"{name} must lie in [-2**53, 2**53] (exact in float64), got {fhi if fhi > MAX_INTEGER else flo!r}"
             )
     return out
 

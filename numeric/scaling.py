@@ -16,7 +16,7 @@ meaning and defaults of Hugging Face transformers' ``modeling_rope_utils``:
 * ``"yarn"``     ``gamma_i * theta_i/s + (1 - gamma_i) * theta_i`` with the ramp ``gamma_i`` between the correction
   dimensions of ``beta_fast`` and ``beta_slow`` (Peng et al. 2023), and an attention factor;
 * ``"llama3"``   Meta's wavelength bands: ``theta_i`` below ``L0/high_freq_factor``, ``theta_i/s`` above
-  ``L0/low_freq_factor``, a blend on the closed range between;
+  ``L0/low_freq_factor``, a blend on the closed range between (none when the factors are equal, as in Llama 4);
 * ``"longrope"`` ``theta_i / ext_i`` with ``short_factor`` (``seq_len <= L0`` or absent) or ``long_factor``.
 
 Where ``L0`` comes from: the key ``original_max_position_embeddings`` when the mapping has it, else the keyword
@@ -244,8 +244,8 @@ class RopeScaling:
             low = self.low_freq_factor
             set_(
                 "high_freq_factor",
-                _real(self.high_freq_factor, "high_freq_factor", f"a finite real number > low_freq_factor = {low!r}",
-                      lambda x: x > low),
+                _real(self.high_freq_factor, "high_freq_factor", f"a finite real number >= low_freq_factor = {low!r}",
+                      lambda x: x >= low),
             )  # fmt: skip
         if rule == "longrope":
             for key in ("short_factor", "long_factor"):
@@ -367,7 +367,8 @@ class RopeScaling:
             low, high = self.low_freq_factor, self.high_freq_factor
             assert low is not None and high is not None
             lam = _TWO_PI / theta  # (d/2,): wavelengths
-            sigma = (L0 / lam - low) / (high - low)  # (d/2,): 0 at lam = L0/low, 1 at lam = L0/high
+            # (d/2,): 0 at lam = L0/low, 1 at lam = L0/high; equal factors (Llama 4) leave no band between: 1
+            sigma = (L0 / lam - low) / (high - low) if high > low else np.ones_like(lam)
             blend = (1.0 - sigma) * theta / s + sigma * theta
             out = np.where(lam > L0 / low, theta / s, theta)
             return np.where(~(lam < L0 / high) & ~(lam > L0 / low), blend, out), 1.0
@@ -418,8 +419,8 @@ class RopeScaling:
                         out.append(t)
                     elif lam > L0 / low:
                         out.append(t / s)
-                    else:
-                        sigma = (L0 / lam - low) / (high - low)
+                    else:  # (equal factors: only lam = L0/low exactly, where the limit from below is theta)
+                        sigma = (L0 / lam - low) / (high - low) if high > low else 1
                         out.append((1 - sigma) * t / s + sigma * t)
                 return out, one
             ext = [mpmath.mpf(e) for e in self._longrope_table(seq_len)]
@@ -554,26 +555,64 @@ def rope_inv_freq_mp(
 
 # ---- whole model configurations -----------------------------------------------------------------------------------
 
-#: Model-specific names for the rotary width or base that :func:`rope_scaling_from_config` does not translate
-#: (each family gives them its own defaults): refusing them beats silently using the full width or base 10000.
-_FOREIGN_KEYS = {
-    "rotary_pct": "partial_rotary_factor",
-    "rotary_emb_base": "rope_theta",
-    "rotary_dim": "partial_rotary_factor = rotary_dim / head_dim",
-}
+#: Older names transformers still reads (GPT-NeoX/Pythia): translated, as transformers' config classes do.
+_LEGACY_KEYS = {"rotary_emb_base": "rope_theta", "rotary_pct": "partial_rotary_factor"}
+#: Keys of a rope mapping that do not change the frequencies of text positions: multimodal RoPE's split of the pairs
+#: into temporal, height and width sections (Qwen2-VL, Qwen2.5-VL); for one position per token it is plain RoPE.
+_MROPE_KEYS = ("mrope_section", "mrope_interleaved")
+#: Where the rope keys live: the top level, else a multimodal model's ``text_config``.
+_ROPE_CONFIG_KEYS = ("rope_theta", "rope_scaling", "rope_parameters", "head_dim", "hidden_size", "qk_rope_head_dim")
+
+
+def _model_rope_defaults(model_type) -> Mapping | None:
+    r"""The ``rope_parameters`` transformers gives a default configuration of ``model_type`` (its per-model
+    ``rope_theta`` and ``partial_rotary_factor``), or ``None`` without transformers or for an unknown type."""
+    if not isinstance(model_type, str):
+        return None
+    try:
+        import logging
+
+        from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+    except ImportError:
+        return None
+    log = logging.getLogger("transformers")
+    level = log.level
+    log.setLevel(logging.ERROR)  # its warnings about a default config are not the user's
+    try:
+        params = getattr(CONFIG_MAPPING[model_type](), "rope_parameters", None)
+    except Exception:  # noqa: BLE001 - an unknown model type, or a config class that needs arguments
+        return None
+    finally:
+        log.setLevel(level)
+    return params if isinstance(params, Mapping) else None
+
+
+def _flatten_text_config(config: Mapping) -> Mapping:
+    text = config.get("text_config")
+    if isinstance(text, Mapping) and not any(config.get(k) is not None for k in _ROPE_CONFIG_KEYS):
+        return text  # the language model's own configuration (Gemma 3, Llama 4, Qwen2.5-VL, ...)
+    return config
 
 
 def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> RopeScaling:
     r"""The validated :class:`RopeScaling` of a whole model configuration (a parsed ``config.json``).
 
-    Read as transformers reads them: ``rope_scaling`` or the newer ``rope_parameters`` (a mapping of mappings
-    per layer type needs ``layer_type=``); the base is ``rope_theta`` in that mapping, else at the top level, else
-    10000; ``partial_rotary_factor`` likewise (default 1); the head width is ``qk_rope_head_dim`` (MLA models such as
-    DeepSeek-V2/V3, where transformers sets ``head_dim`` to it), else ``head_dim``, else
-    ``hidden_size // num_attention_heads``; ``L0`` for YaRN, Llama 3 and LongRoPE is a top-level
+    Read as transformers reads them: the language model's settings (a multimodal configuration's ``text_config``
+    when the top level has none); ``rope_scaling`` or the newer ``rope_parameters`` (a mapping of mappings per
+    layer type needs ``layer_type=``; Gemma 3's legacy ``rope_local_base_freq`` is the base of its
+    ``"sliding_attention"`` layers, whose rope is plain, while ``rope_scaling`` applies to ``"full_attention"``);
+    the base is ``rope_theta`` in that mapping, else at the top level (``rotary_emb_base`` for GPT-NeoX), else the
+    model's default as transformers defines it (Cohere 5e5, gpt-oss 1.5e5, Llama 4 5e5, ...: read from the
+    installed transformers by ``model_type``; without transformers, or without ``model_type``, a missing
+    ``rope_theta`` raises rather than guess); ``partial_rotary_factor`` likewise (``rotary_pct``, or ``rotary_dim``
+    over the head width; default the model's, else 1); the head width is ``qk_rope_head_dim`` (MLA models such as
+    DeepSeek-V2/V3, where transformers sets ``head_dim`` to it), else ``head_dim``, else ``attention_head_dim``,
+    else ``hidden_size // num_attention_heads``; ``L0`` for YaRN, Llama 3 and LongRoPE is a top-level
     ``original_max_position_embeddings`` (Phi-3 keeps it there, and transformers lets it win), else the mapping's,
     else ``max_position_embeddings``; dynamic NTK uses ``max_position_embeddings`` as ``L0`` (transformers ignores
-    an ``original_max_position_embeddings`` for it, and so does this function).
+    an ``original_max_position_embeddings`` for it, and so does this function). Multimodal RoPE's
+    ``mrope_section`` is read as plain RoPE (one position per token). As in transformers, YaRN needs the key
+    ``factor`` (``null`` means ``max_position_embeddings / L0``).
 
     >>> llama31 = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
     ...            "rope_theta": 500000.0, "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0,
@@ -584,19 +623,33 @@ def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> 
     """
     if not isinstance(config, Mapping):
         raise ValueError(f"config must be a mapping (a parsed config.json), got {type(config).__name__}")
-    for key, name in _FOREIGN_KEYS.items():
-        if config.get(key) is not None:
-            raise ValueError(
-                f"config key {key!r} is model-specific and not read here; write it as {name} (see "
-                "docs/context-extension.md)"
-            )
+    model_type = config.get("model_type")
+    config = _flatten_text_config(config)
+    model_type = config.get("model_type", model_type)
+    config = dict(config)
+    for old, new in _LEGACY_KEYS.items():
+        if config.get(old) is not None:
+            if config.get(new) is not None and config[new] != config[old]:
+                raise ValueError(f"config has both {old} and {new} and they differ: keep one")
+            config[new] = config[old]
     scaling_value, parameters = config.get("rope_scaling"), config.get("rope_parameters")
     if scaling_value and parameters and scaling_value != parameters:
         raise ValueError("config has both rope_scaling and rope_parameters and they differ: keep one")
     params = scaling_value or parameters or {}
     if not isinstance(params, Mapping):
         raise ValueError(f"config rope_scaling/rope_parameters must be a mapping or null, got {params!r}")
+    defaults = _model_rope_defaults(model_type)
     nested = [k for k, v in params.items() if isinstance(v, Mapping)]
+    local_base = config.get("rope_local_base_freq")
+    default_layers = [k for k, v in (defaults or {}).items() if isinstance(v, Mapping)]
+    if not nested and (local_base is not None or default_layers):
+        # Gemma 3's legacy form: rope_scaling (and rope_theta) for the full-attention layers, rope_local_base_freq
+        # (or the model's local default) for the sliding ones, whose rope is plain
+        local: dict = {"rope_type": "default"}
+        if local_base is not None:
+            local["rope_theta"] = local_base
+        params = {"full_attention": dict(params), "sliding_attention": local}
+        nested = ["full_attention", "sliding_attention"]
     if nested:
         if layer_type not in nested:
             raise ValueError(
@@ -604,17 +657,49 @@ def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> 
                 f"type), got {layer_type!r}"
             )
         params = params[layer_type]
+        layer_defaults = (defaults or {}).get(layer_type) if default_layers else defaults
+        if layer_type == "full_attention" and local_base is not None and "rope_theta" not in params:
+            params = dict(params, rope_theta=config.get("rope_theta"))
     elif layer_type is not None:
         raise ValueError(f"layer_type must be None: rope parameters are not given per layer type, got {layer_type!r}")
-    params = {k: v for k, v in params.items() if v is not None}
-    base = params.pop("rope_theta", config.get("rope_theta"))
-    base = 10000.0 if base is None else base
-    if "partial_rotary_factor" not in params and config.get("partial_rotary_factor") is not None:
-        params["partial_rotary_factor"] = config["partial_rotary_factor"]
+    else:
+        layer_defaults = defaults
+    factor_key = "factor" in params  # transformers refuses a YaRN without the key (null: max_position / L0)
+    params = {k: v for k, v in params.items() if v is not None and k not in _MROPE_KEYS}
+    if params.get("rope_type", params.get("type")) == "mrope":
+        params.pop("type", None)
+        params["rope_type"] = "default"
     width = _config_width(config)
+    base = params.pop("rope_theta", config.get("rope_theta"))
+    if base is None and isinstance(layer_defaults, Mapping):
+        base = layer_defaults.get("rope_theta")
+    if base is None:
+        raise ValueError(
+            "config has no rope_theta: transformers then uses the model's own default base (10000 for Llama, 5e5 "
+            "for Cohere and Llama 4, 1.5e5 for gpt-oss, ...)"
+            + (
+                f"; install transformers (pip install 'posproof[transformers]') to read model_type {model_type!r}'s"
+                if isinstance(model_type, str)
+                else "; the config has no model_type to look it up by"
+            )
+            + ", or write rope_theta in the config"
+        )
+    if "partial_rotary_factor" not in params:
+        if config.get("partial_rotary_factor") is not None:
+            params["partial_rotary_factor"] = config["partial_rotary_factor"]
+        elif config.get("rotary_dim") is not None:
+            rd = _integer(config["rotary_dim"], "config rotary_dim", 2)
+            params["partial_rotary_factor"] = rd / width
+        elif isinstance(layer_defaults, Mapping) and layer_defaults.get("partial_rotary_factor") not in (None, 1.0):
+            params["partial_rotary_factor"] = layer_defaults["partial_rotary_factor"]
     max_position_embeddings = config.get("max_position_embeddings")
     rule = params.get("rope_type", params.get("type", "default"))
     rule = _ALIASES.get(rule, rule) if isinstance(rule, str) else rule
+    if rule == "yarn" and not factor_key:
+        raise ValueError(
+            "config: factor is required for rope_type 'yarn' (transformers refuses a YaRN without the key; null "
+            "means max_position_embeddings / original_max_position_embeddings)"
+        )
     if rule in ("yarn", "llama3", "longrope") and config.get("original_max_position_embeddings") is not None:
         params["original_max_position_embeddings"] = config["original_max_position_embeddings"]
     if rule == "dynamic":
@@ -626,7 +711,7 @@ def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> 
 
 
 def _config_width(config: Mapping) -> int:
-    for key in ("qk_rope_head_dim", "head_dim"):
+    for key in ("qk_rope_head_dim", "head_dim", "attention_head_dim"):
         if config.get(key) is not None:
             return _integer(config[key], f"config {key}", 1)
     if config.get("hidden_size") is None or config.get("num_attention_heads") is None:

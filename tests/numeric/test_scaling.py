@@ -490,14 +490,15 @@ def test_from_config_reads_each_format():
     assert (cfg.rope_type, cfg.d, cfg.base) == ("default", 128, 10000.0)
     tables = {"short_factor": [1.0] * 32, "long_factor": [2.0] * 32, "original_max_position_embeddings": 16}
     cfg = rope_scaling_from_config(
-        {"head_dim": 64, "max_position_embeddings": 64, "rope_scaling": {"type": "su"} | tables}
+        {"head_dim": 64, "max_position_embeddings": 64, "rope_theta": 1e4, "rope_scaling": {"type": "su"} | tables}
     )
-    assert cfg.rope_type == "longrope" and cfg.base == 10000.0  # Phi-3's legacy name; the default base
+    assert cfg.rope_type == "longrope" and cfg.base == 10000.0  # Phi-3's legacy name
 
 
 def test_from_config_top_level_L0_wins_and_dynamic_ignores_it():
     config = {
         "head_dim": 64,
+        "rope_theta": 1e4,
         "max_position_embeddings": 8192,
         "original_max_position_embeddings": 2048,
         "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1024},
@@ -505,7 +506,8 @@ def test_from_config_top_level_L0_wins_and_dynamic_ignores_it():
     assert rope_scaling_from_config(config).L0 == 2048
     config["rope_scaling"] = {"rope_type": "dynamic", "factor": 4.0, "original_max_position_embeddings": 1024}
     assert rope_scaling_from_config(config).L0 == 8192  # transformers' dynamic NTK: max_position_embeddings
-    config = {"head_dim": 64, "max_position_embeddings": 8192, "rope_scaling": {"rope_type": "yarn", "factor": 4.0}}
+    config = {"head_dim": 64, "rope_theta": 1e4, "max_position_embeddings": 8192,
+              "rope_scaling": {"rope_type": "yarn", "factor": 4.0}}  # fmt: skip
     assert rope_scaling_from_config(config).L0 == 8192  # filled from max_position_embeddings
 
 
@@ -530,20 +532,130 @@ def test_from_config_per_layer_type():
         ([1, 2], "config must be a mapping"),
         ({"num_attention_heads": 32}, "config needs head_dim, or hidden_size and num_attention_heads"),
         ({"head_dim": "128"}, r"config head_dim must be an integer >= 1, got '128' \(a string"),
-        ({"head_dim": 64, "rotary_pct": 0.25}, "config key 'rotary_pct' is model-specific"),
         ({"head_dim": 64, "rope_scaling": {"type": "linear", "factor": 2.0},
           "rope_parameters": {"rope_type": "linear", "factor": 4.0}}, "both rope_scaling and rope_parameters"),
         ({"head_dim": 64, "rope_scaling": "yarn"}, "must be a mapping or null"),
         ({"head_dim": 64, "rope_theta": "1e4"}, "base must be a finite real number > 1, got '1e4'"),
-        ({"head_dim": 64, "rope_scaling": {"type": "yarn", "factor": 4.0}},
+        ({"head_dim": 64, "rope_theta": 1e4, "rope_scaling": {"type": "yarn", "factor": 4.0}},
          "config: original_max_position_embeddings .* is required for rope_type 'yarn'"),
-        ({"head_dim": 64, "rope_scaling": {"type": "default", "mrope_section": [16, 8, 8]}},
-         "unknown key 'mrope_section'"),
+        ({"head_dim": 64, "rope_theta": 1e4, "rope_scaling": {"type": "yarn", "original_max_position_embeddings": 64}},
+         "config: factor is required for rope_type 'yarn' \\(transformers refuses a YaRN without the key"),
+        ({"head_dim": 64, "rope_scaling": {"type": "linear", "factor": 2.0}}, "config has no rope_theta"),
+        ({"head_dim": 64, "rotary_emb_base": 1e4, "rope_theta": 5e5}, "both rotary_emb_base and rope_theta"),
     ],
 )  # fmt: skip
 def test_from_config_bad_input(config, fragment):
     with pytest.raises(ValueError, match=fragment):
         rope_scaling_from_config(config)
+
+
+# ---- issue 17: configs read as transformers reads them ------------------------------------------------------------
+
+_LLAMA4_TEXT = {
+    "model_type": "llama4_text", "head_dim": 128, "hidden_size": 5120, "num_attention_heads": 40,
+    "max_position_embeddings": 10485760, "rope_theta": 500000.0,
+    "rope_scaling": {"rope_type": "llama3", "factor": 16.0, "low_freq_factor": 1.0, "high_freq_factor": 1.0,
+                     "original_max_position_embeddings": 8192},
+}  # fmt: skip
+_GEMMA3 = {
+    "model_type": "gemma3", "text_config": {
+        "model_type": "gemma3_text", "head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8,
+        "max_position_embeddings": 131072, "rope_theta": 1000000.0, "rope_local_base_freq": 10000.0,
+        "rope_scaling": {"rope_type": "linear", "factor": 8.0}},
+}  # fmt: skip
+
+
+def test_regression_config_without_rope_theta_is_refused_naming_the_key_or_read_from_transformers():
+    config = {"model_type": "cohere", "hidden_size": 8192, "num_attention_heads": 64}
+    try:
+        import transformers  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match="config has no rope_theta.*install transformers.*'cohere'"):
+            rope_scaling_from_config(config)
+    else:
+        assert rope_scaling_from_config(config).base == 500000.0  # CohereConfig's default, not 10000
+    with pytest.raises(ValueError, match="config has no rope_theta.*no model_type"):
+        rope_scaling_from_config({"hidden_size": 8192, "num_attention_heads": 64})
+
+
+@pytest.mark.parametrize("model_type, base", [("cohere", 5e5), ("gpt_oss", 1.5e5), ("llama4_text", 5e5)])
+def test_regression_config_rope_theta_defaults_per_model_from_transformers(model_type, base):
+    pytest.importorskip("transformers", reason="the per-model defaults are transformers' own")
+    config = {"model_type": model_type, "head_dim": 64, "hidden_size": 4096, "num_attention_heads": 64}
+    assert rope_scaling_from_config(config).base == base
+
+
+def test_regression_config_gemma3_local_base_and_text_config():
+    full = rope_scaling_from_config(_GEMMA3, layer_type="full_attention")
+    local = rope_scaling_from_config(_GEMMA3, layer_type="sliding_attention")
+    assert (full.rope_type, full.base, full.s, full.d) == ("linear", 1e6, 8.0, 256)
+    assert (local.rope_type, local.base, local.d) == ("default", 10000.0, 256)  # not silently the global base
+    with pytest.raises(ValueError, match="layer_type must be one of 'full_attention', 'sliding_attention'"):
+        rope_scaling_from_config(_GEMMA3)
+
+
+def test_regression_config_llama4_equal_freq_factors():
+    cfg = rope_scaling_from_config(_LLAMA4_TEXT)
+    inv, _ = cfg.inv_freq()
+    ref, _ = cfg.inv_freq_mp(dps=30)
+    theta = 500000.0 ** (-np.arange(0, 128, 2) / 128)
+    lam = 2 * np.pi / theta
+    np.testing.assert_allclose(inv, np.where(lam > 8192, theta / 16, theta), rtol=1e-15)  # no blend band
+    np.testing.assert_allclose(inv, [float(x) for x in ref], rtol=tolerances.FLOAT64_RTOL)
+
+
+def test_regression_config_rotary_pct_rotary_emb_base_rotary_dim_head_dim_variants_mrope():
+    neox = {"hidden_size": 2048, "num_attention_heads": 16, "rotary_pct": 0.25, "rotary_emb_base": 10000}
+    cfg = rope_scaling_from_config(neox)
+    assert (cfg.width, cfg.d, cfg.base) == (128, 32, 10000.0)
+    gptj = {"hidden_size": 4096, "num_attention_heads": 16, "rotary_dim": 64, "rope_theta": 1e4}
+    assert rope_scaling_from_config(gptj).d == 64
+    assert rope_scaling_from_config({"attention_head_dim": 96, "rope_theta": 1e4}).width == 96
+    qwen2vl = {"hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1e6,
+               "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}  # fmt: skip
+    cfg = rope_scaling_from_config(qwen2vl)
+    assert (cfg.rope_type, cfg.d, cfg.base) == ("default", 128, 1e6)
+
+
+def test_regression_config_yarn_without_factor_refused_as_transformers_does():
+    config = {"head_dim": 64, "rope_theta": 1e4, "max_position_embeddings": 8192,
+              "rope_scaling": {"rope_type": "yarn", "original_max_position_embeddings": 2048}}  # fmt: skip
+    with pytest.raises(ValueError, match="factor is required for rope_type 'yarn'"):
+        rope_scaling_from_config(config)
+    config["rope_scaling"]["factor"] = None  # null: transformers takes max_position_embeddings / L0
+    assert rope_scaling_from_config(config).s == 4.0
+
+
+def _hf_inv_freq(config: dict, layer_type=None):
+    pytest.importorskip("torch", reason="the live cross-check needs torch")
+    transformers = pytest.importorskip("transformers", reason="the live cross-check needs transformers")
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    config = dict(config)
+    hf = transformers.AutoConfig.for_model(config.pop("model_type"), **config)
+    hf = getattr(hf, "text_config", None) or hf
+    params = hf.rope_parameters[layer_type] if layer_type else hf.rope_parameters
+    if params["rope_type"] == "default":  # each model's own default function: what its config says, read by hand
+        head_dim = getattr(hf, "head_dim", None) or hf.hidden_size // hf.num_attention_heads
+        d = int(head_dim * params.get("partial_rotary_factor", 1.0))
+        return float(params["rope_theta"]) ** (-np.arange(0, d, 2) / d), 1.0
+    else:
+        inv, af = ROPE_INIT_FUNCTIONS[params["rope_type"]](hf, None, None, layer_type)
+    return inv.double().numpy(), float(af)
+
+
+@pytest.mark.parametrize(
+    "config, layer_type",
+    [(_LLAMA4_TEXT, None), (_GEMMA3, "full_attention"), (_GEMMA3, "sliding_attention"),
+     ({"model_type": "gpt_neox", "hidden_size": 2048, "num_attention_heads": 16, "rotary_pct": 0.25,
+       "rotary_emb_base": 10000}, None),
+     ({"model_type": "cohere", "hidden_size": 1024, "num_attention_heads": 8}, None)],
+)  # fmt: skip
+def test_regression_config_live_agreement_with_transformers(config, layer_type):
+    theirs, their_af = _hf_inv_freq(config, layer_type)
+    ours, af = rope_inv_freq_from_config(config, layer_type=layer_type)
+    np.testing.assert_allclose(ours, theirs, rtol=HF_FLOAT32_RTOL, atol=0)
+    assert af == pytest.approx(their_af, rel=HF_FLOAT64_RTOL)
 
 
 # ---- bad input ----------------------------------------------------------------------------------------------------
@@ -583,7 +695,7 @@ def test_from_config_bad_input(config, fragment):
         ({"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 64, "low_freq_factor": 1},
          "high_freq_factor is required for rope_type 'llama3'"),
         ({"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 64, "low_freq_factor": 4,
-          "high_freq_factor": 4}, "high_freq_factor must be a finite real number > low_freq_factor = 4.0, got 4"),
+          "high_freq_factor": 3}, "high_freq_factor must be a finite real number >= low_freq_factor = 4.0, got 3"),
         ({"rope_type": "longrope", "original_max_position_embeddings": 64, "factor": 2.0, "short_factor": [1.0] * 4},
          "long_factor is required for rope_type 'longrope': a list of 4 numbers"),
         ({"rope_type": "longrope", "original_max_position_embeddings": 64, "factor": 2.0, "short_factor": [1.0] * 3,
