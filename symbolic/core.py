@@ -59,6 +59,7 @@ from .strategies import (
     STRATEGY_NAMES,
     _is,
     _is_zero,
+    bind,
     combine_sums,
     reduce_difference,
 )
@@ -87,6 +88,50 @@ RELATIONS = {"=": "=", "<=": r"\le", ">=": r"\ge", "<": "<", ">": ">"}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "="}
 
 
+def _floats(e) -> set:
+    r"""The ``Float`` atoms of ``e`` (entries of a matrix too)."""
+    if isinstance(e, sp.MatrixBase):
+        return set().union(*[_floats(x) for x in e]) if e else set()
+    if isinstance(e, sp.Basic):
+        return e.atoms(sp.Float)
+    return set()
+
+
+def _check_exact(claim_id: str, named: dict) -> None:
+    r"""Refuse ``Float`` atoms in what is proved: SymPy absorbs a Float at 15 digits (``x (1 + 10^-45) = x`` would
+    verify), so theorems and definitions hold exact numbers only (``Rational``, ``Integer``, ``sqrt(2)``...)."""
+    for name, e in named.items():
+        bad = _floats(e)
+        if bad:
+            raise ValueError(
+                f"{claim_id!r}: {name} holds the Float {sorted(bad, key=str)[0]}; write exact numbers (sp.Rational)"
+            )
+
+
+def _check_sizes(claim_id: str, sizes: Mapping) -> None:
+    r"""Refuse a size outside its symbol's assumptions (``d = 0`` for a positive ``d``, an odd value for an even
+    one): the numeric line would check the claim where it is not claimed."""
+    for sym, values in sizes.items():
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"{claim_id!r}: sizes[{sym}] must be integers, got {v!r}")
+            value = sp.Integer(v)
+            for name, holds in getattr(sym, "assumptions0", {}).items():
+                has = getattr(value, f"is_{name}", None)
+                if holds is not None and has is not None and has != holds:
+                    raise ValueError(f"{claim_id!r}: sizes[{sym}] = {v} is not {'' if holds else 'non-'}{name}")
+
+
+#: The SymPy relation a printed ``formula`` must be for each claim relation (or the flipped one, sides swapped).
+_FORMULA_REL = {
+    "=": sp.Equality,
+    "<": sp.StrictLessThan,
+    "<=": sp.LessThan,
+    ">": sp.StrictGreaterThan,
+    ">=": sp.GreaterThan,
+}
+
+
 @dataclass(frozen=True)
 class Step:
     r"""One line of a derivation: ``lhs rel rhs``, why it holds, and the strategy that proves it.
@@ -112,11 +157,25 @@ class Step:
         if misplaced or (self.rel == "=" and self.strategy[:1] and self.strategy[0] in SIDE_STRATEGIES):
             raise ValueError(f"side strategies {sorted(SIDE_STRATEGIES)} come first, in inequality steps only")
 
+    @functools.cached_property
+    def has_kernels(self) -> bool:
+        r"""Whether a side applies a :class:`Kernel` (the numeric line then also tries its breakpoints)."""
+
+        def has(side) -> bool:
+            if isinstance(side, sp.MatrixBase):
+                return any(has(x) for x in side)
+            return isinstance(side, sp.Basic) and side.has(Kernel)
+
+        return has(self.lhs) or has(self.rhs)
+
     def check_symbolic(self, given: tuple = ()) -> bool:
         r"""Whether the strategy proves this step (``given``: extra facts such as ``b > 1`` for inequalities)."""
+        # Bound variables become dummies carrying only what their limits imply, before any strategy and before the
+        # sign decision (a reversed range raises: it proves nothing).
+        lhs, rhs = bind(self.lhs, given), bind(self.rhs, given)
         if self.rel == "=":
-            return _is_zero(reduce_difference(self.lhs, self.rhs, self.strategy))
-        small, big = (self.lhs, self.rhs) if self.rel in ("<=", "<") else (self.rhs, self.lhs)
+            return _is_zero(reduce_difference(lhs, rhs, self.strategy, given))
+        small, big = (lhs, rhs) if self.rel in ("<=", "<") else (rhs, lhs)
         names = self.strategy
         if names and names[0] in SIDE_STRATEGIES:
             try:
@@ -124,7 +183,7 @@ class Step:
             except ValueError:  # the side strategy does not apply: nothing is proved
                 return False
             names = names[1:]
-        gap = reduce_difference(big, small, names)
+        gap = reduce_difference(big, small, names, given)
         if self.rel in ("<", ">"):
             return _is(sp.Q.positive(gap), gap.is_positive, given)
         return _is(sp.Q.nonnegative(gap), gap.is_nonnegative, given)
@@ -149,7 +208,7 @@ def _run_step(k: int, step: Step, dps: int, sizes_list, domains, rng, given=()) 
     except Exception as e:  # a strategy that cannot handle the expression proves nothing
         sym, reason = False, f"strategy raised {type(e).__name__}: {e}"
     try:
-        num = _numeric_check(step, dps, sizes_list, domains, rng)
+        num = _numeric_check(step, dps, sizes_list, domains, rng, given)
     except Exception as e:  # an expression that cannot be evaluated is not checked: a failure
         num = NumericResult("disagree", 0, math.inf, f"numeric evaluation raised {type(e).__name__}: {e}")
     return StepResult(k, sym, num, reason)
@@ -206,6 +265,13 @@ class Theorem(Printable):
             object.__setattr__(self, "rhs", self.steps[-1].rhs)
         if self.strategy is None and not self.chained:
             raise ValueError(f"identity {self.id!r}: steps do not chain lhs to rhs, so a claim strategy is needed")
+        exprs = {"lhs": self.lhs, "rhs": self.rhs, "wrong": self.wrong, "formula": self.formula}
+        for k, st in enumerate(self.steps):
+            exprs[f"steps[{k}].lhs"], exprs[f"steps[{k}].rhs"] = st.lhs, st.rhs
+        for k, fact in enumerate(self.given):
+            exprs[f"given[{k}]"] = fact
+        _check_exact(self.id, exprs)
+        _check_sizes(self.id, self.sizes)
 
     @functools.cached_property
     def chained(self) -> bool:
@@ -231,6 +297,46 @@ class Theorem(Printable):
         if set(rels) == {"="}:
             return f"a '{self.rel}' claim needs at least one inequality step; every step is '=' (state it as '=')"
         return ""
+
+    @property
+    def hypotheses(self) -> tuple:
+        r"""What the proof assumed beyond the symbols' declared assumptions: the ``given`` facts, in order. Whatever
+        prints the claim must print these with the statement."""
+        return tuple(self.given)
+
+    def formula_problem(self) -> str:
+        r"""Why ``formula`` (the statement printed in headings) is not the proved relation, or ``""``.
+
+        The printed relation must be the claim's (``a < b`` may be printed ``b > a``). When the formula's two sides
+        are expressions the numeric line can evaluate, each must equal the claim's side at the numeric points
+        (checked by :meth:`verify`); a formula with display-only functions is checked for its relation only."""
+        f = self.formula
+        if isinstance(f, sp.logic.boolalg.BooleanAtom):  # sp.Eq(1, 2) is already False
+            return f"formula is {f}, not a relation"
+        if not isinstance(f, sp.core.relational.Relational):  # None, a tuple of statements, an implication
+            return ""
+        want = _FORMULA_REL[self.rel]
+        flipped = _FORMULA_REL[_FLIP[self.rel]]
+        if type(f) is not want and type(f) is not flipped:
+            return f"formula {f} is a {type(f).__name__}, the claim is '{self.rel}'"
+        return ""
+
+    def formula_sides(self) -> tuple | None:
+        r"""``(formula side, claim side)`` pairs to compare numerically, or ``None`` if the formula holds functions
+        only a printer knows (undefined functions, symbols the claim does not have)."""
+        f = self.formula
+        if not isinstance(f, sp.core.relational.Relational) or self.formula_problem():
+            return None
+        lhs, rhs = (f.lhs, f.rhs) if type(f) is _FORMULA_REL[self.rel] else (f.rhs, f.lhs)
+        known = _free(self.lhs) | _free(self.rhs)
+        for side, proved in ((lhs, self.lhs), (rhs, self.rhs)):
+            if not isinstance(side, sp.Basic) or side.atoms(sp.core.function.AppliedUndef) or not _free(side) <= known:
+                return None
+            if _is_matrix(side) != _is_matrix(proved):  # an entry printed for a vector claim: relation only
+                return None
+        if _same(lhs, self.lhs) and _same(rhs, self.rhs):
+            return ()
+        return ((lhs, self.lhs), (rhs, self.rhs))
 
     @property
     def claim(self) -> Step:
@@ -270,7 +376,7 @@ class Theorem(Printable):
         sizes_list = _size_combinations(self.sizes)
         checks = list(self.steps) if self.chained else [*self.steps, self.claim]
         results = [_run_step(k, st, dps, sizes_list, self._domain, rng, self.given) for k, st in enumerate(checks)]
-        problem = self.relation_problem()
+        problem = self.relation_problem() or self.formula_problem() or self._formula_mismatch(dps, sizes_list, rng)
         ok = all(r.ok for r in results) and not problem
         errors = [r.numeric.max_rel_error for r in results if r.numeric.max_rel_error is not None]
         details = [problem] if problem else []
@@ -286,6 +392,29 @@ class Theorem(Printable):
             tuple(results),
             "; ".join(details),
         )
+
+    def _formula_mismatch(self, dps: int, sizes_list: list, rng: random.Random) -> str:
+        r"""Why the printed formula's sides are not the claim's sides at the numeric points (``""`` if they are, or
+        if the formula cannot be evaluated: see :meth:`formula_sides`)."""
+        for k, (printed, proved) in enumerate(self.formula_sides() or ()):
+            step = Step(printed, proved, "the printed formula", ("identity",))
+            try:
+                num = _numeric_check(step, dps, sizes_list, self._domain, rng, self.given)
+            except Exception as e:  # a formula that cannot be evaluated is not shown to be the claim
+                return f"the formula's {('left', 'right')[k]} side cannot be evaluated: {type(e).__name__}: {e}"
+            if num.status == "disagree":
+                return f"the printed formula's {('left', 'right')[k]} side is not the claim's ({num.reason})"
+        return ""
+
+
+def _is_matrix(e) -> bool:
+    return isinstance(e, (sp.MatrixBase, sp.MatrixExpr))
+
+
+def _free(e) -> set:
+    if isinstance(e, sp.MatrixBase):
+        return set().union(*[_free(x) for x in e]) if e else set()
+    return set(e.free_symbols) if isinstance(e, sp.Basic) else set()
 
 
 def _same(a, b) -> bool:
@@ -324,6 +453,10 @@ class Definition(Printable):
     rel = "="
     strategy = None
     chained = True
+
+    def __post_init__(self):
+        _check_exact(self.id, {"lhs": self.lhs, "rhs": self.rhs, "wrong": self.wrong, "formula": self.formula})
+        _check_sizes(self.id, self.sizes)
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -405,28 +538,68 @@ class Fact(Printable):
                 self.id, self.kind, False, None, None, dps, time.perf_counter() - t0, (),
                 f"computation raised {type(e).__name__}: {e}", method=method,
             )  # fmt: skip
-        ok = _plain(value) == _plain(self.claim) and not bad_defs
+        with mpmath.workdps(dps):
+            same = _same_value(value, self.claim)
+        ok = same and not bad_defs
         detail = "; ".join(f"{label} = {formatting.show(v)}" for label, v in table)
-        if _plain(value) != _plain(self.claim):
-            detail = f"claimed {_plain(self.claim)!r}, computed {_plain(value)!r}; " + detail
+        if not same:
+            detail = f"claimed {_plain(self.claim, dps)!r}, computed {_plain(value, dps)!r}; " + detail
         if bad_defs:
             detail = "; ".join(bad_defs) + "; " + detail
         return VerifyResult(
-            self.id, self.kind, ok, None, None, dps, time.perf_counter() - t0, (), detail, _plain(value), method,
+            self.id, self.kind, ok, None, None, dps, time.perf_counter() - t0, (), detail, _plain(value, dps), method,
         )  # fmt: skip
 
 
-def _plain(v):
-    r"""JSON-friendly, comparable form of a computed value."""
+def _plain(v, dps: int = settings.DEFAULT_DPS):
+    r"""JSON-friendly form of a computed value (an mpmath number at ``dps`` digits, not mpmath's default 15)."""
     if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
+        return [_plain(x, dps) for x in v]
     if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
+        return {str(k): _plain(x, dps) for k, x in v.items()}
     if isinstance(v, (bool, int, str)) or v is None:
         return v
     if isinstance(v, sp.Integer):
         return int(v)
+    if isinstance(v, (mpmath.mpf, mpmath.mpc)):
+        return mpmath.nstr(v, dps)
     return str(v)
+
+
+def _kind(v) -> str:
+    if isinstance(v, (bool, sp.logic.boolalg.BooleanAtom)):
+        return "bool"
+    if isinstance(v, (int, sp.Integer)):
+        return "int"
+    if isinstance(v, (float, mpmath.mpf, sp.Float)):
+        return "real"
+    if isinstance(v, (list, tuple)):
+        return "list"
+    return type(v).__name__
+
+
+def _same_value(value, claim) -> bool:
+    r"""Whether a computed value is the claim, by type (``True`` is not ``1``, ``1`` is not ``"1"``) and, for real
+    numbers, at the working precision (call it inside ``mpmath.workdps(dps)``): both are rounded to the working
+    precision and must be equal. Lists and dicts compare entry by entry."""
+    kv, kc = _kind(value), _kind(claim)
+    if kv != kc:
+        return False
+    if kv == "list":
+        return len(value) == len(claim) and all(_same_value(a, b) for a, b in zip(value, claim, strict=True))
+    if isinstance(value, dict):
+        return set(map(str, value)) == set(map(str, claim)) and all(
+            _same_value(value[k], {str(j): x for j, x in claim.items()}[str(k)]) for k in value
+        )
+    if kv == "bool":
+        return bool(value) == bool(claim)
+    if kv == "int":
+        return int(value) == int(claim)
+    if kv == "real":
+        return mpmath.mpf(value) == mpmath.mpf(claim)  # mpf(...) rounds to the working precision
+    if isinstance(value, sp.Basic) or isinstance(claim, sp.Basic):
+        return isinstance(value, sp.Basic) and isinstance(claim, sp.Basic) and sp.srepr(value) == sp.srepr(claim)
+    return value == claim
 
 
 def __getattr__(name: str):

@@ -2,7 +2,7 @@ r"""The numeric line: both sides of a step evaluated with mpmath at seeded point
 
 :class:`Kernel`\ s are functions with a symbolic definition (``doit``) and a numeric one (the code in
 :mod:`numeric`). A :class:`Domain` says where a symbol's values are drawn from (edge values first, then draws
-spread over many magnitudes); Indexed bases and matrices get tables of such draws. ``_compile`` makes both sides
+spread over many magnitudes: :mod:`.domains`); Indexed bases and matrices get tables of such draws. ``_compile`` makes both sides
 concrete at the declared sizes and lambdifies them for mpmath, keeping Sums and kernels as written, and
 ``_numeric_check`` compares the sides relative to the size of their terms, giving a :class:`NumericResult`.
 """
@@ -14,7 +14,7 @@ import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import mpmath
 import sympy as sp
@@ -22,6 +22,7 @@ from sympy.core.parameters import evaluate
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from . import settings
+from .domains import INT_FAR, INT_MAX, REAL_FAR, REAL_HUGE, REAL_TINY, Domain, _uniform  # noqa: F401  (re-exported)
 from .results import NumericResult
 
 if TYPE_CHECKING:
@@ -44,148 +45,6 @@ class Kernel(sp.Function):
 
     def doit(self, **hints):  # pragma: no cover - every subclass overrides it
         raise NotImplementedError
-
-
-# ==============================================================================================================
-# Numeric domains.
-# ==============================================================================================================
-
-#: Magnitudes spanned by the default domains (log-uniform): integer positions up to 2^24, reals 1e-6 .. 1e6.
-INT_MAX = 2**24
-REAL_TINY, REAL_HUGE = 1e-6, 1e6
-
-
-def _uniform(rng: random.Random, bits: int) -> mpmath.mpf:
-    r"""A uniform draw in [0, 1) with ``bits`` random bits (the working precision: not a float64)."""
-    return mpmath.mpf(rng.getrandbits(bits)) / mpmath.mpf(2) ** bits
-
-
-@dataclass(frozen=True)
-class Domain:
-    r"""Where a symbol's values come from. ``kind`` is ``"real"``, ``"integer"`` or ``"complex"``; ``lo`` and ``hi``
-    bound it (numbers, or SymPy expressions in the size symbols such as ``d/2 - 1``); ``log`` spreads the draws
-    log-uniformly over the magnitudes in range (both signs when ``lo < 0 < hi``), else uniformly; ``edges`` are
-    values tried first, deterministically (``0``, ``±1`` where allowed). ``parity`` 0/1 keeps integers even/odd."""
-
-    kind: str = "real"
-    lo: Any = -3.0
-    hi: Any = 3.0
-    log: bool = False
-    edges: tuple = ()
-    parity: int | None = None
-
-    def __post_init__(self):
-        if self.kind not in ("real", "integer", "complex"):
-            raise ValueError(f"kind must be 'real', 'integer' or 'complex', got {self.kind!r}")
-
-    def bounds(self, env: Mapping) -> tuple:
-        def value(v):
-            if isinstance(v, sp.Basic):
-                v = v.subs(env)
-                if not v.is_number:
-                    raise ValueError(f"domain bound {v} depends on symbols that are not sizes")
-                return int(v) if self.kind == "integer" else mpmath.mpf(sp.N(v, 30))
-            return v
-
-        return value(self.lo), value(self.hi)
-
-    def draw(self, rng: random.Random, bits: int, env: Mapping = {}):  # noqa: B006 - read only
-        lo, hi = self.bounds(env)
-        if self.kind == "complex":
-            r = _log_uniform(rng, bits, mpmath.mpf(lo), mpmath.mpf(hi))
-            return r * mpmath.expjpi(2 * _uniform(rng, bits) - 1)
-        if self.kind == "integer":
-            lo, hi = int(lo), int(hi)
-            if lo > hi:
-                raise ValueError(f"empty integer domain [{lo}, {hi}]")
-            if self.log:
-                v = _log_spread_int(rng, lo, hi)
-            else:
-                v = rng.randint(lo, hi)
-            if self.parity is not None and v % 2 != self.parity:
-                v = v + 1 if v + 1 <= hi else v - 1
-            return mpmath.mpf(v)
-        lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
-        if not self.log:
-            return lo + (hi - lo) * _uniform(rng, bits)
-        if lo > 0:
-            return _log_uniform(rng, bits, lo, hi)
-        if hi < 0:
-            return -_log_uniform(rng, bits, -hi, -lo)
-        # both signs: pick a side in proportion to its log-width, magnitudes log-uniform in [REAL_TINY, |bound|]
-        tiny = mpmath.mpf(REAL_TINY)
-        up = mpmath.log(hi / tiny) if hi > tiny else mpmath.mpf(0)
-        down = mpmath.log(-lo / tiny) if -lo > tiny else mpmath.mpf(0)
-        if up + down == 0:
-            return lo + (hi - lo) * _uniform(rng, bits)
-        if _uniform(rng, 32) * (up + down) < up:
-            return _log_uniform(rng, bits, tiny, hi)
-        return -_log_uniform(rng, bits, tiny, -lo)
-
-    def edge_values(self, env: Mapping = {}) -> tuple:  # noqa: B006 - read only
-        lo, hi = self.bounds(env)
-        if self.kind == "complex":
-            return self.edges
-        out = []
-        for v in self.edges:
-            if lo <= v <= hi and (self.parity is None or int(v) % 2 == self.parity):
-                out.append(mpmath.mpf(v))
-        return tuple(out)
-
-    @staticmethod
-    def of(atom) -> Domain:
-        r"""The default domain from SymPy assumptions (of a symbol, an IndexedBase or a MatrixSymbol):
-
-        * integers: ``[-2^24, 2^24]`` log-spread (``[0, 2^24]`` / ``[1, 2^24]`` if nonnegative / positive), edges
-          0, ±1, parity kept for even/odd symbols;
-        * reals: magnitudes ``1e-6 .. 1e6`` log-spread with both signs (positive: ``(1e-6, 1e6)``), edges 0, ±1;
-        * matrix entries: reals;
-        * anything else: complex, moduli ``1e-3 .. 1e3`` and every argument, with edges on and beside the
-          negative real axis (the branch cut of ``log`` and ``sqrt``)."""
-        base = atom
-        if isinstance(atom, sp.Indexed):
-            base = atom.base.label
-        elif isinstance(atom, sp.IndexedBase):
-            base = atom.label
-        elif isinstance(atom, MatrixElement):
-            base = atom.parent
-        if isinstance(base, sp.MatrixSymbol):
-            return Domain("real", -REAL_HUGE, REAL_HUGE, log=True, edges=(0, 1, -1))
-        if base.is_integer:
-            parity = 0 if base.is_even else (1 if base.is_odd else None)
-            if base.is_positive:
-                return Domain("integer", 1, INT_MAX, log=True, edges=(1, 2), parity=parity)
-            if base.is_nonnegative:
-                return Domain("integer", 0, INT_MAX, log=True, edges=(0, 1, 2), parity=parity)
-            return Domain("integer", -INT_MAX, INT_MAX, log=True, edges=(0, 1, -1, 2), parity=parity)
-        if base.is_real:
-            if base.is_positive:
-                return Domain("real", REAL_TINY, REAL_HUGE, log=True, edges=(1,))
-            if base.is_nonnegative:
-                return Domain("real", 0, REAL_HUGE, log=True, edges=(0, 1))
-            return Domain("real", -REAL_HUGE, REAL_HUGE, log=True, edges=(0, 1, -1))
-        cut = mpmath.mpf(10) ** -20
-        edges = (mpmath.mpc(1), mpmath.mpc(-1), mpmath.mpc(0, 1), mpmath.mpc(-1, cut), mpmath.mpc(-1, -cut))
-        return Domain("complex", 1e-3, 1e3, log=True, edges=edges)
-
-
-def _log_uniform(rng: random.Random, bits: int, lo, hi):
-    r"""Log-uniform in ``[lo, hi]`` (``0 < lo <= hi``), at ``bits`` bits."""
-    return lo * (hi / lo) ** _uniform(rng, bits)
-
-
-def _log_spread_int(rng: random.Random, lo: int, hi: int) -> int:
-    r"""An integer in ``[lo, hi]`` whose magnitude is log-uniform (both signs if the range has them)."""
-
-    def magnitude(top: int) -> int:
-        return min(top, int(math.exp(rng.random() * math.log(top + 1))))
-
-    if lo >= 0:
-        return lo + magnitude(hi - lo)
-    if hi <= 0:
-        return hi - magnitude(hi - lo)
-    up, down = math.log1p(hi), math.log1p(-lo)
-    return magnitude(hi) if rng.random() * (up + down) < up else -magnitude(-lo)
 
 
 # ==============================================================================================================
@@ -351,7 +210,7 @@ def _restore(e, store: dict):
             v = store[p]
             if isinstance(v, tuple) and v[0] == "kernel":
                 _, cls, args = v
-                rep[p] = sp.Function(f"_K_{cls.__name__}")(*args)
+                rep[p] = sp.Function(_kernel_name(cls))(*args)
             else:
                 rep[p] = v
         e = e.xreplace(rep)
@@ -382,6 +241,7 @@ class _Compiled:
     tables: dict  # name -> _Table
     n_entries: int
     identical: list  # per entry: the two sides are structurally identical
+    given: Callable | None = None  # the given facts a point must satisfy
 
 
 def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
@@ -430,19 +290,23 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
                     elements[a] = sp.Indexed(rep[base], a.i, a.j)
             elif isinstance(a, sp.Sum):
                 has_sums = True
-            elif isinstance(a, sp.core.function.AppliedUndef) and type(a).__name__.startswith("_K_"):
+            elif isinstance(a, sp.core.function.AppliedUndef) and type(a).__name__ in _KERNELS:
                 kernels.add(type(a).__name__)
         free |= symbols
-    if has_sums:  # summation variables are bound, not free
-        free = set().union(*[{s for s in x.free_symbols if isinstance(s, sp.Symbol)} for x in everything])
-    plain = sorted(free - labels, key=sp.default_sort_key)
+    if has_sums or labels:  # summation variables are bound, and a label is not a symbol: free symbols of the rest
+        bases = {b: t for b, t in rep.items() if isinstance(b, sp.IndexedBase)}
+        free = set().union(*[{s for s in x.xreplace(bases).free_symbols} for x in everything])
+        free = {s for s in free if isinstance(s, sp.Symbol)}
+        free -= {t.label for t in bases.values()}
+    plain = sorted(free, key=sp.default_sort_key)
     args = [sp.Symbol(f"_a{k}") for k in range(len(plain))]
     rep.update(dict(zip(plain, args, strict=True)))
     counter = itertools.count()
 
     def fresh_sum(s: sp.Sum):  # every summation variable its own name (bottom-up: inner sums first)
         names = {v: sp.Symbol(f"_s{next(counter)}") for v, _, _ in s.limits}
-        return sp.Sum(s.function.xreplace(names), *[(names[v], lo, hi) for v, lo, hi in s.limits])
+        limits = [(names[v], lo.xreplace(names), hi.xreplace(names)) for v, lo, hi in s.limits]
+        return sp.Sum(s.function.xreplace(names), *limits)
 
     def rename(x):
         if not isinstance(x, sp.Basic):
@@ -456,7 +320,8 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
         exprs = [rename(x) for x in exprs]
         scales = [rename(x) for x in scales]
     for name in kernels:
-        namespace[name] = _KERNELS[name[3:]].numeric
+        namespace[name] = _KERNELS[name].numeric
+    namespace["_range"] = _range
     namespace.update(tables)
     f = sp.lambdify(
         args, exprs + scales, modules=[namespace, "mpmath"], printer=_printer(), dummify=False, docstring_limit=0
@@ -469,26 +334,117 @@ def _printer():
     and the side is evaluated as it is written)."""
     from sympy.printing.pycode import MpmathPrinter
 
+    class Printer(MpmathPrinter):
+        def _print_Sum(self, expr):  # outermost loop first; ranges through _range (forward, counted)
+            loops = " ".join(
+                f"for {self._print(v)} in _range({self._print(lo)}, {self._print(hi)})"
+                for v, lo, hi in reversed(expr.limits)
+            )
+            return f"(builtins.sum({self._print(expr.function)} {loops}))"
+
     settings = {"order": "none", "fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True}
-    return MpmathPrinter({**settings, "user_functions": {}})
+    return Printer({**settings, "user_functions": {}})
 
 
+#: Kernels are identified by the class object, never by its name: two classes called ``Delta`` (a user's and the
+#: catalogue's) are two kernels, each evaluated by its own ``numeric``.
+_KERNEL_NAMES: dict[type, str] = {}
 _KERNELS: dict[str, type[Kernel]] = {}
 
 
-def _register_kernels():
-    def walk(cls):
-        for sub in cls.__subclasses__():
-            _KERNELS[sub.__name__] = sub
-            walk(sub)
-
-    walk(Kernel)
+def _kernel_name(cls: type[Kernel]) -> str:
+    if cls not in _KERNEL_NAMES:
+        name = f"_K{len(_KERNELS)}_{cls.__name__}"
+        _KERNEL_NAMES[cls], _KERNELS[name] = name, cls
+    return _KERNEL_NAMES[cls]
 
 
-def _numeric_check(step: Step, dps: int, sizes_list: list, domains: Callable, rng: random.Random) -> NumericResult:
-    r"""Evaluate both sides of ``step`` at ``max(NUMERIC_POINTS, POINTS_PER_SIZE * sizes)`` points (edge points
-    first), cycling through every size combination."""
-    _register_kernels()
+class _Sums:
+    r"""Counts, at one point, the sums evaluated and those that were not empty (an empty sum is no evidence)."""
+
+    total = 0
+    nonempty = 0
+
+
+def _range(lo, hi) -> range:
+    r"""The range of a summation variable at a point: integer limits, forward (``hi >= lo - 1``, the engine's one
+    meaning of a sum; a reversed range raises, as the symbolic line refuses it)."""
+    ends = []
+    for v in (lo, hi):
+        if not (isinstance(v, int) or mpmath.isint(v)):
+            raise ValueError(f"a summation limit is not an integer: {v}")
+        ends.append(int(v))
+    lo, hi = ends
+    if hi < lo - 1:
+        raise ValueError(f"a reversed summation range {lo} .. {hi}")
+    _Sums.total += 1
+    _Sums.nonempty += hi >= lo
+    return range(lo, hi + 1)
+
+
+def _given_predicate(given: tuple, symbols: list) -> Callable | None:
+    r"""The ``given`` facts a point must satisfy, as one mpmath predicate of ``symbols`` (facts about other symbols
+    do not restrict this step's points); ``None`` if none applies. ``Q.gt(a, b)`` and relatives become relations."""
+    if not given:
+        return None
+    q = sp.Q
+    as_rel = {q.gt: sp.Gt, q.ge: sp.Ge, q.lt: sp.Lt, q.le: sp.Le, q.eq: sp.Eq, q.ne: sp.Ne}
+    sign = {q.positive: sp.Gt, q.negative: sp.Lt, q.nonnegative: sp.Ge, q.nonpositive: sp.Le, q.nonzero: sp.Ne}
+    rels = []
+    for fact in given:
+        if isinstance(fact, sp.AppliedPredicate) and fact.function in as_rel:
+            fact = as_rel[fact.function](*fact.arguments)
+        elif isinstance(fact, sp.AppliedPredicate) and fact.function in sign:
+            fact = sign[fact.function](fact.arguments[0], 0)
+        if isinstance(fact, sp.core.relational.Relational) and fact.free_symbols <= set(symbols):
+            rels.append(fact)
+    if not rels:
+        return None
+    f = sp.lambdify(symbols, rels, modules="mpmath")
+    return lambda *v: all(bool(r) for r in f(*v))
+
+
+def _breakpoints(step: Step, sizes: Mapping, plain: list) -> list:
+    r"""Where the kernels of ``step`` change branch: each ``Piecewise`` condition and each pair of ``Min``/``Max``
+    arguments of their definitions gives a boundary ``g = 0``; for the first symbol ``s`` in which ``g`` is linear,
+    ``s = s - g / g'`` (a function of the other symbols) is returned with ``s``'s argument index. Code wrong at
+    exactly one point (a clip returning 4 at 5) is then tried there and beside it."""
+    gaps: list = []
+    for side in (step.lhs, step.rhs):
+        entries = list(side) if isinstance(side, sp.MatrixBase) else [side]
+        for e in entries:
+            if not (isinstance(e, sp.Basic) and e.has(Kernel)):
+                continue
+            e = e.subs(sizes) if sizes else e
+            for _ in range(4):  # kernels defined by kernels
+                e = e.replace(lambda x: isinstance(x, Kernel), lambda k: k.doit())
+            for a in sp.preorder_traversal(e):
+                if isinstance(a, sp.Piecewise):
+                    gaps += [r.lhs - r.rhs for _, c in a.args for r in c.atoms(sp.core.relational.Relational)]
+                elif isinstance(a, (sp.Min, sp.Max)):
+                    gaps += [x - y for x, y in itertools.combinations(a.args, 2)]
+    index = {sym: k for k, sym in enumerate(plain)}
+    out: list = []
+    for g in dict.fromkeys(gaps):
+        if len(out) >= settings.BREAKPOINTS or not g.free_symbols or not g.free_symbols <= set(index):
+            continue
+        for sym in sorted(g.free_symbols, key=str):
+            slope = sp.diff(g, sym)
+            if slope != 0 and not slope.has(sym):
+                out.append((index[sym], sp.lambdify(plain, sym - g / slope, modules="mpmath")))
+                break
+    return out
+
+
+def _numeric_check(
+    step: Step, dps: int, sizes_list: list, domains: Callable, rng: random.Random, given: tuple = ()
+) -> NumericResult:
+    r"""Evaluate both sides of ``step`` at ``max(NUMERIC_POINTS, POINTS_PER_SIZE * sizes)`` points, cycling through
+    every size combination: first ``EDGE_POINTS`` with every symbol at an edge value, then ``MIXED_EDGE_POINTS``
+    with every other symbol at its first edge value (``x = 0, y != 0`` and the reverse), then ``FAR_POINTS`` drawn
+    far beyond the default magnitudes (where the domain allows), then random draws; then the breakpoints of the
+    kernels' definitions and beside them. Every point satisfies the ``given`` facts (points that do not are
+    drawn again, or skipped). A point where every sum is empty is no evidence."""
     n_points = max(settings.NUMERIC_POINTS, settings.POINTS_PER_SIZE * len(sizes_list))
     work = dps + settings.NUMERIC_GUARD_DIGITS
     bits = int(work * 3.33) + 8
@@ -497,26 +453,52 @@ def _numeric_check(step: Step, dps: int, sizes_list: list, domains: Callable, rn
     worst = mpmath.mpf(0)
     evaluated = 0
     all_identical = True
+    mixed0 = settings.EDGE_POINTS
+    far0 = mixed0 + settings.MIXED_EDGE_POINTS
+    plan = [(p, sizes_list[p % len(sizes_list)], None) for p in range(n_points)]
     with mpmath.workdps(work):
-        for p in range(n_points):
-            sizes = sizes_list[p % len(sizes_list)]
+        k_plan = 0
+        while k_plan < len(plan):
+            p, sizes, bp = plan[k_plan]
+            k_plan += 1
             key = tuple(sorted((str(k), v) for k, v in sizes.items()))
             if key not in compiled:
-                compiled[key] = _compile(step, sizes, domains)
+                c = compiled[key] = _compile(step, sizes, domains)
+                c.given = _given_predicate(given, c.symbols)
+                if c.n_entries and step.has_kernels:
+                    plan += [(-1, sizes, (*b, o)) for b in _breakpoints(step, sizes, c.symbols) for o in range(3)]
             c = compiled[key]
             if c.n_entries == 0:
                 continue
             all_identical = False
             env = dict(sizes)
-            edge = p if p < settings.EDGE_POINTS else None
-            values = []
-            for s in c.symbols:
-                dom = domains(s)
-                edges = dom.edge_values(env) if edge is not None else ()
-                values.append(edges[p % len(edges)] if edges else dom.draw(rng, bits, env))
+            edge = p if 0 <= p < settings.EDGE_POINTS else None
+            values = None
+            for attempt in range(settings.GIVEN_TRIES):
+                values = []
+                for j, sym in enumerate(c.symbols):
+                    dom = domains(sym)
+                    edges = dom.edge_values(env) if attempt == 0 and (edge is not None or mixed0 <= p < far0) else ()
+                    if edges and edge is not None:
+                        values.append(edges[p % len(edges)])
+                    elif edges and (p + j) % 2 == 0:
+                        values.append(edges[0])
+                    elif attempt == 0 and far0 <= p < far0 + settings.FAR_POINTS:
+                        values.append(dom.draw_far(rng, bits, env))
+                    else:
+                        values.append(dom.draw(rng, bits, env))
+                if bp is not None:
+                    values = _beside(bp, values, domains(c.symbols[bp[0]]), env)
+                if values is not None and (c.given is None or c.given(*values)):
+                    break
+                values = None
+            if values is None:  # no point satisfying the given facts: nothing evaluated here
+                continue
             for t in c.tables.values():
                 t.reset(rng, bits, env, edge)
+            _Sums.total = _Sums.nonempty = 0
             out = c.f(*values)
+            evidence = not (_Sums.total and not _Sums.nonempty)
             n = c.n_entries
             vals, scales = out[: 2 * n], out[2 * n :]
             for k in range(n):
@@ -538,12 +520,35 @@ def _numeric_check(step: Step, dps: int, sizes_list: list, domains: Callable, rn
                     else:
                         err = max(mpmath.mpf(0), -slack)
                 worst = max(worst, err)
-            evaluated += 1
+            evaluated += evidence
     if all_identical:
         return NumericResult("identical", 0, None)
     status = "agree" if worst <= tol else "disagree"
     reason = "" if status == "agree" else f"relative error {mpmath.nstr(worst, 3)} > {mpmath.nstr(tol, 3)}"
+    if status == "agree" and not evaluated:  # every sum empty, or no point satisfied the given facts
+        return NumericResult("identical", 0, None, "no point gave evidence (every sum empty or no point allowed)")
     return NumericResult(status, evaluated, float(worst) if mpmath.isfinite(worst) else math.inf, reason)
+
+
+def _beside(bp: tuple, values: list, dom: Domain, env: Mapping) -> list | None:
+    r"""``values`` with one symbol moved onto a breakpoint (``offset`` 0), or just below (1) or above (2) it: one
+    below/above for an integer, a relative ``2^-20`` for a real; ``None`` if that value is outside its domain."""
+    j, at, offset = bp
+    try:
+        v = mpmath.mpmathify(at(*values))
+    except (ZeroDivisionError, TypeError, ValueError):
+        return None
+    if not mpmath.isfinite(v) or mpmath.im(v):
+        return None
+    v = mpmath.re(v)
+    step = mpmath.mpf(1) if dom.kind == "integer" else mpmath.mpf(2) ** -20 * max(1, abs(v))
+    if dom.kind == "integer":
+        v = mpmath.floor(v)
+    v += (0, -step, step)[offset]
+    lo, hi = dom.bounds(env)
+    if dom.kind == "complex" or not lo <= v <= hi or (dom.parity is not None and int(v) % 2 != dom.parity):
+        return None
+    return [*values[:j], v, *values[j + 1 :]]
 
 
 def _size_combinations(sizes: Mapping) -> list:

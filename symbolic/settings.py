@@ -28,6 +28,17 @@ NUMERIC_POINTS = 24
 POINTS_PER_SIZE = 4
 #: The first points use each symbol's edge values (0, +-1, the branch cut of log/sqrt) instead of random draws.
 EDGE_POINTS = 3
+#: Then points with every other symbol at its first edge value (0 for a real), the rest drawn: ``x = 0, y != 0`` and
+#: ``x != 0, y = 0`` (the edge points alone are diagonal, ``x = y = 0``).
+MIXED_EDGE_POINTS = 2
+#: Then points drawn far beyond the default magnitudes (domains.INT_FAR, REAL_FAR), where the domain allows.
+FAR_POINTS = 2
+#: At most this many breakpoints of a kernel's definition (Piecewise conditions, Min/Max) per step, each tried on
+#: the breakpoint and one step to either side: 3 points each, on top of NUMERIC_POINTS. The catalogue's kernels
+#: have at most 4; a cap keeps a user's kernel with many branches from dominating a check's time.
+BREAKPOINTS = 8
+#: Draws tried for a point that must satisfy the ``given`` facts before the point is skipped (no evidence).
+GIVEN_TRIES = 50
 
 #: The seed for the numeric points.
 SEED = 20170612  # the day "Attention Is All You Need" appeared on arXiv

@@ -78,7 +78,14 @@ def _expand_log(e):
 
 @strategy("expand_complex")
 def _expand_complex(e):
-    r"""Split into real and imaginary parts using the symbols' realness (``re``/``im`` of real symbols): exact."""
+    r"""Split into real and imaginary parts using the symbols' realness (``re``/``im`` of real symbols): exact where
+    no power has a branch cut. SymPy 1.14 rewrites ``conj(w^a)`` as ``conj(w)^a``, false on the cut (``conj((-2)^(k/2))
+    = -(-2)^(k/2)`` for even ``k``), so a power whose exponent is not proved an integer needs a base proved
+    nonnegative; otherwise the strategy refuses (raises ``ValueError``) and proves nothing."""
+    if isinstance(e, sp.Basic):
+        for p in e.atoms(sp.Pow):
+            if not (p.exp.is_integer or p.base.is_extended_nonnegative):
+                raise ValueError(f"expand_complex refuses {p}: a power with a branch cut")
     return sp.expand_complex(e)
 
 
@@ -139,11 +146,34 @@ def combine_sums(e):
 strategy("combine_sums")(combine_sums)
 
 
+#: What ``doit`` leaves as it is: SymPy's ``doit`` would also run ``integrate``, ``limit`` and infinite sums and
+#: products, whose results are not equivalences under our assumptions (``∫_0^π atan(tan t) dt`` comes out
+#: ``-π²/2``). A strategy for one of them would need its own docstring saying why it is sound.
+def _not_for_doit(x) -> bool:
+    if isinstance(x, (sp.Integral, sp.Limit)):
+        return True
+    if isinstance(x, (sp.Sum, sp.Product)):
+        return any(b.has(sp.oo, -sp.oo, sp.zoo) for _, lo, hi in x.limits for b in (lo, hi))
+    return False
+
+
 @strategy("doit")
 def _doit(e):
-    r"""Evaluate what is written out only in form: explicit matrices, finite sums, and :class:`Kernel` functions
-    unfolded into their definitions."""
-    return e.doit()
+    r"""Evaluate what is written out only in form: explicit matrices, finite sums and products (over ranges proved
+    forward: see :func:`bind`), and :class:`Kernel` functions unfolded into their definitions. Integrals, limits and
+    infinite sums or products are held back unevaluated (SymPy's ``doit`` would run ``integrate`` and ``limit``)."""
+    if not isinstance(e, sp.Basic):
+        return e.doit()
+    held: dict = {}
+
+    def hold(x):
+        p = sp.Dummy("held")
+        held[p] = x
+        return p
+
+    if e.has(sp.Integral, sp.Limit, sp.Sum, sp.Product):
+        e = e.replace(_not_for_doit, hold)
+    return e.doit().xreplace(held)
 
 
 @strategy("unfold")
@@ -240,31 +270,69 @@ def _is(query, fast, given: tuple) -> bool:
     return sp.ask(query, sp.And(*given)) is True
 
 
-def _sum_dummy(var, lo):
-    r"""A dummy for a summation variable with only what the limits imply (integer, and nonnegative/positive if the
-    lower limit is), so that no strategy uses an assumption the range does not guarantee."""
-    kw: dict = {"integer": True}
+#: Bound-variable dummies, one per (name, limits, assumptions): the same sum written twice binds the same dummy,
+#: so that ``combine_sums`` still sees equal limits on both sides of a step.
+_BOUND: dict[tuple, sp.Dummy] = {}
+
+
+def forward(lo, hi, given: tuple = ()) -> bool:
+    r"""Whether the range ``lo .. hi`` is proved *forward*: ``hi - lo`` an integer and ``hi >= lo - 1`` (``hi = lo -
+    1`` is the empty sum, the same under the empty-sum and SymPy's Karr conventions). A reversed range means
+    different things under the two conventions, so the engine refuses it (both lines)."""
+    span = sp.sympify(hi - lo)
+    if span.has(sp.oo, -sp.oo, sp.zoo):
+        return bool(lo.is_integer and hi is sp.oo)
+    return span.is_integer is True and _is(sp.Q.nonnegative(span + 1), (span + 1).is_nonnegative, given)
+
+
+def _bound_dummy(var, lo, hi):
+    r"""A dummy for a summation (product) variable with only what a forward range ``lo .. hi`` implies: an integer if
+    ``lo`` is one (a real if ``lo`` is real), nonnegative/positive if ``lo`` is, else nonpositive/negative if ``hi``
+    is. Nothing the user declared about ``var`` is kept."""
+    kw: dict = {"integer": True} if lo.is_integer else ({"real": True} if lo.is_real else {})
     if lo.is_positive:
         kw["positive"] = True
     elif lo.is_nonnegative:
         kw["nonnegative"] = True
-    return sp.Dummy(var.name, **kw)
+    elif hi.is_negative:
+        kw["negative"] = True
+    elif hi.is_nonpositive:
+        kw["nonpositive"] = True
+    key = (var.name, sp.srepr(lo), sp.srepr(hi), tuple(sorted(kw)))
+    if key not in _BOUND:
+        _BOUND[key] = sp.Dummy(var.name, **kw)
+    return _BOUND[key]
+
+
+def bind(e, given: tuple = ()):
+    r"""``e`` with every bound variable of a Sum or Product replaced by a dummy carrying only what its limits imply
+    (outer limits first, so an inner range may use the outer variable's bounds; a shadowed name gets its own
+    dummy). Run before any strategy and any sign decision: no rewrite then sees what the user *declared* about a
+    bound variable. A range not proved forward raises ``ValueError`` (the engine refuses reversed ranges)."""
+    if isinstance(e, sp.MatrixBase):
+        return e.applyfunc(lambda x: bind(x, given))
+    if not isinstance(e, sp.Basic) or not e.has(sp.Sum, sp.Product):
+        return e
+    if isinstance(e, (sp.Sum, sp.Product)):
+        sub: dict = {}
+        limits = []
+        for var, lo, hi in reversed(e.limits):  # SymPy lists the innermost limit first
+            lo, hi = bind(lo.xreplace(sub), given), bind(hi.xreplace(sub), given)
+            if not forward(lo, hi, given):
+                raise ValueError(f"the range {var} = {lo} .. {hi} is not proved forward ({hi} >= {lo} - 1)")
+            sub[var] = _bound_dummy(var, lo, hi)
+            limits.append((sub[var], lo, hi))
+        return type(e)(bind(e.function.xreplace(sub), given), *reversed(limits))
+    args = [bind(a, given) for a in e.args]
+    return e.func(*args) if args != list(e.args) else e
 
 
 def _in_sums(f: Callable, e):
-    r"""Apply ``f`` to every Sum's summand (innermost first), then to the whole expression. Summation variables are
-    swapped for dummies that carry only what the limits imply while ``f`` runs."""
+    r"""Apply ``f`` to every Sum's summand (innermost first), then to the whole expression. The summation variables
+    are the dummies of :func:`bind` by then. A nested ``Sum(Sum(..))`` is one multi-limit Sum in SymPy: its summand
+    is rewritten once."""
     if isinstance(e, sp.Basic) and e.has(sp.Sum):
-
-        def inner(s: sp.Sum):
-            (var, lo, hi), *outer = s.limits  # SymPy lists the innermost limit first
-            if outer:
-                return inner(sp.Sum(inner(sp.Sum(s.function, (var, lo, hi))), *outer))
-            dv = _sum_dummy(var, lo)
-            body = f(s.function.xreplace({var: dv})).xreplace({dv: var})
-            return sp.Sum(body, (var, lo, hi))
-
-        e = e.replace(lambda x: isinstance(x, sp.Sum), inner)
+        e = e.replace(lambda x: isinstance(x, sp.Sum), lambda s: sp.Sum(f(s.function), *s.limits))
     return f(e)
 
 
@@ -282,9 +350,10 @@ def _is_zero(e) -> bool:
     return e == 0
 
 
-def reduce_difference(lhs, rhs, strategy: Sequence[str]):
-    r"""``lhs - rhs`` after each named strategy in turn (Matrix entries one by one)."""
-    e = lhs - rhs
+def reduce_difference(lhs, rhs, strategy: Sequence[str], given: tuple = ()):
+    r"""``lhs - rhs`` after each named strategy in turn (Matrix entries one by one), bound variables replaced by
+    :func:`bind` first."""
+    e = bind(lhs, given) - bind(rhs, given)
     for name in strategy:
         f = STRATEGIES[name]
         if isinstance(e, sp.MatrixBase):

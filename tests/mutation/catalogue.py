@@ -23,6 +23,7 @@ class Mutant:
 CORE = "symbolic/core.py"
 STRATEGIES = "symbolic/strategies.py"
 NUMERIC_LINE = "symbolic/numeric_line.py"
+DOMAINS = "symbolic/domains.py"
 ENGINE_TESTS = ("tests/symbolic/test_engine.py", "tests/symbolic/test_false_claims.py")
 PROOFS = ("tests/symbolic/test_catalogue.py",)
 
@@ -63,8 +64,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "core-sum-variable-assumptions",
         STRATEGIES,
-        "    return sp.Dummy(var.name, **kw)\n",
-        "    return var\n",
+        "        _BOUND[key] = sp.Dummy(var.name, **kw)\n",
+        "        _BOUND[key] = var\n",
         "a summation variable keeps its declared assumptions whatever the range",
         ENGINE_TESTS,
     ),
@@ -120,7 +121,7 @@ MUTANTS: list[Mutant] = [
     # ---- the engine: numeric line --------------------------------------------------------------------------------
     Mutant(
         "core-float64-draws",
-        NUMERIC_LINE,
+        DOMAINS,
         "    return mpmath.mpf(rng.getrandbits(bits)) / mpmath.mpf(2) ** bits\n",
         "    return mpmath.mpf(rng.random())\n",
         "random values drawn at 53 bits",
@@ -128,7 +129,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-small-integers",
-        NUMERIC_LINE,
+        DOMAINS,
         "INT_MAX = 2**24\n",
         "INT_MAX = 40\n",
         "integers only from [-40, 40] while positions reach 10^6",
@@ -137,15 +138,15 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "core-one-size",
         NUMERIC_LINE,
-        "            sizes = sizes_list[p % len(sizes_list)]\n",
-        "            sizes = sizes_list[0]\n",
+        "    plan = [(p, sizes_list[p % len(sizes_list)], None) for p in range(n_points)]\n",
+        "    plan = [(p, sizes_list[0], None) for p in range(n_points)]\n",
         "only the first declared size tried",
         ENGINE_TESTS + PROOFS,
     ),
     Mutant(
         "core-no-edge-points",
         NUMERIC_LINE,
-        "            edge = p if p < settings.EDGE_POINTS else None\n",
+        "            edge = p if 0 <= p < settings.EDGE_POINTS else None\n",
         "            edge = None\n",
         "edge values (0, +-1, branch cuts) never tried",
         ENGINE_TESTS,
@@ -202,7 +203,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "core-fact-cannot-fail",
         CORE,
-        "        ok = _plain(value) == _plain(self.claim) and not bad_defs\n",
+        "        ok = same and not bad_defs\n",
         "        ok = not bad_defs\n",
         "a fact passes whatever it computes",
         ENGINE_TESTS + PROOFS,

@@ -253,7 +253,7 @@ def test_strict_inequality_needs_a_proved_strict_step():
 
 def test_strict_relation_needs_slack_above_the_tolerance_numerically():
     # x < x + 10^-45: true, but the slack is below the tolerance at 50 digits, so the numeric line cannot see it
-    r = ident([Step(x, x + sp.Float("1e-45", 60), "tiny", ("expand",), rel="<")], rel="<").verify()
+    r = ident([Step(x, x + sp.Rational(1, 10**45), "tiny", ("expand",), rel="<")], rel="<").verify()
     assert r.steps[0].numeric.status == "disagree"
 
 
