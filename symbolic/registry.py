@@ -16,7 +16,7 @@ import importlib
 from functools import cache
 
 #: Topics in reading order: the order problem and absolute codes, then relative rewrites, then RoPE.
-TOPICS = ("order", "sinusoidal", "relative", "rope", "extension", "properties", "article")
+TOPICS = ("order", "sinusoidal", "relative", "rope", "extension", "multiaxis", "properties", "article")
 
 
 #: One module per scheme, in reading order (each module's claims share one topic).
@@ -36,6 +36,7 @@ MODULES = (
     "scaling_llama3",
     "scaling_float64",
     "scaling_pi_theorem",
+    "multiaxis",
     "properties_absolute",
     "properties_relative",
     "properties_rope",

@@ -1,0 +1,181 @@
+r"""Multi-axis RoPE: positions are vectors ``p = (p_0, ..., p_{A-1})`` (time, height, width) and pair ``i`` turns by
+``theta_i * p[axes[i]]`` (an axis map; REFERENCES.md, "Multi-axis RoPE").
+
+The axis maps of the layouts transformers ships (pair ``i`` = channels ``(i, i + d/2)``, rotate-half):
+
+* **M-RoPE, chunked** (Qwen2-VL, Qwen2.5-VL; ``mrope_section`` e.g. ``[16, 24, 24]`` for ``d = 128``): consecutive
+  blocks of pairs take axis t, then h, then w;
+* **M-RoPE, interleaved** (Qwen3-VL; ``mrope_interleaved``): pair ``i`` takes h when ``i = 1 (mod 3)`` and
+  ``i < 3 s_h``, w when ``i = 2 (mod 3)`` and ``i < 3 s_w``, else t, so every axis spans the whole frequency range;
+* **axial 2-D** (Pixtral's vision tower): frequencies ``theta_0, theta_2, ...`` for the row, then
+  ``theta_1, theta_3, ...`` for the column; the first ``d/4`` pairs turn with the row, the rest with the column.
+
+Text tokens carry ``t = h = w``: every pair then turns by ``theta_i m``, 1-D RoPE with the same frequencies.
+
+>>> mrope_axes([2, 1, 1]).tolist(), mrope_axes([2, 1, 1], interleaved=True).tolist()
+([0, 0, 1, 2], [0, 1, 2, 0])
+>>> import numpy as np
+>>> x = np.ones((1, 8))
+>>> bool(np.allclose(rope_multiaxis(x, [[5, 5, 5]], axes=mrope_axes([2, 1, 1]), layout="half"),
+...                  __import__("posproof.numeric.rotary", fromlist=["rope"]).rope(x, [5], layout="half")))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import mpmath
+import numpy as np
+
+from . import _validate
+from .rotary import RopeTable
+from .sinusoid import inverse_frequencies, inverse_frequencies_mp
+
+__all__ = [
+    "mrope_axes",
+    "axial_axes",
+    "axial_inv_freq",
+    "axial_inv_freq_mp",
+    "multiaxis_angles",
+    "rope_multiaxis",
+    "rope_multiaxis_mp",
+]
+
+
+def _sections(mrope_section) -> list[int]:
+    if isinstance(mrope_section, (str, bytes)) or not isinstance(mrope_section, Sequence) or not mrope_section:
+        raise ValueError(f"mrope_section must be a non-empty list of integers >= 0, got {mrope_section!r}")
+    out = []
+    for s in mrope_section:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
+            raise ValueError(f"mrope_section must be a non-empty list of integers >= 0, got {mrope_section!r}")
+        out.append(int(s))
+    if sum(out) == 0:
+        raise ValueError(f"mrope_section must give at least one pair, got {mrope_section!r}")
+    return out
+
+
+def mrope_axes(mrope_section, interleaved: bool = False) -> np.ndarray:
+    r"""The axis of each pair (int64 ``(sum(mrope_section),)``) for M-RoPE with these sections (t, h, w, ...).
+
+    Chunked: ``section[a]`` consecutive pairs per axis, in order. Interleaved (Qwen3-VL): pair ``i`` takes axis
+    ``a >= 1`` when ``i = a (mod A)`` and ``i < A * section[a]``, else axis 0."""
+    sections = _sections(mrope_section)
+    A = len(sections)
+    if not interleaved:
+        return np.repeat(np.arange(A, dtype=np.int64), sections)
+    half = sum(sections)
+    axes = np.zeros(half, dtype=np.int64)
+    for a in range(1, A):
+        axes[np.arange(a, min(A * sections[a], half), A)] = a
+    return axes
+
+
+def axial_axes(width: int) -> np.ndarray:
+    r"""Axial 2-D RoPE (Pixtral): the first ``d/4`` pairs turn with the row (axis 0), the rest with the column."""
+    width = _validate.even_width(width)
+    if width % 4:
+        raise ValueError(f"width must be a multiple of 4 for axial 2-D RoPE (d/4 pairs per axis), got {width}")
+    return np.repeat(np.array([0, 1], dtype=np.int64), width // 4)
+
+
+def axial_inv_freq(width: int, base: float = 10000.0) -> np.ndarray:
+    r"""Axial 2-D RoPE's frequencies: ``theta_0, theta_2, ..., theta_{d/2-2}`` (row) then ``theta_1, theta_3, ...``
+    (column), ``theta_i = base**(-2i/d)`` over the head width ``d`` (float64 ``(d/2,)``)."""
+    axial_axes(width)  # validates the width
+    theta = inverse_frequencies(width, base)
+    return np.concatenate([theta[0::2], theta[1::2]])
+
+
+def axial_inv_freq_mp(width: int, base=10000, dps: int = 50) -> list:
+    r"""The same frequencies as mpmath numbers at ``dps`` digits."""
+    axial_axes(width)
+    theta = inverse_frequencies_mp(width, base, dps=dps)
+    return theta[0::2] + theta[1::2]
+
+
+def _axes(axes, half: int | None, n_axes: int) -> np.ndarray:
+    arr = np.asarray(axes)
+    if arr.ndim != 1 or arr.size == 0 or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"axes must be a 1-D list of integer axis indices, one per pair, got {axes!r}")
+    if half is not None and arr.size != half:
+        raise ValueError(f"axes must give one axis per pair: {half} entries, got {arr.size}")
+    if arr.min() < 0 or arr.max() >= n_axes:
+        raise ValueError(f"axes must be in [0, {n_axes - 1}] (the positions' last axis has {n_axes}), got {axes!r}")
+    return arr.astype(np.int64)
+
+
+def _positions(positions) -> np.ndarray:
+    pos = np.asarray(positions)
+    if pos.ndim < 2:
+        raise ValueError(
+            f"positions must have a trailing axis of length A (one position vector per token: (..., tokens, A)), "
+            f"got shape {pos.shape}"
+        )
+    flat = _validate.positions(pos.reshape(-1), one_d=False)
+    return flat.reshape(pos.shape)
+
+
+def multiaxis_angles(positions, inv_freq, axes) -> np.ndarray:
+    r"""``theta_i * p[axes[i]]`` for every token and pair: float64 ``(..., tokens, d/2)`` from positions
+    ``(..., tokens, A)``."""
+    pos = _positions(positions)
+    theta = np.asarray(inv_freq, dtype=np.float64).reshape(-1)
+    ax = _axes(axes, theta.size, pos.shape[-1])
+    return pos[..., ax] * theta  # (..., tokens, d/2)
+
+
+def rope_multiaxis(
+    vectors,
+    positions,
+    *,
+    axes,
+    inv_freq=None,
+    base: float = 10000.0,
+    layout: str = "half",
+    attention_factor: float | None = None,
+) -> np.ndarray:
+    r"""Rotate ``vectors`` ``(..., tokens, d)`` by position vectors ``(..., tokens, A)``: pair ``i`` by
+    ``theta_i * p[axes[i]]``. ``inv_freq`` (default ``base**(-2i/d)``), ``layout`` (default ``"half"``, as
+    transformers lays M-RoPE out) and ``attention_factor`` as in :func:`~posproof.numeric.rotary.rope`."""
+    x = np.asarray(vectors)
+    if x.ndim < 2 or x.shape[-1] == 0 or x.shape[-1] % 2:
+        raise ValueError(f"vectors must be (..., tokens, width) with an even width, got shape {x.shape}")
+    width = x.shape[-1]
+    theta = inverse_frequencies(width, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
+    if theta.shape != (width // 2,):
+        raise ValueError(f"inv_freq must have width/2 = {width // 2} entries, got shape {theta.shape}")
+    angles = multiaxis_angles(positions, theta, axes)  # (..., tokens, d/2)
+    af = 1.0 if attention_factor is None else float(attention_factor)
+    if not (np.isfinite(af) and af > 0):
+        raise ValueError(f"attention_factor must be a finite real number > 0, got {attention_factor!r}")
+    layout = _validate.layout(layout)
+    token_index = np.broadcast_to(np.arange(angles.shape[-2], dtype=np.float64), angles.shape[:-1])
+    table = RopeTable(token_index, width, None, layout, af * np.cos(angles), af * np.sin(angles), width, None, af)
+    return table.apply(x)
+
+
+def rope_multiaxis_mp(vectors, positions, *, axes, inv_freq=None, base=10000, layout: str = "half", dps: int = 50):
+    r"""The same rotation with mpmath at ``dps`` digits (nested lists of ``mpf``, the vectors' shape)."""
+    layout = _validate.layout(layout)
+    x = np.asarray(vectors, dtype=object)
+    pos = _positions(positions)
+    if x.ndim != 2 or pos.ndim != 2 or x.shape[0] != pos.shape[0]:
+        raise ValueError(f"vectors (tokens, width) and positions (tokens, A) must agree, got {x.shape}, {pos.shape}")
+    width = x.shape[-1]
+    with mpmath.workdps(_validate.dps(dps)):
+        theta = inverse_frequencies_mp(width, base, dps=dps) if inv_freq is None else [mpmath.mpf(t) for t in inv_freq]
+        ax = _axes(axes, len(theta), pos.shape[-1])
+        half = width // 2
+        out = []
+        for row, p in zip(x.tolist(), pos.tolist(), strict=True):
+            row = [mpmath.mpf(v) for v in row]
+            new = list(row)
+            for i in range(half):
+                a, b = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + half)
+                angle = theta[i] * p[int(ax[i])]
+                c, s = mpmath.cos(angle), mpmath.sin(angle)
+                new[a], new[b] = row[a] * c - row[b] * s, row[a] * s + row[b] * c
+            out.append(new)
+        return out

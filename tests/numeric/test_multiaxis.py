@@ -1,0 +1,85 @@
+r"""Multi-axis RoPE kernels (numeric/multiaxis.py): the axis maps transformers ships, the relative property in the
+vector difference of positions, text tokens as 1-D RoPE, the mpmath twin, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from posproof.numeric import multiaxis as M
+from posproof.numeric import tolerances
+from posproof.numeric.rotary import rope
+from posproof.numeric.sinusoid import inverse_frequencies
+
+
+def test_chunked_sections_are_consecutive_bands():
+    # Qwen2-VL: mrope_section [16, 24, 24] for d = 128: pairs 0-15 t, 16-39 h, 40-63 w
+    axes = M.mrope_axes([16, 24, 24])
+    assert axes.tolist() == [0] * 16 + [1] * 24 + [2] * 24
+
+
+@pytest.mark.parametrize("sections", [[24, 20, 20], [16, 24, 24], [2, 1, 1], [4, 4, 0]])
+def test_interleaved_sections_follow_qwen3_vl(sections):
+    axes = M.mrope_axes(sections, interleaved=True)
+    for i, a in enumerate(axes.tolist()):
+        want = 1 if i % 3 == 1 and i < 3 * sections[1] else 2 if i % 3 == 2 and i < 3 * sections[2] else 0
+        assert a == want, (i, a, want)
+
+
+def test_axial_2d_takes_even_then_odd_frequencies():
+    theta = inverse_frequencies(16, 10000.0)
+    assert M.axial_inv_freq(16).tolist() == theta[0::2].tolist() + theta[1::2].tolist()
+    assert M.axial_axes(16).tolist() == [0, 0, 0, 0, 1, 1, 1, 1]
+    assert [float(t) for t in M.axial_inv_freq_mp(16)] == pytest.approx(M.axial_inv_freq(16).tolist(), rel=1e-15)
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+@pytest.mark.parametrize("axes", [M.mrope_axes([2, 3, 3]), M.mrope_axes([3, 3, 2], interleaved=True)])
+def test_scores_depend_on_the_vector_difference_only(layout, axes):
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal((2, 1, 16))
+    for _ in range(20):
+        pm, pn = rng.integers(-500, 500, (2, 1, 3))
+        rq = M.rope_multiaxis(q, pm, axes=axes, layout=layout)
+        rk = M.rope_multiaxis(k, pn, axes=axes, layout=layout)
+        relative = M.rope_multiaxis(k, pn - pm, axes=axes, layout=layout)
+        assert (rq @ rk.T).item() == pytest.approx((q @ relative.T).item(), abs=1e-9)
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_text_tokens_are_one_dimensional_rope(interleaved):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 5, 128))
+    m = np.array([0, 1, 77, 4096, 10**6])
+    pos = np.stack([m, m, m], axis=-1)  # (tokens, 3): t = h = w
+    got = M.rope_multiaxis(x, pos, axes=M.mrope_axes([16, 24, 24], interleaved), base=1e6)
+    assert np.array_equal(got, rope(x, m, 1e6, layout="half"))
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+def test_float64_agrees_with_the_mpmath_twin(layout):
+    rng = np.random.default_rng(2)
+    x, pos = rng.standard_normal((4, 16)), rng.integers(0, 3000, (4, 2))
+    axes = M.axial_axes(16)
+    got = M.rope_multiaxis(x, pos, axes=axes, inv_freq=M.axial_inv_freq(16), layout=layout)
+    ref = np.array(M.rope_multiaxis_mp(x, pos, axes=axes, inv_freq=M.axial_inv_freq_mp(16), layout=layout), float)
+    assert np.max(np.abs(got - ref)) <= tolerances.FLOAT64_RTOL * np.max(np.abs(ref))
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: M.mrope_axes([]), "mrope_section must be"),
+        (lambda: M.mrope_axes([16, -1, 2]), "mrope_section must be"),
+        (lambda: M.mrope_axes("16,24,24"), "mrope_section must be"),
+        (lambda: M.axial_axes(6), "multiple of 4"),
+        (lambda: M.rope_multiaxis(np.ones((2, 8)), [0, 1], axes=[0, 0, 0, 0]), "trailing axis"),
+        (lambda: M.rope_multiaxis(np.ones((2, 8)), [[0, 1], [1, 2]], axes=[0, 0, 2, 0]), r"axes must be in \[0, 1\]"),
+        (lambda: M.rope_multiaxis(np.ones((2, 8)), [[0, 1], [1, 2]], axes=[0, 1]), "one axis per pair"),
+        (lambda: M.rope_multiaxis(np.ones((2, 8)), [[0, 1], [1, 2]], axes=[0] * 4, inv_freq=[1.0]), "inv_freq"),
+        (lambda: M.rope_multiaxis(np.ones((2, 8)), [[np.nan, 1], [1, 2]], axes=[0] * 4), "positions"),
+    ],
+)
+def test_bad_input_is_refused_with_a_clear_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
