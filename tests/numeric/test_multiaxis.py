@@ -83,3 +83,56 @@ def test_float64_agrees_with_the_mpmath_twin(layout):
 def test_bad_input_is_refused_with_a_clear_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# ---- agreement with transformers: golden values (tests/numeric/hf_multiaxis.py wrote them) and live -------------
+
+_LAYOUTS = {  # our axis map and frequencies for each of transformers' modules
+    "qwen2_vl": lambda: (M.mrope_axes([2, 3, 3]), None),
+    "qwen3_vl": lambda: (M.mrope_axes([3, 3, 2], interleaved=True), None),
+    "pixtral": lambda: (M.axial_axes(16), None),
+}
+
+
+def _ours(name: str, inv_freq) -> np.ndarray:
+    from tests.numeric import hf_multiaxis as H
+
+    x, pos = H.inputs(name)
+    axes, _ = _LAYOUTS[name]()
+    return M.rope_multiaxis(x, pos, axes=axes, inv_freq=np.asarray(inv_freq, dtype=np.float64), layout="half")
+
+
+@pytest.mark.parametrize("name", sorted(_LAYOUTS))
+def test_agrees_with_transformers_golden_values(name):
+    import json
+
+    from tests.numeric import hf_multiaxis as H
+
+    doc = json.loads(H.GOLDEN.read_text(encoding="utf-8"))[name]
+    inv = [float(v) for v in doc["inv_freq"]]
+    want = np.array([[float(v) for v in row] for row in doc["rotated"]])
+    assert np.max(np.abs(_ours(name, inv) - want)) <= 1e-12
+    if name == "pixtral":  # the module's frequencies are axial_inv_freq's (rounded to float32 by the module)
+        assert np.allclose(inv, M.axial_inv_freq(16, 10000.0), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(_LAYOUTS))
+def test_agrees_with_transformers_live(name):
+    pytest.importorskip("torch", reason="the live cross-check needs torch (the golden values do not)")
+    pytest.importorskip("transformers", reason="the live cross-check needs transformers (the golden values do not)")
+    from tests.numeric import hf_multiaxis as H
+
+    inv, want = H.transformers_rotation(name)
+    assert np.max(np.abs(_ours(name, inv) - want)) <= 1e-12
+
+
+def test_regression_chunked_is_not_interleaved():
+    # the bug class: a checkpoint's sections read chunked where it is interleaved (or the reverse)
+    import json
+
+    from tests.numeric import hf_multiaxis as H
+
+    doc = json.loads(H.GOLDEN.read_text(encoding="utf-8"))["qwen3_vl"]
+    x, pos = H.inputs("qwen3_vl")
+    wrong = M.rope_multiaxis(x, pos, axes=M.mrope_axes([3, 3, 2]), inv_freq=[float(v) for v in doc["inv_freq"]])
+    assert np.max(np.abs(wrong - np.array(doc["rotated"], dtype=float))) > 1e-3
