@@ -40,7 +40,13 @@ __all__ = [
     "multiaxis_angles",
     "rope_multiaxis",
     "rope_multiaxis_mp",
+    "rope_axes_from_config",
+    "positions_from_hf",
 ]
+
+#: Models whose text rotary interleaves the M-RoPE sections whatever the config says (transformers' Qwen3-VL
+#: family calls apply_interleaved_mrope unconditionally).
+INTERLEAVED_MODEL_TYPES = frozenset({"qwen3_vl", "qwen3_vl_text", "qwen3_vl_moe", "qwen3_vl_moe_text"})
 
 
 def _sections(mrope_section) -> list[int]:
@@ -179,3 +185,68 @@ def rope_multiaxis_mp(vectors, positions, *, axes, inv_freq=None, base=10000, la
                 new[a], new[b] = row[a] * c - row[b] * s, row[a] * s + row[b] * c
             out.append(new)
         return out
+
+
+def positions_from_hf(position_ids) -> np.ndarray:
+    r"""Hugging Face's M-RoPE ``position_ids`` ``(A, batch, tokens)`` as posproof's ``(batch, tokens, A)``."""
+    pos = np.asarray(position_ids)
+    if pos.ndim != 3:
+        raise ValueError(f"position_ids must be (axes, batch, tokens) as transformers passes them, got {pos.shape}")
+    return np.moveaxis(pos, 0, -1)
+
+
+def _rope_holder(config) -> dict:
+    r"""The part of a configuration that holds the rotary settings: the top level, or ``text_config``."""
+    if not isinstance(config, dict):
+        raise ValueError(f"config must be a mapping (a model's config.json as a dict), got {type(config).__name__}")
+    keys = ("rope_parameters", "rope_scaling", "rope_theta", "head_dim", "hidden_size")
+    if not any(k in config for k in keys) and isinstance(config.get("text_config"), dict):
+        return config["text_config"]
+    return config
+
+
+def rope_axes_from_config(config, seq_len: int | None = None, *, layer_type: str | None = None) -> tuple:
+    r"""``(inv_freq, axes, attention_factor)`` of a multi-axis transformers configuration: M-RoPE (``mrope_section``
+    in ``rope_parameters`` or ``rope_scaling``, interleaved when ``mrope_interleaved`` is true or the model is a
+    Qwen3-VL) or axial 2-D (``rope_type: "axial"``). The frequencies are
+    :func:`~posproof.numeric.scaling.rope_inv_freq_from_config`'s (every scaling rule it reads), laid out by the
+    axis map.
+
+    >>> qwen2_vl = {"hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0,
+    ...             "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}
+    >>> inv_freq, axes, factor = rope_axes_from_config(qwen2_vl)
+    >>> inv_freq.shape, axes[[0, 15, 16, 39, 40, 63]].tolist(), factor
+    ((64,), [0, 0, 1, 1, 2, 2], 1.0)
+    """
+    from .scaling import rope_inv_freq_from_config
+
+    holder = _rope_holder(config)
+    params = holder.get("rope_parameters") or holder.get("rope_scaling") or {}
+    if not isinstance(params, dict):
+        raise ValueError(f"rope_parameters must be a mapping, got {params!r}")
+    if params.get("rope_type", params.get("type")) == "axial":
+        width = holder.get("head_dim") or (
+            holder["hidden_size"] // holder["num_attention_heads"]
+            if "hidden_size" in holder and "num_attention_heads" in holder
+            else None
+        )
+        if width is None:
+            raise ValueError("config needs head_dim (or hidden_size and num_attention_heads) for axial RoPE")
+        base = params.get("rope_theta", holder.get("rope_theta"))
+        if base is None:
+            raise ValueError("config needs rope_theta (in rope_parameters or at the top) for axial RoPE")
+        return axial_inv_freq(int(width), float(base)), axial_axes(int(width)), 1.0
+    if "mrope_section" not in params:
+        raise ValueError(
+            "config has no mrope_section (M-RoPE) and no rope_type 'axial': for 1-D RoPE use rope_inv_freq_from_config"
+        )
+    inv_freq, factor = rope_inv_freq_from_config(config, seq_len, layer_type=layer_type)
+    sections = _sections(params["mrope_section"])
+    if sum(sections) != inv_freq.size:
+        raise ValueError(
+            f"mrope_section must add up to the number of rotated pairs ({inv_freq.size}), got {params['mrope_section']}"
+        )
+    model_type = str(config.get("model_type", holder.get("model_type", "")))
+    interleaved = bool(params.get("mrope_interleaved", holder.get("mrope_interleaved", False)))
+    interleaved = interleaved or model_type in INTERLEAVED_MODEL_TYPES
+    return inv_freq, mrope_axes(sections, interleaved), factor

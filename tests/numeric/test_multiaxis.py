@@ -136,3 +136,44 @@ def test_regression_chunked_is_not_interleaved():
     x, pos = H.inputs("qwen3_vl")
     wrong = M.rope_multiaxis(x, pos, axes=M.mrope_axes([3, 3, 2]), inv_freq=[float(v) for v in doc["inv_freq"]])
     assert np.max(np.abs(wrong - np.array(doc["rotated"], dtype=float))) > 1e-3
+
+
+# ---- configurations -----------------------------------------------------------------------------------------------
+
+
+def test_config_qwen2_vl_is_chunked_and_qwen3_vl_interleaved():
+    rope = {"rope_type": "default", "rope_theta": 1000000.0, "mrope_section": [16, 24, 24]}
+    qwen2 = {"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28, "rope_parameters": rope}
+    inv, axes, factor = M.rope_axes_from_config(qwen2)
+    assert axes.tolist() == M.mrope_axes([16, 24, 24]).tolist() and factor == 1.0
+    assert np.allclose(inv, inverse_frequencies(128, 1e6), rtol=1e-15)
+    qwen3 = {"model_type": "qwen3_vl", "text_config": {**qwen2, "model_type": "qwen3_vl_text"}}
+    assert M.rope_axes_from_config(qwen3)[1].tolist() == M.mrope_axes([16, 24, 24], interleaved=True).tolist()
+    flagged = {**qwen2, "rope_parameters": {**rope, "mrope_interleaved": True}}
+    assert M.rope_axes_from_config(flagged)[1].tolist() == M.mrope_axes([16, 24, 24], interleaved=True).tolist()
+
+
+def test_config_axial_pixtral():
+    pixtral = {"model_type": "pixtral", "head_dim": 64, "rope_parameters": {"rope_type": "axial", "rope_theta": 1e4}}
+    inv, axes, factor = M.rope_axes_from_config(pixtral)
+    assert inv.tolist() == M.axial_inv_freq(64).tolist() and axes.tolist() == M.axial_axes(64).tolist()
+
+
+def test_hf_position_ids_are_accepted():
+    ids = np.arange(24).reshape(3, 2, 4)  # (axes, batch, tokens), as transformers passes M-RoPE positions
+    assert M.positions_from_hf(ids).shape == (2, 4, 3) and M.positions_from_hf(ids)[1, 2].tolist() == [6, 14, 22]
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ({"hidden_size": 64, "num_attention_heads": 4, "rope_theta": 1e4}, "no mrope_section"),
+        ({"hidden_size": 64, "num_attention_heads": 4, "rope_theta": 1e4,
+          "rope_scaling": {"type": "mrope", "mrope_section": [2, 3, 2]}}, "add up to"),
+        ({"head_dim": 64, "rope_parameters": {"rope_type": "axial"}}, "rope_theta"),
+        ("qwen2_vl", "mapping"),
+    ],
+)  # fmt: skip
+def test_config_errors_name_the_key(config, message):
+    with pytest.raises(ValueError, match=message):
+        M.rope_axes_from_config(config)
