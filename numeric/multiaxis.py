@@ -38,6 +38,7 @@ __all__ = [
     "axial_inv_freq",
     "axial_inv_freq_mp",
     "multiaxis_angles",
+    "multiaxis_table",
     "rope_multiaxis",
     "rope_multiaxis_mp",
     "rope_axes_from_config",
@@ -132,6 +133,32 @@ def multiaxis_angles(positions, inv_freq, axes) -> np.ndarray:
     return pos[..., ax] * theta  # (..., tokens, d/2)
 
 
+def multiaxis_table(
+    positions,
+    width: int,
+    *,
+    axes,
+    inv_freq=None,
+    base: float = 10000.0,
+    layout: str = "half",
+    attention_factor: float | None = None,
+) -> RopeTable:
+    r"""The cos/sin table of position vectors ``(..., tokens, A)``, built once: its ``apply`` rotates any vectors
+    ``(..., tokens, width)`` at those positions with the same compiled kernel as 1-D RoPE (the table holds the angles
+    ``theta_i p[axes[i]]``; its ``positions`` field is the token index)."""
+    width = _validate.even_width(width)
+    theta = inverse_frequencies(width, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
+    if theta.shape != (width // 2,):
+        raise ValueError(f"inv_freq must have width/2 = {width // 2} entries, got shape {theta.shape}")
+    angles = multiaxis_angles(positions, theta, axes)  # (..., tokens, d/2)
+    af = 1.0 if attention_factor is None else float(attention_factor)
+    if not (np.isfinite(af) and af > 0):
+        raise ValueError(f"attention_factor must be a finite real number > 0, got {attention_factor!r}")
+    layout = _validate.layout(layout)
+    token_index = np.broadcast_to(np.arange(angles.shape[-2], dtype=np.float64), angles.shape[:-1])
+    return RopeTable(token_index, width, None, layout, af * np.cos(angles), af * np.sin(angles), width, theta, af)
+
+
 def rope_multiaxis(
     vectors,
     positions,
@@ -148,17 +175,10 @@ def rope_multiaxis(
     x = np.asarray(vectors)
     if x.ndim < 2 or x.shape[-1] == 0 or x.shape[-1] % 2:
         raise ValueError(f"vectors must be (..., tokens, width) with an even width, got shape {x.shape}")
-    width = x.shape[-1]
-    theta = inverse_frequencies(width, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
-    if theta.shape != (width // 2,):
-        raise ValueError(f"inv_freq must have width/2 = {width // 2} entries, got shape {theta.shape}")
-    angles = multiaxis_angles(positions, theta, axes)  # (..., tokens, d/2)
-    af = 1.0 if attention_factor is None else float(attention_factor)
-    if not (np.isfinite(af) and af > 0):
-        raise ValueError(f"attention_factor must be a finite real number > 0, got {attention_factor!r}")
-    layout = _validate.layout(layout)
-    token_index = np.broadcast_to(np.arange(angles.shape[-2], dtype=np.float64), angles.shape[:-1])
-    table = RopeTable(token_index, width, None, layout, af * np.cos(angles), af * np.sin(angles), width, None, af)
+    table = multiaxis_table(
+        positions, x.shape[-1], axes=axes, inv_freq=inv_freq, base=base, layout=layout,
+        attention_factor=attention_factor,
+    )  # fmt: skip
     return table.apply(x)
 
 
