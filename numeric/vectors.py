@@ -10,7 +10,7 @@ directory, then a rename).
 
 >>> docs = golden_vectors()
 >>> sorted(docs)
-['alibi.json', 'deberta.json', 'rope.json', 'sinusoidal.json', 't5.json']
+['alibi.json', 'deberta.json', 'multiaxis.json', 'rope.json', 'sinusoidal.json', 't5.json']
 >>> docs["alibi.json"]["cases"][1]["slopes"]  # n_heads = 2: 2^-4, 2^-8
 ['0.062500000000000000', '0.0039062500000000000']
 """
@@ -29,7 +29,7 @@ from .alibi import alibi_slope_exponents, alibi_slopes_mp
 from .deberta import deberta_log_bucket_mp
 from .rotary import rope_mp
 from .scaling import RopeScaling
-from .sinusoid import sinusoidal_mp
+from .sinusoid import inverse_frequencies_mp, sinusoidal_mp
 from .t5 import t5_relative_bucket_mp
 
 __all__ = ["DIGITS", "DPS", "golden_vectors", "write_vectors", "decimal"]
@@ -232,6 +232,44 @@ def _alibi() -> dict:
     return _doc("alibi", conv, cases)
 
 
+#: Multi-axis cases: (name, head width, base, axis map, frequencies, axes per position).
+MULTIAXIS_POSITIONS = ((0, 0, 0), (5, 5, 5), (7, 0, 3), (7, 13, 2), (4095, 4095, 4095), (100, 31, 63), (2, 1000, 1))
+
+
+def _multiaxis() -> dict:
+    from .multiaxis import axial_axes, axial_inv_freq_mp, mrope_axes, rope_multiaxis_mp
+
+    cases = []
+    setups = (
+        ("M-RoPE chunked (Qwen2-VL), sections [2, 3, 3]", 16, "1000000", mrope_axes([2, 3, 3]), None, 3),
+        ("M-RoPE interleaved (Qwen3-VL), sections [3, 3, 2]", 16, "5000000",
+         mrope_axes([3, 3, 2], interleaved=True), None, 3),
+        ("axial 2-D (Pixtral)", 16, "10000", axial_axes(16), axial_inv_freq_mp(16, 10000, dps=DPS), 2),
+    )  # fmt: skip
+    for name, width, base, axes, theta, n_axes in setups:
+        if theta is None:
+            theta = inverse_frequencies_mp(width, base, dps=DPS)
+        pos = [list(p[:n_axes]) for p in MULTIAXIS_POSITIONS]
+        x = _inputs(len(pos), width)
+        out = rope_multiaxis_mp(x, pos, axes=axes, inv_freq=theta, layout="half", dps=DPS)
+        cases.append(
+            {
+                "name": name,
+                "parameters": {"width": width, "base": base, "layout": "half", "axes": axes.tolist()},
+                "inv_freq": [decimal(t) for t in theta],
+                "inputs": {"vectors": x, "positions": pos},
+                "outputs": [[decimal(v) for v in row] for row in out],
+            }
+        )
+    conv = (
+        "a token's position is a vector p (t, h, w for M-RoPE; row, column for axial); pair i turns by "
+        "inv_freq[i] * p[axes[i]] counter-clockwise, half layout (channels i and i + d/2), as Hugging Face "
+        "transformers lays out Qwen2-VL (chunked sections), Qwen3-VL (interleaved) and Pixtral (axial) rotaries; "
+        "text tokens carry t = h = w"
+    )
+    return _doc("multiaxis", conv, cases)
+
+
 def golden_vectors() -> dict[str, dict[str, Any]]:
     r"""Every document, by file name."""
     return {
@@ -240,6 +278,7 @@ def golden_vectors() -> dict[str, dict[str, Any]]:
         "t5.json": _t5(),
         "deberta.json": _deberta(),
         "alibi.json": _alibi(),
+        "multiaxis.json": _multiaxis(),
     }
 
 

@@ -40,7 +40,7 @@ def test_index_holds_the_hashes(written):
 
 
 def test_every_document_states_precision_and_conventions(written):
-    for name in ("sinusoidal.json", "rope.json", "t5.json", "deberta.json", "alibi.json"):
+    for name in ("sinusoidal.json", "rope.json", "t5.json", "deberta.json", "alibi.json", "multiaxis.json"):
         doc = _load(written, name)
         assert doc["precision"]["dps"] == 50 and doc["precision"]["digits"] == 17
         assert doc["conventions"] and doc["cases"]
@@ -96,6 +96,17 @@ def test_other_schemes_agree_with_the_kernels(written):
         np.testing.assert_allclose(np.array(c["slopes"], dtype=float), alibi_slopes(c["parameters"]["n_heads"]))
 
 
+def test_multiaxis_vectors_agree_with_the_float64_kernel(written):
+    from posproof.numeric.multiaxis import rope_multiaxis
+
+    for c in _load(written, "multiaxis.json")["cases"]:
+        x = np.array(c["inputs"]["vectors"], dtype=float)
+        got = rope_multiaxis(
+            x, c["inputs"]["positions"], axes=c["parameters"]["axes"], inv_freq=np.array(c["inv_freq"], dtype=float)
+        )
+        np.testing.assert_allclose(got, np.array(c["outputs"], dtype=float), rtol=0, atol=1e-11)
+
+
 def _run(argv):
     p = Parser(prog="posproof")
     cli_vectors.add_parser(p.add_subparsers(dest="command", required=True, parser_class=Parser))
@@ -105,7 +116,7 @@ def _run(argv):
 
 def test_cli_writes_and_refuses_a_file(tmp_path, capsys):
     assert _run(["--out", str(tmp_path / "v")]) == 0
-    assert "wrote 6 files" in capsys.readouterr().out
+    assert "wrote 7 files" in capsys.readouterr().out
     (tmp_path / "file").write_text("x")
     with pytest.raises(UsageError, match="--out must be a directory"):
         _run(["--out", str(tmp_path / "file")])
