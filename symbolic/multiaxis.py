@@ -24,7 +24,7 @@ from posproof.numeric import multiaxis
 from posproof.numeric.rotary import rope_mp
 
 from ._symbols import d_even as d
-from .core import Fact, Step, Theorem
+from .core import Domain, Fact, Step, Theorem
 from .rope import rotated_pair
 
 TOPIC = "multiaxis"
@@ -274,5 +274,123 @@ def commuting_generators() -> Fact:
     )
 
 
+# ---- proportional RoPE -------------------------------------------------------------------------------------------
+#: The number of rotated pairs of proportional RoPE (floor(partial_rotary_factor * d / 2)) and its factor.
+r = sp.Symbol("r", integer=True, nonnegative=True)
+s_factor = sp.Symbol("s", positive=True)
+TH = sp.IndexedBase("theta", real=True)
+PROPORTIONAL = "Hugging Face transformers, modeling_rope_utils: _compute_proportional_rope_parameters (Gemma 4)"
+m, n = sp.symbols("m n", integer=True)
+
+
+def _proportional_theta(i_):
+    return sp.Piecewise((TH[i_] / s_factor, i_ < r), (0, True))
+
+
+def proportional_relative() -> Theorem:
+    q0, q1, k0, k1 = q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1]
+    th = _proportional_theta(i)
+    rq, rk = rotated_pair(q0, q1, m * th), rotated_pair(k0, k1, n * th)
+    lhs = _planes(rq[0] * rk[0] + rq[1] * rk[1])
+    rhs = _planes(_relative(q0, q1, k0, k1, (n - m) * th))
+    wrong = _planes(_relative(q0, q1, k0, k1, (n + m) * th))
+    return Theorem(
+        "multiaxis-proportional-relative",
+        r"Proportional RoPE is relative: with $	heta'_i = 	heta_i/s$ for the first $r$ pairs and $0$ for the "
+        r"others, $(R'_m q)^T (R'_n k) = q^T R'_{n-m} k$ for every even $d$ and every $r$",
+        TOPIC,
+        PROPORTIONAL,
+        steps=(
+            Step(
+                lhs,
+                rhs,
+                r"per plane, $R(m 	heta'_i)^T R(n 	heta'_i) = R((n - m) 	heta'_i)$; a plane with "
+                r"$	heta'_i = 0$ does not turn and scores $q_i \cdot k_i$ at every distance",
+                ("expand", "expand_trig", "expand"),
+            ),
+        ),
+        assumptions=(
+            r"$d$ even, planes $(2i, 2i + 1)$, $i = 0, \dots, d/2 - 1$; $0 \le r$ rotated pairs "
+            r"($r = \lfloor p d / 2 \rfloor$ for partial_rotary_factor $p$)",
+            r"$\theta_i$ any reals (transformers: $b^{-2i/d}$, the exponent over the whole head); factor $s > 0$",
+            "$q, k$ real vectors; $m, n$ integer positions",
+        ),
+        formula=sp.Eq(
+            sp.MatMul(
+                sp.Transpose(sp.MatMul(sp.MatrixSymbol("R'_m", d, d), _qv)),
+                sp.MatMul(sp.MatrixSymbol("R'_n", d, d), _kv),
+            ),
+            sp.MatMul(sp.Transpose(_qv), sp.MatrixSymbol("R'_{n-m}", d, d), _kv),
+            evaluate=False,
+        ),  # fmt: skip
+        sizes={d: (2, 4, 8)},
+        # r from 0 (nothing turns) to d/2 (everything turns), so that both branches of theta'_i are drawn
+        domains={"r": Domain("integer", 0, d / 2, edges=(0,))},
+        wrong=wrong,
+    )
+
+
+#: Gemma-4-like head: width 256, a quarter of it rotated, base 10^6.
+GEMMA4 = {"width": 256, "base": 1000000.0, "partial_rotary_factor": 0.25}
+
+
+def _proportional_vs_partial(dps: int, over_rotary_width: bool = False):
+    from posproof.numeric.multiaxis import proportional_inv_freq
+    from posproof.numeric.scaling import RopeScaling
+
+    d, b, p = GEMMA4["width"], GEMMA4["base"], GEMMA4["partial_rotary_factor"]
+    prop = proportional_inv_freq(d, b, p)
+    if over_rotary_width:  # the wrong computation: the exponent over the rotated width, as partial rotary does
+        prop = proportional_inv_freq(int(p * d), b, 1.0).tolist() + [0.0] * (d // 2 - int(p * d) // 2)
+    partial = RopeScaling.from_mapping(d, b, {"rope_type": "default", "partial_rotary_factor": p}).inv_freq()[0]
+    rotated = [t for t in prop if t != 0]
+    value = {
+        "proportional: pairs that turn": len(rotated),
+        "proportional: pairs in the output": len(prop),
+        "partial rotary: pairs (the rest of the head passes through)": len(partial),
+        "the same frequencies": bool(len(rotated) == len(partial) and all(
+            abs(x - y) <= 1e-12 * y for x, y in zip(rotated, partial, strict=True))),
+    }  # fmt: skip
+    rows = [
+        ("proportional theta_1 = b^(-2/256)", prop[1]),
+        ("partial rotary theta_1 = b^(-2/64)", partial[1]),
+        ("proportional theta_31 = b^(-62/256)", prop[31]),
+        ("partial rotary theta_31 = b^(-62/64)", partial[31]),
+    ]
+    return value, rows
+
+
+def proportional_vs_partial() -> Fact:
+    return Fact(
+        "multiaxis-proportional-vs-partial",
+        "Proportional RoPE is not partial rotary: at $d = 256$ with a quarter rotated, both turn 32 pairs, but "
+        "proportional takes $b^{-2i/256}$ and keeps all 128 pairs in the output, partial rotary $b^{-2i/64}$ over "
+        "64 channels",
+        TOPIC,
+        PROPORTIONAL,
+        "Gemma-4-like head (d = 256, partial_rotary_factor 0.25, b = 10^6): numeric.multiaxis.proportional_inv_freq "
+        "against numeric.scaling's partial rotary frequencies.",
+        {
+            "proportional: pairs that turn": 32,
+            "proportional: pairs in the output": 128,
+            "partial rotary: pairs (the rest of the head passes through)": 32,
+            "the same frequencies": False,
+        },
+        _proportional_vs_partial,
+        "NumPy float64 (numeric.multiaxis.proportional_inv_freq, numeric.scaling.RopeScaling)",
+        wrong=lambda dps: _proportional_vs_partial(dps, over_rotary_width=True),
+        formula=sp.Eq(sp.Symbol("theta'_i"), sp.Piecewise((sp.Symbol("b") ** (-2 * i / d), i < r), (0, True))),
+        notes="The wrong computation takes the exponent over the rotated width, as partial rotary does: then the "
+        "32 turning frequencies are partial rotary's.",
+    )
+
+
 def claims() -> list:
-    return [score_relative(), text_tokens(), layout_bands(), commuting_generators()]
+    return [
+        score_relative(),
+        text_tokens(),
+        layout_bands(),
+        commuting_generators(),
+        proportional_relative(),
+        proportional_vs_partial(),
+    ]

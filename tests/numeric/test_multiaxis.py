@@ -177,3 +177,36 @@ def test_hf_position_ids_are_accepted():
 def test_config_errors_name_the_key(config, message):
     with pytest.raises(ValueError, match=message):
         M.rope_axes_from_config(config)
+
+
+# ---- proportional RoPE ---------------------------------------------------------------------------------------------
+
+
+def test_proportional_keeps_the_full_width_exponent_and_zeros_the_rest():
+    theta = M.proportional_inv_freq(256, 1e6, 0.25, factor=2.0)
+    full = inverse_frequencies(256, 1e6)
+    assert theta.shape == (128,) and (theta[32:] == 0).all()
+    assert np.allclose(theta[:32], full[:32] / 2.0, rtol=1e-15)
+    # pairs that do not turn leave their channels as they are, at every position
+    x = np.random.default_rng(3).standard_normal((3, 256))
+    y = rope(x, [0, 5, 10**5], inv_freq=theta, layout="half")
+    assert np.array_equal(y[:, 32:128], x[:, 32:128]) and np.array_equal(y[:, 160:], x[:, 160:])
+
+
+@pytest.mark.parametrize(("args", "message"), [((8, 1e4, 0.0), "partial_rotary_factor"), ((8, 1e4, 1.5), "partial"),
+                                               ((8, 1e4, 0.5, 0.0), "factor"), ((7, 1e4), "even")])  # fmt: skip
+def test_proportional_bad_input(args, message):
+    with pytest.raises(ValueError, match=message):
+        M.proportional_inv_freq(*args)
+
+
+def test_proportional_agrees_with_transformers_live():
+    pytest.importorskip("torch", reason="the live cross-check needs torch")
+    pytest.importorskip("transformers", reason="the live cross-check needs transformers")
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+    from transformers.models.llama.configuration_llama import LlamaConfig
+
+    rope_parameters = {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.25}
+    config = LlamaConfig(hidden_size=512, num_attention_heads=2, head_dim=256, rope_parameters=rope_parameters)
+    inv, _ = ROPE_INIT_FUNCTIONS["proportional"](config)
+    assert np.allclose(inv.double().numpy(), M.proportional_inv_freq(256, 1e6, 0.25), rtol=2e-6, atol=0)
