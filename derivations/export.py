@@ -10,8 +10,9 @@ and an export refuses a non-empty directory without the marker unless ``force`` 
   compiles it with no overfull box.
 * ``markdown``: ``index.md`` and one file per topic, with ``$...$``/``$$...$$`` math (GitHub, Jupyter, MkDocs)
   and SVG figures in ``figures/``.
-* ``html``: one self-contained page, ``posproof.html``: the math set by KaTeX (Node.js) when exporting, KaTeX's
-  stylesheet and fonts inlined, the figures inlined as SVG; nothing is fetched when it is viewed.
+* ``html``: one self-contained page, ``posproof.html``: the math set by KaTeX when exporting (KaTeX's stylesheet
+  and fonts inlined) where Node.js and the katex package are installed, else as MathML (pure Python), the figures
+  inlined as SVG; nothing is fetched when it is viewed.
 * ``text`` and ``json``: one file per topic.
 """
 
@@ -56,6 +57,7 @@ TOPIC_TITLES = {
     "relative": "Relative positions: Transformer-XL, DeBERTa, T5, ALiBi",
     "rope": "Rotary position embedding (RoPE)",
     "extension": "Context extension",
+    "multiaxis": "Multi-axis RoPE: M-RoPE and axial 2-D",
     "properties": "The three rules, scheme by scheme",
     "article": "'Positional Encoding 101', statement by statement",
 }
@@ -89,12 +91,17 @@ def topic_title(topic: str) -> str:
 
 
 def references(topics: Iterable[tuple[str, tuple]]) -> list[tuple[str, list[str]]]:
-    r"""Every source cited, in order of first citation, with the ids of the claims that cite it."""
+    r"""Every work cited, once (:func:`symbolic.sources.work`: its arXiv id or URL), in order of first
+    citation, with the ids of the claims that cite it."""
+    from posproof.symbolic.sources import work
+
     out: dict[str, list[str]] = {}
     for _, claims in topics:
         for c in claims:
             for source in c.source.split("; "):
-                out.setdefault(source.strip(), []).append(c.id)
+                ids = out.setdefault(work(source), [])
+                if c.id not in ids:
+                    ids.append(c.id)
     return list(out.items())
 
 
@@ -102,18 +109,19 @@ def references(topics: Iterable[tuple[str, tuple]]) -> list[tuple[str, list[str]
 
 #: The rules table per format (:mod:`derivations.properties`): a function returning it as LaTeX, Markdown or HTML
 #: (no arguments). ``None`` leaves the table out; HTML falls back to the Markdown table.
-RULES_TABLE: dict[str, Callable[[], str] | None] = {
+RULES_TABLE: dict[str, Callable[..., str] | None] = {
     "latex": properties.table_latex,
     "markdown": properties.table_markdown,
-    "html": None,
+    "html": properties.table_html,
 }
 
 
-def rules_table(fmt: str) -> str | None:
-    r"""The rules table in ``fmt`` (``latex``, ``markdown``, ``html``) from :data:`RULES_TABLE`, or ``None``."""
+def rules_table(fmt: str, math: Callable[[str, bool], str] | None = None) -> str | None:
+    r"""The rules table in ``fmt`` (``latex``, ``markdown``, ``html``) from :data:`RULES_TABLE`, or ``None``;
+    HTML sets its formulas through ``math(tex, display)``."""
     fn = RULES_TABLE[fmt]
     if fn is not None:
-        return str(fn())
+        return str(fn(math)) if fmt == "html" else str(fn())
     if fmt == "html":
         table = rules_table("markdown")
         return None if table is None else _markdown_table_html(table)
@@ -124,7 +132,9 @@ def _markdown_table_html(table: str) -> str:
     r"""A Markdown pipe table as an HTML table (cells escaped; backticks become code)."""
     rows = [line.strip().strip("|").split("|") for line in table.strip().splitlines() if line.strip().startswith("|")]
     rows = [r for r in rows if not all(set(c.strip()) <= set("-: ") for c in r)]
-    cell = lambda c: re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(c.strip()))  # noqa: E731
+    cell = lambda c: re.sub(  # noqa: E731
+        r"`([^`]*)`", r"<code>\1</code>", html.escape(c.strip()).replace("&lt;br&gt;", " ")
+    )
     head = "".join(f"<th>{cell(c)}</th>" for c in rows[0]) if rows else ""
     body = "".join("<tr>" + "".join(f"<td>{cell(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
     return f'<table class="rules"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
@@ -166,12 +176,17 @@ PREAMBLE = r"""\documentclass[a4paper]{article}
 \usepackage{amsmath,amssymb}
 \usepackage[margin=2cm]{geometry}
 \usepackage{graphicx}
+\usepackage{array}
 \allowdisplaybreaks
 \setlength{\parindent}{0pt}
 \setlength{\parskip}{3pt plus 1pt}
 \setlength{\emergencystretch}{3em}
 \setcounter{tocdepth}{1}
 \renewcommand{\labelitemi}{$\bullet$}
+% Figures stay in their section: at its end, the ones LaTeX has deferred are set before the next section starts.
+\makeatletter
+\newcommand{\placefigures}{\ifx\@deferlist\@empty\else\clearpage\fi}
+\makeatother
 """
 
 
@@ -186,28 +201,68 @@ def _latex_figure(name: str) -> str:
     )
 
 
+def _figure_reference(name: str) -> str:
+    from . import plots
+
+    return f"Figure~\\ref{{fig:{name}}} draws this: {_tex_text(_lower_first(plots.PLOTS[name].title))}."
+
+
+def _lower_first(title: str) -> str:
+    r"""A figure title inside a sentence: ``Sinusoidal heatmap`` → ``sinusoidal heatmap``, ``T5 ...`` kept."""
+    return title[0].lower() + title[1:] if title[1:2].islower() else title
+
+
+def topic_file(topic: str, claims, figures: Iterable[str] = ()) -> str:
+    r"""One topic's LaTeX: its claims, each figure referenced from the claim it illustrates and set right after
+    it (a figure of no claim after the last one)."""
+    from . import plots
+
+    figures = [f for f in figures if f in _figures_of(topic)]
+    ids = {c.id for c in claims}
+    parts = []
+    for c in claims:
+        text = latex_format.identity_latex(c)
+        mine = [f for f in figures if plots.PLOTS[f].claim == c.id]
+        if c is claims[-1]:
+            mine += [f for f in figures if plots.PLOTS[f].claim not in ids]
+        if mine:
+            text += "\n" + " ".join(_figure_reference(f) for f in mine) + "\n\n" + "\n".join(map(_latex_figure, mine))
+            text += "\n"
+        parts.append(text)
+    return "\n".join(parts)
+
+
 def latex_document(topics: list[str], figures: Iterable[str] = (), rules: bool = False, refs=()) -> str:
-    r"""The standalone document: title, contents, one section per topic (``\input``), its figures, the rules
-    table (``\input{rules}``), the references."""
-    figures = list(figures)
+    r"""The standalone document: title, contents, one section per topic (``\input``; its figures are set in it,
+    see :func:`topic_file`), the rules table (``\input{rules}``), the references."""
     body = []
     for t in topics:
-        body.append(f"\\section{{{_tex_text(topic_title(t))}}}\\label{{topic:{t}}}\n\\input{{{t}}}")
-        body += [_latex_figure(f) for f in figures if f in _figures_of(t)]
+        body.append(f"\\section{{{_tex_text(topic_title(t))}}}\\label{{topic:{t}}}\n\\input{{{t}}}\n\\placefigures")
     if rules:
-        body.append("\\section{The rules table}\\label{rules}\n{\\small\\input{rules}}")
+        body.append(
+            "\\section{The rules table}\\label{rules}\n"
+            "Table~\\ref{tab:rules} judges every scheme by the three rules; each cell names the claim that decides it"
+            + (
+                " (Section~\\ref{topic:properties} proves the cells no scheme's own section decides).\n\n"
+                if "properties" in topics
+                else ".\n\n"
+            )
+            + "{\\small\\input{rules}}"
+        )
     if refs:
         items = []
         for source, ids in refs:
             cited = ", ".join(f"\\ref{{claim:{i}}}" for i in ids)
             items.append(f"\\item {prose(source, 'latex')}. Cited in {cited}.")
-        body.append("\\section*{References}\n\\addcontentsline{toc}{section}{References}\n\\begin{itemize}\n")
-        body[-1] += "\n".join(items) + "\n\\end{itemize}"
+        body.append(
+            "\\section*{References}\n\\addcontentsline{toc}{section}{References}\n{\\raggedright\n\\begin{itemize}\n"
+        )
+        body[-1] += "\n".join(items) + "\n\\end{itemize}\n}"
     return (
         PREAMBLE
         + f"\\title{{{_tex_text(TITLE)}}}\n\\author{{posproof {_tex_text(_version())}}}\n\\date{{}}\n"
         + "\\begin{document}\n\\maketitle\n"
-        + f"\\begin{{abstract}}\n{prose(ABSTRACT, 'latex')}\n\\end{{abstract}}\n\\tableofcontents\n"
+        + f"\\begin{{abstract}}\n{prose(ABSTRACT, 'latex')}\n\\end{{abstract}}\n\\tableofcontents\n\\clearpage\n"
         + "\n".join(body)
         + "\n\\end{document}\n"
     )
@@ -227,8 +282,8 @@ def _tex_text(s: str) -> str:
 
 
 def _latex_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
-    files = {f"{t}.tex": latex_format.topic_latex(claims).encode() for t, claims in topics}
     figures, note = _figures("pdf") if with_figures else ({}, "")
+    files = {f"{t}.tex": topic_file(t, claims, figures).encode() for t, claims in topics}
     files |= {f"figures/{n}.pdf": b for n, b in figures.items()}
     table = rules_table("latex")
     if table is not None:
@@ -290,6 +345,9 @@ figcaption { font-size: 0.9rem; color: #333; }
 code { font-size: 0.88em; overflow-wrap: anywhere; }
 .tablewrap { overflow-x: auto; } table.rules { border-collapse: collapse; font-size: 0.85rem; }
 table.rules td, table.rules th { border: 1px solid #ddd; padding: 0.2rem 0.4rem; vertical-align: top; }
+table.rules caption { caption-side: top; text-align: left; font-size: 0.9rem; padding-bottom: 0.4rem; }
+table.rules th[scope=row] { text-align: left; font-weight: normal; } .claim { margin-top: 0.15rem; }
+math[display=block] { overflow-x: auto; overflow-y: hidden; }
 """
 
 
@@ -298,24 +356,34 @@ def _svg_body(svg: bytes) -> str:
     return text[text.index("<svg") :]
 
 
-def html_page(topics, with_figures: bool = True) -> tuple[str, list[str], str]:
-    r"""The self-contained page, the KaTeX errors (none expected) and a note on missing figures."""
+def html_page(topics, with_figures: bool = True, katex: bool | None = None) -> tuple[str, list[str], str]:
+    r"""The self-contained page, the math errors (none expected) and a note on missing figures. The math is set
+    by KaTeX when Node.js and the katex package are there (``katex=None``), else as MathML."""
     from . import plots
 
-    kdir = katex_dir()
-    if kdir is None or shutil.which("node") is None:
-        raise ExportError(KATEX_MISSING)
+    math = _Math(katex)
     figures, note = _figures("svg") if with_figures else ({}, "")
-    math = _Math()
     toc = "".join(f'<li><a href="#topic-{t}">{html.escape(topic_title(t))}</a></li>' for t, _ in topics)
     parts = [f"<h1>{html.escape(TITLE)}</h1>", f"<p>{html.escape(ABSTRACT)}</p>", f"<nav><ol>{toc}</ol></nav>"]
+    numbers = {name: k for k, name in enumerate((f for t, _ in topics for f in figures if f in _figures_of(t)), 1)}
     for t, claims in topics:
         parts.append(f'<h2 id="topic-{t}">{html.escape(topic_title(t))}</h2>')
-        parts += [blocks_html(blocks(c), math) for c in claims]
-        for name in (f for f in figures if f in _figures_of(t)):
-            cap = prose(plots.PLOTS[name].caption, "html", math)
-            parts.append(f'<figure id="fig-{name}">{_svg_body(figures[name])}<figcaption>{cap}</figcaption></figure>')
-    table = rules_table("html")
+        mine = [f for f in figures if f in _figures_of(t)]
+        ids = {c.id for c in claims}
+        for c in claims:
+            parts.append(blocks_html(blocks(c), math))
+            here = [f for f in mine if plots.PLOTS[f].claim == c.id]
+            if c is claims[-1]:
+                here += [f for f in mine if plots.PLOTS[f].claim not in ids]
+            for name in here:
+                cap = prose(plots.PLOTS[name].caption, "html", math)
+                parts.append(
+                    f'<p><a href="#fig-{name}">Figure {numbers[name]}</a> draws this: '
+                    f"{html.escape(_lower_first(plots.PLOTS[name].title))}.</p>"
+                    f'<figure id="fig-{name}">{_svg_body(figures[name])}'
+                    f"<figcaption>Figure {numbers[name]}. {cap}</figcaption></figure>"
+                )
+    table = rules_table("html", math)
     if table is not None:
         parts += ['<h2 id="rules">The rules table</h2>', f'<div class="tablewrap">{table}</div>']
     refs = "".join(
@@ -326,10 +394,12 @@ def html_page(topics, with_figures: bool = True) -> tuple[str, list[str], str]:
     )
     parts += ['<h2 id="references">References</h2>', f"<ul>{refs}</ul>"]
     body, errors = math.fill("\n".join(parts))
+    kdir = katex_dir() if math.katex else None
+    style = f"<style>{katex_css(kdir)}</style>\n" if kdir is not None else ""
     page = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(TITLE)}</title>\n<style>{katex_css(kdir)}</style>\n<style>{_PAGE_CSS}</style>\n"
+        f"<title>{html.escape(TITLE)}</title>\n{style}<style>{_PAGE_CSS}</style>\n"
         f"</head>\n<body>\n{body}\n</body>\n</html>\n"
     )
     return page, errors, note

@@ -23,12 +23,14 @@ SUFFIXES = ("png", "svg", "pdf")
 
 @dataclass(frozen=True)
 class Plot:
-    r"""A figure: its title, the topic it illustrates, a caption (prose with ``$...$`` math), how to draw it."""
+    r"""A figure: its title, the topic it illustrates, a caption (prose with ``$...$`` math), how to draw it, and
+    the claim it illustrates (the export places and references it there; ``""``: at the end of its topic)."""
 
     title: str
     topic: str
     caption: str
     draw: Callable
+    claim: str = ""
 
 
 def available() -> bool:
@@ -206,6 +208,7 @@ PLOTS: dict[str, Plot] = {
         "sinusoidal",
         r"The sinusoidal code of positions 0 to 99 at $d = 128$: fast pairs on the left, slow ones on the right.",
         _heatmap,
+        "sinusoidal-definition",
     ),
     "sinusoidal-adjacent": Plot(
         "Adjacent positions on a fast and a slow wave",
@@ -213,6 +216,7 @@ PLOTS: dict[str, Plot] = {
         r"Positions 3 and 4 on the fastest wave ($\theta_0 = 1$) and on a slow one: the fast pair tells "
         r"neighbours apart, the slow pair barely moves (`sinusoidal-pair-separation`).",
         _adjacent,
+        "sinusoidal-pair-separation",
     ),
     "sinusoidal-aliasing": Plot(
         "Distant positions aliasing on the fast wave",
@@ -220,6 +224,7 @@ PLOTS: dict[str, Plot] = {
         r"Positions 0, 6, 19, 25 and 44 sit at nearly the same height of the fast wave; the slow wave "
         r"separates them (`sinusoidal-fast-wave-near-repeats`).",
         _aliasing,
+        "sinusoidal-fast-wave-near-repeats",
     ),
     "sinusoidal-proximity": Plot(
         "Proximity against distance",
@@ -227,6 +232,7 @@ PLOTS: dict[str, Plot] = {
         r"$\varphi(k) = \mathrm{PE}(0)\cdot \mathrm{PE}(k)$ decreases only up to the shaded range "
         r"($k \le 11$ at $d = 128$, $k \le 43$ at $d = 512$; `sinusoidal-monotone-range`), then rises.",
         _proximity,
+        "sinusoidal-monotone-range",
     ),
     "rope-decay": Plot(
         "RoPE long-term decay and its bound",
@@ -234,6 +240,7 @@ PLOTS: dict[str, Plot] = {
         r"Left: RoFormer's curve $\frac{1}{d/2}\sum_j |S_j|$. Right: the score of one seeded draw stays "
         r"under its bound (`rope-decay-bound`); the score itself is not monotone.",
         _decay,
+        "rope-decay-bound",
     ),
     "t5-buckets": Plot(
         "T5 bucket staircase",
@@ -241,6 +248,7 @@ PLOTS: dict[str, Plot] = {
         r"T5's bucket of the relative position $r$: exact up to $|r| < 8$ on each side, logarithmic up to the "
         r"last bucket (`t5-bucket-boundaries`).",
         _t5,
+        "t5-bucket-boundaries",
     ),
     "rope-precision": Plot(
         "RoPE error against position, per dtype",

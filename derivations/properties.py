@@ -30,6 +30,8 @@ from typing import Any
 import sympy as sp
 
 from posproof.printing.formats import format_names
+from posproof.printing.printers import latex
+from posproof.printing.prose import prose
 
 RULES = ("monotonicity", "translation invariance", "symmetry")
 VERDICTS = ("holds", "fails")
@@ -176,7 +178,7 @@ ABS_SYM = Cell("properties-absolute-symmetric", "holds")
 COUNT_MONO = Cell("properties-counting-proximity-grows", "fails")
 COUNT_TI = Cell("properties-counting-shift-changes", "fails")
 ROPE_TI = Cell("extension-scaled-rope-relative", "holds", note="any per-pair factors")
-ROPE_SYM = Cell("properties-rope-odd-part", "fails", note="q != k; holds for q = k")
+ROPE_SYM = Cell("properties-rope-odd-part", "fails", note=r"$q \ne k$; holds for $q = k$")
 
 RULE_NAMES = {
     "linear": "RoPE + linear (PI)",
@@ -189,7 +191,7 @@ RULE_NAMES = {
 
 
 def _rule_row(rule: str) -> Scheme:
-    mono = Cell("properties-rope-monotone-range", read=_key(rule), note="q = k, d = 128, s = 4")
+    mono = Cell("properties-rope-monotone-range", read=_key(rule), note="$q = k$, $d = 128$, $s = 4$")
     return Scheme(
         RULE_NAMES[rule], _rope_phi(True), (mono, ROPE_TI, ROPE_SYM), Length("properties-length-rope", _rope(rule))
     )
@@ -245,7 +247,7 @@ def schemes() -> tuple[Scheme, ...]:
             "sinusoidal",
             _phi(_pairs(sp.cos((m - n) * theta_i))),
             (
-                Cell("sinusoidal-monotone-range", read=_key("512"), note="d = 512, b = 10^4"),
+                Cell("sinusoidal-monotone-range", read=_key("512"), note="$d = 512$, $b = 10^4$"),
                 Cell("sinusoidal-translation-invariance", "holds"),
                 Cell("sinusoidal-symmetry", "holds"),
             ),
@@ -268,7 +270,7 @@ def schemes() -> tuple[Scheme, ...]:
             "Transformer-XL",
             _phi(sp.MatMul(_vec("v").T, sp.MatrixSymbol("W_{k,R}", d, d), _vec("R_{m - n}"))),
             (
-                Cell("properties-txl-rules", read=_key("monotone in |m - n|"), note="learned v, W_{k,R}"),
+                Cell("properties-txl-rules", read=_key("monotone in |m - n|"), note=r"learned $v$, $W_{k,R}$"),
                 Cell("txl-translation-invariant", read=lambda v: v[0]),
                 Cell("properties-txl-rules", read=_key("symmetric")),
             ),
@@ -281,7 +283,7 @@ def schemes() -> tuple[Scheme, ...]:
                 Cell(
                     "properties-deberta-rules",
                     read=_not("clipped: constant for |i - j| >= k"),
-                    note="constant for |m - n| >= k",
+                    note=r"constant for $|m - n| \ge k$",
                 ),
                 Cell("deberta-translation-invariant", read=lambda v: v[2]),
                 Cell("properties-deberta-rules", read=_key("clipped: symmetric")),
@@ -313,7 +315,9 @@ def schemes() -> tuple[Scheme, ...]:
             "T5",
             _phi(sp.Function("b")(sp.Function("bucket")(n - m))),
             (
-                Cell("t5-bucket-cap", read=lambda v: len(set(v[0][:5])) > 1, note="one bucket for all |m - n| >= 91"),
+                Cell(
+                    "t5-bucket-cap", read=lambda v: len(set(v[0][:5])) > 1, note=r"one bucket for all $|m - n| \ge 91$"
+                ),
                 Cell("t5-bias-relative", read=_key("constant along diagonals")),
                 Cell(
                     "t5-bias-relative", read=lambda v: v["query 10, key 15 (r = +5)"] == v["query 15, key 10 (r = -5)"]
@@ -330,7 +334,7 @@ def schemes() -> tuple[Scheme, ...]:
             (
                 Cell("alibi-monotone-decay", "holds", note="keys before the query, every distance"),
                 Cell("alibi-translation-invariant", read=_key("constant along diagonals")),
-                Cell("properties-alibi-antisymmetric", "fails", note="phi(n, m) = -phi(m, n)"),
+                Cell("properties-alibi-antisymmetric", "fails", note=r"$\varphi(n, m) = -\varphi(m, n)$"),
             ),
             Length("properties-length-alibi", _alibi),
         ),
@@ -338,7 +342,7 @@ def schemes() -> tuple[Scheme, ...]:
             "RoPE",
             _rope_phi(False),
             (
-                Cell("properties-rope-monotone-range", read=_key("default"), note="q = k, d = 128"),
+                Cell("properties-rope-monotone-range", read=_key("default"), note="$q = k$, $d = 128$"),
                 Cell("rope-block-relative", "holds"),
                 ROPE_SYM,
             ),
@@ -349,9 +353,9 @@ def schemes() -> tuple[Scheme, ...]:
             "xPos",
             _phi(_pairs(zeta ** ((m - n) / gamma) * psi(n - m))),
             (
-                Cell("properties-xpos-rules", read=_key("monotone up to m - n"), note="q = k, keys before the query"),
+                Cell("properties-xpos-rules", read=_key("monotone up to m - n"), note="$q = k$, keys before the query"),
                 Cell("properties-xpos-relative", "holds"),
-                Cell("properties-xpos-rules", read=_not("phi(5, 0) < phi(0, 5)"), note="even for q = k"),
+                Cell("properties-xpos-rules", read=_not("phi(5, 0) < phi(0, 5)"), note="even for $q = k$"),
             ),
             Length("properties-length-rope", _rope("xpos")),
         ),
@@ -359,7 +363,7 @@ def schemes() -> tuple[Scheme, ...]:
             "no position code",
             _phi(sp.MatMul(x_a.T, A, x_b)),
             (
-                Cell("order-scores-permute", "fails", note="phi does not depend on m, n"),
+                Cell("order-scores-permute", "fails", note=r"$\varphi$ does not depend on $m$, $n$"),
                 Cell("order-scores-permute", "holds"),
                 Cell("order-scores-permute", "holds"),
             ),
@@ -415,9 +419,14 @@ def table(trained: int | None = None, target: int | None = None) -> list[dict]:
         row: dict = {
             "scheme": sc.name,
             "phi": f"phi(m, n) = {sp.sstr(sc.phi.rhs)}",
-            "phi_latex": sp.latex(sc.phi.rhs),
+            "phi_latex": latex(sc.phi.rhs),
             "cells": {
-                rule: {"verdict": verdict(cell), "note": cell.note, "claim": cell.claim}
+                rule: {
+                    "verdict": verdict(cell),
+                    "note": prose(cell.note, "text"),
+                    "note_prose": cell.note,
+                    "claim": cell.claim,
+                }
                 for rule, cell in zip(RULES, sc.cells, strict=True)
             },
         }
@@ -430,21 +439,29 @@ def table(trained: int | None = None, target: int | None = None) -> list[dict]:
 # ---- formats ---------------------------------------------------------------------------------------------------
 
 HEADER = (
-    "The rules of a position code (Wang et al. 2021, 'Positional Encoding 101'): phi(m, n) for a query at m and "
-    "a key at n; monotonicity: phi falls as |m - n| grows; translation invariance: phi(m + t, n + t) = phi(m, n); "
-    "symmetry: phi(m, n) = phi(n, m). Each cell names the claim that decides it (posproof derive ID)."
+    r"The rules of a position code (Wang et al. 2021, 'Positional Encoding 101'): $\varphi(m, n)$ for a query at "
+    r"$m$ and a key at $n$; monotonicity: $\varphi$ falls as $|m - n|$ grows; translation invariance: "
+    r"$\varphi(m + t, n + t) = \varphi(m, n)$; symmetry: $\varphi(m, n) = \varphi(n, m)$. Each cell names the "
+    r"claim that decides it (`posproof derive ID`)."
 )
 
 
+def _cell_prose(c: dict) -> str:
+    r"""A cell's verdict and note as prose (``$...$`` math): ``holds for distances $\le 43$ ($d = 512$, ...)``."""
+    head = c["verdict"].replace("<= ", r"$\le$ ")
+    note = c.get("note_prose", c["note"])
+    return head + (f" ({note})" if note else "")
+
+
 def _cell_text(c: dict) -> str:
-    return c["verdict"] + (f" ({c['note']})" if c["note"] else "")
+    return prose(_cell_prose(c), "text")
 
 
 def table_text(trained: int | None = None, target: int | None = None) -> str:
     rows = table(trained, target)
     label = f"beyond L0 = {trained} (L = {target})"
     width = max(len(r) for r in (*RULES, label))
-    lines = [*textwrap.wrap(HEADER, 100), ""]
+    lines = [*textwrap.wrap(prose(HEADER, "text"), 100), ""]
     for row in rows:
         lines.append(f"{row['scheme']}: {row['phi']}")
         items = [(rule, row["cells"][rule]) for rule in RULES]
@@ -474,23 +491,41 @@ def table_markdown(trained: int | None = None, target: int | None = None) -> str
     head = ["scheme", "φ(m, n)", *RULES] + ([f"beyond L0 = {trained} (L = {target})"] if trained else [])
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
-        cells = [f"{_md(_cell_text(row['cells'][r]))}<br>`{row['cells'][r]['claim']}`" for r in RULES]
+        cells = [
+            f"{_md(prose(_cell_prose(row['cells'][r]), 'markdown'))}<br>`{row['cells'][r]['claim']}`" for r in RULES
+        ]
         if "length" in row:
             cells.append(f"{_md(row['length']['text'])}<br>`{row['length']['claim']}`")
         out.append("| " + " | ".join([row["scheme"], f"${_md(row['phi_latex'])}$", *cells]) + " |")
     return "\n".join(out) + "\n"
 
 
-_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-        "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}", "<": r"\textless{}", ">": r"\textgreater{}",
-        "|": r"\textbar{}"}  # fmt: skip
+def table_html(math: Callable[[str, bool], str] | None = None) -> str:
+    r"""The table as an HTML ``<table>`` (a real one: one ``<td>`` per cell, the claim id on a line of its own
+    as ``<code>``), prose and formulas through ``math(tex, display)`` (the export's KaTeX or MathML)."""
+    import html
+
+    def formula(tex: str) -> str:
+        return math(tex, False) if math else html.escape(f"${tex}$")
+
+    head = "".join(f"<th>{h}</th>" for h in ("scheme", formula(r"\varphi(m, n)"), *RULES))
+    body = []
+    for row in table():
+        cells = [
+            f"<td>{prose(_cell_prose(row['cells'][r]), 'html', math)}"
+            f'<div class="claim"><code>{html.escape(row["cells"][r]["claim"])}</code></div></td>'
+            for r in RULES
+        ]
+        scheme = f'<th scope="row">{html.escape(row["scheme"])}</th>'
+        body.append(f"<tr>{scheme}<td>{formula(row['phi_latex'])}</td>{''.join(cells)}</tr>")
+    return (
+        f'<table class="rules"><caption>{prose(HEADER, "html", math)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
 
 
 def _tex(text: str) -> str:
-    out = "".join(_TEX.get(ch, ch) for ch in text)
-    for a, b in ((r"\textless{}=", r"$\le$"), (r"\textgreater{}=", r"$\ge$"), ("!=", r"$\ne$")):
-        out = out.replace(a, b)
-    return out
+    return prose(text, "latex")
 
 
 def _tex_id(claim_id: str) -> str:
@@ -498,20 +533,27 @@ def _tex_id(claim_id: str) -> str:
 
 
 def table_latex(trained: int | None = None, target: int | None = None) -> str:
-    r"""The table as LaTeX ``tabular``\ s of ten schemes each (so that a page may break between them; amsmath
-    only), claim ids in typewriter: for the LaTeX export."""
+    r"""The table as LaTeX ``tabular``\ s of ten schemes each (so that a page may break between them; amsmath and
+    array only), ragged-right columns, claim ids in typewriter, numbered and captioned as Table ``tab:rules``: for
+    the LaTeX export."""
     rows = table(trained, target)
     cols = ["scheme", r"$\varphi(m, n)$", *map(_tex, RULES)]
     widths = ["2.0cm", "3.5cm", "2.3cm", "2.3cm", "2.3cm"]
     if trained:
         cols.append(f"beyond $L_0 = {trained}$ ($L = {target}$)")
         widths.append("2.6cm")
-    head = [r"\begin{tabular}{" + "".join(f"p{{{w}}}" for w in widths) + "}", " & ".join(cols) + r" \\ \hline"]
-    lines = [r"{\scriptsize\setlength{\tabcolsep}{3pt}"]
+    spec = "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}}}" for w in widths)
+    head = [r"\begin{tabular}{" + spec + "}", " & ".join(cols) + r" \\ \hline"]
+    lines = [
+        r"\refstepcounter{table}\label{tab:rules}",
+        r"\noindent\textbf{Table~\thetable.} " + _tex(HEADER),
+        "",
+        r"{\scriptsize\setlength{\tabcolsep}{3pt}",
+    ]
     for k, row in enumerate(rows):
         if k % 10 == 0:
             lines += ([r"\end{tabular}", ""] if k else []) + head
-        cells = [f"{_tex(_cell_text(row['cells'][r]))} {_tex_id(row['cells'][r]['claim'])}" for r in RULES]
+        cells = [f"{_tex(_cell_prose(row['cells'][r]))} {_tex_id(row['cells'][r]['claim'])}" for r in RULES]
         if "length" in row:
             cells.append(f"{_tex(row['length']['text'])} {_tex_id(row['length']['claim'])}")
         lines.append(" & ".join([_tex(row["scheme"]), f"${row['phi_latex']}$", *cells]) + r" \\")

@@ -14,7 +14,7 @@ from posproof.numeric.formatting import show as _show
 from posproof.symbolic import settings
 from posproof.symbolic.core import RELATIONS, Definition, Fact, Step
 
-from .equations import display, formula_tex, formula_text
+from .equations import display, formula_tex, formula_text, given_tex
 from .prose import segments
 
 # ==============================================================================================================
@@ -59,6 +59,14 @@ def _assumptions(c) -> list[Block]:
     return [Block("para", "Assumptions: " + "; ".join(c.assumptions) + ".")]
 
 
+def _given(c) -> list[Block]:
+    r"""The hypotheses a theorem assumes beyond its symbols' assumptions (``given``), printed with its statement."""
+    tex = given_tex(c)
+    if not tex:
+        return []
+    return [Block("para", "Given " + ", ".join(f"${t}$" for t in tex) + " (assumed beyond the symbols' domains).")]
+
+
 def _definition_math(dfn: Definition) -> Block:
     return Block("math", tex=display(dfn.lhs, r"\mathrel{:=}", dfn.rhs))
 
@@ -85,7 +93,7 @@ def blocks(c) -> list[Block]:
         out.append(Block("para", f"Computed with {_method(c)}:"))
         out.append(Block("items", rows=tuple(computed(c))))
         return out
-    out += _assumptions(c)
+    out += _given(c) + _assumptions(c)
     numbered = len(c.steps) > 1
     for k, st in enumerate(c.steps, 1):
         lhs = st.lhs if (k == 1 or not c.chained) else None

@@ -236,3 +236,52 @@ def formula_text(formula) -> str:
     if isinstance(formula, (tuple, list)):
         return "\n".join(formula_text(f) for f in formula)
     return pretty(formula)
+
+
+# ==============================================================================================================
+# A theorem's ``given`` hypotheses (facts assumed beyond its symbols' assumptions, e.g. ``b > 1``)
+# ==============================================================================================================
+
+
+def given_relations(c) -> list:
+    r"""The ``given`` facts of a claim as SymPy relations (``Q.gt(b, 1)`` as ``b > 1``, ``Q.positive(x)`` as
+    ``x > 0``); a predicate with no relation of its own stays as it is.
+
+    >>> import sympy as sp
+    >>> from types import SimpleNamespace
+    >>> b = sp.Symbol("b", positive=True)
+    >>> [sp.sstr(r) for r in given_relations(SimpleNamespace(given=(sp.Q.gt(b, 1), sp.Q.nonzero(b))))]
+    ['b > 1', 'Ne(b, 0)']
+    """
+    Q = sp.Q
+    binary = {Q.gt: sp.Gt, Q.ge: sp.Ge, Q.lt: sp.Lt, Q.le: sp.Le, Q.eq: sp.Eq, Q.ne: sp.Ne}
+    unary = {
+        Q.positive: (sp.Gt, 0),
+        Q.nonnegative: (sp.Ge, 0),
+        Q.negative: (sp.Lt, 0),
+        Q.nonpositive: (sp.Le, 0),
+        Q.nonzero: (sp.Ne, 0),
+        Q.zero: (sp.Eq, 0),
+    }
+    out = []
+    for g in getattr(c, "given", ()) or ():
+        fn = getattr(g, "function", None)
+        args = tuple(getattr(g, "arguments", ()))
+        if fn in binary and len(args) == 2:
+            out.append(binary[fn](*args, evaluate=False))
+        elif fn in unary and len(args) == 1:
+            rel, rhs = unary[fn]
+            out.append(rel(args[0], rhs, evaluate=False))
+        else:
+            out.append(g)
+    return out
+
+
+def given_tex(c) -> list[str]:
+    r"""Each ``given`` hypothesis of a claim as LaTeX (``b > 1``), printed with the symbol table."""
+    return [latex(r) for r in given_relations(c)]
+
+
+def given_plain(c) -> list[str]:
+    r"""Each ``given`` hypothesis of a claim as one line of Unicode text (``b > 1``)."""
+    return [" ".join(pretty(r).split()) if "\n" not in pretty(r) else str(r) for r in given_relations(c)]

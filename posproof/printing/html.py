@@ -1,6 +1,8 @@
-r"""HTML of claims, with the math set by KaTeX (Node.js): :func:`blocks_html` writes blocks with a math callback,
-:class:`_Math` collects a page's formulas and fills in KaTeX's rendering (:func:`katex_render`), :func:`claim_html`
-is one claim as a fragment. :func:`katex_dir` finds the KaTeX package and :func:`katex_css` inlines its stylesheet.
+r"""HTML of claims: :func:`blocks_html` writes blocks with a math callback, :class:`_Math` collects a page's
+formulas and fills in their rendering: KaTeX's (:func:`katex_render`) when Node.js and the katex package are
+there, else MathML (:func:`mathml_render`, pure Python, which browsers set natively), so that a plain
+``pip install`` exports HTML. :func:`claim_html` is one claim as a fragment. :func:`katex_dir` finds the KaTeX
+package and :func:`katex_css` inlines its stylesheet.
 """
 
 from __future__ import annotations
@@ -89,6 +91,29 @@ def katex_render(formulas: list[tuple[str, bool]]) -> list[dict]:
     return json.loads(proc.stdout)
 
 
+def katex_available() -> bool:
+    r"""Whether KaTeX can pre-render the math (Node.js and the katex package found)."""
+    return shutil.which("node") is not None and katex_dir() is not None
+
+
+def mathml_render(formulas: list[tuple[str, bool]]) -> list[dict]:
+    r"""Each ``(tex, display)`` as MathML (``latex2mathml``): ``{"html": ..., "error": message or None}``; what
+    cannot be converted is shown as its LaTeX source and reported.
+
+    >>> mathml_render([("x^{2}", False)])[0]["html"].startswith('<math xmlns="http://www.w3.org/1998/Math/MathML"')
+    True
+    """
+    from latex2mathml.converter import convert
+
+    out = []
+    for tex, display in formulas:
+        try:
+            out.append({"html": convert(tex, display="block" if display else "inline"), "error": None})
+        except Exception as e:  # noqa: BLE001 - any failure of the converter is reported, with the formula
+            out.append({"html": f"<code>{html.escape(tex)}</code>", "error": f"{type(e).__name__}: {e}"})
+    return out
+
+
 def katex_css(kdir: Path) -> str:
     r"""KaTeX's stylesheet with its WOFF2 fonts inlined as data URIs (the other font formats dropped)."""
     css = (kdir / "dist" / "katex.min.css").read_text(encoding="utf-8")
@@ -105,15 +130,17 @@ def katex_css(kdir: Path) -> str:
 class _Math:
     r"""Collects the formulas of a page, then substitutes KaTeX's rendering for placeholders."""
 
-    def __init__(self):
+    def __init__(self, katex: bool | None = None):
         self.formulas: list[tuple[str, bool]] = []
+        self.katex = katex_available() if katex is None else katex
 
     def __call__(self, tex: str, display: bool) -> str:
         self.formulas.append((tex, display))
         return f"\x00{len(self.formulas) - 1}\x00"
 
     def fill(self, page: str) -> tuple[str, list[str]]:
-        rendered = katex_render(self.formulas) if self.formulas else []
+        render = katex_render if self.katex else mathml_render
+        rendered = render(self.formulas) if self.formulas else []
         errors = [f"{tex!r}: {r['error']}" for (tex, _), r in zip(self.formulas, rendered, strict=True) if r["error"]]
         return re.sub("\x00(\\d+)\x00", lambda m: rendered[int(m.group(1))]["html"], page), errors
 

@@ -175,15 +175,101 @@ def math_text(tex: str) -> str:
     return " ".join(converter.nodelist_to_text(nodes).split())
 
 
+_OPENING = re.compile(r"(?:(?<=^)|(?<=[\s(\[{/–—-]))(['\"])")
+
+
+def _tex_quotes(text: str, before: str) -> str:
+    r"""Straight quotes as LaTeX's opening and closing quotes: a quote at the start of a word (after a space,
+    an opening bracket or a dash, or at the start of prose) opens, any other closes; ``before`` is the prose
+    just before ``text`` (a math or code piece: a quote right after it closes).
+
+    >>> _tex_quotes("'Attention', \"yes\"", "")
+    "`Attention', ``yes''"
+    """
+    if "'" not in text and '"' not in text:
+        return text
+    glued = before[-1:] if before and not before[-1].isspace() else ""
+    out = _OPENING.sub(lambda m: "`" if m.group(1) == "'" else "``", glued + text)[len(glued) :]
+    return out.replace('"', "''")
+
+
+def _tex_code(text: str) -> str:
+    r"""Code or a URL in ``\texttt``: specials escaped, a line may break after ``.`` (and in a URL after ``/``,
+    ``?``, ``=``)."""
+    out = _tex_escape(text)
+    for ch in "/.?=" if "://" in text else ".":
+        out = out.replace(ch, ch + r"\allowbreak{}")
+    return out
+
+
+def _tex_text(text: str, before: str) -> str:
+    r"""Plain prose as LaTeX: quotes typeset (:func:`_tex_quotes`), specials escaped."""
+    return _tex_escape(_tex_quotes(text, before))
+
+
+#: Greek letters and symbols of plain prose as LaTeX math (inside a formula :func:`ascii_math` made).
+_GREEK_TEX = {ch: tex.strip("$") + " " for ch, tex in _UNICODE_TEX.items() if tex.startswith("$\\")}
+
+_ATOM = r"(?:\d+(?:\.\d+)?|[A-Za-z]|[\u0391-\u03c9])'?"
+_SUB = r"_(?P<sub>\{[^{}]*\}|[A-Za-z0-9]+)"
+_SUP = r"\^(?P<sup>-?\((?:[^()]|\([^()]*\))*\)|-?\w+)"
+_SCRIPTED = re.compile(rf"(?<![\w.])(?P<base>{_ATOM}|(?<=\)))(?=[_^])(?:{_SUB})?(?:{_SUP})?(?![\w])")
+
+
+def _script_tex(part: str, strip: bool) -> str:
+    if strip and part.startswith(("(", "{")) and part.endswith((")", "}")):
+        part = part[1:-1]
+    if re.fullmatch(r"[A-Za-z]{2,}", part):
+        return r"\mathrm{%s}" % part
+    return "".join(_GREEK_TEX.get(ch, ch) for ch in part).replace("  ", " ").strip()
+
+
+def ascii_math(text: str) -> str:
+    r"""Prose whose plain text writes scripts in ASCII (``2^(j+1)``, ``W_{k,R}``, ``e^(i(m-n)θ)``, ``d_model``)
+    with those formulas as ``$...$`` math, so that every format typesets them (a multi-letter subscript upright);
+    a name with an underscore inside a word (``rope_mp``, ``numeric.t5_bucket``) is left alone.
+
+    >>> ascii_math("period 2^(j+1), W_{k,R} and d_model at 10^-3, not rope_mp; `x_1` kept")
+    'period $2^{j+1}$, $W_{k,R}$ and $d_{\\mathrm{model}}$ at $10^{-3}$, not rope_mp; `x_1` kept'
+    """
+    out = []
+    for kind, s in segments(text):
+        if kind == "math":
+            out.append(f"${s}$")
+        elif kind == "code":
+            out.append(f"`{s}`")
+        else:
+
+            def formula(m: re.Match) -> str:
+                if not (m.group("sub") or m.group("sup")):
+                    return m.group(0)
+                base = _script_tex(m.group("base"), False)
+                tex = base
+                if m.group("sub"):
+                    tex += "_{%s}" % _script_tex(m.group("sub"), True)
+                if m.group("sup"):
+                    tex += "^{%s}" % _script_tex(m.group("sup"), True)
+                return f"${tex}$"
+
+            out.append(_SCRIPTED.sub(formula, s))
+    return "".join(out)
+
+
 def prose(text: str, fmt: str, math: Callable[[str, bool], str] | None = None) -> str:
     r"""Prose in one format: ``latex`` (math kept, text escaped), ``markdown`` (``$...$`` kept), ``html`` (text
     escaped, math through ``math(tex, display)``), ``text`` (math as Unicode)."""
     out = []
+    before = ""
+    if fmt in ("latex", "markdown", "html"):
+        text = ascii_math(text)
     for kind, s in segments(text):
         if fmt == "latex":
             out.append(
-                f"${s}$" if kind == "math" else (r"\texttt{%s}" % _tex_escape(s) if kind == "code" else _tex_escape(s))
+                f"${s}$"
+                if kind == "math"
+                else (r"\texttt{%s}" % _tex_code(s) if kind == "code" else _tex_text(s, before))
             )
+            before = "x" if kind != "text" else s
         elif fmt == "markdown":
             out.append(f"${s}$" if kind == "math" else (f"`{s}`" if kind == "code" else s))
         elif fmt == "html":

@@ -7,7 +7,7 @@ from __future__ import annotations
 from posproof.symbolic.core import Definition, Fact
 
 from .blocks import _method, _why, computed
-from .equations import formula_text
+from .equations import formula_text, given_plain
 from .printers import sstr
 from .prose import prose
 
@@ -35,6 +35,7 @@ def claim_text(c) -> str:
         out.append(f"  computed with {prose(_method(c), 'text')}:")
         out += [f"  computed: {prose(label, 'text')} = {value}" for label, value in computed(c)]
         return "\n".join(out) + "\n"
+    out += [f"  given: {g}  (assumed beyond the symbols' domains)" for g in given_plain(c)]
     out += [f"  assume: {prose(a, 'text')}" for a in c.assumptions]
     for k, st in enumerate(c.steps, 1):
         out.append(f"  {k}. {sstr(st.lhs)} {st.rel} {sstr(st.rhs)}")

@@ -4,6 +4,7 @@ parser (``posproof properties`` once the lead has wired it)."""
 
 import json
 import math
+import re
 from fractions import Fraction
 from functools import cache
 
@@ -80,7 +81,8 @@ def _assert_proves_failure(claim):
 def test_the_verdicts_of_the_issue_examples():
     rows = {r["scheme"]: r["cells"] for r in P.table()}
     assert rows["sinusoidal"]["monotonicity"] == {
-        "verdict": "holds for distances <= 43", "note": "d = 512, b = 10^4", "claim": "sinusoidal-monotone-range"
+        "verdict": "holds for distances <= 43", "note": "d = 512, b = 10^4", "note_prose": "$d = 512$, $b = 10^4$",
+        "claim": "sinusoidal-monotone-range",
     }  # fmt: skip
     assert rows["ALiBi"]["monotonicity"]["verdict"] == "holds"
     assert rows["RoPE + linear (PI)"]["monotonicity"]["verdict"] == "holds for distances <= 23"
@@ -202,10 +204,19 @@ def test_markdown_and_latex_tables_are_generated_from_the_rows():
     md = P.table_markdown()
     lines = md.splitlines()
     assert len(lines) == 2 + len(SCHEMES) and all(line.count(" | ") >= 4 for line in lines[2:])
-    assert "`sinusoidal-monotone-range`" in md and "holds for distances <= 43" in md
+    assert "`sinusoidal-monotone-range`" in md and r"holds for distances $\le$ 43 ($d = 512$, $b = 10^4$)" in md
     tex = P.table_latex(1000, 2000)
     assert tex.count("\\\\\n") == len(SCHEMES) and tex.count(r"\begin{tabular}") == 2 and tex.isascii()
     assert r"\texttt{properties-\allowbreak{}length-\allowbreak{}rope}" in tex
+    assert r"\^{}" not in tex and r"\label{tab:rules}" in tex and r"$\le$ 43 ($d = 512$, $b = 10^4$)" in tex
+
+
+def test_html_table_is_a_real_table():
+    page = P.table_html()
+    rows = re.findall(r"<tr>(.*?)</tr>", page)
+    assert len(rows) == 1 + len(SCHEMES)
+    assert all(row.count("<td>") == 4 for row in rows[1:])  # φ and the three rules: no cell split by a |
+    assert "<br>" not in page and "&lt;br" not in page and "<caption>" in page
 
 
 def test_formats(capsys):

@@ -41,7 +41,7 @@ def test_segments_split_math_and_code():
 
 def test_prose_in_each_format():
     text = r"angle $\theta_i$ and `numeric.rope`, 50% & more"
-    assert prose.prose(text, "latex") == r"angle $\theta_i$ and \texttt{numeric.rope}, 50\% \& more"
+    assert prose.prose(text, "latex") == r"angle $\theta_i$ and \texttt{numeric.\allowbreak{}rope}, 50\% \& more"
     assert prose.prose(text, "markdown") == text
     assert prose.prose(text, "text") == "angle θ_i and numeric.rope, 50% & more"
     assert prose.prose(text, "html", lambda tex, display: f"<m>{tex}</m>") == (
