@@ -1,0 +1,172 @@
+r"""The audit of a multi-axis RoPE function ``fn(vectors, positions)``: vectors ``(N, d)``, position vectors
+``(N, A)`` (t, h, w for M-RoPE; row, column for axial 2-D), against the axis map and frequencies a configuration
+declares (:func:`audit_multiaxis`).
+
+The probes: for each axis ``a``, rows that hold a unit vector on the first channel of one pair, at the position
+vector ``e_a`` (1 on axis ``a``, 0 elsewhere); the angle each pair turns by says which axis drives it and at what
+frequency. Then text positions ``(m, m, ..., m)`` must give 1-D RoPE. A mismatch is named when it is one of the
+bug classes below, with the smallest position vector that shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import permutations
+from typing import Any
+
+import numpy as np
+
+from . import formatting
+from ._audit_report import Finding, SchemeReport, _name
+from .multiaxis import axial_axes, axial_inv_freq, mrope_axes, rope_multiaxis
+from .sinusoid import inverse_frequencies
+
+#: Finding ids and what each means (stable: tools and tests match on them).
+MULTIAXIS_FINDINGS = {
+    "multiaxis-shape": "the output is not finite or does not have the input's shape",
+    "mrope-chunked-vs-interleaved": "the sections are laid out chunked where interleaved is declared, or the reverse",
+    "mrope-axes-order": "the axes are taken in another order (e.g. h before t)",
+    "mrope-wrong-sections": "the pairs are split between the axes in other sections than declared",
+    "multiaxis-wrong-axes": "the pairs follow other axes than declared, in a way none of the above explains",
+    "multiaxis-wrong-frequencies": "the axes are right but the frequencies are not the declared ones",
+    "mrope-text-not-1d": "text positions (t = h = w = m) do not give 1-D RoPE at m",
+}
+
+#: A probe angle this far (relative) from the declared frequency is a different frequency: float32 angles of
+#: magnitude <= 1 err by ~1e-7 relative; the named alternatives differ by factors.
+FREQ_RTOL = 1e-3
+#: An axis drives a pair when the pair's probe angle on it is above this fraction of its largest probe angle
+#: (an axis that does not drive it gives 0, or float32 noise ~1e-7 of the angle).
+AXIS_ON = 1e-3
+
+
+def _expected(width: int, mrope_section, mrope_interleaved: bool, axial: bool, base: float, inv_freq):
+    if axial:
+        axes = axial_axes(width)
+        theta = axial_inv_freq(width, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
+        return axes, theta, 2
+    if mrope_section is None:
+        raise ValueError("mrope_section (M-RoPE) or axial=True is required")
+    axes = mrope_axes(mrope_section, interleaved=mrope_interleaved)
+    if axes.size != width // 2:
+        raise ValueError(f"mrope_section must add up to width/2 = {width // 2}, got {list(mrope_section)}")
+    theta = inverse_frequencies(width, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
+    return axes, theta, len(mrope_section)
+
+
+def _channels(layout: str, width: int) -> tuple[np.ndarray, np.ndarray]:
+    i = np.arange(width // 2)
+    return (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + width // 2)
+
+
+def _call(fn: Callable, x: np.ndarray, pos: np.ndarray) -> np.ndarray | None:
+    y = np.asarray(fn(x.copy(), pos.copy()), dtype=np.float64)
+    if y.shape != x.shape or not np.isfinite(y).all():
+        return None
+    return y
+
+
+def _probe(fn: Callable, width: int, n_axes: int, layout: str, theta: np.ndarray) -> np.ndarray | None:
+    r"""``(A, d/2)``: the angle each pair turns by at position vector ``e_a``, in units of its declared frequency."""
+    first, second = _channels(layout, width)
+    x = np.zeros((width // 2, width))
+    x[np.arange(width // 2), first] = 1.0  # row i: a unit vector on pair i's first channel
+    out = np.empty((n_axes, width // 2))
+    for a in range(n_axes):
+        pos = np.zeros((width // 2, n_axes), dtype=np.int64)
+        pos[:, a] = 1
+        y = _call(fn, x, pos)
+        if y is None:
+            return None
+        rows = np.arange(width // 2)
+        out[a] = np.arctan2(y[rows, second], y[rows, first]) / theta
+    return out
+
+
+def _named(measured: np.ndarray, expected: np.ndarray, sections, interleaved: bool, axial: bool) -> tuple[str, str]:
+    r"""The finding id and a sentence for a measured axis map that is not the declared one."""
+    if not axial and sections is not None:
+        if np.array_equal(measured, mrope_axes(sections, interleaved=not interleaved)):
+            have = "chunked" if interleaved else "interleaved"
+            return "mrope-chunked-vs-interleaved", f"the sections {list(sections)} are laid out {have}"
+        for order in permutations(range(len(sections))):
+            if order != tuple(range(len(sections))) and np.array_equal(measured, np.asarray(order)[expected]):
+                names = "thw" if len(sections) == 3 else "".join(str(a) for a in range(len(sections)))
+                said = ", ".join(f"{names[a]} -> {names[order[a]]}" for a in range(len(sections)) if order[a] != a)
+                return "mrope-axes-order", f"the axes are exchanged: {said}"
+        if (measured >= 0).all():
+            counts = [int((measured == a).sum()) for a in range(len(sections))]
+            for layout in (interleaved, not interleaved):
+                if counts != list(sections) and np.array_equal(measured, mrope_axes(counts, interleaved=layout)):
+                    how = "interleaved" if layout else "chunked"
+                    return "mrope-wrong-sections", f"the sections are {counts} ({how}), not {list(sections)}"
+    return "multiaxis-wrong-axes", "the pairs follow other axes than declared"
+
+
+def _example(pair: int, n_axes: int, axis: int, expected_angle: float, got_angle: float) -> dict[str, Any]:
+    pos = [0] * n_axes
+    pos[axis] = 1
+    return {
+        "positions": pos,
+        "pair": pair,
+        "expected angle": formatting.number(expected_angle),
+        "got angle": formatting.number(got_angle),
+    }
+
+
+def audit_multiaxis(
+    fn: Callable,
+    width: int,
+    *,
+    mrope_section: Sequence[int] | None = None,
+    mrope_interleaved: bool = False,
+    axial: bool = False,
+    base: float = 10000.0,
+    inv_freq=None,
+    layout: str = "half",
+) -> SchemeReport:
+    r"""Audit ``fn(vectors (N, d), positions (N, A)) -> (N, d)`` against M-RoPE with ``mrope_section`` (chunked, or
+    interleaved with ``mrope_interleaved``) or axial 2-D RoPE (``axial=True``), frequencies ``base**(-2i/d)`` (or
+    ``inv_freq``), pairs in ``layout`` (``"half"``, as transformers lays these out, or ``"interleaved"``)."""
+    if not callable(fn):
+        raise ValueError(f"fn must be callable, got {type(fn).__name__}")
+    axes, theta, n_axes = _expected(width, mrope_section, mrope_interleaved, axial, base, inv_freq)
+    what = f"axial 2-D RoPE, width {width}" if axial else (
+        f"M-RoPE {'interleaved' if mrope_interleaved else 'chunked'} sections {list(mrope_section or [])}, "
+        f"width {width}")  # fmt: skip
+    findings: list[Finding] = []
+    probe = _probe(fn, width, n_axes, layout, theta)
+    if probe is None:
+        findings.append(Finding("multiaxis-shape", MULTIAXIS_FINDINGS["multiaxis-shape"], {"width": width}))
+        return SchemeReport("multiaxis", tuple(findings), what, _name(fn))
+    size = np.abs(probe)  # (A, d/2)
+    on = (size > AXIS_ON * size.max(axis=0)) & (size > 0)  # pair i turns with axis a
+    measured = np.where(on.sum(axis=0) == 1, on.argmax(axis=0), -1)
+    if not np.array_equal(measured, axes):
+        fid, sentence = _named(measured, axes, mrope_section, mrope_interleaved, axial)
+        i = int(np.flatnonzero(measured != axes)[0])
+        a = int(axes[i])
+        ex = _example(i, n_axes, a, theta[i], probe[a, i] * theta[i])
+        findings.append(Finding(fid, f"{MULTIAXIS_FINDINGS[fid]}: {sentence}", ex))
+    else:
+        ratio = probe[axes, np.arange(axes.size)]  # measured / declared frequency, per pair
+        bad = np.flatnonzero(np.abs(ratio - 1) > FREQ_RTOL)
+        if bad.size:
+            i = int(bad[0])
+            ex = _example(i, n_axes, int(axes[i]), theta[i], ratio[i] * theta[i])
+            findings.append(
+                Finding("multiaxis-wrong-frequencies", MULTIAXIS_FINDINGS["multiaxis-wrong-frequencies"], ex)
+            )
+    if not findings:  # text tokens: (m, m, m) must be 1-D RoPE at m (and so the declared rotation)
+        rng = np.random.default_rng(0)
+        m = np.array([0, 1, 7, 1000])
+        x = rng.standard_normal((m.size, width))
+        pos = np.repeat(m[:, None], n_axes, axis=1)
+        want = rope_multiaxis(x, pos, axes=axes, inv_freq=theta, layout=layout)
+        got = _call(fn, x, pos)
+        if got is None or np.max(np.abs(got - want)) > 1e-4 * np.max(np.abs(want)):
+            row = 0 if got is None else int(np.argmax(np.max(np.abs(got - want), axis=1)))
+            ex = {"positions": pos[row].tolist(), "max |got - expected|": "non-finite" if got is None
+                  else formatting.number(float(np.max(np.abs(got[row] - want[row]))))}  # fmt: skip
+            findings.append(Finding("mrope-text-not-1d", MULTIAXIS_FINDINGS["mrope-text-not-1d"], ex))
+    return SchemeReport("multiaxis", tuple(findings), what, _name(fn))
