@@ -331,15 +331,15 @@ def proportional_relative() -> Theorem:
 
 
 #: Gemma-4-like head: width 256, a quarter of it rotated, base 10^6.
-GEMMA4 = {"width": 256, "base": 1000000.0, "partial_rotary_factor": 0.25}
+GEMMA4_WIDTH, GEMMA4_BASE, GEMMA4_PARTIAL = 256, 1000000.0, 0.25
 
 
 def _proportional_vs_partial(dps: int, over_rotary_width: bool = False):
     from posproof.numeric.multiaxis import proportional_inv_freq
     from posproof.numeric.scaling import RopeScaling
 
-    d, b, p = GEMMA4["width"], GEMMA4["base"], GEMMA4["partial_rotary_factor"]
-    prop = proportional_inv_freq(d, b, p)
+    d, b, p = GEMMA4_WIDTH, GEMMA4_BASE, GEMMA4_PARTIAL
+    prop: list[float] = proportional_inv_freq(d, b, p).tolist()
     if over_rotary_width:  # the wrong computation: the exponent over the rotated width, as partial rotary does
         prop = proportional_inv_freq(int(p * d), b, 1.0).tolist() + [0.0] * (d // 2 - int(p * d) // 2)
     partial = RopeScaling.from_mapping(d, b, {"rope_type": "default", "partial_rotary_factor": p}).inv_freq()[0]
