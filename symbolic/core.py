@@ -116,10 +116,11 @@ def _check_sizes(claim_id: str, sizes: Mapping) -> None:
             if isinstance(v, bool) or not isinstance(v, int):
                 raise ValueError(f"{claim_id!r}: sizes[{sym}] must be integers, got {v!r}")
             value = sp.Integer(v)
-            for name, holds in getattr(sym, "assumptions0", {}).items():
-                has = getattr(value, f"is_{name}", None)
+            declared = getattr(sym, "assumptions0", {})
+            for name in ("integer", "even", "odd", "positive", "nonnegative", "negative", "nonpositive", "nonzero"):
+                holds, has = declared.get(name), getattr(value, f"is_{name}")
                 if holds is not None and has is not None and has != holds:
-                    raise ValueError(f"{claim_id!r}: sizes[{sym}] = {v} is not {'' if holds else 'non-'}{name}")
+                    raise ValueError(f"{claim_id!r}: sizes[{sym}] = {v} is not {name if holds else 'non-' + name}")
 
 
 #: The SymPy relation a printed ``formula`` must be for each claim relation (or the flipped one, sides swapped).

@@ -2,7 +2,8 @@ r"""The numeric line: both sides of a step evaluated with mpmath at seeded point
 
 :class:`Kernel`\ s are functions with a symbolic definition (``doit``) and a numeric one (the code in
 :mod:`numeric`). A :class:`Domain` says where a symbol's values are drawn from (edge values first, then draws
-spread over many magnitudes: :mod:`.domains`); Indexed bases and matrices get tables of such draws. ``_compile`` makes both sides
+spread over many magnitudes: :mod:`.domains`); Indexed bases and matrices get tables of such draws.
+``_compile`` makes both sides
 concrete at the declared sizes and lambdifies them for mpmath, keeping Sums and kernels as written, and
 ``_numeric_check`` compares the sides relative to the size of their terms, giving a :class:`NumericResult`.
 """
@@ -360,10 +361,16 @@ def _kernel_name(cls: type[Kernel]) -> str:
 
 
 class _Sums:
-    r"""Counts, at one point, the sums evaluated and those that were not empty (an empty sum is no evidence)."""
+    r"""Counts, at one point, the sums evaluated, those that were not empty (an empty sum is no evidence) and the
+    terms summed (a point whose sums need more than ``settings.SUM_TERMS`` terms is skipped: :class:`_TooLong`)."""
 
     total = 0
     nonempty = 0
+    terms = 0
+
+
+class _TooLong(Exception):
+    r"""A point whose sums are too long to evaluate term by term: skipped, no evidence either way."""
 
 
 def _range(lo, hi) -> range:
@@ -379,6 +386,9 @@ def _range(lo, hi) -> range:
         raise ValueError(f"a reversed summation range {lo} .. {hi}")
     _Sums.total += 1
     _Sums.nonempty += hi >= lo
+    _Sums.terms += max(0, hi - lo + 1)
+    if _Sums.terms > settings.SUM_TERMS:
+        raise _TooLong
     return range(lo, hi + 1)
 
 
@@ -421,8 +431,9 @@ def _breakpoints(step: Step, sizes: Mapping, plain: list) -> list:
             for a in sp.preorder_traversal(e):
                 if isinstance(a, sp.Piecewise):
                     gaps += [r.lhs - r.rhs for _, c in a.args for r in c.atoms(sp.core.relational.Relational)]
-                elif isinstance(a, (sp.Min, sp.Max)):
-                    gaps += [x - y for x, y in itertools.combinations(a.args, 2)]
+                elif isinstance(a, (sp.Min, sp.Max)):  # a nested Min/Max breaks where its own arguments meet
+                    leaves = [list(b.args) if isinstance(b, (sp.Min, sp.Max)) else [b] for b in a.args]
+                    gaps += [x - y for p, r in itertools.combinations(leaves, 2) for x in p for y in r]
     index = {sym: k for k, sym in enumerate(plain)}
     out: list = []
     for g in dict.fromkeys(gaps):
@@ -483,7 +494,7 @@ def _numeric_check(
                         values.append(edges[p % len(edges)])
                     elif edges and (p + j) % 2 == 0:
                         values.append(edges[0])
-                    elif attempt == 0 and far0 <= p < far0 + settings.FAR_POINTS:
+                    elif (attempt == 0 and far0 <= p < far0 + settings.FAR_POINTS) or attempt % 2:
                         values.append(dom.draw_far(rng, bits, env))
                     else:
                         values.append(dom.draw(rng, bits, env))
@@ -496,8 +507,11 @@ def _numeric_check(
                 continue
             for t in c.tables.values():
                 t.reset(rng, bits, env, edge)
-            _Sums.total = _Sums.nonempty = 0
-            out = c.f(*values)
+            _Sums.total = _Sums.nonempty = _Sums.terms = 0
+            try:
+                out = c.f(*values)
+            except _TooLong:
+                continue
             evidence = not (_Sums.total and not _Sums.nonempty)
             n = c.n_entries
             vals, scales = out[: 2 * n], out[2 * n :]

@@ -37,6 +37,10 @@ FAR_POINTS = 2
 #: the breakpoint and one step to either side: 3 points each, on top of NUMERIC_POINTS. The catalogue's kernels
 #: have at most 4; a cap keeps a user's kernel with many branches from dominating a check's time.
 BREAKPOINTS = 8
+#: At most this many terms summed at one point (all sums of a side together): a sum whose range is a drawn symbol
+#: (``Σ_{i=0}^{n}`` with ``n`` up to 2^24) is evaluated term by term, so longer points are skipped as no evidence.
+#: Log-spread draws fall below 2000 about half the time; 2000 terms at 75 digits take ~10 ms.
+SUM_TERMS = 2000
 #: Draws tried for a point that must satisfy the ``given`` facts before the point is skipped (no evidence).
 GIVEN_TRIES = 50
 

@@ -285,6 +285,10 @@ def forward(lo, hi, given: tuple = ()) -> bool:
     return span.is_integer is True and _is(sp.Q.nonnegative(span + 1), (span + 1).is_nonnegative, given)
 
 
+#: The assumptions a message names first (SymPy derives many more: ``algebraic``, ``extended_nonnegative``...).
+_NAMED = ("integer", "even", "odd", "positive", "nonnegative", "negative", "nonpositive", "nonzero", "zero", "real")
+
+
 def _bound_dummy(var, lo, hi):
     r"""A dummy for a summation (product) variable with only what a forward range ``lo .. hi`` implies: an integer if
     ``lo`` is one (a real if ``lo`` is real), nonnegative/positive if ``lo`` is, else nonpositive/negative if ``hi``
@@ -301,7 +305,17 @@ def _bound_dummy(var, lo, hi):
     key = (var.name, sp.srepr(lo), sp.srepr(hi), tuple(sorted(kw)))
     if key not in _BOUND:
         _BOUND[key] = sp.Dummy(var.name, **kw)
-    return _BOUND[key]
+    dummy = _BOUND[key]
+    # SymPy has already used the declaration when the claim was built (Abs(i) is i for a nonnegative i), so a
+    # declaration the range does not imply cannot be undone here: the claim is refused.
+    for fact, holds in sorted(
+        var.assumptions0.items(), key=lambda kv: (_NAMED.index(kv[0]) if kv[0] in _NAMED else len(_NAMED), kv[0])
+    ):
+        if holds and getattr(dummy, f"is_{fact}", None) is not True:
+            raise ValueError(
+                f"the bound variable {var} is declared {fact}, which its range {lo} .. {hi} does not imply"
+            )
+    return dummy
 
 
 def bind(e, given: tuple = ()):
