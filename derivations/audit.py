@@ -14,6 +14,7 @@ raise ``derivations.args.UsageError``); ``main(argv)`` runs it on its own (``pyt
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import importlib.util
 import json
@@ -27,7 +28,7 @@ import numpy as np
 
 from posproof.numeric.tolerances import PROFILE_TOLERANCE as DEFAULT_TOLERANCE
 
-from .args import UsageError, float_arg, int_arg
+from .args import UsageError, flags, float_arg, int_arg
 
 
 def _audit():
@@ -38,6 +39,8 @@ def _audit():
 
 
 SCHEMES = ("rope", "alibi", "t5")
+#: Library keywords and the options that set them: a library message names the option the user typed.
+_FLAGS = {"rotary_dim": "--rotary-dim", "max_position": "--max-position", "tolerance": "--tolerance"}
 #: Options that only RoPE audits read.
 _ROPE_OPTIONS = ("layout", "base", "scaling", "width", "rotary_dim", "call", "max_position", "tolerance")
 
@@ -45,8 +48,17 @@ _ROPE_OPTIONS = ("layout", "base", "scaling", "width", "rotary_dim", "call", "ma
 def add_parser(subparsers) -> argparse.ArgumentParser:
     r"""Add ``audit`` to the ``posproof`` subcommands (the subparsers' own parser class is used)."""
     s = subparsers.add_parser("audit", help="audit your RoPE, ALiBi or T5 implementation: findings and examples")
-    s.add_argument("target", metavar="MODULE:FUNCTION", help="the function to audit (module or path to a .py file)")
-    s.add_argument("--scheme", required=True, help="rope, alibi or t5")
+    s.add_argument(
+        "target", metavar="MODULE:FUNCTION", nargs="?", help="the function to audit (module or path to a .py file)"
+    )
+    s.add_argument("--scheme", help="rope, alibi or t5 (rope with --transformers)")
+    s.add_argument(
+        "--transformers",
+        metavar="CONFIG|MODEL_TYPE",
+        help="audit transformers' own rotary embedding and apply function for a config.json or a model_type "
+        "against what the config declares (needs posproof[transformers]: torch and transformers)",
+    )
+    s.add_argument("--layer-type", help="with --transformers: the layer type to audit (default: every one)")
     s.add_argument("--layout", help="RoPE pair layout: auto (default), interleaved (2i, 2i+1) or half (i, i+d/2)")
     s.add_argument("--base", help="RoPE base (default 10000)")
     s.add_argument("--scaling", help="RoPE scaling as a JSON rope_scaling mapping, or @FILE.json")
@@ -172,8 +184,56 @@ def _jsonable(value):
     return value
 
 
+def _run_transformers(args) -> int:
+    r"""``--transformers CONFIG|MODEL_TYPE``: one report per layer type; 0 when every one conforms."""
+    if args.target is not None:
+        raise UsageError("give either MODULE:FUNCTION or --transformers, not both")
+    if args.scheme not in (None, "rope"):
+        raise UsageError(f"--transformers audits RoPE: --scheme must be rope or absent, got {args.scheme!r}")
+    given = [f"--{k.replace('_', '-')}" for k in ("base", "scaling", "width", "rotary_dim", "call") if getattr(args, k)]
+    if given:
+        raise UsageError(f"{', '.join(given)}: --transformers takes them from the config")
+    from posproof.numeric import _audit_hf
+
+    audit = _audit()
+    try:
+        config = _audit_hf.load_config(args.transformers)
+        kinds = _audit_hf.layer_types(config) if args.layer_type is None else [args.layer_type]
+        targets = [_audit_hf.TransformersRope(config, t) for t in kinds]
+    except _audit_hf.TransformersUnavailable as e:
+        raise UsageError(str(e)) from None
+    except ValueError as e:
+        raise UsageError(f"--transformers {args.transformers}: {e}") from None
+    kw = {k: v for k, v in _rope_kwargs(args).items() if k in ("layout", "max_position", "tolerance")}
+    reports = []
+    for target in targets:
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                reports.append(audit.audit_rope(target, name=target.describe, **target.expected, **kw))
+        except (audit.AuditCallError, ValueError) as e:
+            raise UsageError(str(e)) from None
+    if args.json:
+        print(
+            json.dumps(
+                _jsonable([r.as_dict() for r in reports] if len(reports) > 1 else reports[0].as_dict()), indent=2
+            )
+        )
+    else:
+        sys.stdout.write("".join(audit.format_report(r) for r in reports))
+    return 0 if all(r.ok for r in reports) else 1
+
+
 def run(args) -> int:
     r"""Run ``posproof audit``: print the report (text or ``--json``); 0 conforms, 1 does not."""
+    if args.transformers is not None:
+        return _run_transformers(args)
+    if args.layer_type is not None:
+        raise UsageError("--layer-type only applies with --transformers")
+    if args.target is None:
+        raise UsageError("give the function to audit as MODULE:FUNCTION, or --transformers CONFIG|MODEL_TYPE")
+    if args.scheme is None:
+        raise UsageError("--scheme is required with MODULE:FUNCTION: rope, alibi or t5")
     if args.scheme not in SCHEMES:
         raise UsageError(f"--scheme must be one of {', '.join(SCHEMES)}, got {args.scheme!r}")
     if args.scheme != "rope":
@@ -188,15 +248,19 @@ def run(args) -> int:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")  # the audited code's own warnings (overflowing float16, log(0), ...)
             if args.scheme == "rope":
-                report = audit.audit_rope(fn, **kw)
+                report = audit.audit_rope(fn, name=args.target, **kw)
             elif args.scheme == "alibi":
                 report = audit.audit_alibi(fn)
             else:
                 report = audit.audit_t5(fn)
+        if args.scheme != "rope":
+            report = dataclasses.replace(report, function=args.target)
     except audit.AuditCallError as e:
         raise UsageError(str(e)) from None
     except ValueError as e:  # a configuration the library refuses (bad scaling keys, rotary width, ...)
-        raise UsageError(str(e)) from None
+        message = str(e).replace("pass max_position_embeddings=", "add max_position_embeddings to --scaling")
+        with flags(**_FLAGS):
+            raise ValueError(message) from None
     if args.json:
         print(json.dumps(_jsonable(report.as_dict()), indent=2))
     else:

@@ -124,9 +124,11 @@ class _Caller:
     def __init__(self, fn, call: RopeCall, base: float, expected: Callable[[int, int], _Model]):
         self.fn, self.call, self.base, self.expected = fn, call, base, expected
         self.backend: str | None = None
+        self.name: str | None = None  # how messages name the function (default module:qualname)
 
     def describe(self, x: np.ndarray) -> str:
-        return f"{_name(self.fn)}({', '.join(self.call.args)}) with {x.shape[0]} rows of width {x.shape[1]}"
+        name = self.name if self.name is not None else _name(self.fn)
+        return f"{name}({', '.join(self.call.args)}) with {x.shape[0]} rows of width {x.shape[1]}"
 
     def _cache(self, name: str, pos: np.ndarray, width: int, dtype) -> np.ndarray:
         model = self.expected(width, int(pos.max()) + 1 if pos.size else 1)

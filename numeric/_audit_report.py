@@ -16,6 +16,7 @@ from . import precision_profile as pp
 ROPE_FINDINGS = {
     "shape-or-dtype": "the output does not have the input's shape or dtype",
     "ignores-positions": "the rotation does not follow the given positions (it uses the row index, or nothing)",
+    "non-finite": "the output holds NaN or inf for a finite input at a small position",
     "qk-cross-wired": "a rotated output depends on the other input (the query on the key, or the reverse)",
     "not-norm-preserving": "the map does not keep the length of each pair (not a rotation)",
     "not-relative": "scores change when query and key positions shift together",
@@ -110,6 +111,7 @@ class RopeReport(_Findings):
     matched: RopeMatch
     profile: pp.Profile | None
     function: str
+    notes: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
         return {
@@ -117,6 +119,7 @@ class RopeReport(_Findings):
             "function": self.function,
             "ok": self.ok,
             "findings": [f.as_dict() for f in self.findings],
+            "notes": list(self.notes),
             "expected": dict(self.expected),
             "matched": self.matched.as_dict(),
             "profile": None if self.profile is None else self.profile.as_dict(),
@@ -201,6 +204,7 @@ def format_report(report: RopeReport | SchemeReport) -> str:
                 f"{'?' if m.attention_factor is None else format(m.attention_factor, '.6g')}, angles "
                 f"{m.angle_precision or 'undetermined'}{eps}; {m.backend}"
             )
+        lines.extend(f"  note: {n}" for n in report.notes)
     else:
         lines.append(f"  checked: {report.checked}")
     for f in report.findings:

@@ -70,6 +70,18 @@ class _RopeAudit(_RopeChecks):
             matches.append(match)
             profile = profile or prof
         match = matches[0] if matches else None
+        if self.call.qk and len(matches) == 2:
+            p0, p1 = (self.permutations.get(w) for w in (0, 1))
+            same = (p0 is None and p1 is None) or (p0 is not None and p1 is not None and np.array_equal(p0, p1))
+            if not same or self.offsets.get(0) != self.offsets.get(1):
+                findings.append(
+                    Finding(
+                        "not-relative",
+                        "q and k come out with their channels in different orders: scores are not RoPE's",
+                        {"width": self.width},
+                        None,
+                    )
+                )
         return self._report(findings, match, profile)
 
     def _label(self, which: int) -> str | None:
@@ -125,7 +137,8 @@ class _RopeAudit(_RopeChecks):
             if (f.id, f.output) not in seen:
                 seen.add((f.id, f.output))
                 unique.append(f)
-        return RopeReport(tuple(unique), self.expected_dict(), match, profile, _name(self.fn))
+        name = self.name if self.name is not None else _name(self.fn)
+        return RopeReport(tuple(unique), self.expected_dict(), match, profile, name, tuple(self.notes))
 
     # ---- one output
     def _audit_output(self, which: int, label):
@@ -133,6 +146,10 @@ class _RopeAudit(_RopeChecks):
         ``A_m``; what the angles say; the frequency rule; then, if nothing explains a failure yet, the behaviour."""
         f = self._out(which)
         model = self._expected_model(self.width, self.top + 1)
+        bad = self._non_finite(f, label)
+        if bad is not None:
+            return [bad], None, None
+        f = self._normalise_channels(f, which, label)
         ignored = self._ignores_positions(f, label)
         if ignored is not None:
             return [ignored], None, None
@@ -140,9 +157,13 @@ class _RopeAudit(_RopeChecks):
         if st.kind != "rotation" or st.layout is None:
             return self._generic(f, model, st, label)
         ang = _read_angles(st, self.P, model.layout)
+        if self.layout == "auto":
+            self.found_layout = ang.layout
+            model = self._expected_model(self.width, self.top + 1)
         eps, eps_stage, precision = self._precision(f, st, ang.layout, ang.delta, ang.omega, ang.sigma, model)
         if eps_stage == "jump":  # eps is then the first position where angles leave m theta_i
             ang, eps = replace(ang, jumps=sorted(set(ang.jumps) | {int(eps)})), None
+        self._low_precision = precision in ("float16", "bfloat16")
         freq = self._frequencies(ang, precision, model)
         # findings, root causes first
         findings = self._angle_findings(f, label, st, ang)
@@ -152,8 +173,62 @@ class _RopeAudit(_RopeChecks):
         # behavioural checks (confirm, and catch what the structure did not explain)
         if all(x.id == "low-precision-angles" for x in findings):  # nothing explains a failure yet
             findings.extend(self._behaviour(f, freq.model, eps, st, label))
-        profile = self._profile(f, freq.model) if freq.model is not None and ang.exact else None
+        expected = freq.candidate is not None and freq.candidate.name == ""
+        profile = self._profile(f, freq.model, expected) if freq.model is not None and ang.exact else None
         return findings, self._matched(ang, freq, precision, eps), profile
+
+    def _non_finite(self, f, label) -> Finding | None:
+        r"""``non-finite`` if a unit vector at a position below 2**15 (where even float16 angles are finite) comes out
+        NaN or inf: the first such position and channel."""
+        d = self.width
+        P = [p for p in self.P if p < 2**15]
+        X = np.tile(np.eye(d), (len(P), 1))  # (positions * width, width)
+        with np.errstate(all="ignore"):
+            Y = f(X, np.repeat(np.array(P, dtype=np.int64), d))
+        bad = ~np.isfinite(Y)
+        if not bad.any():
+            return None
+        row, channel = (int(v) for v in np.argwhere(bad)[0])
+        m, j = P[row // d], row % d
+        vec = np.zeros(d)
+        vec[j] = 1.0
+        ex = {"width": d, "positions": [m], "vectors": [vec.tolist()], "got": [Y[row].tolist()]}
+        msg = f"returns {Y[row, channel]} at position {m}, channel {channel} for the unit vector e_{j} (finite input)"
+        return Finding("non-finite", msg, ex, label)
+
+    def _normalise_channels(self, f, which: int, label):
+        r"""Undo what keeps scores RoPE's but moves channels: an output permutation (DeepSeek's interleave-in,
+        half-out ``apply_rotary_pos_emb_interleave``; the same for q and k, so every score is unchanged) and a
+        rotary slice at the end of the head instead of its start (DeepSeek-V4). Each is noted in the report."""
+        d = self.width
+        with np.errstate(all="ignore"):
+            A0 = f(np.eye(d), np.zeros(d, dtype=np.int64)).T  # (out, in): the map at position 0
+        big = np.abs(A0) > 0.5
+        if np.isfinite(A0).all() and (big.sum(0) == 1).all() and (big.sum(1) == 1).all():
+            perm = np.argmax(big, axis=0)  # input channel j comes out at channel perm[j]
+            if (perm != np.arange(d)).any() and (A0[perm, np.arange(d)] > 0).all():
+                self.permutations[which] = perm
+                moves = ", ".join(f"{j}->{int(perm[j])}" for j in range(min(d, 4)))
+                self.notes.append(
+                    f"{'output ' + label + ' ' if label else 'the output '}is permuted (input channels {moves}, ...): "
+                    "audited with the permutation undone"
+                    + ("; q and k must share it" if label else "; scores are unchanged when q and k share it")
+                )
+                g = f
+                f = lambda x, pos, anchor=None: g(x, pos, anchor)[:, perm]  # noqa: E731
+        off = np.zeros((d, d), dtype=bool)
+        for m in (1, min(self.top, 2**16)):  # the second catches the slow pairs of a large base
+            with np.errstate(all="ignore"):
+                A = f(np.eye(d), np.full(d, m, dtype=np.int64)).T
+            off |= np.abs(np.nan_to_num(A - np.diag(np.diagonal(A)))) > 1e-6
+        coupled = np.flatnonzero(off.any(axis=0) | off.any(axis=1))
+        if coupled.size and coupled[0] > 0 and coupled.size == d - coupled[0] and coupled.size % 2 == 0:
+            o = int(coupled[0])  # rotary on the trailing channels [o, d): move them to the front
+            self.offsets[which] = o
+            self.notes.append(f"rotates the trailing {d - o} of {d} channels (rotary offset {o}): audited as leading")
+            h = f
+            f = lambda x, pos, anchor=None: np.roll(h(np.roll(x, o, axis=1), pos, anchor), -o, axis=1)  # noqa: E731
+        return f
 
     def _ignores_positions(self, f, label) -> Finding | None:
         r"""``ignores-positions`` if the output is the same at positions 0 and 7, or differs for two equal rows at
@@ -289,6 +364,28 @@ class _RopeAudit(_RopeChecks):
                     ),
                 )
             ]
+        if full and c is None:  # the frequencies of a known rule with another attention factor
+            rtol = FREQ_RTOL_LOW if ang.theta.size and self._low_precision else FREQ_RTOL
+            same = [k for k in freq.candidates if k.theta.size == n and np.all(np.abs(theta / k.theta - 1) <= rtol)]
+            if same:
+                k, af = same[0], model.attention_factor
+                what = "the configured rule's" if not k.name else k.sentence + "'s"
+                why = ""
+                if abs(rho - af * af) <= BLOCK_TOL and af != 1.0:
+                    why = " (the factor applied twice)"
+                elif self.cfg.L0 is not None and self.cfg.s > 1:
+                    lr = float(np.sqrt(1 + np.log(self.cfg.s) / np.log(self.cfg.L0)))
+                    why = " (LongRoPE's sqrt(1 + ln s / ln L0))" if abs(rho - lr) <= BLOCK_TOL else ""
+                return [
+                    self._example_finding(
+                        "wrong-scaling",
+                        f"computes {what} frequencies but scales cos and sin by {rho:.6g}{why} instead of the "
+                        f"attention factor {af:.6g} of {self.cfg.rope_type}",
+                        f,
+                        label,
+                        lambda X, p, mw, w: rope_exact_float(X, p, replace(mw, attention_factor=rho)),
+                    )
+                ]
         if full and c is None and fitted is None:
             expected = freq.candidates[0].theta  # (pairs,) when the width is the configured one
             worst = int(np.argmax(np.abs(theta / expected - 1))) if expected.size == n else 0
@@ -350,6 +447,7 @@ def audit_rope(
     max_position: int = pp.PROFILE_POSITIONS[-1] + max(pp.DISTANCES),
     seq_len: int | None = None,
     seed: int = 0,
+    name: str | None = None,
 ) -> RopeReport:
     r"""Audit a RoPE function against the configured model; see the module docstring.
 
@@ -360,7 +458,9 @@ def audit_rope(
     probed; ``max_position``: the largest position the function must handle (probes and shifts stay at or below
     it; the profile's positions above it are left out); ``seq_len``: the current length for dynamic NTK and LongRoPE
     (default: the largest probed position + 1, as Hugging Face computes it from the positions); ``tolerance``: the
-    precision profile's score-error tolerance. Raises :class:`AuditCallError` if the function raises on a plain call.
+    precision profile's score-error tolerance; ``name``: how the report names the function (default
+    ``module:qualname``; the command line gives the ``MODULE:FUNCTION`` typed). Raises :class:`AuditCallError` if the
+    function raises on a plain call.
 
     >>> import numpy as np
     >>> def note_rope(vectors, positions, base=10_000.0):
@@ -383,11 +483,26 @@ def audit_rope(
         layout = _validate.layout(layout)
     seq = None if seq_len is None else _validate.positive_int(seq_len, "seq_len")
     auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed)
+    auditor.name = auditor.caller.name = name
     try:
-        return auditor.audit()
+        report = auditor.audit()
+        L0 = auditor.cfg.L0
+        if auditor.cfg.rope_type == "longrope" and seq is None and L0 is not None and 4 <= L0 - 1 < auditor.top:
+            # the probes' length is past L0 (long factors): audit the short regime too, at lengths <= L0
+            short = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, L0 - 1, seq, seed)
+            short.name = short.caller.name = name
+            seen = {(f.id, f.output) for f in report.findings}
+            extra = tuple(
+                replace(f, message=f"at lengths <= L0 = {L0} (short_factor): {f.message}")
+                for f in short.audit().findings
+                if (f.id, f.output) not in seen
+            )
+            if extra:
+                report = replace(report, findings=report.findings + extra)
+        return report
     except _ShapeError as e:
         raise AuditCallError(
-            f"{_name(fn)} returned shape {e.args[0]} for some inputs and the input's shape for others"
+            f"{name or _name(fn)} returned shape {e.args[0]} for some inputs and the input's shape for others"
         ) from None
 
 

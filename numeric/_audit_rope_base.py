@@ -32,6 +32,8 @@ class _RopeAuditBase:
         self.base = _validate.base(base)
         self.width = _validate.even_width(width, "width")
         mapping = dict(scaling) if scaling else {"rope_type": "default"}
+        # the configuration's max_position_embeddings, where a rule needs it (L0 or factor by default)
+        self.mpe = mapping.pop("max_position_embeddings", None)
         if rotary_dim is not None:
             rd = _validate.even_width(rotary_dim, "rotary_dim")
             if rd > self.width:
@@ -40,7 +42,7 @@ class _RopeAuditBase:
                 raise ValueError("give either rotary_dim or partial_rotary_factor in scaling")
             mapping["partial_rotary_factor"] = rd / self.width
         self.scaling_mapping = mapping
-        self.cfg = RopeScaling.from_mapping(self.width, self.base, mapping)
+        self.cfg = RopeScaling.from_mapping(self.width, self.base, mapping, self.mpe)
         self.call = call if isinstance(call, RopeCall) else RopeCall() if call is None else RopeCall.parse(call)
         self.tolerance = pp._tolerance(tolerance)
         self.max_position = _validate.positive_int(max_position, "max_position", 4)
@@ -49,24 +51,36 @@ class _RopeAuditBase:
         self.caller = _Caller(fn, self.call, self.base, self._expected_model)
         self.P = _probe_positions(self.max_position)
         self.top = self.P[-1]
+        self._widths_cache: list[int] | None = None
+        self.found_layout: str | None = None  # the layout the probes found (set by the audit)
+        self.permutations: dict[int, np.ndarray] = {}  # output -> the channel permutation undone
+        self.offsets: dict[int, int] = {}  # output -> the rotary offset undone
+        self.notes: list[str] = []
+        self.name: str | None = None
+        self._low_precision = False  # the angles of the output being audited are 16-bit
 
     # -- the expected model at a width (the rotary factor is kept) and current length
     def _cfg_at(self, width: int) -> RopeScaling:
-        return self.cfg if width == self.width else RopeScaling.from_mapping(width, self.base, self.scaling_mapping)
+        if width == self.width:
+            return self.cfg
+        return RopeScaling.from_mapping(width, self.base, self.scaling_mapping, self.mpe)
 
     def _expected_model(self, width: int, seq_len: int) -> _Model:
         cfg = self._cfg_at(width)
         L = self.seq_len if self.seq_len is not None else seq_len
         th, af = cfg.inv_freq(L)
         th_mp, _ = cfg.inv_freq_mp(L, dps=REFERENCE_DPS)
-        layout = "interleaved" if self.layout == "auto" else self.layout
+        # under "auto", examples are built in the layout the probes found (interleaved until then)
+        layout = (self.found_layout or "interleaved") if self.layout == "auto" else self.layout
         return _Model(layout, th, tuple(th_mp), af, cfg.d, width)
 
     def expected_dict(self) -> dict:
         return {
             "layout": self.layout,
             "base": self.base,
-            "scaling": self.scaling_mapping,
+            "scaling": self.scaling_mapping
+            if self.mpe is None
+            else dict(self.scaling_mapping, max_position_embeddings=self.mpe),
             "width": self.width,
             "rotary_dim": self.cfg.d,
             "call": str(self.call),
@@ -117,15 +131,19 @@ class _RopeAuditBase:
         return {"width": self.width}
 
     def _widths(self) -> list[int]:
-        r"""Widths for minimal examples, smallest first, keeping the rotary fraction (``int(w * f)`` even >= 2)."""
-        f = self.cfg.partial_rotary_factor
-        out = []
-        for w in list(range(2, 17, 2)) + [32, 64, 128, 256]:
-            if w <= self.width and int(w * f) >= 2 and int(w * f) % 2 == 0:
-                out.append(w)
-        if self.width not in out:
-            out.append(self.width)
-        return out
+        r"""Widths for minimal examples, smallest first, keeping the rotary fraction: those the configured rule
+        accepts (dynamic NTK needs a rotary width >= 4, LongRoPE's factor tables fit one width only)."""
+        if self._widths_cache is None:
+            out = []
+            for w in list(range(2, 17, 2)) + [32, 64, 128, 256]:
+                if w < self.width:
+                    try:
+                        self._cfg_at(w)
+                    except ValueError:
+                        continue
+                    out.append(w)
+            self._widths_cache = out + [self.width]
+        return self._widths_cache
 
     # ---- one output
     def _out(self, which: int):
@@ -182,7 +200,7 @@ class _RopeAuditBase:
             return None
         mapping = dict(self.scaling_mapping, partial_rotary_factor=factor)
         try:
-            th, af = RopeScaling.from_mapping(w, self.base, mapping).inv_freq(self.top + 1)
+            th, af = RopeScaling.from_mapping(w, self.base, mapping, self.mpe).inv_freq(self.top + 1)
         except ValueError:
             return None
         return rope_exact_float(X, pos, replace(mw, theta=th, attention_factor=af, rotary_dim=r))

@@ -5,6 +5,7 @@ not a rotation per pair, and the precision profile."""
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 
 import numpy as np
 
@@ -214,7 +215,13 @@ class _RopeChecks(_RopeAuditBase):
         return out, match, None
 
     # ---- the precision profile of the function (float32 inputs)
-    def _profile(self, f, model: _Model) -> pp.Profile | None:
+    def _profile(self, f, model: _Model, expected: bool = False) -> pp.Profile | None:
+        if self.max_position - max(pp.DISTANCES) < 1:  # no room for the profile's distances: no profile
+            return None
+        if self._length_dependent() and expected:
+            # every profile call holds a row at max_position: the function sees that length, and so does the model
+            at = self._expected_model(self.width, self.max_position + 1)
+            model = replace(model, theta=at.theta, theta_mp=at.theta_mp, attention_factor=at.attention_factor)
         probe = pp.make_probe(
             self.width,
             dtype="float32",
@@ -234,8 +241,17 @@ class _RopeChecks(_RopeAuditBase):
         except (AuditCallError, _ShapeError):
             return None
 
+    def _length_dependent(self) -> bool:
+        return self.seq_len is None and self.cfg.rope_type in ("dynamic", "longrope")
+
     def _run32(self, x, pos):
-        # x float32 rows; keep the anchor at the top probed position
-        xa, pa = self._anchored(x, pos)
+        # x float32 rows; the anchor at the top probed position, or at max_position for rules of the current length
+        xa, pa = self._anchored(x, pos, self.max_position if self._length_dependent() else None)
+        o = self.offsets.get(0, 0)
+        if o:
+            xa = np.roll(xa, o, axis=1)
         outs, _ = self.caller.raw(xa, pa, np.zeros_like(xa) if self.call.qk else None)
-        return np.asarray(outs[0], dtype=np.float64).reshape(xa.shape)[:-1]
+        y = np.asarray(outs[0], dtype=np.float64).reshape(xa.shape)
+        if 0 in self.permutations:
+            y = y[:, self.permutations[0]]
+        return (np.roll(y, -o, axis=1) if o else y)[:-1]

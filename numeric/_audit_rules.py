@@ -118,6 +118,20 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
                 "yarn-no-attention", "wrong-scaling", "YaRN frequencies without its attention factor", th, 1.0, b
             )
         )
+    if cfg.rope_type == "longrope" and cfg.L0 is not None:
+        long = seq_len > cfg.L0
+        other, other_af = cfg.inv_freq(cfg.L0 if long else cfg.L0 + 1)
+        out.append(
+            _Candidate(
+                "longrope-other-table",
+                "wrong-scaling",
+                f"LongRoPE's {'short_factor' if long else 'long_factor'} at length {seq_len} "
+                f"({'>' if long else '<='} L0 = {cfg.L0}), where {'long_factor' if long else 'short_factor'} applies",
+                other,
+                other_af,
+                b,
+            )
+        )
     if cfg.rope_type != "default" and af != 1.0:
         out.append(
             _Candidate(

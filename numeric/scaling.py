@@ -687,7 +687,8 @@ def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> 
     if "partial_rotary_factor" not in params:
         if config.get("partial_rotary_factor") is not None:
             params["partial_rotary_factor"] = config["partial_rotary_factor"]
-        elif config.get("rotary_dim") is not None:
+        elif config.get("rotary_dim") is not None and defaults is None:  # GPT-J, CodeGen (models that use rope
+            # parameters, MiniMax-M3 among them, leave rotary_dim to other code: transformers rotates the full width)
             rd = _integer(config["rotary_dim"], "config rotary_dim", 2)
             params["partial_rotary_factor"] = rd / width
         elif isinstance(layer_defaults, Mapping) and layer_defaults.get("partial_rotary_factor") not in (None, 1.0):

@@ -17,6 +17,7 @@ MODULES = (
     "complex_numbers",
     "cached",
     "fused_qk",
+    "real_code",
     "torch_impls",
     "alibi_impls",
     "t5_impls",

@@ -315,6 +315,8 @@ def test_float32_cache_passes_at_any_width(width, max_position):
 @pytest.mark.parametrize("width", [8, 128])
 def test_broken_corpus_is_caught_at_other_widths(width):
     for c in CASES:
+        if (c.kwargs.get("scaling") or {}).get("rope_type") == "longrope":
+            continue  # its factor tables have one entry per pair of one width
         if c.scheme == "rope" and not c.correct:
             with np.errstate(all="ignore"):
                 report = audit.audit_rope(c.fn, **{**c.kwargs, "width": width, "seed": 3})

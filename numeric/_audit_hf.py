@@ -1,0 +1,207 @@
+r"""Transformers' own RoPE for a model configuration, as a function the audit can call: the model's
+``*RotaryEmbedding`` and its ``apply_rotary_pos_emb``, built for whatever head width the audit probes, and the
+expectation the configuration declares (read by :func:`numeric.scaling.rope_scaling_from_config`).
+
+torch and transformers are imported only here, only when asked (``pip install 'posproof[transformers]'``)."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .scaling import RULE_KEYS, _flatten_text_config, rope_scaling_from_config
+
+#: Rotary classes that are not the language model's (vision towers, audio encoders, ...).
+_NOT_TEXT = ("Vision", "Audio", "Patch", "Image", "Video", "Encoder", "Speech", "Visual", "2D", "3D")
+
+
+class TransformersUnavailable(ImportError):
+    r"""torch or transformers is not installed."""
+
+
+def _modules():
+    try:
+        import torch
+        import transformers
+    except ImportError as e:
+        raise TransformersUnavailable(
+            f"auditing transformers' own RoPE needs torch and transformers ({e.name} is not installed): "
+            "pip install 'posproof[transformers]'"
+        ) from None
+    return torch, transformers
+
+
+def load_config(source: str | Mapping) -> dict:
+    r"""A configuration: a mapping, a path to a ``config.json``, or a ``model_type`` (transformers' defaults)."""
+    if isinstance(source, Mapping):
+        return dict(source)
+    path = Path(source)
+    if path.suffix == ".json" or path.is_file():
+        try:
+            value = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as e:
+            raise ValueError(f"cannot read {source}: {e.strerror or e}") from None
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{source} is not valid JSON: {e.msg} at line {e.lineno}") from None
+        if not isinstance(value, dict):
+            raise ValueError(f"{source} must hold a JSON object (a config.json)")
+        return value
+    _, transformers = _modules()
+    try:
+        return transformers.AutoConfig.for_model(source).to_dict()
+    except ValueError:
+        raise ValueError(f"{source!r} is neither a config.json nor a model_type transformers knows") from None
+
+
+def _text(config: Mapping) -> Mapping:
+    text = config.get("text_config")
+    if isinstance(text, Mapping) and not any(
+        config.get(k) is not None for k in ("rope_theta", "head_dim", "hidden_size")
+    ):
+        return text
+    return config
+
+
+def _quiet():
+    log = logging.getLogger("transformers")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    return log, level
+
+
+@dataclass
+class TransformersRope:
+    r"""``fn(q, k, positions)`` (``(1, 1, tokens, width)`` torch tensors and ``(1, tokens)`` positions) running the
+    model's rotary embedding, built for the probed width, and its apply function; ``expected`` the keyword
+    arguments of :func:`numeric.audit.audit_rope` the configuration declares; ``describe`` a one-line name."""
+
+    config: dict
+    layer_type: str | None
+    rotary: Any = None
+    apply: Any = None
+    model_type: str = ""
+    expected: dict = field(default_factory=dict)
+    describe: str = ""
+
+    def __post_init__(self):
+        torch, transformers = _modules()
+        from transformers.models.auto.configuration_auto import model_type_to_module_name
+
+        self._torch = torch
+        text = dict(_flatten_text_config(self.config))
+        self.model_type = str(text.get("model_type") or self.config.get("model_type") or "")
+        if not self.model_type:
+            raise ValueError("the config has no model_type: transformers' RoPE cannot be chosen")
+        top_type = str(self.config.get("model_type") or self.model_type)
+        module_name = model_type_to_module_name(top_type)
+        try:
+            module = __import__(f"transformers.models.{module_name}.modeling_{module_name}", fromlist=["_"])
+        except ImportError as e:
+            raise ValueError(f"transformers has no modeling module for model_type {top_type!r} ({e})") from None
+        classes = [
+            c
+            for n, c in vars(module).items()
+            if n.endswith("RotaryEmbedding") and isinstance(c, type) and not any(w in n for w in _NOT_TEXT)
+        ]
+        text_first = sorted(classes, key=lambda c: ("Text" not in c.__name__, c.__name__))
+        if not text_first:
+            raise ValueError(f"transformers' {module_name} has no text rotary embedding class")
+        self.rotary = text_first[0]
+        self.text = text
+        hf = self._hf_config(None)
+        interleave = bool(getattr(hf, "rope_interleave", False))
+        apply = getattr(module, "apply_rotary_pos_emb_interleave", None) if interleave else None
+        self.apply = apply or getattr(module, "apply_rotary_pos_emb", None)
+        if self.apply is None:
+            raise ValueError(f"transformers' {module_name} has no apply_rotary_pos_emb")
+        forward = inspect.signature(self.rotary.forward).parameters
+        if "position_ids" not in forward:
+            raise ValueError(f"{self.rotary.__name__}.forward takes no position_ids (not a text RoPE)")
+        self._layer_kw = "layer_type" in forward
+        apply_args = list(inspect.signature(self.apply).parameters)
+        self._single = len(apply_args) > 1 and apply_args[1] == "cos"  # apply(x, cos, sin): one tensor at a time
+        if "mrope_section" in apply_args:
+            raise ValueError(f"{module_name}'s apply function splits multimodal (3-axis) positions: not audited here")
+        cfg = rope_scaling_from_config(self.config, self.layer_type)
+        keys = set(RULE_KEYS[cfg.rope_type])
+        scaling: dict = {"rope_type": cfg.rope_type}
+        for k, v in cfg.as_dict().items():
+            if k in keys and v is not None:
+                scaling[k] = v
+        if cfg.rope_type != "default":
+            scaling["factor"] = cfg.s
+        if cfg.L0 is not None and "original_max_position_embeddings" in keys:
+            scaling["original_max_position_embeddings"] = cfg.L0
+        if cfg.partial_rotary_factor != 1.0:
+            scaling["partial_rotary_factor"] = cfg.partial_rotary_factor
+        self.expected = {"base": cfg.base, "scaling": scaling, "width": cfg.width, "call": "q,k,positions@bhsd"}
+        layer = f" [{self.layer_type}]" if self.layer_type else ""
+        self.describe = f"transformers {transformers.__version__} {self.rotary.__name__} + {self.apply.__name__}{layer}"
+        self._cache: dict[int, Any] = {}
+
+    def _hf_config(self, width: int | None):
+        _, transformers = _modules()
+        kw = dict(self.text)
+        kw.pop("model_type", None)
+        kw.pop("transformers_version", None)
+        if width is not None:
+            for key in ("qk_rope_head_dim", "head_dim", "attention_head_dim"):
+                if kw.get(key) is not None:
+                    kw[key] = width
+            if not any(kw.get(k) is not None for k in ("qk_rope_head_dim", "head_dim", "attention_head_dim")):
+                kw["head_dim"] = width
+        log, level = _quiet()
+        try:
+            try:
+                return transformers.AutoConfig.for_model(self.model_type, **kw)
+            except AttributeError:  # head_dim is a property of hidden_size / num_attention_heads (Falcon)
+                if width is None or not kw.get("num_attention_heads"):
+                    raise
+                kw.pop("head_dim", None)
+                kw["hidden_size"] = width * kw["num_attention_heads"]
+                return transformers.AutoConfig.for_model(self.model_type, **kw)
+        finally:
+            log.setLevel(level)
+
+    def __call__(self, q, k, positions):
+        torch = self._torch
+        q, k, positions = (torch.as_tensor(a) for a in (q, k, positions))  # NumPy in: the model's code is torch
+        width = int(q.shape[-1])
+        if width not in self._cache:
+            self._cache[width] = self._hf_config(width)
+        log, level = _quiet()
+        try:
+            rotary = self.rotary(self._cache[width])  # a fresh module per call: no cache carried between calls
+            kw = {"layer_type": self.layer_type} if self._layer_kw and self.layer_type else {}
+            with torch.no_grad():
+                cos, sin = rotary(q, positions, **kw)
+                r = int(cos.shape[-1])  # as the models' attention does: rotate the first r channels, pass the rest
+                q_rot, k_rot = q[..., :r], k[..., :r]
+                if self._single:
+                    q_out, k_out = self.apply(q_rot, cos, sin), self.apply(k_rot, cos, sin)
+                else:
+                    q_out, k_out = self.apply(q_rot, k_rot, cos, sin)
+                if r < width:
+                    q_out = torch.cat([q_out, q[..., r:]], dim=-1)
+                    k_out = torch.cat([k_out, k[..., r:]], dim=-1)
+                return q_out, k_out
+        finally:
+            log.setLevel(level)
+
+
+def layer_types(config: Mapping) -> list[str | None]:
+    r"""The layer types whose RoPE differs (``[None]`` when one RoPE serves every layer)."""
+    try:
+        rope_scaling_from_config(config)
+        return [None]
+    except ValueError as e:
+        text = str(e)
+        if not text.startswith("layer_type must be one of"):
+            raise
+        inside = text[len("layer_type must be one of ") : text.index(" (")]
+        return [t.strip().strip("'") for t in inside.split(",")]

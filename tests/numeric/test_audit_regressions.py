@@ -1,0 +1,152 @@
+r"""Issue 17: the audit on real code (no false alarm, no crash), findings that say the right thing, the command
+line, and transformers' own RoPE (skipped without torch and transformers)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from posproof.derivations import audit as cli_audit
+from posproof.derivations.args import Parser, UsageError
+from posproof.numeric import audit
+from tests.audit_corpus import real_code as rc
+from tests.note_functions import note_rope
+
+
+def _audit(fn, **kw):
+    with np.errstate(all="ignore"):
+        return audit.audit_rope(fn, **kw)
+
+
+def test_regression_deepseek_interleave_in_half_out_conforms_with_a_note():
+    report = _audit(rc.deepseek_interleave, call="q,k,positions")
+    assert report.ok, audit.format_report(report)
+    assert any("permuted" in n and "q and k must share it" in n for n in report.notes)
+    assert "note: output q is permuted" in audit.format_report(report)
+    broken = _audit(rc.deepseek_interleave_q_only, call="q,k,positions")
+    assert broken.ids == ("not-relative",) and "different orders" in broken.findings[-1].message
+
+
+def test_regression_rotary_on_trailing_channels_conforms_with_its_offset():
+    report = _audit(rc.trailing_rotary, rotary_dim=32)
+    assert report.ok and report.matched.rotary_dim == 32
+    assert any("rotary offset 32" in n for n in report.notes)
+
+
+def test_regression_dynamic_ntk_minimal_examples_and_profile_use_the_length_the_function_saw():
+    report = _audit(rc.dynamic_ntk, scaling=rc.DYNAMIC)
+    assert report.ok, audit.format_report(report)
+    assert max(e for _, e in report.profile.errors) < 1e-6  # the profile's model: the length the calls had
+    broken = _audit(rc.dynamic_ntk_base_100k, scaling=rc.DYNAMIC)  # used to exit 2: width 2 is refused
+    (f,) = broken.findings
+    assert f.id == "wrong-base" and f.example["width"] >= 4
+
+
+def test_regression_longrope_both_regimes_are_audited():
+    assert _audit(rc.longrope, scaling=rc.LONGROPE).ok
+    report = _audit(rc.longrope_always_long, scaling=rc.LONGROPE)
+    (f,) = report.findings
+    assert f.id == "wrong-scaling" and "long_factor" in f.message and "L0 = 4096" in f.message
+
+
+def test_regression_wrong_yarn_attention_factor_is_wrong_scaling_naming_both_factors():
+    (f,) = _audit(rc.yarn_attention_twice, scaling=rc.YARN).findings
+    assert f.id == "wrong-scaling"
+    assert "1.29648 (the factor applied twice)" in f.message and "1.13863" in f.message
+
+
+def test_regression_non_finite_output_is_its_own_finding():
+    (f,) = _audit(rc.nan_at_position_zero).findings
+    assert f.id == "non-finite" and "position 0, channel 0" in f.message and f.example["positions"] == [0]
+
+
+def test_regression_example_is_built_in_the_matched_layout_under_auto():
+    def half_base_500k(vectors, positions, base=10000.0):
+        return rc._half(vectors, positions, 500000.0 ** (-np.arange(0, vectors.shape[1], 2) / vectors.shape[1]))
+
+    (f,) = _audit(half_base_500k, width=16, max_position=4096).findings
+    assert f.id == "wrong-base"
+    w = f.example["width"]
+    expected = np.array([float(v) for v in f.example["expected"]])
+    got = np.array(f.example["got"])
+    # the same channels move in the expected and the function's output: only the base differs
+    assert np.array_equal(np.abs(expected) > 1e-12, np.abs(got) > 1e-12), (w, expected, got)
+
+
+def _parser():
+    p = Parser(prog="posproof")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+    cli_audit.add_parser(sub)
+    return p
+
+
+@pytest.fixture
+def user_module(tmp_path, monkeypatch):
+    (tmp_path / "user_rope2.py").write_text(
+        "import functools\n"
+        "def _io(fn):\n"
+        "    @functools.wraps(fn, assigned=())\n"
+        "    def rope(vectors, positions, base=10000.0):\n"
+        "        return fn(vectors, positions, base)\n"
+        "    return rope\n"
+        "@_io\n"
+        "def good(vectors, positions, base=10000.0):\n"
+        "    from tests.note_functions import note_rope\n"
+        "    return note_rope(vectors, positions, base)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def test_regression_header_names_module_function_as_typed(user_module, capsys):
+    args = _parser().parse_args(
+        ["audit", "user_rope2:good", "--scheme", "rope", "--width", "8", "--max-position", "64"]
+    )
+    assert args.func(args) == 0
+    assert capsys.readouterr().out.startswith("user_rope2:good: conforms")
+    assert audit.audit_rope(note_rope, name="mine:rope", width=8, max_position=64).function == "mine:rope"
+
+
+def test_regression_messages_name_cli_flags_and_unknown_flags_are_reported(user_module):
+    with pytest.raises(UsageError, match="--rotary-dim"):
+        args = _parser().parse_args(["audit", "user_rope2:good", "--scheme", "rope", "--rotary-dim", "3"])
+        args.func(args)
+    with pytest.raises(UsageError, match="add max_position_embeddings to --scaling"):
+        args = _parser().parse_args(
+            ["audit", "user_rope2:good", "--scheme", "rope", "--scaling", '{"rope_type": "yarn"}']
+        )
+        args.func(args)
+    with pytest.raises(UsageError, match="unrecognized arguments: --sheme"):
+        _parser().parse_args(["audit", "user_rope2:good", "--sheme", "rope"])
+
+
+def test_regression_transformers_option_needs_torch_and_transformers(monkeypatch):
+    import importlib.util
+
+    if importlib.util.find_spec("torch") and importlib.util.find_spec("transformers"):
+        pytest.skip("torch and transformers are installed: the live test runs instead")
+    args = _parser().parse_args(["audit", "--transformers", "llama"])
+    with pytest.raises(UsageError, match=r"needs torch and transformers .*pip install 'posproof\[transformers\]'"):
+        args.func(args)
+
+
+def test_regression_transformers_llama_partial_rotary_factor_is_a_real_deviation(tmp_path, capsys):
+    pytest.importorskip("torch", reason="transformers' own RoPE needs torch")
+    pytest.importorskip("transformers", reason="transformers' own RoPE needs transformers")
+    config = {
+        "model_type": "llama", "hidden_size": 256, "num_attention_heads": 4, "max_position_embeddings": 4096,
+        "rope_theta": 10000.0, "partial_rotary_factor": 0.5,
+    }  # fmt: skip
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    args = _parser().parse_args(["audit", "--transformers", str(path), "--max-position", "4096", "--json"])
+    assert args.func(args) == 1  # Llama's rotary ignores partial_rotary_factor: it rotates the whole head
+    report = json.loads(capsys.readouterr().out)
+    assert report["findings"][0]["id"] == "partial-rotary-width" and report["function"].startswith("transformers ")
+    config.pop("partial_rotary_factor")
+    path.write_text(json.dumps(config))
+    args = _parser().parse_args(["audit", "--transformers", str(path), "--max-position", "4096"])
+    assert args.func(args) == 0, capsys.readouterr().out
