@@ -145,6 +145,9 @@ class Step:
     why: str
     strategy: tuple[str, ...] = ("expand",)
     rel: str = "="
+    #: A lemma this step cites (:meth:`posproof.symbolic.lemmas.Lemma.cite`): the step then holds when the lemma is
+    #: proved, its instance's side conditions are proved, and the strategy links the step's sides to the instance.
+    cites: Any = None
 
     def __post_init__(self):
         if self.rel not in RELATIONS:
@@ -171,6 +174,8 @@ class Step:
 
     def check_symbolic(self, given: tuple = ()) -> bool:
         r"""Whether the strategy proves this step (``given``: extra facts such as ``b > 1`` for inequalities)."""
+        if self.cites is not None:
+            return bool(self.cites.holds(self, given))
         # Bound variables become dummies carrying only what their limits imply, before any strategy and before the
         # sign decision (a reversed range raises: it proves nothing).
         lhs, rhs = bind(self.lhs, given), bind(self.rhs, given)

@@ -466,7 +466,7 @@ def _numeric_check(
     all_identical = True
     mixed0 = settings.EDGE_POINTS
     far0 = mixed0 + settings.MIXED_EDGE_POINTS
-    plan = [(p, sizes_list[p % len(sizes_list)], None) for p in range(n_points)]
+    plan: list[tuple[int, dict, tuple | None]] = [(p, sizes_list[p % len(sizes_list)], None) for p in range(n_points)]
     with mpmath.workdps(work):
         k_plan = 0
         while k_plan < len(plan):
@@ -484,7 +484,7 @@ def _numeric_check(
             all_identical = False
             env = dict(sizes)
             edge = p if 0 <= p < settings.EDGE_POINTS else None
-            values = None
+            values: list | None = None
             for attempt in range(settings.GIVEN_TRIES):
                 values = []
                 for j, sym in enumerate(c.symbols):

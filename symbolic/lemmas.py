@@ -1,0 +1,195 @@
+r"""Named, reusable lemmas: each is proved once, as a :class:`~posproof.symbolic.core.Theorem` in its own variables,
+and cited by steps with an explicit instantiation.
+
+A citation (:meth:`Lemma.cite`) is a :class:`~posproof.symbolic.core.Step` whose symbolic check is: the lemma's
+theorem verifies (once per process); every variable's value satisfies what the lemma declared about the variable
+(an integer ``N >= 0`` stays an integer ``>= 0``; a real sequence stays real), and every extra condition of the lemma
+holds for the instance, proved like an inequality step (from the symbols' assumptions and the claim's ``given``);
+and the step's named strategy reduces each side of the step minus the instance's side to exactly 0. The numeric
+line checks the step like any other.
+
+>>> import sympy as sp
+>>> n = sp.Symbol("n", integer=True, positive=True)
+>>> a, b = sp.IndexedBase("a"), sp.IndexedBase("b")
+>>> i = sp.Symbol("i", integer=True)
+>>> step = ABEL.cite({"N": n, "h": sp.Lambda(i, a[i]), "S": sp.Lambda(i, b[i])}, "summation by parts")
+>>> step.check_symbolic()
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import sympy as sp
+
+from .core import Step, Theorem
+from .strategies import _is, _is_zero, bind, reduce_difference
+
+__all__ = ["Lemma", "Citation", "ABEL", "LEMMAS"]
+
+#: What a value must keep of its variable's declaration (checked for each instantiated symbol).
+_KEPT = ("integer", "positive", "nonnegative", "negative", "nonpositive", "nonzero", "real", "even", "odd")
+
+
+def _proved(cond, given: tuple) -> bool:
+    r"""Whether a relation is proved from the assumptions and ``given`` (``=`` by ``expand`` to 0)."""
+    if cond is sp.true:
+        return True
+    if isinstance(cond, sp.Eq):
+        return sp.expand(cond.lhs - cond.rhs) == 0
+    if isinstance(cond, (sp.Ge, sp.Gt, sp.Le, sp.Lt)):
+        gap = cond.lhs - cond.rhs if isinstance(cond, (sp.Ge, sp.Gt)) else cond.rhs - cond.lhs
+        gap = sp.expand(gap)
+        if isinstance(cond, (sp.Gt, sp.Lt)):
+            return _is(sp.Q.positive(gap), gap.is_positive, given)
+        return _is(sp.Q.nonnegative(gap), gap.is_nonnegative, given)
+    return False
+
+
+@dataclass(frozen=True)
+class Lemma:
+    r"""A lemma: ``theorem`` (proved once) in the ``variables`` it may be instantiated at, with ``conditions`` (SymPy
+    relations in those variables) that every instance must prove."""
+
+    name: str
+    theorem: Theorem
+    variables: tuple
+    conditions: tuple = ()
+
+    @functools.cached_property
+    def proved(self) -> bool:
+        r"""Whether the lemma's theorem verifies (both lines; computed once per process)."""
+        return self.theorem.verify().ok
+
+    def _variable(self, name: str):
+        for v in self.variables:
+            if str(v) == name or v == name:
+                return v
+        raise ValueError(
+            f"mapping: lemma {self.name!r} has no variable {name!r} (it has {[str(v) for v in self.variables]})"
+        )
+
+    def instance(self, mapping: Mapping) -> tuple:
+        r"""``(lhs, rhs, conditions)`` of the lemma at ``mapping`` (variable or its name -> value; an IndexedBase
+        variable takes a ``Lambda`` of its indices). Bound variables of the lemma are renamed first, so a value
+        cannot be captured by them."""
+        values = {self._variable(str(k)): v for k, v in mapping.items()}
+        missing = [str(v) for v in self.variables if v not in values]
+        if missing:
+            raise ValueError(f"mapping: lemma {self.name!r} needs values for {missing}")
+
+        def at(e):
+            e = bind(e)
+            for var, val in values.items():
+                if isinstance(var, sp.IndexedBase):
+                    if not isinstance(val, sp.Lambda):
+                        raise ValueError(f"mapping: {var} is a sequence; give a Lambda of its index, got {val!r}")
+                    e = e.replace(
+                        lambda x, var=var: isinstance(x, sp.Indexed) and x.base == var,
+                        lambda x, val=val: val(*x.indices),
+                    )
+            return e.xreplace({k: v for k, v in values.items() if not isinstance(k, sp.IndexedBase)})
+
+        t = self.theorem
+        return at(t.lhs), at(t.rhs), tuple(at(c) for c in self.conditions)
+
+    def cite(self, mapping: Mapping, why: str = "", strategy: tuple[str, ...] = ("identity",), **step) -> Step:
+        r"""A step citing this lemma at ``mapping``: its sides are the instance's, unless ``lhs``/``rhs`` are given
+        (then ``strategy`` must reduce each to the instance's side)."""
+        lhs, rhs, _ = self.instance(mapping)
+        citation = Citation(self, tuple(mapping.items()))
+        return Step(
+            step.get("lhs", lhs),
+            step.get("rhs", rhs),
+            why or f"{self.name}",
+            strategy,
+            self.theorem.rel,
+            cites=citation,
+        )
+
+
+@dataclass(frozen=True)
+class Citation:
+    r"""A lemma cited at an instantiation: what :meth:`Step.check_symbolic` asks when a step cites a lemma."""
+
+    lemma: Lemma
+    mapping: tuple
+
+    def problems(self, step: Step, given: tuple = ()) -> list[str]:
+        r"""Why the citation does not prove ``step`` (empty when it does)."""
+        lemma = self.lemma
+        if not lemma.proved:
+            return [f"lemma {lemma.name!r} is not proved"]
+        if step.rel != lemma.theorem.rel:
+            return [f"the lemma states '{lemma.theorem.rel}', the step is '{step.rel}'"]
+        mapping = dict(self.mapping)
+        lhs, rhs, conditions = lemma.instance(mapping)
+        out = []
+        for name, value in mapping.items():
+            var = lemma._variable(str(name))
+            if isinstance(var, sp.IndexedBase):
+                if var.is_real and not _is(sp.Q.real(value.expr), value.expr.is_real, given):
+                    out.append(f"{var} must be real, {value.expr} is not proved real")
+                continue
+            for fact in _KEPT:
+                if getattr(var, f"is_{fact}") and getattr(sp.sympify(value), f"is_{fact}") is not True:
+                    if not (given and sp.ask(getattr(sp.Q, fact)(value), sp.And(*given)) is True):
+                        out.append(f"{var} is {fact} in the lemma, {value} is not proved {fact}")
+        out += [f"condition {c} is not proved" for c in conditions if not _proved(c, given)]
+        for side, (written, inst) in zip(("left", "right"), ((step.lhs, lhs), (step.rhs, rhs)), strict=True):
+            try:
+                if not _is_zero(reduce_difference(written, inst, step.strategy, given)):
+                    out.append(f"the step's {side} side is not the instance's ({step.strategy})")
+            except ValueError as e:  # a range not proved forward, a strategy that refuses
+                out.append(f"the step's {side} side: {e}")
+        return out
+
+    def holds(self, step: Step, given: tuple = ()) -> bool:
+        return not self.problems(step, given)
+
+
+# ---- the lemmas ----------------------------------------------------------------------------------------------------
+
+_N = sp.Symbol("N", integer=True, nonnegative=True)
+_i = sp.Symbol("i", integer=True, nonnegative=True)
+_h, _S = sp.IndexedBase("h"), sp.IndexedBase("S")
+
+
+def _abel() -> Lemma:
+    lhs = sp.Sum(_h[_i] * (_S[_i + 1] - _S[_i]), (_i, 0, _N - 1))
+    rhs = _h[_N] * _S[_N] - _h[0] * _S[0] - sp.Sum(_S[_i + 1] * (_h[_i + 1] - _h[_i]), (_i, 0, _N - 1))
+    theorem = Theorem(
+        "lemma-abel-summation",
+        r"Abel summation (summation by parts), for every $N \ge 0$",
+        "lemmas",
+        "N. H. Abel (1826); the discrete analogue of integration by parts",
+        (
+            Step(
+                lhs,
+                rhs,
+                "the products $h_i S_{i+1}$ cancel; what is left telescopes",
+                ("expand", "combine_sums", "doit"),
+            ),
+        ),
+        assumptions=("$h_i, S_i$ arbitrary complex sequences", r"$N \ge 0$ an integer"),
+        sizes={_N: (0, 1, 2, 5)},
+        wrong=_h[_N] * _S[_N] - _h[0] * _S[0] - sp.Sum(_S[_i] * (_h[_i + 1] - _h[_i]), (_i, 0, _N - 1)),
+        formula=sp.Eq(lhs, rhs, evaluate=False),
+    )
+    return Lemma("Abel summation", theorem, (_N, _h, _S))
+
+
+ABEL = _abel()
+
+#: Every lemma, by name.
+LEMMAS: dict[str, Lemma] = {lemma.name: lemma for lemma in (ABEL,)}
+
+
+def get(name: str) -> Lemma:
+    r"""The lemma called ``name`` (a ``ValueError`` naming the known ones otherwise)."""
+    if name not in LEMMAS:
+        raise ValueError(f"name: no lemma {name!r}; the lemmas are {sorted(LEMMAS)}")
+    return LEMMAS[name]
