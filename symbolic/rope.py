@@ -25,7 +25,7 @@ import mpmath
 import sympy as sp
 from sympy.core.sympify import _sympify
 
-from . import settings, sources
+from . import lemmas, settings, sources
 from ._symbols import TH_real, theta
 from ._symbols import d_even as d
 from .core import Definition, Domain, Fact, Kernel, Step, Theorem
@@ -532,11 +532,13 @@ def _abel() -> Theorem:
         TOPIC,
         f"{ROFORMER}, section 3.4.3, eq. 35-36",
         steps=(
-            Step(
-                lhs,
-                rhs,
+            # the lemma, proved once for every N >= 0, cited at N = d/2 (an integer >= 0 for even d > 0)
+            lemmas.ABEL.cite(
+                {"N": top, "h": sp.Lambda(i, hh[i]), "S": sp.Lambda(i, S[i])},
                 "the products $h_i S_{i+1}$ cancel; what is left telescopes",
                 ("expand", "combine_sums", "doit"),
+                lhs=lhs,
+                rhs=rhs,
             ),
         ),
         assumptions=(
