@@ -222,6 +222,47 @@ RELATIVE_CLAIMS = ("tests/symbolic/test_catalogue.py", "tests/symbolic/test_rela
 SCALING_TESTS = ("tests/numeric/test_scaling.py", "tests/symbolic/test_catalogue.py")
 
 MUTANTS += [
+    # ---- issue 17: kernels and configuration reading ------------------------------------------------------------
+    Mutant(
+        "rope-short-inv-freq-silently-partial",
+        ROTARY,
+        "        if rotary_dim is None and width is not None and 2 * freq.size != width:\n",
+        "        if False:\n",
+        "inv_freq of the wrong length silently becomes a partial rotary",
+        ("tests/numeric/test_rotary.py",),
+    ),
+    Mutant(
+        "positions-float-range-unchecked",
+        "numeric/_validate.py",
+        "        if flo < -MAX_INTEGER or fhi > MAX_INTEGER:\n",
+        "        if False:\n",
+        "float positions past 2**53 (1e300) accepted: their angles are wrong",
+        ("tests/numeric/test_rotary.py",),
+    ),
+    Mutant(
+        "config-rope-theta-default-10000",
+        "numeric/scaling.py",
+        "    if base is None:\n        raise ValueError(\n            \"config has no rope_theta",
+        "    if base is None:\n        base = 10000.0\n    if False:\n        raise ValueError(\n            \"config has no rope_theta",
+        "a config without rope_theta silently gets base 10000 (Cohere's default is 5e5)",
+        ("tests/numeric/test_scaling.py",),
+    ),
+    Mutant(
+        "config-gemma3-local-base-ignored",
+        "numeric/scaling.py",
+        "            local[\"rope_theta\"] = local_base\n",
+        "            pass\n",
+        "Gemma 3's rope_local_base_freq ignored: the sliding layers get the global base",
+        ("tests/numeric/test_scaling.py",),
+    ),
+    Mutant(
+        "audit-output-permutation-not-undone",
+        "numeric/_audit_rope.py",
+        "            if (perm != np.arange(d)).any() and (A0[perm, np.arange(d)] > 0).all():\n",
+        "            if False:\n",
+        "DeepSeek's interleave-in, half-out apply function is a false not-relative alarm",
+        ("tests/numeric/test_audit_regressions.py",),
+    ),
     # ---- RoPE kernels: the bug classes of shipped code -------------------------------------------------------------
     Mutant(
         "rope-exponent-i-over-d",
