@@ -49,6 +49,13 @@ BRANCH_CUT_CORPUS = [
     (x**2 - 1) / (x - 1),
     sp.Sum(sp.sqrt(q[i] ** 2), (i, 0, h - 1)),
     sp.Piecewise((x, x < y), (y, True)) + sp.Piecewise((1, x < y), (0, True)),
+    # issue 16: conjugates of powers on their branch cut (SymPy's expand_complex made conj(w^a) = conj(w)^a)
+    sp.conjugate((-2) ** (sp.Symbol("k", integer=True) / 2)),
+    sp.conjugate(sp.sqrt(x)),
+    sp.conjugate(x**u),
+    sp.conjugate(z ** sp.Rational(1, 3)),
+    sp.conjugate(sp.log(z)),
+    sp.conjugate(sp.exp(sp.I * x) * z),
 ]
 
 
