@@ -35,8 +35,11 @@ CALL_ARGS = (
 )
 #: Axes of the vectors: ``td`` ``(tokens, width)``; ``bhsd`` ``(1, 1, tokens, width)`` with caches ``(1, tokens, w)``
 #: and positions ``(1, tokens)`` (Hugging Face); ``bshd`` ``(1, tokens, 1, width)`` with caches ``(tokens, w)``
-#: (Meta's ``apply_rotary_emb``).
-AXES = ("td", "bhsd", "bshd")
+#: (Meta's ``apply_rotary_emb``); ``bshd+batch`` the same vectors with per-batch caches ``(1, tokens, w)`` and
+#: positions ``(1, tokens)`` (GPT-J's and Llama 4's apply functions).
+AXES = ("td", "bhsd", "bshd", "bshd+batch")
+#: Axes whose caches and positions carry a batch axis.
+_BATCHED = ("bhsd", "bshd+batch")
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,7 @@ class _Caller:
 
     def _args(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None, torch) -> list:
         T, D = x.shape
-        shape = {"td": (T, D), "bhsd": (1, 1, T, D), "bshd": (1, T, 1, D)}[self.call.axes]
+        shape = {"td": (T, D), "bhsd": (1, 1, T, D), "bshd": (1, T, 1, D), "bshd+batch": (1, T, 1, D)}[self.call.axes]
         conv = (lambda a: torch.from_numpy(np.ascontiguousarray(a))) if torch is not None else (lambda a: a.copy())
         out = []
         for a in self.call.args:
@@ -156,12 +159,12 @@ class _Caller:
                 out.append(conv((x if other is None else other).reshape(shape)))
             elif a == "positions":
                 p = pos.astype(np.int64)
-                out.append(conv(p[None, :] if self.call.axes == "bhsd" else p))
+                out.append(conv(p[None, :] if self.call.axes in _BATCHED else p))
             elif a == "base":
                 out.append(self.base)
             else:
                 c = self._cache(a, pos, D, x.dtype)
-                out.append(conv(c[None] if self.call.axes == "bhsd" else c))
+                out.append(conv(c[None] if self.call.axes in _BATCHED else c))
         return out
 
     def raw(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None = None) -> tuple:

@@ -150,3 +150,21 @@ def test_regression_transformers_llama_partial_rotary_factor_is_a_real_deviation
     path.write_text(json.dumps(config))
     args = _parser().parse_args(["audit", "--transformers", str(path), "--max-position", "4096"])
     assert args.func(args) == 0, capsys.readouterr().out
+
+
+def test_regression_call_with_per_batch_caches():
+    def gptj_style(q, k, sin, cos):  # (b, s, h, d) vectors, (b, s, d/2) caches, interleaved pairs
+        def one(x):
+            c, s = cos[:, :, None, :], sin[:, :, None, :]
+            even, odd = x[..., 0::2], x[..., 1::2]
+            out = np.empty_like(x)
+            out[..., 0::2] = even * c - odd * s
+            out[..., 1::2] = even * s + odd * c
+            return out
+
+        assert cos.ndim == 3 and cos.shape[0] == 1  # the batch axis the function indexes
+        return one(q), one(k)
+
+    report = _audit(gptj_style, call="q,k,sin_pairs,cos_pairs@bshd+batch", width=16, max_position=4096)
+    assert report.ok and report.matched.layout == "interleaved", audit.format_report(report)
+    assert audit.RopeCall.parse("q,k,cos,sin@bshd+batch").axes == "bshd+batch"
