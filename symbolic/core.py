@@ -133,6 +133,11 @@ _FORMULA_REL = {
 }
 
 
+#: The types whose objects a step may cite (:class:`posproof.symbolic.lemmas.Citation` adds itself on import): an
+#: object of another type that answers ``holds() -> True`` proves nothing.
+CITATIONS: tuple[type, ...] = ()
+
+
 @dataclass(frozen=True)
 class Step:
     r"""One line of a derivation: ``lhs rel rhs``, why it holds, and the strategy that proves it.
@@ -174,8 +179,8 @@ class Step:
 
     def check_symbolic(self, given: tuple = ()) -> bool:
         r"""Whether the strategy proves this step (``given``: extra facts such as ``b > 1`` for inequalities)."""
-        if self.cites is not None:
-            return bool(self.cites.holds(self, given))
+        if self.cites is not None:  # only a citation of a lemma (symbolic/lemmas.py registers the type) proves
+            return isinstance(self.cites, CITATIONS) and bool(self.cites.holds(self, given))
         # Bound variables become dummies carrying only what their limits imply, before any strategy and before the
         # sign decision (a reversed range raises: it proves nothing).
         lhs, rhs = bind(self.lhs, given), bind(self.rhs, given)

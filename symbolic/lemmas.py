@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from . import core
 from .core import Step, Theorem
 from .strategies import _is, _is_zero, bind, reduce_difference
 
@@ -148,7 +149,10 @@ class Citation:
         return out
 
     def holds(self, step: Step, given: tuple = ()) -> bool:
-        return not self.problems(step, given)
+        return isinstance(self.lemma, Lemma) and not self.problems(step, given)
+
+
+core.CITATIONS = (*core.CITATIONS, Citation)
 
 
 # ---- the lemmas ----------------------------------------------------------------------------------------------------

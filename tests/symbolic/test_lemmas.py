@@ -77,3 +77,22 @@ def test_bound_variables_of_the_lemma_do_not_capture_the_values():
     step = ABEL.cite(mapping(h=sp.Lambda(i, a[i] * k)), "h_j = a_j i for a fixed i")
     assert step.check_symbolic()
     assert Theorem("abel-capture", "t", "test", "test", (step,), sizes={n: (2,)}).verify().ok
+
+
+def test_only_a_citation_of_a_lemma_proves_a_step():
+    class Fake:
+        def holds(self, step, given=()):
+            return True
+
+    assert not Step(sp.Integer(1), sp.Integer(2), "trust me", ("identity",), cites=Fake()).check_symbolic()
+
+
+def test_a_lemma_whose_theorem_fails_proves_nothing():
+    from posproof.symbolic.lemmas import Lemma
+
+    x = sp.Symbol("x", real=True)
+    false = Theorem("lemma-false", "x^2 = x", "test", "test", (Step(x**2, x, "no", ("expand",)),))
+    lemma = Lemma("false", false, (x,))
+    step = lemma.cite({"x": sp.Integer(2)})
+    assert not lemma.proved and not step.check_symbolic()
+    assert step.cites.problems(step) == ["lemma 'false' is not proved"]
