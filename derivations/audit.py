@@ -42,7 +42,7 @@ SCHEMES = ("rope", "alibi", "t5")
 #: Library keywords and the options that set them: a library message names the option the user typed.
 _FLAGS = {"rotary_dim": "--rotary-dim", "max_position": "--max-position", "tolerance": "--tolerance"}
 #: Options that only RoPE audits read.
-_ROPE_OPTIONS = ("layout", "base", "scaling", "width", "rotary_dim", "call", "max_position", "tolerance")
+_ROPE_OPTIONS = ("layout", "base", "scaling", "width", "rotary_dim", "call", "max_position", "tolerance", "dtype")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -66,6 +66,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     s.add_argument("--rotary-dim", help="channels that rotate (default: the width, or partial_rotary_factor)")
     s.add_argument("--call", help="how to call the function, e.g. vectors,positions,base (default) or q,k,cos,sin@bhsd")
     s.add_argument("--max-position", help="largest position the function must handle (default 1049576)")
+    s.add_argument("--dtype", help="also feed the function bfloat16 or float16 inputs and check nearby positions")
     s.add_argument(
         "--tolerance", help=f"precision profile tolerance on the score error (default {DEFAULT_TOLERANCE:g})"
     )
@@ -167,6 +168,10 @@ def _rope_kwargs(args) -> dict:
             raise UsageError(f"--call: {e}") from None
     if args.max_position is not None:
         kw["max_position"] = int_arg(args.max_position, "--max-position", 4)
+    if args.dtype is not None:
+        if args.dtype not in ("bfloat16", "float16"):
+            raise UsageError(f"--dtype must be bfloat16 or float16, got {args.dtype!r}")
+        kw["dtype"] = args.dtype
     if args.tolerance is not None:
         kw["tolerance"] = float_arg(args.tolerance, "--tolerance", "a real number > 0", lambda x: x > 0)
     return kw
@@ -204,7 +209,7 @@ def _run_transformers(args) -> int:
         raise UsageError(str(e)) from None
     except ValueError as e:
         raise UsageError(f"--transformers {args.transformers}: {e}") from None
-    kw = {k: v for k, v in _rope_kwargs(args).items() if k in ("layout", "max_position", "tolerance")}
+    kw = {k: v for k, v in _rope_kwargs(args).items() if k in ("layout", "max_position", "tolerance", "dtype")}
     reports = []
     for target in targets:
         try:

@@ -150,7 +150,15 @@ class _Caller:
     def _args(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None, torch) -> list:
         T, D = x.shape
         shape = {"td": (T, D), "bhsd": (1, 1, T, D), "bshd": (1, T, 1, D), "bshd+batch": (1, T, 1, D)}[self.call.axes]
-        conv = (lambda a: torch.from_numpy(np.ascontiguousarray(a))) if torch is not None else (lambda a: a.copy())
+
+        def conv(a):
+            if torch is None:
+                return a.copy()
+            if a.dtype.itemsize == 2 and a.dtype.kind in "fV":  # float16, bfloat16 (ml_dtypes): torch's own dtype
+                name = "float16" if a.dtype == np.float16 else "bfloat16"
+                return torch.from_numpy(np.ascontiguousarray(a.astype(np.float32))).to(getattr(torch, name))
+            return torch.from_numpy(np.ascontiguousarray(a))
+
         out = []
         for a in self.call.args:
             if a in ("vectors", "q"):

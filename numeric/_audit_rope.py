@@ -14,7 +14,7 @@ from . import _validate
 from . import precision_profile as pp
 from ._audit_call import RopeCall, _ShapeError
 from ._audit_model import _Model, rope_exact_float
-from ._audit_probe import _Angles, _probe, _read_angles, _Structure
+from ._audit_probe import _Angles, _probe, _read_angles, _Structure, _wrap
 from ._audit_report import (
     AuditCallError,
     Finding,
@@ -31,6 +31,7 @@ from .sinusoid import inverse_frequencies
 from .tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 from .tolerances import AUDIT_FREQ_RTOL as FREQ_RTOL
 from .tolerances import AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW
+from .tolerances import AUDIT_INPUT_DTYPE_ANGLE_TOL as INPUT_DTYPE_ANGLE_TOL
 
 
 @dataclass(frozen=True)
@@ -173,9 +174,50 @@ class _RopeAudit(_RopeChecks):
         # behavioural checks (confirm, and catch what the structure did not explain)
         if all(x.id == "low-precision-angles" for x in findings):  # nothing explains a failure yet
             findings.extend(self._behaviour(f, freq.model, eps, st, label))
+        if self.dtype is not None and ang.exact and which not in self.permutations and which not in self.offsets:
+            low = self._input_dtype_finding(which, label, st, ang)
+            if low is not None:
+                findings.append(low)
         expected = freq.candidate is not None and freq.candidate.name == ""
         profile = self._profile(f, freq.model, expected) if freq.model is not None and ang.exact else None
         return findings, self._matched(ang, freq, precision, eps), profile
+
+    def _input_dtype_finding(self, which: int, label, st: _Structure, ang: _Angles) -> Finding | None:
+        r"""With 16-bit inputs (``dtype=``): pair 0 (``theta_0``) of a unit vector at positions 1001 .. 30011 must
+        turn by ``m theta_0`` to within the dtype's rounding of cos and sin; positions or angles built in the input
+        dtype (rotary-embedding-torch) give 1001, 1002 and 1003 one angle."""
+        assert self.dtype is not None
+        dt = pp.dtype_of(self.dtype)
+        d, (a, b), theta0 = self.width, st.pairs[0], float(ang.theta[0])
+        ms = np.array([m for m in (1001, 1002, 1003, 3001, 10007, 30011) if m <= self.max_position])
+        if not ms.size:
+            return None
+        x = np.zeros((ms.size, d))
+        x[:, a] = 1.0
+        xa, pa = self._anchored(x, ms)
+        xa = xa.astype(dt)
+        outs, _ = self.caller.raw(xa, pa, np.zeros_like(xa) if self.call.qk else None)
+        y = np.asarray(outs[which], dtype=np.float64).reshape(xa.shape)[:-1]
+        with np.errstate(invalid="ignore"):
+            err = np.abs(_wrap(np.arctan2(y[:, b], y[:, a]) - ms * theta0))
+        err = np.where(np.isfinite(err), err, np.pi)
+        if np.max(err) <= INPUT_DTYPE_ANGLE_TOL:
+            return None
+        j = int(np.flatnonzero(err > INPUT_DTYPE_ANGLE_TOL)[0])  # the smallest position that shows it
+        m = int(ms[j])
+        message = (
+            f"with {self.dtype} inputs it turns pair 0 at position {m} by an angle {err[j]:.3g} rad off m theta_0 "
+            f"(its positions or angles are computed in {self.dtype}: nearby positions share one angle)"
+        )
+        ex = {
+            "width": d,
+            "dtype": self.dtype,
+            "positions": [m],
+            "vectors": [x[j].tolist()],
+            "expected_angle": float(_wrap(m * theta0)),
+            "got_angle": float(np.arctan2(y[j, b], y[j, a])),
+        }
+        return Finding("low-precision-angles", message, ex, label)
 
     def _non_finite(self, f, label) -> Finding | None:
         r"""``non-finite`` if a unit vector at a position below 2**15 (where even float16 angles are finite) comes out
@@ -448,6 +490,7 @@ def audit_rope(
     seq_len: int | None = None,
     seed: int = 0,
     name: str | None = None,
+    dtype: str | None = None,
 ) -> RopeReport:
     r"""Audit a RoPE function against the configured model; see the module docstring.
 
@@ -460,7 +503,8 @@ def audit_rope(
     (default: the largest probed position + 1, as Hugging Face computes it from the positions); ``tolerance``: the
     precision profile's score-error tolerance; ``name``: how the report names the function (default
     ``module:qualname``; the command line gives the ``MODULE:FUNCTION`` typed). Raises :class:`AuditCallError` if the
-    function raises on a plain call.
+    function raises on a plain call. ``dtype``: ``"bfloat16"`` or ``"float16"`` also feeds unit vectors in that dtype
+    and checks that nearby positions keep their own angles (positions built in the input dtype).
 
     >>> import numpy as np
     >>> def note_rope(vectors, positions, base=10_000.0):
@@ -484,6 +528,11 @@ def audit_rope(
     seq = None if seq_len is None else _validate.positive_int(seq_len, "seq_len")
     auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed)
     auditor.name = auditor.caller.name = name
+    if dtype is not None:
+        if dtype not in ("bfloat16", "float16"):
+            raise ValueError(f"dtype must be bfloat16 or float16 (the inputs' dtype), got {dtype!r}")
+        pp.dtype_of(dtype)  # bfloat16 needs ml_dtypes
+    auditor.dtype = dtype
     try:
         report = auditor.audit()
         L0 = auditor.cfg.L0

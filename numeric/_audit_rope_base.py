@@ -58,6 +58,7 @@ class _RopeAuditBase:
         self.notes: list[str] = []
         self.name: str | None = None
         self._low_precision = False  # the angles of the output being audited are 16-bit
+        self.dtype: str | None = None  # 16-bit inputs checked too (audit_rope's dtype=)
 
     # -- the expected model at a width (the rotary factor is kept) and current length
     def _cfg_at(self, width: int) -> RopeScaling:

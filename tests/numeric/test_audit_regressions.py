@@ -168,3 +168,33 @@ def test_regression_call_with_per_batch_caches():
     report = _audit(gptj_style, call="q,k,sin_pairs,cos_pairs@bshd+batch", width=16, max_position=4096)
     assert report.ok and report.matched.layout == "interleaved", audit.format_report(report)
     assert audit.RopeCall.parse("q,k,cos,sin@bshd+batch").axes == "bshd+batch"
+
+
+def _rope_in(dtype_of_positions):
+    def rope(vectors, positions, base=10000.0):
+        d = vectors.shape[1]
+        p = np.asarray(positions).astype(dtype_of_positions).astype(np.float32)  # positions in this dtype
+        inv = (base ** (-np.arange(0, d, 2) / d)).astype(np.float32)
+        ang = p[:, None] * inv
+        c, s = np.cos(ang), np.sin(ang)
+        x = vectors.astype(np.float32)
+        out = np.empty_like(x)
+        out[:, 0::2] = x[:, 0::2] * c - x[:, 1::2] * s
+        out[:, 1::2] = x[:, 0::2] * s + x[:, 1::2] * c
+        return out.astype(vectors.dtype)
+
+    return rope
+
+
+def test_regression_dtype_bfloat16_inputs_show_positions_built_in_the_input_dtype():
+    pytest.importorskip("ml_dtypes", reason="bfloat16 inputs need ml_dtypes")
+    good = _audit(_rope_in(np.float32), dtype="bfloat16", width=16, max_position=65536)
+    assert good.ok, audit.format_report(good)
+
+    def in_input_dtype(vectors, positions, base=10000.0):  # rotary-embedding-torch: positions in x's dtype
+        return _rope_in(vectors.dtype)(vectors, positions, base)
+
+    (f,) = _audit(in_input_dtype, dtype="bfloat16", width=16, max_position=65536).findings
+    assert f.id == "low-precision-angles" and "with bfloat16 inputs" in f.message and f.example["positions"] == [1001]
+    with pytest.raises(ValueError, match="dtype must be bfloat16 or float16"):
+        _audit(in_input_dtype, dtype="int8")
