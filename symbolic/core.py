@@ -61,6 +61,7 @@ from .strategies import (
     _is_zero,
     bind,
     combine_sums,
+    nonnegative,
     reduce_difference,
 )
 
@@ -188,16 +189,21 @@ class Step:
             return _is_zero(reduce_difference(lhs, rhs, self.strategy, given))
         small, big = (lhs, rhs) if self.rel in ("<=", "<") else (rhs, lhs)
         names = self.strategy
+        pairs = [(small, big)]
         if names and names[0] in SIDE_STRATEGIES:
             try:
-                small, big = SIDE_STRATEGIES[names[0]](small, big, given)
+                pairs = SIDE_STRATEGIES[names[0]](small, big, given)
             except ValueError:  # the side strategy does not apply: nothing is proved
                 return False
             names = names[1:]
-        gap = reduce_difference(big, small, names, given)
-        if self.rel in ("<", ">"):
-            return _is(sp.Q.positive(gap), gap.is_positive, given)
-        return _is(sp.Q.nonnegative(gap), gap.is_nonnegative, given)
+        for small, big in pairs:  # a side strategy may split the relation: every part must be proved
+            gap = reduce_difference(big, small, names, given)
+            if self.rel in ("<", ">"):
+                if not _is(sp.Q.positive(gap), gap.is_positive, given):
+                    return False
+            elif not nonnegative(gap, given):
+                return False
+        return True
 
 
 def _check_dps(dps) -> int:

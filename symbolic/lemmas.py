@@ -29,7 +29,7 @@ from . import core
 from .core import Step, Theorem
 from .strategies import _is, _is_zero, bind, reduce_difference
 
-__all__ = ["Lemma", "Citation", "ABEL", "LEMMAS"]
+__all__ = ["Lemma", "Citation", "ABEL", "TRIANGLE", "LEMMAS"]
 
 #: What a value must keep of its variable's declaration (checked for each instantiated symbol).
 _KEPT = ("integer", "positive", "nonnegative", "negative", "nonpositive", "nonzero", "real", "even", "odd")
@@ -188,8 +188,40 @@ def _abel() -> Lemma:
 
 ABEL = _abel()
 
+_f = sp.IndexedBase("f", real=True)
+
+
+def _triangle() -> Lemma:
+    lhs = sp.Abs(sp.Sum(_f[_i], (_i, 0, _N - 1)))
+    rhs = sp.Sum(sp.Abs(_f[_i]), (_i, 0, _N - 1))
+    theorem = Theorem(
+        "lemma-triangle-finite-sum",
+        r"The triangle inequality for finite sums of reals: $|\sum_{i<N} f_i| \le \sum_{i<N} |f_i|$ for every "
+        r"$N \ge 0$",
+        "lemmas",
+        "the triangle inequality, summed",
+        (
+            Step(
+                lhs,
+                rhs,
+                r"$|a| \le b$ iff $a \le b$ and $-a \le b$; $\sum_i (|f_i| \mp f_i)$ has nonnegative terms",
+                ("abs_sides", "combine_sums"),
+                "<=",
+            ),
+        ),
+        rel="<=",
+        assumptions=("$f_i$ real", r"$N \ge 0$ an integer"),
+        sizes={_N: (0, 1, 2, 5)},
+        wrong=sp.Sum(sp.Abs(_f[_i]), (_i, 0, _N - 2)),
+        formula=sp.Le(lhs, rhs, evaluate=False),
+    )
+    return Lemma("triangle inequality for finite sums", theorem, (_N, _f))
+
+
+TRIANGLE = _triangle()
+
 #: Every lemma, by name.
-LEMMAS: dict[str, Lemma] = {lemma.name: lemma for lemma in (ABEL,)}
+LEMMAS: dict[str, Lemma] = {lemma.name: lemma for lemma in (ABEL, TRIANGLE)}
 
 
 def get(name: str) -> Lemma:

@@ -253,11 +253,55 @@ def _log_sides(small, big, given: tuple):
     for side in (small, big):
         if not _is(sp.Q.positive(side), side.is_positive, given):
             raise ValueError("log_sides needs both sides proved positive")
-    return sp.log(small), sp.log(big)
+    return [(sp.log(small), sp.log(big))]
+
+
+def _abs_sides(small, big, given: tuple):
+    r"""``|a| <= b`` iff ``a <= b`` and ``-a <= b``, for real ``a`` (``|a| = max(a, -a)``; the same with ``<``): the
+    small side must be ``Abs`` of an expression proved real, and both parts must be proved."""
+    if not (isinstance(small, sp.Abs) and _is(sp.Q.real(small.args[0]), small.args[0].is_real, given)):
+        raise ValueError("abs_sides needs the small side |a| with a proved real")
+    a = small.args[0]
+    return [(a, big), (-a, big)]
 
 
 SIDE_STRATEGIES["log_sides"] = _log_sides
+SIDE_STRATEGIES["abs_sides"] = _abs_sides
 STRATEGY_NAMES = frozenset(STRATEGIES) | frozenset(SIDE_STRATEGIES)
+
+
+def nonnegative(e, given: tuple = ()) -> bool:
+    r"""Whether ``e >= 0`` is proved: SymPy's assumptions (and ``given``) first, then three rules SymPy lacks, each
+    sound on its own: a sum of terms each proved nonnegative is; ``|a| + c a`` is for real ``a`` and a rational
+    ``|c| <= 1`` (``|a| >= |c a|``); a Sum over a range proved forward of a summand proved nonnegative is (every
+    term is, and there is no reversed range to flip the sign)."""
+    if _is(sp.Q.nonnegative(e), getattr(e, "is_nonnegative", None), given):
+        return True
+    if isinstance(e, sp.Sum):
+        return all(forward(lo, hi, given) for _, lo, hi in e.limits) and nonnegative(e.function, given)
+    if not isinstance(e, sp.Add):
+        return False
+    rest = list(e.args)
+    for t in e.args:
+        if isinstance(t, sp.Abs) and t in rest and t.args[0].is_real:
+            a = t.args[0]
+            partner = next((u for u in rest if u is not t and _multiple(u, a) is not None), None)
+            if partner is not None:
+                rest.remove(t)
+                rest.remove(partner)
+    if len(rest) == len(e.args):
+        return False
+    return all(nonnegative(t, given) for t in rest)
+
+
+def _multiple(u, a):
+    r"""``c`` if ``u = c a`` with a rational ``|c| <= 1``, else ``None``."""
+    c, rest = u.as_coeff_Mul()
+    if rest == a and c.is_Rational and abs(c) <= 1:
+        return c
+    if u == a:
+        return sp.Integer(1)
+    return None
 
 
 def _is(query, fast, given: tuple) -> bool:

@@ -332,6 +332,15 @@ def test_a_claim_false_only_for_large_positions_is_rejected():
     assert not r.ok and r.steps[0].numeric.status == "disagree"
 
 
+@pytest.mark.parametrize("lo, hi", [(10**3, 10**5), (10**5, 10**7), (-(10**6), -(10**4))])
+def test_a_claim_false_only_at_middle_magnitudes_is_rejected_by_the_regular_draws(lo, hi):
+    # the far points start above the default range: the regular draws must cover 1 .. 2^24 themselves
+    m = sp.Symbol("m", integer=True)
+    inside = sp.Piecewise((1, (m > lo) & (m < hi)), (0, True))
+    r = ident([Step(inside, sp.Integer(0), "zero outside a band", ("piecewise_fold",))]).verify()
+    assert r.steps[0].numeric.status == "disagree"
+
+
 def test_regression_relative_error_is_not_an_absolute_error_below_one():
     b = sp.Symbol("b", positive=True)
     tiny = sp.exp(-1000 * b)

@@ -5,7 +5,8 @@ import pytest
 import sympy as sp
 
 from posproof.symbolic import Step, Theorem
-from posproof.symbolic.lemmas import ABEL, LEMMAS, get
+from posproof.symbolic.lemmas import ABEL, LEMMAS, TRIANGLE, get
+from posproof.symbolic.strategies import nonnegative
 
 n = sp.Symbol("n", integer=True, positive=True)
 m = sp.Symbol("m", integer=True)
@@ -22,7 +23,7 @@ def test_abel_is_proved_once_and_its_wrong_variant_is_rejected():
     assert ABEL.proved
     assert ABEL.theorem.verify().symbolic
     assert not ABEL.theorem.wrong_variant().verify().ok
-    assert get("Abel summation") is ABEL and set(LEMMAS) == {"Abel summation"}
+    assert get("Abel summation") is ABEL and set(LEMMAS) == {"Abel summation", "triangle inequality for finite sums"}
 
 
 def test_a_citation_proves_its_step_and_the_claim_verifies_on_both_lines():
@@ -96,3 +97,31 @@ def test_a_lemma_whose_theorem_fails_proves_nothing():
     step = lemma.cite({"x": sp.Integer(2)})
     assert not lemma.proved and not step.check_symbolic()
     assert step.cites.problems(step) == ["lemma 'false' is not proved"]
+
+
+def test_the_triangle_inequality_for_finite_sums_is_proved_for_every_n_and_cited():
+    assert TRIANGLE.proved and TRIANGLE.theorem.verify().symbolic
+    assert not TRIANGLE.theorem.wrong_variant().verify().ok
+    x = sp.Symbol("x", real=True)
+    step = TRIANGLE.cite({"N": n, "f": sp.Lambda(i, sp.cos(i * x) * r[i])}, "the triangle inequality")
+    assert step.check_symbolic()
+    claim = Theorem("triangle-user", "t", "test", "test", (step,), rel="<=", sizes={n: (1, 4)})
+    assert claim.verify().ok
+    # a complex sequence is not a real one: the citation refuses it
+    assert not TRIANGLE.cite({"N": n, "f": sp.Lambda(i, sp.exp(sp.I * i * x))}).check_symbolic()
+
+
+def test_abs_sides_needs_both_parts_and_a_real_argument():
+    x = sp.Symbol("x", real=True)
+    assert Step(sp.Abs(x), sp.Abs(x), "same", ("abs_sides", "expand"), "<=").check_symbolic()
+    assert not Step(sp.Abs(x), x, "only one part holds", ("abs_sides", "expand"), "<=").check_symbolic()
+    z = sp.Symbol("z")
+    assert not Step(sp.Abs(z), sp.Abs(z), "complex", ("abs_sides", "expand"), "<=").check_symbolic()
+
+
+def test_nonnegative_rules_are_the_sound_ones():
+    x = sp.Symbol("x", real=True)
+    assert nonnegative(sp.Abs(x) - x) and nonnegative(sp.Abs(x) + x / 2)
+    assert not nonnegative(sp.Abs(x) - 2 * x)
+    assert not nonnegative(sp.Sum(sp.Integer(1), (i, 0, m)))  # a range not proved forward: no sign
+    assert nonnegative(sp.Sum(sp.Abs(r[i]) - r[i], (i, 0, n)))
