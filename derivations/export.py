@@ -162,6 +162,31 @@ def _draw_all(suffix: str) -> dict[str, bytes]:
     return {name: plots.plot_bytes(name, suffix) for name in plots.PLOTS}
 
 
+def placement(topics, figures: Iterable[str]) -> dict[str, list[str]]:
+    r"""Where each figure goes: ``{claim id: [figure names]}``, after the claim it draws (a figure of no claim of
+    its topic after the topic's last claim); every format places and numbers the figures in this order."""
+    from . import plots
+
+    figures = list(figures)
+    out: dict[str, list[str]] = {}
+    for t, claims in topics:
+        if not claims:
+            continue
+        mine = [f for f in figures if f in _figures_of(t)]
+        ids = {c.id for c in claims}
+        for c in claims:
+            here = [f for f in mine if plots.PLOTS[f].claim == c.id]
+            if c is claims[-1]:
+                here += [f for f in mine if plots.PLOTS[f].claim not in ids]
+            if here:
+                out[c.id] = here
+    return out
+
+
+def _numbers(places: dict[str, list[str]]) -> dict[str, int]:
+    return {name: k for k, name in enumerate((n for names in places.values() for n in names), 1)}
+
+
 def _figures_of(topic: str) -> list[str]:
     from . import plots
 
@@ -196,7 +221,7 @@ def _latex_figure(name: str) -> str:
     spec = plots.PLOTS[name]
     return (
         "\\begin{figure}[htbp]\n\\centering\n"
-        f"\\includegraphics[width=0.8\\linewidth]{{figures/{name}.pdf}}\n"
+        f"\\includegraphics[width={'' if name in plots.WIDE else '0.9'}\\linewidth]{{figures/{name}.pdf}}\n"
         f"\\caption{{{prose(spec.caption, 'latex')}}}\\label{{fig:{name}}}\n\\end{{figure}}"
     )
 
@@ -213,18 +238,13 @@ def _lower_first(title: str) -> str:
 
 
 def topic_file(topic: str, claims, figures: Iterable[str] = ()) -> str:
-    r"""One topic's LaTeX: its claims, each figure referenced from the claim it illustrates and set right after
-    it (a figure of no claim after the last one)."""
-    from . import plots
-
-    figures = [f for f in figures if f in _figures_of(topic)]
-    ids = {c.id for c in claims}
+    r"""One topic's LaTeX: its claims, each figure referenced from the claim it draws and set right after it
+    (:func:`placement`)."""
+    places = placement([(topic, claims)], figures)
     parts = []
     for c in claims:
         text = latex_format.identity_latex(c)
-        mine = [f for f in figures if plots.PLOTS[f].claim == c.id]
-        if c is claims[-1]:
-            mine += [f for f in figures if plots.PLOTS[f].claim not in ids]
+        mine = places.get(c.id, [])
         if mine:
             text += "\n" + " ".join(_figure_reference(f) for f in mine) + "\n\n" + "\n".join(map(_latex_figure, mine))
             text += "\n"
@@ -303,16 +323,22 @@ def _markdown_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
 
     figures, note = _figures("svg") if with_figures else ({}, "")
     files = {}
+    places = placement(topics, figures)
+    numbers = _numbers(places)
     for t, claims in topics:
         parts = [f"# {topic_title(t)}", ""]
-        parts += [markdown_format.blocks_markdown(blocks(c)) for c in claims]
-        for name in (f for f in figures if f in _figures_of(t)):
-            parts += [
-                f"![{plots.PLOTS[name].title}](figures/{name}.svg)",
-                "",
-                prose(plots.PLOTS[name].caption, "markdown"),
-                "",
-            ]
+        for c in claims:
+            parts.append(markdown_format.blocks_markdown(blocks(c)))
+            for name in places.get(c.id, ()):
+                spec = plots.PLOTS[name]
+                parts += [
+                    f"Figure {numbers[name]} draws this: {_lower_first(spec.title)}.",
+                    "",
+                    f"![{spec.title}](figures/{name}.svg)",
+                    "",
+                    f"*Figure {numbers[name]}.* {prose(spec.caption, 'markdown')}",
+                    "",
+                ]
         files[f"{t}.md"] = "\n".join(parts).encode()
     files |= {f"figures/{n}.svg": b for n, b in figures.items()}
     index = [f"# {TITLE}", "", ABSTRACT, "", "## Contents", ""]
@@ -365,17 +391,13 @@ def html_page(topics, with_figures: bool = True, katex: bool | None = None) -> t
     figures, note = _figures("svg") if with_figures else ({}, "")
     toc = "".join(f'<li><a href="#topic-{t}">{html.escape(topic_title(t))}</a></li>' for t, _ in topics)
     parts = [f"<h1>{html.escape(TITLE)}</h1>", f"<p>{html.escape(ABSTRACT)}</p>", f"<nav><ol>{toc}</ol></nav>"]
-    numbers = {name: k for k, name in enumerate((f for t, _ in topics for f in figures if f in _figures_of(t)), 1)}
+    places = placement(topics, figures)
+    numbers = _numbers(places)
     for t, claims in topics:
         parts.append(f'<h2 id="topic-{t}">{html.escape(topic_title(t))}</h2>')
-        mine = [f for f in figures if f in _figures_of(t)]
-        ids = {c.id for c in claims}
         for c in claims:
             parts.append(blocks_html(blocks(c), math))
-            here = [f for f in mine if plots.PLOTS[f].claim == c.id]
-            if c is claims[-1]:
-                here += [f for f in mine if plots.PLOTS[f].claim not in ids]
-            for name in here:
+            for name in places.get(c.id, ()):
                 cap = prose(plots.PLOTS[name].caption, "html", math)
                 parts.append(
                     f'<p><a href="#fig-{name}">Figure {numbers[name]}</a> draws this: '

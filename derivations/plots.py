@@ -17,6 +17,9 @@ import numpy as np
 
 INSTALL = "matplotlib is not installed: pip install 'posproof[plots]'"
 
+#: Figures of two panels, drawn wide and set at the full text width (their legends stay readable in print).
+WIDE = ("rope-decay",)
+
 #: File types ``plot`` writes, by suffix.
 SUFFIXES = ("png", "svg", "pdf")
 
@@ -72,7 +75,7 @@ def _waves(fig, positions, marks, title):
     ax.set_xlabel("position")
     ax.set_ylabel(r"$\sin(\mathrm{pos}\,\theta_i)$")
     ax.set_title(title)
-    ax.legend(loc="lower left", fontsize=8)
+    ax.legend(loc="lower left", fontsize=9)
     ax.grid(alpha=0.3)
 
 
@@ -81,7 +84,9 @@ def _adjacent(fig):
 
 
 def _aliasing(fig):
-    _waves(fig, (0, 50), [0, 6, 19, 25, 44], "Distant positions: the fast wave nearly repeats (6, 19, 25, 44)")
+    _waves(
+        fig, (0, 50), [0, 6, 19, 25, 44], "Distant positions: the fast wave comes back near its start, never onto it"
+    )
 
 
 def _proximity(fig):
@@ -100,7 +105,7 @@ def _proximity(fig):
     ax.set_xlabel("distance $k$")
     ax.set_ylabel(r"$\varphi(k) = \mathrm{PE}(0)\cdot\mathrm{PE}(k)$")
     ax.set_title(r"Proximity against distance ($b = 10000$): monotone only at short range")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     ax.grid(alpha=0.3)
 
 
@@ -127,7 +132,7 @@ def _decay(fig):
     ax2.plot(r, score, lw=0.8, color="C0", label=r"$|\sum_i h_i e^{i(m-n)\theta_i}|$, one draw")
     ax2.set_xlabel("relative distance $m - n$")
     ax2.set_title("The score and its bound")
-    ax2.legend(fontsize=7)
+    ax2.legend(fontsize=9)
     ax2.grid(alpha=0.3)
 
 
@@ -166,7 +171,7 @@ def _precision(fig):
     ax.set_xlabel("query position $m$")
     ax.set_ylabel(r"$\max_r |s(m, m+r) - s_{ref}(r)| / (|q||k|)$")
     ax.set_title("RoPE score error against position, per dtype ($d = 128$)")
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=8, ncol=2)
     ax.grid(alpha=0.3, which="both")
 
 
@@ -197,8 +202,8 @@ def _extension(fig):
         ax.semilogy(np.arange(inv_freq.size), inv_freq, color=f"C{k}", lw=1.2, label=name)
     ax.set_xlabel("pair index $i$")
     ax.set_ylabel(r"frequency $\theta'_i$")
-    ax.set_title(r"Context extension: each rule's frequencies ($d = 128$, $b = 500000$, factor 4; Llama 3: 8)")
-    ax.legend(fontsize=8)
+    ax.set_title(r"Each rule's frequencies ($d = 128$, $b = 500000$; factor 4, Llama 3: 8)")
+    ax.legend(fontsize=9)
     ax.grid(alpha=0.3, which="both")
 
 
@@ -221,16 +226,18 @@ PLOTS: dict[str, Plot] = {
     "sinusoidal-aliasing": Plot(
         "Distant positions aliasing on the fast wave",
         "sinusoidal",
-        r"Positions 0, 6, 19, 25 and 44 sit at nearly the same height of the fast wave; the slow wave "
-        r"separates them (`sinusoidal-fast-wave-near-repeats`).",
+        r"The fast wave ($\theta_0 = 1$) comes back near its value at position 0 at positions 6, 19, 25 and 44, "
+        r"never onto it (the pair's distance $2|\sin(k/2)|$ stays above 0; "
+        r"`sinusoidal-fast-wave-near-repeats`); the slow wave ($i = 48$) separates them.",
         _aliasing,
         "sinusoidal-fast-wave-near-repeats",
     ),
     "sinusoidal-proximity": Plot(
         "Proximity against distance",
         "sinusoidal",
-        r"$\varphi(k) = \mathrm{PE}(0)\cdot \mathrm{PE}(k)$ decreases only up to the shaded range "
-        r"($k \le 11$ at $d = 128$, $k \le 43$ at $d = 512$; `sinusoidal-monotone-range`), then rises.",
+        r"$\varphi(k) = \mathrm{PE}(0)\cdot \mathrm{PE}(k)$ decreases only over the shaded range "
+        r"($k \le 11$ at $d = 128$, $k \le 43$ at $d = 512$; `sinusoidal-monotone-range`); at the next distance "
+        r"it rises, and beyond it falls overall while oscillating.",
         _proximity,
         "sinusoidal-monotone-range",
     ),
@@ -263,6 +270,7 @@ PLOTS: dict[str, Plot] = {
         r"$\theta'_i$ of each scaling rule (`numeric.scaling.rope_inv_freq`): linear divides every frequency, "
         r"NTK and dynamic NTK change the base, YaRN and Llama 3 keep the fast pairs and divide the slow ones.",
         _extension,
+        "extension-float64-agrees",
     ),
 }
 
@@ -285,8 +293,8 @@ def plot_bytes(name: str, suffix: str) -> bytes:
     level = quiet.level
     quiet.setLevel(logging.ERROR)
     with matplotlib.rc_context({"svg.hashsalt": "posproof", "svg.fonttype": "path", "pdf.fonttype": 42}):
-        wide = name in ("rope-decay",)
-        fig = Figure(figsize=(10, 4) if wide else (7, 4.2), layout="constrained")
+        wide = name in WIDE
+        fig = Figure(figsize=(8.5, 3.6) if wide else (7, 4.2), layout="constrained")
         PLOTS[name].draw(fig)
         buf = io.BytesIO()
         metadata = {

@@ -5,11 +5,14 @@ every export shows the same derivation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import mpmath
+import sympy as sp
 
+from posproof.numeric.formatting import number as _number
 from posproof.numeric.formatting import show as _show
 from posproof.symbolic import settings
 from posproof.symbolic.core import RELATIONS, Definition, Fact, Step
@@ -38,11 +41,30 @@ class Block:
     rows: tuple = field(default_factory=tuple)
 
 
+#: A decimal written out in a computed value (a fact may format its own numbers).
+_DECIMAL = re.compile(r"(?<![\w.])-?\d+\.\d+(?:e[-+]?\d+)?(?![\w.])")
+
+
+def _digits(literal: str) -> int:
+    mantissa = literal.lstrip("-").split("e")[0].replace(".", "").lstrip("0")
+    return len(mantissa)
+
+
+def readable(value: str) -> str:
+    r"""A computed value with every decimal of more than 8 significant digits shown as the one formatter shows
+    a number (:func:`numeric.formatting.number`, 6 digits): a reader never gets a float's 15-17.
+
+    >>> readable("[0.009557537149, 0.3455564858, 2.5]")
+    '[0.00955754, 0.345556, 2.5]'
+    """
+    return _DECIMAL.sub(lambda m: _number(mpmath.mpf(m.group(0))) if _digits(m.group(0)) > 8 else m.group(0), value)
+
+
 def computed(c: Fact) -> list[tuple[str, str]]:
     r"""The rows a fact computes, as ``(label, value)`` strings (recomputed now, at the default precision)."""
     with mpmath.workdps(settings.DEFAULT_DPS):
         _, table = c.compute(settings.DEFAULT_DPS)
-    return [(str(label), _show(value)) for label, value in table]
+    return [(str(label), readable(_show(value))) for label, value in table]
 
 
 def _method(c) -> str:
@@ -73,12 +95,20 @@ def _definition_math(dfn: Definition) -> Block:
 
 def blocks(c) -> list[Block]:
     r"""One claim as :class:`Block`\ s: heading, source, statement, assumptions, then the derivation (steps and
-    their justifications), the definition, or the computed table."""
+    their justifications), the definition, or the computed table; last its ``notes`` (prose), if any."""
+    out = _blocks(c)
+    notes = (getattr(c, "notes", "") or "").strip()
+    if notes:
+        out.append(Block("para", f"Note. {notes}"))
+    return out
+
+
+def _blocks(c) -> list[Block]:
     out = [
         Block("heading", c.title, label=c.id),
         Block("para", f"`{c.id}` · {c.kind} · Source: {c.source}."),
     ]
-    if c.formula is not None:
+    if c.formula is not None and not isinstance(c.formula, sp.logic.boolalg.BooleanAtom):  # never the word True
         out.append(Block("statement", tex=formula_tex(c.formula), plain=formula_text(c.formula)))
     if isinstance(c, Definition):
         out += _assumptions(c)

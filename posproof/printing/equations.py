@@ -171,8 +171,10 @@ def lines(e, width: float = LINE_WIDTH) -> list[str]:
         prefix = _sum_prefix(e)
         body = e.function
         inner = lines(body, width - tex_width(prefix) - 2)
-        if len(inner) == 1:
+        if len(inner) == 1 and inner[0] == latex(body):
             return [tex]
+        if len(inner) == 1:  # a broken Piecewise: one line, several rows inside
+            return [rf"{prefix} {inner[0]}"]
         if isinstance(body, sp.Add):
             return [rf"{prefix} \biggl({inner[0]}", *inner[1:-1], rf"{inner[-1]}\biggr)"]
         return [rf"{prefix} {inner[0]}", *inner[1:]]
@@ -190,12 +192,26 @@ def lines(e, width: float = LINE_WIDTH) -> list[str]:
             parts = [latex(f) if not isinstance(f, sp.Add) else r"\left(%s\right)" % latex(f) for f in factors]
             head = "" if coeff == 1 else ("- " if coeff == -1 else latex(coeff) + " ")
             return _pack([head + parts[0]] + [r"\cdot " + p for p in parts[1:]], width)
+    if isinstance(e, sp.Piecewise):
+        return [_cases(e, width)]
     if isinstance(e, sp.MatAdd):
         return _pack(
             [latex(a) if j == 0 else "+ " + latex(a) for j, a in enumerate(e.args)],
             width,
         )
     return [tex]
+
+
+def _cases(e: sp.Piecewise, width: float) -> str:
+    r"""A wide ``Piecewise`` as ``cases`` whose long pieces are broken into rows at their terms (an ``array``:
+    MathML converters and KaTeX read it, as LaTeX does)."""
+    rows = []
+    for expr, cond in e.args:
+        when = r"\text{otherwise}" if cond == sp.true else r"\text{for}\: " + latex(cond)
+        parts = lines(expr, max(width - tex_width(when) - 4, 24.0))
+        piece = parts[0] if len(parts) == 1 else (r"\begin{array}{l} " + r" \\ \quad ".join(parts) + r" \end{array}")
+        rows.append(f"{piece} & {when}")
+    return r"\begin{cases} " + r" \\ ".join(rows) + r" \end{cases}"
 
 
 def display(lhs, rel: str, rhs, width: float = LINE_WIDTH) -> str:

@@ -6,7 +6,10 @@ formula by hand.
 
 from __future__ import annotations
 
+import re
+
 import sympy as sp
+from sympy.core.function import AppliedUndef
 from sympy.core.sympify import _sympify
 from sympy.printing.latex import LatexPrinter as _SympyLatexPrinter
 from sympy.printing.latex import greek_letters_set, modifier_dict
@@ -53,11 +56,73 @@ class _Natural:
         return terms
 
 
+def _unevaluated(expr) -> bool:
+    r"""Whether a product was written unevaluated (a product inside it, a repeated factor, a number after the
+    first factor): SymPy would print ``d 2 d`` for ``d·(2d)``."""
+    args = expr.args
+    return any(isinstance(a, sp.Mul) for a in args) or len(set(args)) < len(args) or any(a.is_Number for a in args[1:])
+
+
+def _power_of_ten(q) -> int | None:
+    r"""``k`` if the integer ``q`` is ``10**k`` with ``k >= 4``, else ``None``."""
+    k = len(str(q)) - 1
+    return k if k >= 4 and q == 10**k else None
+
+
 class LatexPrinter(_Natural, _SympyLatexPrinter):
-    r"""``sympy.latex`` with natural orders and ``\log_{2} n``."""
+    r"""``sympy.latex`` with natural orders and ``\log_{2} n``; a product written unevaluated with ``\cdot``
+    (``d \cdot \left(2 d\right)``, never ``d 2 d``); ``10^{-10}`` for ``1/10000000000``; a function named
+    with a prime (``b'``) italic like its letter; a power of an applied function around parentheses
+    (``\left(b'(n)\right)^{-2i/d}``, not ``b'^{-2i/d}(n)``, which reads as an iterated function)."""
+
+    def _print_Rational(self, expr):
+        k = _power_of_ten(expr.q) if abs(expr.p) == 1 else None
+        if k is not None:
+            return ("- " if expr.p < 0 else "") + "10^{-%d}" % k
+        return super()._print_Rational(expr)
+
+    def _hprint_Function(self, func: str) -> str:
+        out = super()._hprint_Function(func)
+        m = re.fullmatch(r"\\operatorname\{(.*'+)\}", out)
+        return m.group(1) if m else out
+
+    def _print_Function(self, expr, exp=None):
+        if exp is not None and isinstance(expr, AppliedUndef):
+            return r"\left(%s\right)^{%s}" % (self._print_Function(expr), exp)
+        return super()._print_Function(expr, exp)
+
+    def _unevaluated_mul(self, expr) -> str:
+        r"""A product as written: factors side by side, ``\cdot`` where side by side would misread (a number
+        after a factor, a repeated factor: ``\left(2 d\right) \cdot d``, ``d \cdot d``)."""
+        args = list(expr.args)
+        sign = ""
+        if args and args[0] == -1:
+            sign, args = "- ", args[1:]
+        out = ""
+        texts = [self._print(a) for a in args]
+        grouped = [
+            isinstance(a, sp.Add)
+            or (
+                isinstance(a, sp.Mul) and len(args) > 1 and not t.startswith("\\frac") and (" " in t or t[:1].isdigit())
+            )
+            for a, t in zip(args, texts, strict=True)
+        ]
+        for k, a in enumerate(args):
+            text = texts[k]
+            if grouped[k]:
+                text = r"\left(%s\right)" % text
+            if k:
+                prev = args[k - 1]
+                dot = text[:1].isdigit() or text[:1] == "-" or out[-1:].isdigit() or a == prev
+                dot = dot or (grouped[k] and isinstance(a, sp.Mul)) or (grouped[k - 1] and isinstance(prev, sp.Mul))
+                out += r" \cdot " if dot else " "
+            out += text
+        return sign + out
 
     def _print_Mul(self, expr):
         parts = _log_base(expr)
+        if parts is None and isinstance(expr, sp.Mul) and _unevaluated(expr):
+            return self._unevaluated_mul(expr)
         if parts is None:
             return super()._print_Mul(expr)
         rest, base, arg = parts
@@ -126,11 +191,27 @@ def _upright(name: str) -> bool:
     return stem is None or not (len(stem) == 1 or stem.lower() in greek_letters_set)
 
 
+_WORD_SUBSCRIPT = re.compile(r"(?P<base>[A-Za-z]+?)(?P<prime>'*)_\{?(?P<sub>[A-Za-z]{2,})\}?")
+
+
+def _name_tex(name: str) -> str | None:
+    r"""A symbol name's LaTeX where SymPy's would mislead: a multi-letter name upright (``\mathrm{pos}``), a
+    multi-letter subscript upright (``N_{concat}`` as ``N_{\mathrm{concat}}``, ``d_model``), else ``None``."""
+    if _upright(name):
+        return r"\mathrm{%s}" % name
+    m = _WORD_SUBSCRIPT.fullmatch(name)
+    if m and (len(m.group("base")) == 1 or m.group("base").lower() in greek_letters_set):
+        base = _SympyLatexPrinter()._print(sp.Symbol(m.group("base")))
+        return r"%s%s_{\mathrm{%s}}" % (base, m.group("prime"), m.group("sub"))
+    return None
+
+
 def _names(expr) -> dict:
-    r"""Multi-letter symbol names (``pos``) print upright."""
+    r"""Multi-letter symbol names (``pos``) and multi-letter subscripts (``d_{\mathrm{model}}``) print upright."""
     if not isinstance(expr, sp.Basic):
         return {}
-    return {s: r"\mathrm{%s}" % s.name for s in expr.free_symbols if isinstance(s, sp.Symbol) and _upright(s.name)}
+    names = {s: _name_tex(s.name) for s in expr.free_symbols if isinstance(s, sp.Symbol)}
+    return {s: tex for s, tex in names.items() if tex is not None}
 
 
 def latex(expr) -> str:

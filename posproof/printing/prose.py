@@ -210,18 +210,43 @@ def _tex_text(text: str, before: str) -> str:
 #: Greek letters and symbols of plain prose as LaTeX math (inside a formula :func:`ascii_math` made).
 _GREEK_TEX = {ch: tex.strip("$") + " " for ch, tex in _UNICODE_TEX.items() if tex.startswith("$\\")}
 
-_ATOM = r"(?:\d+(?:\.\d+)?|[A-Za-z]|[\u0391-\u03c9])'?"
+_ATOM = r"(?:\d+(?:\.\d+)?|[A-Za-z]|[\u0391-\u03c9]|(?:sum|prod|max|min)(?=_))'?"
 _SUB = r"_(?P<sub>\{[^{}]*\}|[A-Za-z0-9]+)"
-_SUP = r"\^(?P<sup>-?\((?:[^()]|\([^()]*\))*\)|-?\w+)"
+_SUP = r"\^(?P<sup>-?\((?:[^()]|\([^()]*\))*\)|\{[^{}]*\}|-?\w+)"
 _SCRIPTED = re.compile(rf"(?<![\w.])(?P<base>{_ATOM}|(?<=\)))(?=[_^])(?:{_SUB})?(?:{_SUP})?(?![\w])")
 
 
+_GREEK_NAMES = re.compile(
+    r"(?<![A-Za-z\\])(theta|gamma|zeta|delta|lambda|sigma|varphi|phi|psi|alpha|beta|omega)(?![A-Za-z])"
+)
+
+
 def _script_tex(part: str, strip: bool) -> str:
+    if part in ("sum", "prod"):
+        return "\\" + part
+    if part in ("max", "min"):
+        return "\\" + part
     if strip and part.startswith(("(", "{")) and part.endswith((")", "}")):
         part = part[1:-1]
     if re.fullmatch(r"[A-Za-z]{2,}", part):
         return r"\mathrm{%s}" % part
+    part = _GREEK_NAMES.sub(r"\\\1 ", part)
     return "".join(_GREEK_TEX.get(ch, ch) for ch in part).replace("  ", " ").strip()
+
+
+#: ``d = 128``, ``θ ≤ 1``: one letter set equal to (or compared with) a number, in plain prose.
+_EQUATION = re.compile(
+    r"(?<![\w.$\\'])([A-Za-z]|[\u0391-\u03c9]) (=|<|>|≤|≥) (-?\d+(?:\.\d+)?(?:\^(?:\([^()]*\)|-?\w+))?)(?![\w$^]|\.\d)"
+)
+
+
+def _equation(m: re.Match) -> str:
+    value = m.group(3)
+    if "^" in value:
+        base, exp = value.split("^", 1)
+        value = "%s^{%s}" % (base, _script_tex(exp, True))
+    rel = {"≤": r"\le", "≥": r"\ge"}.get(m.group(2), m.group(2))
+    return f"${_script_tex(m.group(1), False)} {rel} {value}$"
 
 
 def ascii_math(text: str) -> str:
@@ -251,7 +276,8 @@ def ascii_math(text: str) -> str:
                     tex += "^{%s}" % _script_tex(m.group("sup"), True)
                 return f"${tex}$"
 
-            out.append(_SCRIPTED.sub(formula, s))
+            pieces = re.split(r"(\$[^$]*\$)", _EQUATION.sub(_equation, s))
+            out.append("".join(p if p.startswith("$") else _SCRIPTED.sub(formula, p) for p in pieces))
     return "".join(out)
 
 

@@ -4,6 +4,8 @@ r"""Plain text of claims for the terminal: prose in Unicode, the statement drawn
 
 from __future__ import annotations
 
+from sympy.logic.boolalg import BooleanAtom
+
 from posproof.symbolic.core import Definition, Fact
 
 from .blocks import _method, _why, computed
@@ -18,23 +20,28 @@ def _indent(text: str, by: str = "    ") -> str:
     return "\n".join(by + line if line.strip() else line for line in text.splitlines())
 
 
+def _notes(c) -> list[str]:
+    notes = (getattr(c, "notes", "") or "").strip()
+    return [f"  note: {prose(notes, 'text')}"] if notes else []
+
+
 def claim_text(c) -> str:
     r"""One claim for the terminal: prose in Unicode, the statement drawn by ``sympy.pretty``, steps as ``sstr``."""
     out = [f"{c.id} ({c.kind}): {prose(c.title, 'text')}", f"  source: {prose(c.source, 'text')}"]
-    if c.formula is not None:
+    if c.formula is not None and not isinstance(c.formula, BooleanAtom):  # never the word True
         out += ["  statement:", _indent(formula_text(c.formula))]
     if isinstance(c, Definition):
         out += [f"  assume: {prose(a, 'text')}" for a in c.assumptions]
         out.append(f"  by definition: {sstr(c.lhs)} := {sstr(c.rhs)}")
         out.append(f"       ({prose(c.why, 'text')}; checked: {c.implementation} computes it)")
-        return "\n".join(out) + "\n"
+        return "\n".join(out + _notes(c)) + "\n"
     if isinstance(c, Fact):
         out.append(f"  {prose(c.statement, 'text')}")
         for dfn in c.definitions:
             out.append(f"  where {sstr(dfn.lhs)} := {sstr(dfn.rhs)}  (checked: {dfn.implementation})")
         out.append(f"  computed with {prose(_method(c), 'text')}:")
         out += [f"  computed: {prose(label, 'text')} = {value}" for label, value in computed(c)]
-        return "\n".join(out) + "\n"
+        return "\n".join(out + _notes(c)) + "\n"
     out += [f"  given: {g}  (assumed beyond the symbols' domains)" for g in given_plain(c)]
     out += [f"  assume: {prose(a, 'text')}" for a in c.assumptions]
     for k, st in enumerate(c.steps, 1):
@@ -42,7 +49,7 @@ def claim_text(c) -> str:
         out.append(f"       because {prose(_why(st), 'text')}")
     if not c.chained:
         out.append(f"  hence {sstr(c.lhs)} {c.rel} {sstr(c.rhs)}  [{', '.join(c.strategy)}]")
-    return "\n".join(out) + "\n"
+    return "\n".join(out + _notes(c)) + "\n"
 
 
 def identity_text(c) -> str:

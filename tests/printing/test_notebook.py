@@ -1,4 +1,5 @@
-r"""The example notebook runs from top to bottom (the ``notebook`` extra: nbclient, ipykernel)."""
+r"""The example notebook is committed with its outputs (what a reader sees without running it) and runs from top
+to bottom (the ``notebook`` extra: nbclient, ipykernel)."""
 
 from pathlib import Path
 
@@ -12,7 +13,8 @@ def test_example_notebook_executes_and_shows_math_and_tables():
     nbclient = pytest.importorskip("nbclient")
     pytest.importorskip("ipykernel")
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    assert not any(cell.get("outputs") for cell in nb.cells if cell.cell_type == "code"), "commit it without outputs"
+    stored = [cell.get("outputs") for cell in nb.cells if cell.cell_type == "code"]
+    assert all(stored), "commit it with its outputs (run it, as tests/printing/test_notebook.py does)"
     nbclient.NotebookClient(
         nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK.parents[2])}}
     ).execute()

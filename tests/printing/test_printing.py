@@ -100,3 +100,73 @@ def test_notebook_representations():
     result = c.verify(dps=30)
     assert "<table" in result._repr_html_() and "verified" in result._repr_html_()
     assert "| sinusoidal-norm | theorem | verified |" in result._repr_markdown_()
+
+
+# ---- issue 19: printing that reads as other mathematics ----------------------------------------------------------
+
+
+def test_a_product_written_unevaluated_keeps_its_factors_apart():
+    d = sp.Symbol("d", positive=True, integer=True)
+    two_d_d = sp.Mul(d, sp.Mul(2, d, evaluate=False), evaluate=False)
+    d_d = sp.Mul(-1, d, d, evaluate=False)
+    assert printers.latex(sp.Add(two_d_d, d_d, evaluate=False)) == r"d \cdot \left(2 d\right) - d \cdot d"
+    assert printers.latex(2 * d) == "2 d"  # an evaluated product is printed as SymPy prints it
+
+
+def test_a_power_of_ten_and_primed_functions():
+    n, i, d = sp.symbols("n i d", positive=True)
+    assert (
+        printers.latex(sp.Rational(1, 10**10)) == "10^{-10}" and printers.latex(sp.Rational(1, 100)) == r"\frac{1}{100}"
+    )
+    b = sp.Function("b'")
+    assert printers.latex(b(n)) == r"b'{\left(n \right)}"  # not \operatorname{b'}: a prime, not a closing quote
+    assert printers.latex(b(n) ** (-2 * i / d)) == r"\left(b'{\left(n \right)}\right)^{- \frac{2 i}{d}}"
+
+
+def test_multi_letter_subscripts_are_upright():
+    assert printers.latex(sp.Symbol("N_{concat}")) == r"N_{\mathrm{concat}}"
+    assert printers.latex(sp.Symbol("d_model")) == r"d_{\mathrm{model}}"
+    assert printers.latex(sp.Symbol("x_i")) == "x_{i}"
+
+
+def test_a_statement_is_never_the_word_true():
+    for c in registry.all():
+        bs = blocks.blocks(c)
+        assert all(b.tex.strip() not in (r"\text{True}", r"\text{False}") for b in bs if b.kind == "statement"), c.id
+        assert "statement:\n    True" not in text_format.claim_text(c), c.id
+
+
+def test_given_hypotheses_are_printed_with_the_statement_in_every_format():
+    from posproof.printing import html, latex, markdown
+
+    c = registry.get("sinusoidal-wavelengths")
+    assert equations.given_tex(c) == ["b > 1"]
+    assert "Given $b > 1$" in latex.identity_latex(c)
+    assert "Given $b > 1$" in markdown.identity_markdown(c)
+    assert "given: b > 1" in text_format.claim_text(c)
+    page = html.blocks_html(blocks.blocks(c), lambda tex, display: f"[{tex}]")
+    assert "Given [b &gt; 1]" in page or "Given [b > 1]" in page
+    kinds = [b.kind for b in blocks.blocks(c)]
+    assert kinds.index("statement") < next(k for k, b in enumerate(blocks.blocks(c)) if b.text.startswith("Given"))
+    for claim in registry.all():
+        if getattr(claim, "given", ()):
+            assert any(b.text.startswith("Given ") for b in blocks.blocks(claim)), claim.id
+
+
+def test_prose_quotes_and_ascii_scripts():
+    assert prose.prose("'Attention Is All You Need', BERT's", "latex") == "`Attention Is All You Need', BERT's"
+    assert prose.prose("period 2^(j+1) of W_{k,R}", "latex") == "period $2^{j+1}$ of $W_{k,R}$"
+    assert prose.prose("`rope_mp` and numeric.rotary.rope_mp", "latex").count("$") == 0
+    assert (
+        prose.prose("RoPE (d = 128, b = 10^4) at L = 2000.", "latex") == "RoPE ($d = 128$, $b = 10^{4}$) at $L = 2000$."
+    )
+    assert prose.prose("d = 128", "text") == "d = 128"  # the terminal keeps plain text
+
+
+def test_a_wide_piecewise_inside_a_sum_is_broken_into_rows():
+    c = registry.get("multiaxis-proportional-relative") if "multiaxis-proportional-relative" in IDS else None
+    if c is None:
+        pytest.skip("no claim with a Piecewise summand")
+    tex = equations.display(c.steps[0].lhs, "=", c.steps[0].rhs)
+    assert r"\begin{cases} \begin{array}{l}" in tex
+    assert max(equations.tex_width(row) for row in tex.split(r"\\")) <= equations.LINE_WIDTH * 1.5
