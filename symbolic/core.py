@@ -181,7 +181,10 @@ class Step:
     def check_symbolic(self, given: tuple = ()) -> bool:
         r"""Whether the strategy proves this step (``given``: extra facts such as ``b > 1`` for inequalities)."""
         if self.cites is not None:  # only a citation of a lemma (symbolic/lemmas.py registers the type) proves
-            return isinstance(self.cites, CITATIONS) and bool(self.cites.holds(self, given))
+            cite: Any = self.cites
+            if not isinstance(self.cites, CITATIONS):
+                return False
+            return bool(cite.holds(self, given))
         # Bound variables become dummies carrying only what their limits imply, before any strategy and before the
         # sign decision (a reversed range raises: it proves nothing).
         lhs, rhs = bind(self.lhs, given), bind(self.rhs, given)
@@ -189,7 +192,7 @@ class Step:
             return _is_zero(reduce_difference(lhs, rhs, self.strategy, given))
         small, big = (lhs, rhs) if self.rel in ("<=", "<") else (rhs, lhs)
         names = self.strategy
-        pairs = [(small, big)]
+        pairs: list = [(small, big)]
         if names and names[0] in SIDE_STRATEGIES:
             try:
                 pairs = SIDE_STRATEGIES[names[0]](small, big, given)

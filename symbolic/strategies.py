@@ -245,7 +245,7 @@ def _refine_limits(e):
 
 #: Strategies for inequality steps that transform both sides by a strictly increasing function (so ``a < b``
 #: iff ``f(a) < f(b)``) before the difference is taken. Each checks the domain where it is increasing.
-SIDE_STRATEGIES: dict[str, Callable[[Any, Any, tuple], tuple]] = {}
+SIDE_STRATEGIES: dict[str, Callable[[Any, Any, tuple], list]] = {}
 
 
 def _log_sides(small, big, given: tuple):
