@@ -124,15 +124,15 @@ def _blocks(c) -> list[Block]:
         out.append(Block("items", rows=tuple(computed(c))))
         return out
     out += _given(c) + _assumptions(c)
+    statement = next((b.tex for b in out if b.kind == "statement"), None)
     numbered = len(c.steps) > 1
     for k, st in enumerate(c.steps, 1):
         lhs = st.lhs if (k == 1 or not c.chained) else None
         rel = RELATIONS[st.rel]
-        out.append(
-            Block(
-                "step", st.why, tex=display(lhs, rel, st.rhs), code=", ".join(st.strategy), number=k if numbered else 0
-            )
-        )
+        tex = display(lhs, rel, st.rhs)
+        if tex == statement:  # the step is the statement itself: printed once, above
+            tex = ""
+        out.append(Block("step", st.why, tex=tex, code=", ".join(st.strategy), number=k if numbered else 0))
     if not c.chained:
         out.append(Block("para", f"Hence [{', '.join(c.strategy)}]:"))
         out.append(Block("math", tex=display(c.lhs, RELATIONS[c.rel], c.rhs)))

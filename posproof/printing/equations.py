@@ -94,7 +94,7 @@ def _macro_width(nd) -> float:
         return 1.6
     if name in ("cdot", "times", "le", "ge", "leq", "geq", "ne", "approx", "in", "to", "mapsto", "odot"):
         return 1.8
-    if name in ("sin", "cos", "tan", "log", "exp", "max", "min", "lim"):
+    if name in ("sin", "cos", "tan", "log", "ln", "exp", "max", "min", "lim"):
         return len(name) + 0.3
     return 1.0
 

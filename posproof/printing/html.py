@@ -160,9 +160,11 @@ def blocks_html(bs: Iterable[Block], math: Callable[[str, bool], str]) -> str:
             out.append(f'<div class="display">{math(b.tex, True)}</div>')
         elif b.kind == "step":
             num = f"({b.number}) " if b.number else ""
+            shown = f'<div class="display">{math(b.tex, True)}</div>' if b.tex else ""
+            same = "" if b.tex else " (the statement above)"
             out.append(
-                f'<p class="why">{num}{p(b.text)} <span class="strategy">[{html.escape(b.code)}]</span></p>'
-                f'<div class="display">{math(b.tex, True)}</div>'
+                f'<p class="why">{num}{p(b.text)} <span class="strategy">[{html.escape(b.code)}]</span>{same}</p>'
+                + shown
             )
         elif b.kind == "items":
             rows = "".join(f"<li>{p(label)}: <code>{html.escape(v)}</code></li>" for label, v in b.rows)

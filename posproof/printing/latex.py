@@ -30,7 +30,8 @@ def blocks_latex(bs: Iterable[Block], level: str = "subsection") -> str:
             out[-1] += "\n" + _display_latex(b.tex)
         elif b.kind == "step":
             num = f"({b.number}) " if b.number else ""
-            out.append(f"{num}{prose(b.text, 'latex')} {{\\small[{_tex_escape(b.code)}]}}\n{_display_latex(b.tex)}")
+            shown = f"\n{_display_latex(b.tex)}" if b.tex else " (the statement above)"
+            out.append(f"{num}{prose(b.text, 'latex')} {{\\small[{_tex_escape(b.code)}]}}{shown}")
         elif b.kind == "items":
             rows = "\n".join(
                 f"\\item {prose(label, 'latex')}: \\texttt{{{_tex_breakable(value)}}}" for label, value in b.rows

@@ -21,7 +21,10 @@ def blocks_markdown(bs: Iterable[Block], level: int = 3) -> str:
             out += (["**Statement.**", ""] if b.kind == "statement" else []) + ["$$", b.tex, "$$", ""]
         elif b.kind == "step":
             num = f"{b.number}. " if b.number else ""
-            out += [f"{num}{prose(b.text, 'markdown')} (`{b.code}`)", "", "$$", b.tex, "$$", ""]
+            if b.tex:
+                out += [f"{num}{prose(b.text, 'markdown')} (`{b.code}`)", "", "$$", b.tex, "$$", ""]
+            else:
+                out += [f"{num}{prose(b.text, 'markdown')} (`{b.code}`), the statement above", ""]
         elif b.kind == "items":
             out += [f"- {prose(label, 'markdown')}: `{value}`" for label, value in b.rows] + [""]
     return "\n".join(out)

@@ -19,7 +19,7 @@ from sympy.printing.str import StrPrinter as _SympyStrPrinter
 from .prose import _tex_escape, math_text
 
 #: LaTeX printer settings used everywhere (golden files pin the output).
-LATEX_SETTINGS = dict(mat_delim="(", mul_symbol=None)
+LATEX_SETTINGS = dict(mat_delim="(", mul_symbol=None, ln_notation=True)  # \ln, as the prose writes it
 
 
 # ==============================================================================================================
@@ -74,6 +74,14 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
     (``d \cdot \left(2 d\right)``, never ``d 2 d``); ``10^{-10}`` for ``1/10000000000``; a function named
     with a prime (``b'``) italic like its letter; a power of an applied function around parentheses
     (``\left(b'(n)\right)^{-2i/d}``, not ``b'^{-2i/d}(n)``, which reads as an iterated function)."""
+
+    def _print_re(self, expr, exp=None):
+        out = r"\operatorname{Re}{\left(%s\right)}" % self._print(expr.args[0])
+        return out if exp is None else r"\left(%s\right)^{%s}" % (out, exp)
+
+    def _print_im(self, expr, exp=None):
+        out = r"\operatorname{Im}{\left(%s\right)}" % self._print(expr.args[0])
+        return out if exp is None else r"\left(%s\right)^{%s}" % (out, exp)
 
     def _print_Rational(self, expr):
         k = _power_of_ten(expr.q) if abs(expr.p) == 1 else None

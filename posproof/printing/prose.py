@@ -202,9 +202,29 @@ def _tex_code(text: str) -> str:
     return out
 
 
+#: ASCII relations and an ellipsis in plain prose, as the symbols they stand for.
+_ASCII_SYMBOLS = ((" >= ", " ≥ "), (" <= ", " ≤ "), (" != ", " ≠ "), ("...", "…"))
+
+
+def _symbols(text: str) -> str:
+    for ascii_, symbol in _ASCII_SYMBOLS:
+        text = text.replace(ascii_, symbol)
+    return text
+
+
+def _html_quotes(text: str, before: str) -> str:
+    r"""Straight quotes as typographic ones (‘…’, “…”), opening and closing as :func:`_tex_quotes` decides."""
+    if "'" not in text and '"' not in text:
+        return text
+    glued = before[-1:] if before and not before[-1].isspace() else ""
+    out = _OPENING.sub(lambda m: "‘" if m.group(1) == "'" else "“", glued + text)[len(glued) :]
+    return out.replace("'", "’").replace('"', "”")
+
+
 def _tex_text(text: str, before: str) -> str:
-    r"""Plain prose as LaTeX: quotes typeset (:func:`_tex_quotes`), specials escaped."""
-    return _tex_escape(_tex_quotes(text, before))
+    r"""Plain prose as LaTeX: quotes typeset (:func:`_tex_quotes`), ``>=``, ``<=``, ``!=`` and ``...`` as their
+    symbols, specials escaped."""
+    return _tex_escape(_tex_quotes(_symbols(text), before))
 
 
 #: Greek letters and symbols of plain prose as LaTeX math (inside a formula :func:`ascii_math` made).
@@ -276,7 +296,7 @@ def ascii_math(text: str) -> str:
                     tex += "^{%s}" % _script_tex(m.group("sup"), True)
                 return f"${tex}$"
 
-            pieces = re.split(r"(\$[^$]*\$)", _EQUATION.sub(_equation, s))
+            pieces = re.split(r"(\$[^$]*\$)", _EQUATION.sub(_equation, _symbols(s)))
             out.append("".join(p if p.startswith("$") else _SCRIPTED.sub(formula, p) for p in pieces))
     return "".join(out)
 
@@ -302,7 +322,12 @@ def prose(text: str, fmt: str, math: Callable[[str, bool], str] | None = None) -
             if kind == "math":
                 out.append(math(s, False) if math else html.escape(f"${s}$"))
             else:
-                out.append(f"<code>{html.escape(s)}</code>" if kind == "code" else html.escape(s))
+                out.append(
+                    f"<code>{html.escape(s)}</code>"
+                    if kind == "code"
+                    else html.escape(_html_quotes(_symbols(s), before))
+                )
+            before = "x" if kind != "text" else s
         else:
             out.append(math_text(s) if kind == "math" else s)
     return "".join(out)
