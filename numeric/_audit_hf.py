@@ -139,6 +139,7 @@ class TransformersRope:
             scaling["original_max_position_embeddings"] = cfg.L0
         if cfg.partial_rotary_factor != 1.0:
             scaling["partial_rotary_factor"] = cfg.partial_rotary_factor
+        self._factor = cfg.partial_rotary_factor
         self.expected = {"base": cfg.base, "scaling": scaling, "width": cfg.width, "call": "q,k,positions@bhsd"}
         layer = f" [{self.layer_type}]" if self.layer_type else ""
         self.describe = f"transformers {transformers.__version__} {self.rotary.__name__} + {self.apply.__name__}{layer}"
@@ -181,6 +182,8 @@ class TransformersRope:
             with torch.no_grad():
                 cos, sin = rotary(q, positions, **kw)
                 r = int(cos.shape[-1])  # as the models' attention does: rotate the first r channels, pass the rest
+                if 2 * r == int(width * self._factor):  # one value per pair (gpt-oss): the cache covers 2r channels
+                    r *= 2
                 q_rot, k_rot = q[..., :r], k[..., :r]
                 if self._single:
                     q_out, k_out = self.apply(q_rot, cos, sin), self.apply(k_rot, cos, sin)
