@@ -269,6 +269,10 @@ def _equation(m: re.Match) -> str:
     return f"${_script_tex(m.group(1), False)} {rel} {value}$"
 
 
+#: A dotted path into the package (``numeric.rotary.rope_mp``) written in plain prose: it is code.
+_IDENTIFIER = re.compile(r"(?<![\w.`])(?:numeric|symbolic|derivations|posproof|np|mpmath)(?:\.[A-Za-z_]\w*)+")
+
+
 def ascii_math(text: str) -> str:
     r"""Prose whose plain text writes scripts in ASCII (``2^(j+1)``, ``W_{k,R}``, ``e^(i(m-n)θ)``, ``d_model``)
     with those formulas as ``$...$`` math, so that every format typesets them (a multi-letter subscript upright);
@@ -296,6 +300,10 @@ def ascii_math(text: str) -> str:
                     tex += "^{%s}" % _script_tex(m.group("sup"), True)
                 return f"${tex}$"
 
+            s = _IDENTIFIER.sub(lambda m: f"`{m.group(0)}`", s)
+            if "`" in s:  # a module path just made code: typeset each part by its kind
+                out.append(ascii_math(s))
+                continue
             pieces = re.split(r"(\$[^$]*\$)", _EQUATION.sub(_equation, _symbols(s)))
             out.append("".join(p if p.startswith("$") else _SCRIPTED.sub(formula, p) for p in pieces))
     return "".join(out)

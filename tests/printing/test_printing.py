@@ -170,3 +170,9 @@ def test_a_wide_piecewise_inside_a_sum_is_broken_into_rows():
     tex = equations.display(c.steps[0].lhs, "=", c.steps[0].rhs)
     assert r"\begin{cases} \begin{array}{l}" in tex
     assert max(equations.tex_width(row) for row in tex.split(r"\\")) <= equations.LINE_WIDTH * 1.5
+
+
+def test_a_module_path_in_prose_is_typeset_as_code():
+    tex = prose.prose("computed by numeric.rotary.rope_mp at 50 digits", "latex")
+    assert tex == r"computed by \texttt{numeric.\allowbreak{}rotary.\allowbreak{}rope\_\allowbreak{}mp} at 50 digits"
+    assert prose.prose("numeric.rotary.rope_mp", "markdown") == "`numeric.rotary.rope_mp`"
