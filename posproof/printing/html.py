@@ -107,8 +107,10 @@ def mathml_render(formulas: list[tuple[str, bool]]) -> list[dict]:
 
     out = []
     for tex, display in formulas:
+        # the converter reads an ``aligned`` block as one row with literal ``&``: as an array it is a table
+        table = tex.replace(r"\begin{aligned}", r"\begin{array}{rl}").replace(r"\end{aligned}", r"\end{array}")
         try:
-            out.append({"html": convert(tex, display="block" if display else "inline"), "error": None})
+            out.append({"html": convert(table, display="block" if display else "inline"), "error": None})
         except Exception as e:  # noqa: BLE001 - any failure of the converter is reported, with the formula
             out.append({"html": f"<code>{html.escape(tex)}</code>", "error": f"{type(e).__name__}: {e}"})
     return out

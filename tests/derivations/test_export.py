@@ -186,6 +186,7 @@ def test_html_page_without_node_sets_math_as_mathml_and_its_rules_table_is_real(
     page, errors, _ = export.html_page(export._topics(), with_figures=False, katex=False)
     assert not errors
     assert page.count("<math") > 1000 and "katex" not in page
+    assert "<mi>&amp;</mi>" not in page and "<mi>&</mi>" not in page  # aligned blocks are tables, not literal &
     assert "<br>" not in page and "&lt;br&gt;" not in page and "$\\frac" not in page
     assert '<table class="rules">' in page
 
