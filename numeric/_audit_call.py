@@ -95,12 +95,17 @@ class RopeCall:
         return ",".join(self.args) + ("" if self.axes == "td" else "@" + self.axes)
 
 
+_TORCH: list = []  # [torch or None] once looked up: a failed import costs a path scan on every call
+
+
 def _torch():
-    try:
-        import torch
-    except ImportError:
-        return None
-    return torch
+    if not _TORCH:
+        try:
+            import torch
+        except ImportError:
+            torch = None
+        _TORCH.append(torch)
+    return _TORCH[0]
 
 
 def _to_numpy(value, what: str) -> tuple[np.ndarray, str]:

@@ -96,15 +96,19 @@ def _unwrap_frequencies(phi: np.ndarray, P: list) -> tuple[np.ndarray, list]:
     return omega, jumps
 
 
-def _probe(f: Callable, P: list, width: int) -> _Structure:
-    r"""Call ``f(x, positions)`` once with the ``width x width`` identity at every position of ``P`` and read the
-    matrices ``A_m`` it applies."""
+def _probe_matrices(f: Callable, P: list, width: int) -> np.ndarray:
+    r"""Call ``f(x, positions)`` once with the ``width x width`` identity at every position of ``P``: the matrices
+    ``A_m`` it applies, ``(positions, out, in)``."""
     X = np.tile(np.eye(width), (len(P), 1))  # (positions * width, width)
     pos = np.repeat(np.array(P, dtype=np.int64), width)
     with np.errstate(all="ignore"):
         Y = f(X, pos)  # (positions * width, width): row j of block m is A_m e_j
-    A = Y.reshape(len(P), width, width).transpose(0, 2, 1)  # (positions, width, width)
-    return _structure(A, P, width)
+    return Y.reshape(len(P), width, width).transpose(0, 2, 1)  # (positions, width, width)
+
+
+def _probe(f: Callable, P: list, width: int) -> _Structure:
+    r"""The structure of the matrices :func:`_probe_matrices` reads."""
+    return _structure(_probe_matrices(f, P, width), P, width)
 
 
 @dataclass(frozen=True)

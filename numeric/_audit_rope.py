@@ -14,7 +14,7 @@ from . import _validate
 from . import precision_profile as pp
 from ._audit_call import RopeCall, _ShapeError
 from ._audit_model import _Model, rope_exact_float
-from ._audit_probe import _Angles, _probe, _read_angles, _Structure, _wrap
+from ._audit_probe import _Angles, _probe_matrices, _read_angles, _Structure, _structure, _wrap
 from ._audit_report import (
     AuditCallError,
     Finding,
@@ -147,14 +147,15 @@ class _RopeAudit(_RopeChecks):
         ``A_m``; what the angles say; the frequency rule; then, if nothing explains a failure yet, the behaviour."""
         f = self._out(which)
         model = self._expected_model(self.width, self.top + 1)
-        bad = self._non_finite(f, label)
+        A = _probe_matrices(f, self.P, self.width)  # (positions, out, in)
+        bad = self._non_finite(A, label)
         if bad is not None:
             return [bad], None, None
-        f = self._normalise_channels(f, which, label)
+        A, f = self._normalise_channels(A, f, which, label)
         ignored = self._ignores_positions(f, label)
         if ignored is not None:
             return [ignored], None, None
-        st = _probe(f, self.P, self.width)
+        st = _structure(A, self.P, self.width)
         if st.kind != "rotation" or st.layout is None:
             return self._generic(f, model, st, label)
         ang = _read_angles(st, self.P, model.layout)
@@ -219,32 +220,30 @@ class _RopeAudit(_RopeChecks):
         }
         return Finding("low-precision-angles", message, ex, label)
 
-    def _non_finite(self, f, label) -> Finding | None:
+    def _non_finite(self, A: np.ndarray, label) -> Finding | None:
         r"""``non-finite`` if a unit vector at a position below 2**15 (where even float16 angles are finite) comes out
-        NaN or inf: the first such position and channel."""
+        NaN or inf (``A``: the probed matrices): the first such position, input and channel."""
         d = self.width
-        P = [p for p in self.P if p < 2**15]
-        X = np.tile(np.eye(d), (len(P), 1))  # (positions * width, width)
-        with np.errstate(all="ignore"):
-            Y = f(X, np.repeat(np.array(P, dtype=np.int64), d))
-        bad = ~np.isfinite(Y)
+        small = np.array([p < 2**15 for p in self.P])
+        bad = ~np.isfinite(A) & small[:, None, None]  # (positions, out, in)
         if not bad.any():
             return None
-        row, channel = (int(v) for v in np.argwhere(bad)[0])
-        m, j = P[row // d], row % d
+        k, channel, j = (int(v) for v in np.argwhere(bad.transpose(0, 2, 1))[0][[0, 2, 1]])
+        m = self.P[k]
         vec = np.zeros(d)
         vec[j] = 1.0
-        ex = {"width": d, "positions": [m], "vectors": [vec.tolist()], "got": [Y[row].tolist()]}
-        msg = f"returns {Y[row, channel]} at position {m}, channel {channel} for the unit vector e_{j} (finite input)"
+        got = A[k, :, j]
+        ex = {"width": d, "positions": [m], "vectors": [vec.tolist()], "got": [got.tolist()]}
+        msg = f"returns {got[channel]} at position {m}, channel {channel} for the unit vector e_{j} (finite input)"
         return Finding("non-finite", msg, ex, label)
 
-    def _normalise_channels(self, f, which: int, label):
-        r"""Undo what keeps scores RoPE's but moves channels: an output permutation (DeepSeek's interleave-in,
-        half-out ``apply_rotary_pos_emb_interleave``; the same for q and k, so every score is unchanged) and a
-        rotary slice at the end of the head instead of its start (DeepSeek-V4). Each is noted in the report."""
+    def _normalise_channels(self, A: np.ndarray, f, which: int, label):
+        r"""Undo what keeps scores RoPE's but moves channels, in the probed matrices ``A`` and in ``f``: an output
+        permutation (DeepSeek's interleave-in, half-out ``apply_rotary_pos_emb_interleave``; the same for q and k,
+        so every score is unchanged) and a rotary slice at the end of the head instead of its start (DeepSeek-V4).
+        Each is noted in the report."""
         d = self.width
-        with np.errstate(all="ignore"):
-            A0 = f(np.eye(d), np.zeros(d, dtype=np.int64)).T  # (out, in): the map at position 0
+        A0 = A[0]  # (out, in): the map at position 0
         big = np.abs(A0) > 0.5
         if np.isfinite(A0).all() and (big.sum(0) == 1).all() and (big.sum(1) == 1).all():
             perm = np.argmax(big, axis=0)  # input channel j comes out at channel perm[j]
@@ -258,11 +257,9 @@ class _RopeAudit(_RopeChecks):
                 )
                 g = f
                 f = lambda x, pos, anchor=None: g(x, pos, anchor)[:, perm]  # noqa: E731
-        off = np.zeros((d, d), dtype=bool)
-        for m in (1, min(self.top, 2**16)):  # the second catches the slow pairs of a large base
-            with np.errstate(all="ignore"):
-                A = f(np.eye(d), np.full(d, m, dtype=np.int64)).T
-            off |= np.abs(np.nan_to_num(A - np.diag(np.diagonal(A)))) > 1e-6
+                A = A[:, perm, :]
+        diag = np.einsum("kii->ki", A)[:, :, None] * np.eye(d)  # (positions, d, d)
+        off = (np.abs(np.nan_to_num(A - diag)) > 1e-6).any(axis=0)  # coupled at some position
         coupled = np.flatnonzero(off.any(axis=0) | off.any(axis=1))
         if coupled.size and coupled[0] > 0 and coupled.size == d - coupled[0] and coupled.size % 2 == 0:
             o = int(coupled[0])  # rotary on the trailing channels [o, d): move them to the front
@@ -270,7 +267,8 @@ class _RopeAudit(_RopeChecks):
             self.notes.append(f"rotates the trailing {d - o} of {d} channels (rotary offset {o}): audited as leading")
             h = f
             f = lambda x, pos, anchor=None: np.roll(h(np.roll(x, o, axis=1), pos, anchor), -o, axis=1)  # noqa: E731
-        return f
+            A = np.roll(np.roll(A, -o, axis=1), -o, axis=2)
+        return A, f
 
     def _ignores_positions(self, f, label) -> Finding | None:
         r"""``ignores-positions`` if the output is the same at positions 0 and 7, or differs for two equal rows at
