@@ -117,6 +117,7 @@ class TransformersRope:
         interleave = bool(getattr(hf, "rope_interleave", False))
         apply = getattr(module, "apply_rotary_pos_emb_interleave", None) if interleave else None
         self.apply = apply or getattr(module, "apply_rotary_pos_emb", None)
+        self.apply = self.apply or getattr(module, "apply_rotary_pos_emb_interleave", None)
         if self.apply is None:
             raise ValueError(f"transformers' {module_name} has no apply_rotary_pos_emb")
         forward = inspect.signature(self.rotary.forward).parameters

@@ -560,6 +560,9 @@ _LEGACY_KEYS = {"rotary_emb_base": "rope_theta", "rotary_pct": "partial_rotary_f
 #: Keys of a rope mapping that do not change the frequencies of text positions: multimodal RoPE's split of the pairs
 #: into temporal, height and width sections (Qwen2-VL, Qwen2.5-VL); for one position per token it is plain RoPE.
 _MROPE_KEYS = ("mrope_section", "mrope_interleaved")
+#: Keys of a rope mapping that transformers' rope functions never read: a repeated max_position_embeddings
+#: (Mistral 4), and Llama 4's query temperature ``llama_4_scaling_beta`` (applied to queries by the attention).
+_UNREAD_KEYS = ("max_position_embeddings", "llama_4_scaling_beta")
 #: Where the rope keys live: the top level, else a multimodal model's ``text_config``.
 _ROPE_CONFIG_KEYS = ("rope_theta", "rope_scaling", "rope_parameters", "head_dim", "hidden_size", "qk_rope_head_dim")
 
@@ -665,7 +668,9 @@ def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> 
     else:
         layer_defaults = defaults
     factor_key = "factor" in params  # transformers refuses a YaRN without the key (null: max_position / L0)
-    params = {k: v for k, v in params.items() if v is not None and k not in _MROPE_KEYS}
+    # mrope's sections, and keys the rope functions of transformers never read (Mistral 4 repeats
+    # max_position_embeddings in its rope parameters; transformers warns and uses the top-level one)
+    params = {k: v for k, v in params.items() if v is not None and k not in _MROPE_KEYS + _UNREAD_KEYS}
     if params.get("rope_type", params.get("type")) == "mrope":
         params.pop("type", None)
         params["rope_type"] = "default"

@@ -617,6 +617,13 @@ def test_regression_config_rotary_pct_rotary_emb_base_rotary_dim_head_dim_varian
     assert (cfg.rope_type, cfg.d, cfg.base) == ("default", 128, 1e6)
 
 
+def test_regression_config_keys_transformers_never_reads_are_ignored():
+    config = {"head_dim": 128, "rope_theta": 1e4, "max_position_embeddings": 8192,
+              "rope_parameters": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 2048,
+                                  "max_position_embeddings": 8192, "llama_4_scaling_beta": 0.1}}  # fmt: skip
+    assert rope_scaling_from_config(config).s == 4.0  # Mistral 4's form
+
+
 def test_regression_config_yarn_without_factor_refused_as_transformers_does():
     config = {"head_dim": 64, "rope_theta": 1e4, "max_position_embeddings": 8192,
               "rope_scaling": {"rope_type": "yarn", "original_max_position_embeddings": 2048}}  # fmt: skip
