@@ -296,7 +296,7 @@ def proportional_relative() -> Theorem:
     wrong = _planes(_relative(q0, q1, k0, k1, (n + m) * th))
     return Theorem(
         "multiaxis-proportional-relative",
-        r"Proportional RoPE is relative: with $	heta'_i = 	heta_i/s$ for the first $r$ pairs and $0$ for the "
+        r"Proportional RoPE is relative: with $\theta'_i = \theta_i/s$ for the first $r$ pairs and $0$ for the "
         r"others, $(R'_m q)^T (R'_n k) = q^T R'_{n-m} k$ for every even $d$ and every $r$",
         TOPIC,
         PROPORTIONAL,
@@ -304,8 +304,8 @@ def proportional_relative() -> Theorem:
             Step(
                 lhs,
                 rhs,
-                r"per plane, $R(m 	heta'_i)^T R(n 	heta'_i) = R((n - m) 	heta'_i)$; a plane with "
-                r"$	heta'_i = 0$ does not turn and scores $q_i \cdot k_i$ at every distance",
+                r"per plane, $R(m \theta'_i)^T R(n \theta'_i) = R((n - m) \theta'_i)$; a plane with "
+                r"$\theta'_i = 0$ does not turn and scores $q_i \cdot k_i$ at every distance",
                 ("expand", "expand_trig", "expand"),
             ),
         ),

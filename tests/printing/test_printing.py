@@ -176,3 +176,13 @@ def test_a_module_path_in_prose_is_typeset_as_code():
     tex = prose.prose("computed by numeric.rotary.rope_mp at 50 digits", "latex")
     assert tex == r"computed by \texttt{numeric.\allowbreak{}rotary.\allowbreak{}rope\_\allowbreak{}mp} at 50 digits"
     assert prose.prose("numeric.rotary.rope_mp", "markdown") == "`numeric.rotary.rope_mp`"
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_regression_no_control_character_in_a_claims_text(claim_id):
+    # "\theta" in a string without the r prefix is a tab and "heta": it printed as "R(m <tab>heta)"
+    c = BY_ID[claim_id]
+    texts = [c.title, getattr(c, "statement", "") or "", c.notes or "", *getattr(c, "assumptions", ())]
+    texts += [s.why for s in getattr(c, "steps", ())]
+    for text in texts:
+        assert not any(ch in text for ch in "\t\b\f\r\v"), (claim_id, text[:80])
