@@ -243,7 +243,8 @@ MUTANTS += [
         "config-rope-theta-default-10000",
         "numeric/scaling.py",
         '    if base is None:\n        raise ValueError(\n            "config has no rope_theta',
-        '    if base is None:\n        base = 10000.0\n    if False:\n        raise ValueError(\n            "config has no rope_theta',
+        "    if base is None:\n        base = 10000.0\n    if False:\n"
+        '        raise ValueError(\n            "config has no rope_theta',
         "a config without rope_theta silently gets base 10000 (Cohere's default is 5e5)",
         ("tests/numeric/test_scaling.py",),
     ),
