@@ -176,6 +176,10 @@ def test_combine_sums_merges_equal_ranges_only():
     assert not _is_zero(reduce_difference(s1, s2, ("combine_sums",)))
     one_pair_too_many = ident([Step(s1, s2, "merge", ("combine_sums",))], sizes={h: (2,)}).verify()
     assert one_pair_too_many.steps[0].symbolic is False
+    # called directly (no bound dummies, which already differ with the range): the same variable and lower limit
+    # with another upper limit is another sum
+    merged = STRATEGIES["combine_sums"](s1 - s2)
+    assert len(merged.atoms(sp.Sum)) == 2
 
 
 def test_refine_limits_decides_a_condition_on_the_whole_range_not_at_its_ends():
