@@ -1,3 +1,7 @@
+# Long module: the rules (RopeScaling: validation, float64 and mpmath frequencies per rule) and the reader of model
+# configurations share every key's validation and defaults; the reader (rope_scaling_from_config and below, ~170
+# lines) is the seam to cut next, once it no longer needs RopeScaling's private checks.
+
 r"""Context extension of RoPE: the inverse frequencies ``theta'_i`` and the attention factor of every scaling rule
 that model configuration files name, in float64 and as mpmath references.
 
