@@ -34,6 +34,7 @@ from ._audit_call import AXES as AXES
 from ._audit_call import CALL_ARGS as CALL_ARGS
 from ._audit_call import RopeCall
 from ._audit_model import rope_exact_float as rope_exact_float
+from ._audit_multiaxis import MULTIAXIS_FINDINGS, audit_multiaxis
 from ._audit_report import (
     ALIBI_FINDINGS,
     ROPE_FINDINGS,
@@ -61,9 +62,11 @@ __all__ = [
     "audit_rope",
     "audit_alibi",
     "audit_t5",
+    "audit_multiaxis",
     "assert_rope_conforms",
     "format_report",
     "ROPE_FINDINGS",
     "ALIBI_FINDINGS",
     "T5_FINDINGS",
+    "MULTIAXIS_FINDINGS",
 ]

@@ -64,11 +64,24 @@ _PUBLIC = {
         "posproof.numeric.scaling",
     ),
     **dict.fromkeys(("sinusoidal", "sinusoidal_mp"), "posproof.numeric.sinusoid"),
+    **dict.fromkeys(
+        ("rope_multiaxis", "rope_multiaxis_mp", "rope_axes_from_config", "mrope_axes", "proportional_inv_freq"),
+        "posproof.numeric.multiaxis",
+    ),
     **dict.fromkeys(("alibi_bias", "alibi_slopes"), "posproof.numeric.alibi"),
     **dict.fromkeys(("t5_bias", "t5_relative_bucket", "T5BucketConfig"), "posproof.numeric.t5"),
     # auditing an implementation
     **dict.fromkeys(
-        ("audit_rope", "audit_alibi", "audit_t5", "assert_rope_conforms", "RopeCall", "RopeReport", "AuditCallError"),
+        (
+            "audit_rope",
+            "audit_alibi",
+            "audit_t5",
+            "audit_multiaxis",
+            "assert_rope_conforms",
+            "RopeCall",
+            "RopeReport",
+            "AuditCallError",
+        ),
         "posproof.numeric.audit",
     ),
 }
