@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import sympy as sp
+from sympy.core.sympify import _sympify  # strict: never parses a string
 
 from . import core
 from .core import Step, Theorem
@@ -136,7 +137,7 @@ class Citation:
                     out.append(f"{var} must be real, {value.expr} is not proved real")
                 continue
             for fact in _KEPT:
-                if getattr(var, f"is_{fact}") and getattr(sp.sympify(value), f"is_{fact}") is not True:
+                if getattr(var, f"is_{fact}") and getattr(_sympify(value), f"is_{fact}") is not True:
                     if not (given and sp.ask(getattr(sp.Q, fact)(value), sp.And(*given)) is True):
                         out.append(f"{var} is {fact} in the lemma, {value} is not proved {fact}")
         out += [f"condition {c} is not proved" for c in conditions if not _proved(c, given)]

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import sympy as sp
+from sympy.core.sympify import _sympify  # strict: never parses a string
 
 from .numeric_line import Kernel
 
@@ -323,7 +324,7 @@ def forward(lo, hi, given: tuple = ()) -> bool:
     r"""Whether the range ``lo .. hi`` is proved *forward*: ``hi - lo`` an integer and ``hi >= lo - 1`` (``hi = lo -
     1`` is the empty sum, the same under the empty-sum and SymPy's Karr conventions). A reversed range means
     different things under the two conventions, so the engine refuses it (both lines)."""
-    span = sp.sympify(hi - lo)
+    span = _sympify(hi - lo)
     if span.has(sp.oo, -sp.oo, sp.zoo):
         return bool(lo.is_integer and hi is sp.oo)
     return span.is_integer is True and _is(sp.Q.nonnegative(span + 1), (span + 1).is_nonnegative, given)
