@@ -701,7 +701,7 @@ MUTANTS += [
     Mutant(
         "lemma-declarations-unchecked",
         "symbolic/lemmas.py",
-        '                if getattr(var, f"is_{fact}") and getattr(sp.sympify(value), f"is_{fact}") is not True:\n',
+        '                if getattr(var, f"is_{fact}") and getattr(_sympify(value), f"is_{fact}") is not True:\n',
         "                if False:\n",
         "a lemma for N >= 0 cited at a negative N",
         ("tests/symbolic/test_lemmas.py",),
