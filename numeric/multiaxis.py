@@ -29,7 +29,7 @@ import mpmath
 import numpy as np
 
 from . import _validate
-from .rotary import RopeTable
+from .rotary import RopeTable, _attention_factor
 from .sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
@@ -152,9 +152,7 @@ def multiaxis_table(
     if theta.shape != (width // 2,):
         raise ValueError(f"inv_freq must have width/2 = {width // 2} entries, got shape {theta.shape}")
     angles = multiaxis_angles(positions, theta, axes)  # (..., tokens, d/2)
-    af = 1.0 if attention_factor is None else float(attention_factor)
-    if not (np.isfinite(af) and af > 0):
-        raise ValueError(f"attention_factor must be a finite real number > 0, got {attention_factor!r}")
+    af = _attention_factor(attention_factor)
     layout = _validate.layout(layout)
     token_index = np.broadcast_to(np.arange(angles.shape[-2], dtype=np.float64), angles.shape[:-1])
     return RopeTable(token_index, width, None, layout, af * np.cos(angles), af * np.sin(angles), width, theta, af)

@@ -23,7 +23,9 @@ import sympy as sp
 from posproof.numeric import multiaxis
 from posproof.numeric.rotary import rope_mp
 
+from ._symbols import TH_real as TH
 from ._symbols import d_even as d
+from ._symbols import k, m, n, q
 from .core import Domain, Fact, Step, Theorem
 from .rope import rotated_pair
 
@@ -45,8 +47,6 @@ W = sp.IndexedBase("omega", real=True)
 #: The query's and the key's position vectors (integers of any sign, per axis).
 P = sp.IndexedBase("p", integer=True)
 Q = sp.IndexedBase("pprime", integer=True)
-q = sp.IndexedBase("q", real=True)
-k = sp.IndexedBase("k", real=True)
 
 SIZES = {d: (2, 6), A: (1, 3)}  # 1 and 3 planes, 1 and 3 axes (M-RoPE has 3)
 
@@ -278,9 +278,7 @@ def commuting_generators() -> Fact:
 #: The number of rotated pairs of proportional RoPE (floor(partial_rotary_factor * d / 2)) and its factor.
 r = sp.Symbol("r", integer=True, nonnegative=True)
 s_factor = sp.Symbol("s", positive=True)
-TH = sp.IndexedBase("theta", real=True)
 PROPORTIONAL = "Hugging Face transformers, modeling_rope_utils: _compute_proportional_rope_parameters (Gemma 4)"
-m, n = sp.symbols("m n", integer=True)
 
 
 def _proportional_theta(i_):

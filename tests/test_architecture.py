@@ -155,3 +155,14 @@ def test_long_modules_say_why(module):
         assert any(line.startswith(REASON) for line in lines[:30]), (
             f"{module} has {len(lines)} lines: split it, or say why at its top ({REASON} ...)"
         )
+
+
+def test_numeric_reexports_only_names_its_scheme_modules_export():
+    # numeric/__init__ lists the kernels it re-exports (a chosen subset of each module's __all__): no drift
+    import importlib
+
+    from posproof import numeric
+
+    for module, names in numeric.KERNELS.items():
+        exported = importlib.import_module(f"posproof.numeric.{module}").__all__
+        assert set(names) <= set(exported), (module, set(names) - set(exported))
