@@ -185,7 +185,7 @@ def layout_bands() -> Fact:
     return Fact(
         "multiaxis-layout-bands",
         "Chunked M-RoPE gives each axis one band of frequencies (t the fastest, w the slowest); interleaved "
-        "M-RoPE spreads every axis over the whole range",
+        "M-RoPE spreads every axis over the whole range (computed for Qwen2-VL's and Qwen3-VL's sections)",
         TOPIC,
         QWEN_VL,
         r"For $d = 128$: the pairs each axis turns with and the wavelengths $2\pi/\theta_i$ they span. Chunked "
