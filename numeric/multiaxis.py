@@ -28,8 +28,8 @@ from collections.abc import Sequence
 import mpmath
 import numpy as np
 
-from . import _validate
-from .rotary import RopeTable, _attention_factor
+from . import _axis_map, _validate
+from .rotary import RopeTable, rope_table
 from .sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
@@ -103,35 +103,10 @@ def axial_inv_freq_mp(width: int, base=10000, dps: int = 50) -> list:
     return theta[0::2] + theta[1::2]
 
 
-def _axes(axes, half: int | None, n_axes: int) -> np.ndarray:
-    arr = np.asarray(axes)
-    if arr.ndim != 1 or arr.size == 0 or not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"axes must be a 1-D list of integer axis indices, one per pair, got {axes!r}")
-    if half is not None and arr.size != half:
-        raise ValueError(f"axes must give one axis per pair: {half} entries, got {arr.size}")
-    if arr.min() < 0 or arr.max() >= n_axes:
-        raise ValueError(f"axes must be in [0, {n_axes - 1}] (the positions' last axis has {n_axes}), got {axes!r}")
-    return arr.astype(np.int64)
-
-
-def _positions(positions) -> np.ndarray:
-    pos = np.asarray(positions)
-    if pos.ndim < 2:
-        raise ValueError(
-            f"positions must have a trailing axis of length A (one position vector per token: (..., tokens, A)), "
-            f"got shape {pos.shape}"
-        )
-    flat = _validate.positions(pos.reshape(-1), one_d=False)
-    return flat.reshape(pos.shape)
-
-
 def multiaxis_angles(positions, inv_freq, axes) -> np.ndarray:
     r"""``theta_i * p[axes[i]]`` for every token and pair: float64 ``(..., tokens, d/2)`` from positions
     ``(..., tokens, A)``."""
-    pos = _positions(positions)
-    theta = np.asarray(inv_freq, dtype=np.float64).reshape(-1)
-    ax = _axes(axes, theta.size, pos.shape[-1])
-    return pos[..., ax] * theta  # (..., tokens, d/2)
+    return _axis_map.angles(positions, inv_freq, axes)
 
 
 def multiaxis_table(
@@ -146,16 +121,13 @@ def multiaxis_table(
 ) -> RopeTable:
     r"""The cos/sin table of position vectors ``(..., tokens, A)``, built once: its ``apply`` rotates any vectors
     ``(..., tokens, width)`` at those positions with the same compiled kernel as 1-D RoPE (the table holds the angles
-    ``theta_i p[axes[i]]``; its ``positions`` field is the token index)."""
+    ``theta_i p[axes[i]]``; its ``positions`` field is the token index): :func:`~posproof.numeric.rotary.rope_table`
+    with ``axes``."""
     width = _validate.even_width(width)
     theta = inverse_frequencies(width, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
     if theta.shape != (width // 2,):
         raise ValueError(f"inv_freq must have width/2 = {width // 2} entries, got shape {theta.shape}")
-    angles = multiaxis_angles(positions, theta, axes)  # (..., tokens, d/2)
-    af = _attention_factor(attention_factor)
-    layout = _validate.layout(layout)
-    token_index = np.broadcast_to(np.arange(angles.shape[-2], dtype=np.float64), angles.shape[:-1])
-    return RopeTable(token_index, width, None, layout, af * np.cos(angles), af * np.sin(angles), width, theta, af)
+    return rope_table(positions, width, layout=layout, inv_freq=theta, attention_factor=attention_factor, axes=axes)
 
 
 def rope_multiaxis(
@@ -185,13 +157,13 @@ def rope_multiaxis_mp(vectors, positions, *, axes, inv_freq=None, base=10000, la
     r"""The same rotation with mpmath at ``dps`` digits (nested lists of ``mpf``, the vectors' shape)."""
     layout = _validate.layout(layout)
     x = np.asarray(vectors, dtype=object)
-    pos = _positions(positions)
+    pos = _axis_map.position_vectors(positions)
     if x.ndim != 2 or pos.ndim != 2 or x.shape[0] != pos.shape[0]:
         raise ValueError(f"vectors (tokens, width) and positions (tokens, A) must agree, got {x.shape}, {pos.shape}")
     width = x.shape[-1]
     with mpmath.workdps(_validate.dps(dps)):
         theta = inverse_frequencies_mp(width, base, dps=dps) if inv_freq is None else [mpmath.mpf(t) for t in inv_freq]
-        ax = _axes(axes, len(theta), pos.shape[-1])
+        ax = _axis_map.axis_map(axes, len(theta), pos.shape[-1])
         half = width // 2
         out = []
         for row, p in zip(x.tolist(), pos.tolist(), strict=True):

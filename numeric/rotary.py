@@ -22,6 +22,9 @@ vectors ``(batch, heads, tokens, width)``). Positions with more than one but few
 Hugging Face ``position_ids`` ``(batch, tokens)`` against ``(batch, heads, tokens, width)``, are refused as
 ambiguous, with the fix in the message.
 
+Multi-axis RoPE (M-RoPE, axial 2-D; :mod:`numeric.multiaxis`): with ``axes=``, positions carry a trailing axis of
+length ``A`` (``(..., tokens, A)``, one position vector per token) and pair ``i`` turns by ``theta_i p[axes[i]]``.
+
 >>> import numpy as np
 >>> rope(np.array([[1.0, 0.0]]), [np.pi / 2]).round(12).tolist()
 [[0.0, 1.0]]
@@ -36,7 +39,7 @@ import mpmath
 import numpy as np
 from mpmath import libmp
 
-from . import _fast, _mp, _validate
+from . import _axis_map, _fast, _mp, _validate
 from .sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
@@ -378,9 +381,11 @@ def rope_table(
     inv_freq=None,
     attention_factor: float | None = None,
     rotary_dim: int | None = None,
+    axes=None,
 ) -> RopeTable:
     r"""Build the cos/sin table of ``positions`` (``(tokens,)`` or ``(..., tokens)``) once, from float64 angles
-    ``m theta_i``.
+    ``m theta_i``; with ``axes`` (one axis per rotated pair), of position vectors ``(..., tokens, A)``, angles
+    ``theta_i p[axes[i]]`` (the table's ``positions`` are then the token indices).
 
     ``width`` (alias ``head_dim``): the vectors' last axis; ``base`` (alias ``rope_theta``, default 10000) or
     ``inv_freq`` (float64 ``(rotary_dim/2,)``, overriding the base); ``attention_factor`` multiplies cos and sin;
@@ -393,17 +398,26 @@ def rope_table(
     >>> bool(np.allclose(t.apply(x), rope(x, [0, 1, 2]), atol=1e-6))
     True
     """
-    pos = _validate.positions(positions, one_d=False)
+    pos = _validate.positions(positions, one_d=False) if axes is None else _axis_map.position_vectors(positions)
     width = _validate.alias("width", width, None, head_dim=head_dim)
     width, rotary_dim, theta, base = _rotary(width, rotary_dim, inv_freq, base, rope_theta)
     layout = _validate.layout(layout)
     af = _attention_factor(attention_factor)
+    if axes is not None:
+        return _axis_table(pos, width, base, layout, af, rotary_dim, theta, axes)
     angles = pos[..., None] * theta  # (..., tokens, r/2): m theta_i, float64
     cos, sin = np.cos(angles), np.sin(angles)
     if af != 1.0:
         cos *= af
         sin *= af
     return RopeTable(pos, width, base, layout, cos, sin, rotary_dim, theta, af)
+
+
+def _axis_table(vec: np.ndarray, width: int, base, layout: str, af: float, rotary_dim: int, theta, axes) -> RopeTable:
+    r"""The table of position vectors ``vec`` ``(..., tokens, A)``: pair ``i`` at ``theta_i vec[..., axes[i]]``."""
+    angles = _axis_map.angles(vec, theta, axes)  # (..., tokens, r/2)
+    index = np.broadcast_to(np.arange(angles.shape[-2], dtype=np.float64), angles.shape[:-1])  # (..., tokens)
+    return RopeTable(index, width, base, layout, af * np.cos(angles), af * np.sin(angles), rotary_dim, theta, af)
 
 
 def rope(
@@ -416,9 +430,15 @@ def rope(
     inv_freq=None,
     attention_factor: float | None = None,
     rotary_dim: int | None = None,
+    axes=None,
 ) -> np.ndarray:
     r"""Rotate ``vectors`` ``(..., tokens, width)`` by their ``positions`` (``(tokens,)`` shared by the leading
     axes, or one axis per leading axis, each equal or 1: see the module docstring).
+
+    Multi-axis (M-RoPE, axial 2-D): ``axes`` gives the axis that turns each rotated pair (``rotary_dim/2`` integers
+    in ``[0, A - 1]``, e.g. :func:`~posproof.numeric.multiaxis.mrope_axes`) and ``positions`` carry a trailing axis
+    of length ``A``: ``(..., tokens, A)``, one position vector per token; pair ``i`` turns by ``theta_i p[axes[i]]``
+    (the kernel of :func:`~posproof.numeric.multiaxis.rope_multiaxis`).
 
     Same meaning as the ``rope(vectors, positions, base)`` of "Positional encoding: give tokens a sense of
     order" for ``layout="interleaved"``; ``"half"`` pairs channel ``i`` with ``i + r/2``. ``base`` (alias
@@ -430,14 +450,20 @@ def rope(
     [[0.5403, 0.8415, 1.0, 0.01]]
     >>> rope([[1.0, 1.0, 0.0, 0.0]], [1], layout="half").round(4).tolist()
     [[0.5403, 1.0, 0.8415, 0.01]]
+    >>> rope([[1.0, 1.0, 0.0, 0.0]], [[1, 2]], layout="half", axes=[0, 1]).round(4).tolist()  # p = (1, 2)
+    [[0.5403, 0.9998, 0.8415, 0.02]]
     """
     x = _vectors(vectors)
     width = x.shape[-1]
     if width == 0 or width % 2:
         raise ValueError(f"vectors must have an even width (last axis) >= 2, got shape {x.shape}")
     layout = _validate.layout(layout)
-    pos = _validate.positions(positions, one_d=False)
-    _positions_fit(pos.shape, x.shape)
+    if axes is None:
+        pos = _validate.positions(positions, one_d=False)
+        _positions_fit(pos.shape, x.shape)
+    else:  # position vectors (..., tokens, A): the leading shape must fit the vectors' rows
+        pos = _axis_map.position_vectors(positions)
+        _positions_fit(pos.shape[:-1], x.shape, "positions without their trailing axis (of length A)")
     table = rope_table(
         pos,
         width,
@@ -447,6 +473,7 @@ def rope(
         inv_freq=inv_freq,
         attention_factor=attention_factor,
         rotary_dim=rotary_dim,
+        axes=axes,
     )
     return table.apply(x)
 

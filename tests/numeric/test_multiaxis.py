@@ -210,3 +210,75 @@ def test_proportional_agrees_with_transformers_live():
     config = LlamaConfig(hidden_size=512, num_attention_heads=2, head_dim=256, rope_parameters=rope_parameters)
     inv, _ = ROPE_INIT_FUNCTIONS["proportional"](config)
     assert np.allclose(inv.double().numpy(), M.proportional_inv_freq(256, 1e6, 0.25), rtol=2e-6, atol=0)
+
+
+# ---- the main kernel: rope(..., axes=) ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+@pytest.mark.parametrize(
+    ("axes", "inv_freq", "n_axes"),
+    [
+        (M.mrope_axes([2, 3, 3]), None, 3),
+        (M.mrope_axes([3, 3, 2], interleaved=True), None, 3),
+        (M.axial_axes(16), M.axial_inv_freq(16), 2),
+    ],
+)
+def test_rope_with_axes_is_rope_multiaxis(layout, axes, inv_freq, n_axes):
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 3, 5, 16))  # (batch, heads, tokens, width)
+    pos = rng.integers(-3000, 3000, (2, 1, 5, n_axes))  # one position vector per token, shared by the heads
+    for dtype in (np.float64, np.float32):
+        got = rope(x.astype(dtype), pos, layout=layout, inv_freq=inv_freq, axes=axes)
+        want = M.rope_multiaxis(x.astype(dtype), pos, axes=axes, inv_freq=inv_freq, layout=layout)
+        assert got.dtype == dtype and np.array_equal(got, want)
+    # positions (tokens, A) are shared by every leading axis, like 1-D positions (tokens,)
+    assert np.array_equal(
+        rope(x, pos[0, 0], layout=layout, inv_freq=inv_freq, axes=axes),
+        M.rope_multiaxis(x, np.broadcast_to(pos[0, 0], (2, 3, 5, n_axes)), axes=axes, inv_freq=inv_freq, layout=layout),
+    )
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+def test_rope_with_one_axis_is_plain_rope(layout):
+    rng = np.random.default_rng(5)
+    x, m = rng.standard_normal((7, 32)), rng.integers(0, 10**6, 7)
+    kw = {"base": 5e5, "attention_factor": 1.25, "layout": layout}
+    assert np.array_equal(rope(x, m[:, None], axes=[0] * 16, **kw), rope(x, m, **kw))
+    # partial rotary: axes cover the rotated pairs; the other channels pass through as in plain rope
+    got = rope(x, m[:, None], axes=[0] * 8, rotary_dim=16, **kw)
+    assert np.array_equal(got, rope(x, m, rotary_dim=16, **kw)) and np.array_equal(got[:, 16:], x[:, 16:])
+
+
+def test_rope_with_axes_against_the_mpmath_twin():
+    rng = np.random.default_rng(6)
+    x, pos = rng.standard_normal((4, 16)), rng.integers(0, 4096, (4, 3))
+    axes = M.mrope_axes([3, 3, 2], interleaved=True)
+    got = rope(x, pos, 1e6, layout="half", axes=axes)
+    ref = np.array(M.rope_multiaxis_mp(x, pos, axes=axes, base=10**6, layout="half"), dtype=float)
+    assert np.max(np.abs(got - ref)) <= tolerances.FLOAT64_RTOL * np.max(np.abs(ref))
+
+
+def test_rope_without_axes_is_unchanged_by_a_trailing_axis():
+    # one-axis calls keep their meaning: (batch, tokens) positions stay one position per row, never vectors
+    x = np.ones((2, 3, 4))
+    assert np.array_equal(rope(x, [[0, 1, 2], [3, 4, 5]]), rope(x, np.arange(6).reshape(2, 3)))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"positions": [0, 1, 2], "axes": [0, 0]}, r"positions must have a trailing axis of length A"),
+        ({"positions": [[0, 1]] * 3, "axes": [0, 1, 0]}, r"axes must give one axis per pair \(2 entries"),
+        ({"positions": [[0, 1]] * 3, "axes": [0, 2]}, r"axes must be in \[0, 1\]"),
+        ({"positions": [[0, 1]] * 3, "axes": [0, -1]}, r"axes must be in \[0, 1\]"),
+        ({"positions": [[0, 1]] * 3, "axes": [0.0, 1.0]}, r"axes must be a 1-D list of integer"),
+        ({"positions": [[0, 1]] * 3, "axes": [[0, 1]]}, r"axes must be a 1-D list of integer"),
+        ({"positions": [[0, 1]] * 2, "axes": [0, 1]}, r"positions without their trailing axis .* do not fit"),
+        ({"positions": [[0, np.inf]] * 3, "axes": [0, 1]}, r"positions must be finite"),
+        ({"positions": [[0, 1]] * 3, "axes": [0, 1], "rotary_dim": 2}, r"axes must give one axis per pair \(1 entr"),
+    ],
+)
+def test_rope_with_bad_axes_names_the_argument(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        rope(np.ones((3, 4)), **kwargs)
