@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import formatting
+from . import _validate, formatting
 from ._audit_report import Finding, SchemeReport, _name
 from .multiaxis import axial_axes, axial_inv_freq, mrope_axes, rope_multiaxis
 from .sinusoid import inverse_frequencies
@@ -124,16 +124,21 @@ def audit_multiaxis(
     base: float = 10000.0,
     inv_freq=None,
     layout: str = "half",
+    attention_factor: float = 1.0,
 ) -> SchemeReport:
     r"""Audit ``fn(vectors (N, d), positions (N, A)) -> (N, d)`` against M-RoPE with ``mrope_section`` (chunked, or
     interleaved with ``mrope_interleaved``) or axial 2-D RoPE (``axial=True``), frequencies ``base**(-2i/d)`` (or
-    ``inv_freq``), pairs in ``layout`` (``"half"``, as transformers lays these out, or ``"interleaved"``)."""
+    ``inv_freq``), pairs in ``layout`` (``"half"``, as transformers lays these out, or ``"interleaved"``), cos and
+    sin times ``attention_factor`` (a scaling rule's, e.g. YaRN's). :func:`~posproof.numeric.audit.audit_rope` with
+    a multi-axis ``scaling`` calls this."""
     if not callable(fn):
         raise ValueError(f"fn must be callable, got {type(fn).__name__}")
+    layout = _validate.layout(layout)
     axes, theta, n_axes = _expected(width, mrope_section, mrope_interleaved, axial, base, inv_freq)
     what = f"axial 2-D RoPE, width {width}" if axial else (
         f"M-RoPE {'interleaved' if mrope_interleaved else 'chunked'} sections {list(mrope_section or [])}, "
         f"width {width}")  # fmt: skip
+    what += f", {layout} layout"
     findings: list[Finding] = []
     probe = _probe(fn, width, n_axes, layout, theta)
     if probe is None:
@@ -162,7 +167,7 @@ def audit_multiaxis(
         m = np.array([0, 1, 7, 1000])
         x = rng.standard_normal((m.size, width))
         pos = np.repeat(m[:, None], n_axes, axis=1)
-        want = rope_multiaxis(x, pos, axes=axes, inv_freq=theta, layout=layout)
+        want = rope_multiaxis(x, pos, axes=axes, inv_freq=theta, layout=layout, attention_factor=attention_factor)
         got = _call(fn, x, pos)
         if got is None or np.max(np.abs(got - want)) > 1e-4 * np.max(np.abs(want)):
             row = 0 if got is None else int(np.argmax(np.max(np.abs(got - want), axis=1)))

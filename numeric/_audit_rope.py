@@ -14,6 +14,7 @@ from . import _validate
 from . import precision_profile as pp
 from ._audit_call import RopeCall, _ShapeError
 from ._audit_model import _Model, rope_exact_float
+from ._audit_multiaxis import audit_multiaxis
 from ._audit_probe import _Angles, _probe_matrices, _read_angles, _Structure, _structure, _wrap
 from ._audit_report import (
     AuditCallError,
@@ -21,12 +22,14 @@ from ._audit_report import (
     RopeConformanceError,
     RopeMatch,
     RopeReport,
+    SchemeReport,
     _name,
     _pairs_text,
     _short,
 )
 from ._audit_rope_checks import _RopeChecks
 from ._audit_rules import _Candidate, _candidates, _first_match, _fit_base
+from .scaling import rope_inv_freq
 from .sinusoid import inverse_frequencies
 from .tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 from .tolerances import AUDIT_FREQ_RTOL as FREQ_RTOL
@@ -474,6 +477,71 @@ class _RopeAudit(_RopeChecks):
         )
 
 
+# ---- multi-axis RoPE: dispatched to numeric/_audit_multiaxis.py -------------------------------------------------
+
+#: Keys of a ``scaling`` mapping that declare M-RoPE (transformers' ``rope_parameters``); ``rope_type: "axial"``
+#: declares axial 2-D RoPE.
+MULTIAXIS_KEYS = ("mrope_section", "mrope_interleaved")
+
+
+def _multiaxis_kind(scaling) -> str | None:
+    r"""``"mrope"``, ``"axial"`` or ``None`` (one position per token) for a ``scaling`` mapping."""
+    if not isinstance(scaling, Mapping):
+        return None
+    rule = scaling.get("rope_type", scaling.get("type"))
+    if rule == "axial":
+        return "axial"
+    return "mrope" if rule == "mrope" or any(k in scaling for k in MULTIAXIS_KEYS) else None
+
+
+def _audit_rope_multiaxis(fn, kind: str, layout: str, base: float, scaling: Mapping, width: int, seq_len, name):
+    r""":func:`audit_rope` for a multi-axis ``scaling``: :func:`audit_multiaxis` of ``fn(vectors (N, d), positions
+    (N, A))`` with the frequencies (and attention factor) of the rest of the mapping; ``layout="auto"`` accepts
+    either pair layout (``"half"``, transformers', is reported when neither conforms)."""
+    rest = {k: v for k, v in scaling.items() if k not in (*MULTIAXIS_KEYS, "rope_type", "type")}
+    sections, interleaved = scaling.get("mrope_section"), scaling.get("mrope_interleaved", False)
+    if not isinstance(interleaved, (bool, np.bool_)):
+        raise ValueError(f"mrope_interleaved must be true or false, got {interleaved!r}")
+    if kind == "axial":
+        if sections is not None or interleaved or rest:
+            extra = sorted(set(scaling) - {"rope_type", "type"})
+            raise ValueError(f"scaling: rope_type 'axial' (2-D RoPE) reads no other key, got {extra}")
+        inv_freq, factor = None, 1.0
+    else:
+        if sections is None:
+            raise ValueError("scaling: mrope_section is required for M-RoPE (e.g. [16, 24, 24] for width 128)")
+        rule = scaling.get("rope_type", scaling.get("type", "default"))
+        rule_map = {**rest, "rope_type": "default" if rule == "mrope" else rule}
+        inv_freq, factor = rope_inv_freq(width, base, rule_map, seq_len)
+        if inv_freq.size != width // 2:
+            raise ValueError(
+                f"scaling: partial_rotary_factor must be 1 for a multi-axis audit (every pair turns with an axis), "
+                f"got {rest.get('partial_rotary_factor')!r}"
+            )
+    probe_axes = 2 if kind == "axial" else len(sections) if isinstance(sections, (list, tuple)) else 3
+    x0, p0 = np.ones((3, width)), np.zeros((3, probe_axes), dtype=np.int64)
+    try:
+        fn(x0, p0)
+    except Exception as e:  # noqa: BLE001 - the user's function may raise anything
+        first = (str(e).splitlines() or [""])[0]
+        raise AuditCallError(
+            f"{name or _name(fn)}(vectors (3, {width}), positions (3, {probe_axes})) raised {type(e).__name__}: "
+            f"{first} (a multi-axis audit calls fn(vectors, positions) with one position vector per token)"
+        ) from None
+    report = None
+    for each in ("half", "interleaved") if layout == "auto" else (layout,):
+        got = audit_multiaxis(
+            fn, width, mrope_section=sections, mrope_interleaved=bool(interleaved), axial=kind == "axial", base=base,
+            inv_freq=inv_freq, layout=each, attention_factor=factor,
+        )  # fmt: skip
+        report = report or got
+        if got.ok:
+            report = got
+            break
+    assert report is not None
+    return report if name is None else replace(report, function=name)
+
+
 def audit_rope(
     fn,
     *,
@@ -489,7 +557,7 @@ def audit_rope(
     seed: int = 0,
     name: str | None = None,
     dtype: str | None = None,
-) -> RopeReport:
+) -> RopeReport | SchemeReport:
     r"""Audit a RoPE function against the configured model; see the module docstring.
 
     ``fn``: called as ``fn(vectors, positions, base)`` (``(tokens, width)`` float arrays, integer positions) unless
@@ -503,6 +571,11 @@ def audit_rope(
     ``module:qualname``; the command line gives the ``MODULE:FUNCTION`` typed). Raises :class:`AuditCallError` if the
     function raises on a plain call. ``dtype``: ``"bfloat16"`` or ``"float16"`` also feeds unit vectors in that dtype
     and checks that nearby positions keep their own angles (positions built in the input dtype).
+
+    Multi-axis RoPE: a ``scaling`` with ``mrope_section`` (and ``mrope_interleaved``; M-RoPE) or ``rope_type:
+    "axial"`` (axial 2-D) audits ``fn(vectors (N, d), positions (N, A))`` with
+    :func:`~posproof.numeric.audit.audit_multiaxis` (the same findings, a :class:`SchemeReport`); the mapping's other
+    keys give the frequencies; ``call``, ``rotary_dim`` and ``dtype`` do not apply.
 
     >>> import numpy as np
     >>> def note_rope(vectors, positions, base=10_000.0):
@@ -524,6 +597,16 @@ def audit_rope(
     if layout != "auto":
         layout = _validate.layout(layout)
     seq = None if seq_len is None else _validate.positive_int(seq_len, "seq_len")
+    kind = _multiaxis_kind(scaling)
+    if kind is not None:
+        given = [k for k, v in (("call", call), ("rotary_dim", rotary_dim), ("dtype", dtype)) if v is not None]
+        if given:
+            raise ValueError(
+                f"{', '.join(given)}: not read by a multi-axis audit (fn(vectors, positions (N, A)), every pair "
+                "rotated): leave them out"
+            )
+        assert scaling is not None
+        return _audit_rope_multiaxis(fn, kind, layout, base, scaling, _validate.positive_int(width, "width"), seq, name)
     auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed)
     auditor.name = auditor.caller.name = name
     if dtype is not None:
@@ -553,7 +636,7 @@ def audit_rope(
         ) from None
 
 
-def assert_rope_conforms(fn, layout: str = "auto", base: float = 10000.0, **kwargs) -> RopeReport:
+def assert_rope_conforms(fn, layout: str = "auto", base: float = 10000.0, **kwargs) -> RopeReport | SchemeReport:
     r"""For users' test suites: :func:`audit_rope` and raise :class:`RopeConformanceError` (an ``AssertionError``)
     listing the findings if there are any; returns the report otherwise."""
     report = audit_rope(fn, layout=layout, base=base, **kwargs)

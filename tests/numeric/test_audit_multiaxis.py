@@ -80,3 +80,112 @@ def test_text_positions_must_be_one_dimensional_rope():
 
     report = audit_multiaxis(fn, WIDTH, mrope_section=SECTIONS)
     assert report.ids == ("mrope-text-not-1d",)
+
+
+# ---- through audit_rope: a multi-axis scaling dispatches to audit_multiaxis ----------------------------------------
+
+
+def _ids(report):
+    return tuple(f.id for f in report.findings)
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_audit_rope_with_mrope_section_conforms_for_a_correct_implementation(interleaved):
+    from posproof.numeric.audit import SchemeReport, audit_rope
+
+    scaling = {"rope_type": "default", "mrope_section": SECTIONS, "mrope_interleaved": interleaved}
+    report = audit_rope(hf_style(SECTIONS, interleaved), width=WIDTH, scaling=scaling, name="mine")
+    assert isinstance(report, SchemeReport) and report.ok, report.findings
+    assert report.function == "mine" and "half layout" in report.checked
+    assert ("interleaved" if interleaved else "chunked") in report.checked
+
+
+@pytest.mark.parametrize(
+    ("fn", "declared"),
+    [
+        (hf_style(SECTIONS, interleaved=False), {"mrope_interleaved": True}),
+        (hf_style(SECTIONS, interleaved=True), {}),
+        (hf_style(SECTIONS, order=(1, 0, 2)), {}),
+        (hf_style([4, 2, 2]), {}),
+        (hf_style(SECTIONS, base=500000.0), {}),
+    ],
+    ids=["chunked-declared-interleaved", "interleaved-declared-chunked", "h-and-t-swapped", "sections-4-2-2",
+         "wrong-base"],
+)  # fmt: skip
+def test_audit_rope_names_the_same_findings_as_audit_multiaxis(fn, declared):
+    from posproof.numeric.audit import audit_rope
+
+    report = audit_rope(fn, width=WIDTH, scaling={"type": "mrope", "mrope_section": SECTIONS, **declared})
+    direct = audit_multiaxis(fn, WIDTH, mrope_section=SECTIONS, **declared)
+    assert not report.ok and _ids(report) == _ids(direct) and report.findings == direct.findings
+
+
+def test_audit_rope_axial_conforms_and_names_a_planted_mistake():
+    from posproof.numeric.audit import audit_rope
+
+    right = lambda x, p: M.rope_multiaxis(x, p, axes=M.axial_axes(WIDTH), inv_freq=M.axial_inv_freq(WIDTH))
+    assert audit_rope(right, width=WIDTH, scaling={"rope_type": "axial"}).ok
+    # the mistake: plain RoPE frequencies theta_0, theta_1, ... instead of the even ones then the odd ones
+    plain = lambda x, p: M.rope_multiaxis(x, p, axes=M.axial_axes(WIDTH))
+    report = audit_rope(plain, width=WIDTH, scaling={"rope_type": "axial"})
+    assert _ids(report) == ("multiaxis-wrong-frequencies",), report.findings
+    assert _ids(report) == _ids(audit_multiaxis(plain, WIDTH, axial=True))
+
+
+def test_audit_rope_multiaxis_layout_auto_finds_either_layout():
+    from posproof.numeric.audit import audit_rope
+
+    fn = lambda x, p: M.rope_multiaxis(x, p, axes=M.mrope_axes(SECTIONS), layout="interleaved")
+    report = audit_rope(fn, width=WIDTH, scaling={"mrope_section": SECTIONS})
+    assert report.ok and "interleaved layout" in report.checked
+    declared_half = audit_rope(fn, width=WIDTH, scaling={"mrope_section": SECTIONS}, layout="half")
+    assert not declared_half.ok
+
+
+def test_audit_rope_multiaxis_reads_the_frequency_rule_of_the_mapping():
+    from posproof.numeric.audit import audit_rope
+    from posproof.numeric.scaling import rope_inv_freq
+
+    rule = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 256}
+    inv, factor = rope_inv_freq(WIDTH, 1e4, rule)
+    assert factor != 1.0
+    fn = lambda x, p: M.rope_multiaxis(x, p, axes=M.mrope_axes(SECTIONS), inv_freq=inv, attention_factor=factor)
+    assert audit_rope(fn, width=WIDTH, scaling={**rule, "mrope_section": SECTIONS}).ok
+    plain = lambda x, p: M.rope_multiaxis(x, p, axes=M.mrope_axes(SECTIONS))
+    assert not audit_rope(plain, width=WIDTH, scaling={**rule, "mrope_section": SECTIONS}).ok
+
+
+def test_assert_rope_conforms_lists_the_multiaxis_finding():
+    from posproof.numeric.audit import RopeConformanceError, assert_rope_conforms
+
+    with pytest.raises(RopeConformanceError, match="mrope-axes-order"):
+        assert_rope_conforms(hf_style(SECTIONS, order=(1, 0, 2)), width=WIDTH, scaling={"mrope_section": SECTIONS})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"call": "vectors,positions,base"}, "call: not read by a multi-axis audit"),
+        ({"rotary_dim": 8}, "rotary_dim: not read by a multi-axis audit"),
+        ({"scaling": {"rope_type": "axial", "mrope_section": SECTIONS}}, "rope_type 'axial'.*reads no other key"),
+        ({"scaling": {"mrope_section": SECTIONS, "mrope_interleaved": "yes"}}, "mrope_interleaved must be true or"),
+        ({"scaling": {"mrope_interleaved": True}}, "mrope_section is required"),
+        ({"scaling": {"mrope_section": [2, 2], "partial_rotary_factor": 0.5}}, "partial_rotary_factor must be 1"),
+        ({"scaling": {"mrope_section": [2, 3, 2]}}, "mrope_section must add up to width/2 = 8"),
+        ({"scaling": {"mrope_section": [2, 3, 3], "factor": 2.0}}, "key 'factor' is not used by rope_type 'default'"),
+    ],
+)
+def test_audit_rope_multiaxis_bad_arguments_name_them(kwargs, message):
+    from posproof.numeric.audit import audit_rope
+
+    kwargs = {"scaling": {"mrope_section": SECTIONS}, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        audit_rope(hf_style(SECTIONS), width=WIDTH, **kwargs)
+
+
+def test_audit_rope_multiaxis_a_one_axis_function_is_a_call_error():
+    from posproof.numeric.audit import AuditCallError, audit_rope
+    from posproof.numeric.rotary import rope
+
+    with pytest.raises(AuditCallError, match=r"positions \(3, 3\)\) raised ValueError.*one position vector per token"):
+        audit_rope(lambda x, p: rope(x, p), width=WIDTH, scaling={"mrope_section": SECTIONS})
