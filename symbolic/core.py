@@ -61,6 +61,7 @@ from .strategies import (
     _is_zero,
     bind,
     combine_sums,
+    congruent,
     nonnegative,
     reduce_difference,
 )
@@ -189,7 +190,10 @@ class Step:
         # sign decision (a reversed range raises: it proves nothing).
         lhs, rhs = bind(self.lhs, given), bind(self.rhs, given)
         if self.rel == "=":
-            return _is_zero(reduce_difference(lhs, rhs, self.strategy, given))
+            if _is_zero(reduce_difference(lhs, rhs, self.strategy, given)):
+                return True
+            inner = congruent(lhs, rhs)  # |a| = |b| because a = b: the strategy proves the arguments equal
+            return inner is not None and _is_zero(reduce_difference(*inner, self.strategy, given))
         small, big = (lhs, rhs) if self.rel in ("<=", "<") else (rhs, lhs)
         names = self.strategy
         pairs: list = [(small, big)]

@@ -28,9 +28,9 @@ from sympy.core.sympify import _sympify  # strict: never parses a string
 
 from . import core
 from .core import Step, Theorem
-from .strategies import _is, _is_zero, bind, reduce_difference
+from .strategies import _is, _is_zero, alpha, bind, reduce_difference
 
-__all__ = ["Lemma", "Citation", "ABEL", "TRIANGLE", "LEMMAS"]
+__all__ = ["Lemma", "Citation", "ABEL", "TRIANGLE", "TRIANGLE_COMPLEX", "LEMMAS"]
 
 #: What a value must keep of its variable's declaration (checked for each instantiated symbol).
 _KEPT = ("integer", "positive", "nonnegative", "negative", "nonpositive", "nonzero", "real", "even", "odd")
@@ -143,6 +143,8 @@ class Citation:
         out += [f"condition {c} is not proved" for c in conditions if not _proved(c, given)]
         for side, (written, inst) in zip(("left", "right"), ((step.lhs, lhs), (step.rhs, rhs)), strict=True):
             try:
+                # bound variables compared up to their names (the lemma's i is the step's j)
+                written, inst = alpha(bind(written, given)), alpha(bind(inst, given))
                 if not _is_zero(reduce_difference(written, inst, step.strategy, given)):
                     out.append(f"the step's {side} side is not the instance's ({step.strategy})")
             except ValueError as e:  # a range not proved forward, a strategy that refuses
@@ -221,8 +223,41 @@ def _triangle() -> Lemma:
 
 TRIANGLE = _triangle()
 
+_z = sp.IndexedBase("z", complex=True)
+
+
+def _triangle_complex() -> Lemma:
+    lhs = sp.Abs(sp.Sum(_z[_i], (_i, 0, _N - 1)))
+    rhs = sp.Sum(sp.Abs(_z[_i]), (_i, 0, _N - 1))
+    theorem = Theorem(
+        "lemma-triangle-complex-sum",
+        r"The triangle inequality for finite sums of complex numbers: $|\sum_{i<N} z_i| \le \sum_{i<N} |z_i|$ for "
+        r"every $N \ge 0$",
+        "lemmas",
+        "the triangle inequality, summed",
+        (
+            Step(
+                lhs,
+                rhs,
+                r"both sides are $\ge 0$, so compare squares: $|\sum_i z_i|^2 = \sum_{i,j} \mathrm{Re}(z_i \bar z_j)$ "
+                r"and $(\sum_i |z_i|)^2 = \sum_{i,j} |z_i \bar z_j|$, term by term $\mathrm{Re}\, u \le |u|$",
+                ("square_sides", "square_sums", "combine_sums"),
+                "<=",
+            ),
+        ),
+        rel="<=",
+        assumptions=("$z_i$ complex", r"$N \ge 0$ an integer"),
+        sizes={_N: (0, 1, 2, 5)},
+        wrong=sp.Abs(sp.Sum(sp.re(_z[_i]), (_i, 0, _N - 1))),
+        formula=sp.Le(lhs, rhs, evaluate=False),
+    )
+    return Lemma("triangle inequality for finite complex sums", theorem, (_N, _z))
+
+
+TRIANGLE_COMPLEX = _triangle_complex()
+
 #: Every lemma, by name.
-LEMMAS: dict[str, Lemma] = {lemma.name: lemma for lemma in (ABEL, TRIANGLE)}
+LEMMAS: dict[str, Lemma] = {lemma.name: lemma for lemma in (ABEL, TRIANGLE, TRIANGLE_COMPLEX)}
 
 
 def get(name: str) -> Lemma:

@@ -24,6 +24,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from . import settings
 from .domains import INT_FAR, INT_MAX, REAL_FAR, REAL_HUGE, REAL_TINY, Domain, _uniform  # noqa: F401  (re-exported)
+from .maximum import Maximum
 from .results import NumericResult
 
 if TYPE_CHECKING:
@@ -92,9 +93,9 @@ def _protect(e, store: dict):
     if not isinstance(e, sp.Basic):
         return e
 
-    def sub_sum(s: sp.Sum):
+    def sub_sum(s):  # a Sum or a Maximum
         p = sp.Dummy("sum")
-        store[p] = sp.Sum(_numeric_form_scalar(s.function, store), *s.limits)
+        store[p] = s.func(_numeric_form_scalar(s.function, store), *s.limits)
         return p
 
     def sub_kernel(k: Kernel):
@@ -102,7 +103,7 @@ def _protect(e, store: dict):
         store[p] = ("kernel", type(k), tuple(_numeric_form_scalar(a, store) for a in k.args))
         return p
 
-    e = e.replace(lambda x: isinstance(x, sp.Sum), sub_sum)
+    e = e.replace(lambda x: isinstance(x, (sp.Sum, Maximum)), sub_sum)
     return e.replace(lambda x: isinstance(x, Kernel), sub_kernel)
 
 
@@ -183,7 +184,9 @@ def _has_special(e) -> bool:
     if not isinstance(e, (sp.Basic, sp.MatrixBase)):
         return False
     nodes = e if isinstance(e, sp.MatrixBase) else [e]
-    return any(isinstance(x, (sp.Sum, Kernel)) or _is_written_form(x) for n in nodes for x in sp.preorder_traversal(n))
+    return any(
+        isinstance(x, (sp.Sum, Maximum, Kernel)) or _is_written_form(x) for n in nodes for x in sp.preorder_traversal(n)
+    )
 
 
 def _numeric_entries(side, store: dict) -> list:
@@ -289,7 +292,7 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
                     labels.add(a.label)
                 else:
                     elements[a] = sp.Indexed(rep[base], a.i, a.j)
-            elif isinstance(a, sp.Sum):
+            elif isinstance(a, (sp.Sum, Maximum)):
                 has_sums = True
             elif isinstance(a, sp.core.function.AppliedUndef) and type(a).__name__ in _KERNELS:
                 kernels.add(type(a).__name__)
@@ -304,16 +307,16 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     rep.update(dict(zip(plain, args, strict=True)))
     counter = itertools.count()
 
-    def fresh_sum(s: sp.Sum):  # every summation variable its own name (bottom-up: inner sums first)
+    def fresh_sum(s):  # every summation variable its own name (bottom-up: inner sums first); a Maximum too
         names = {v: sp.Symbol(f"_s{next(counter)}") for v, _, _ in s.limits}
         limits = [(names[v], lo.xreplace(names), hi.xreplace(names)) for v, lo, hi in s.limits]
-        return sp.Sum(s.function.xreplace(names), *limits)
+        return s.func(s.function.xreplace(names), *limits)
 
     def rename(x):
         if not isinstance(x, sp.Basic):
             return x
         if has_sums:
-            x = x.replace(lambda a: isinstance(a, sp.Sum), fresh_sum)
+            x = x.replace(lambda a: isinstance(a, (sp.Sum, Maximum)), fresh_sum)
         return x.xreplace(mapping)
 
     mapping = {**elements, **rep}
@@ -323,6 +326,7 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     for name in kernels:
         namespace[name] = _KERNELS[name].numeric
     namespace["_range"] = _range
+    namespace["_mpdiff"] = mpmath.diff
     namespace.update(tables)
     f = sp.lambdify(
         args, exprs + scales, modules=[namespace, "mpmath"], printer=_printer(), dummify=False, docstring_limit=0
@@ -342,6 +346,18 @@ def _printer():
                 for v, lo, hi in reversed(expr.limits)
             )
             return f"(builtins.sum({self._print(expr.function)} {loops}))"
+
+        def _print_Derivative(self, expr):  # mpmath's numerical derivative: independent of SymPy's differentiation
+            if len(expr.variable_count) != 1:
+                raise ValueError(f"a derivative in more than one variable: {expr}")
+            ((v, order),) = expr.variable_count
+            name = self._print(v)
+            return f"(_mpdiff(lambda {name}: {self._print(expr.expr)}, {name}, {self._print(order)}))"
+
+        def _print_Maximum(self, expr):  # the largest term; an empty range has no maximum (max() raises)
+            ((v, lo, hi),) = expr.limits
+            loop = f"for {self._print(v)} in _range({self._print(lo)}, {self._print(hi)})"
+            return f"(builtins.max({self._print(expr.function)} {loop}))"
 
     settings = {"order": "none", "fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True}
     return Printer({**settings, "user_functions": {}})

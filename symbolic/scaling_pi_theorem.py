@@ -136,6 +136,60 @@ def pi_geometric_bound() -> Theorem:
     )
 
 
+_h = sp.IndexedBase("h", complex=True)  # the query-key pair products of Chen et al.'s a(s)
+_theta = sp.IndexedBase("theta", real=True)
+
+
+def pi_second_derivative_bound() -> Theorem:
+    from .lemmas import TRIANGLE_COMPLEX
+    from .maximum import Maximum
+
+    top = d_even / 2 - 1
+    term = _theta[j] ** 2 * _h[j] * sp.exp(sp.I * sv * _theta[j])  # minus the second derivative of h_j e^{i s theta_j}
+    a = sp.re(sp.Sum(_h[j] * sp.exp(sp.I * sv * _theta[j]), (j, 0, top)))
+    second = sp.Abs(sp.Derivative(a, (sv, 2)))
+    real_part = sp.Abs(sp.re(sp.Sum(term, (j, 0, top))))
+    modulus = sp.Abs(sp.Sum(term, (j, 0, top)))
+    termwise = sp.Sum(_theta[j] ** 2 * sp.Abs(_h[j]), (j, 0, top))
+    k = sp.Symbol("k", integer=True, nonnegative=True)
+    h_max = Maximum(sp.Abs(_h[k]), (k, 0, top))
+    bound = h_max * sp.Sum(_theta[j] ** 2, (j, 0, top))
+    return _identity(
+        "extension-pi-second-derivative-bound",
+        r"Theorem 2.1, eq. 12, for every even $d$: $|a''(s)| \le (\max_j |h_j|) \sum_{j<d/2} \theta_j^2$ (holds)",
+        f"{CHEN}, Appendix A, eq. 12",
+        [
+            Step(second, real_part, r"$(e^{is\theta_j})'' = -\theta_j^2 e^{is\theta_j}$, term by term", ("doit",)),
+            Step(real_part, modulus, r"$|\mathrm{Re}\, u| \le |u|$", ("abs_sides",), rel="<="),
+            TRIANGLE_COMPLEX.cite(
+                {"N": d_even / 2, "z": sp.Lambda(j, term)},
+                r"the triangle inequality for finite sums; $|e^{is\theta_j}| = 1$",
+                lhs=modulus,
+                rhs=termwise,
+            ),
+            Step(
+                termwise,
+                bound,
+                r"every $|h_j| \le \max_k |h_k|$ and $\theta_j^2 \ge 0$",
+                ("combine_sums", "factor_terms"),
+                rel="<=",
+            ),
+        ],
+        rel="<=",
+        assumptions=(
+            r"$a(s) = \mathrm{Re} \sum_{j<d/2} h_j e^{is\theta_j}$ (the attention score at relative position $s$), "
+            r"$h_j$ complex, $\theta_j$ and $s$ real",
+            "$d$ even",
+        ),
+        formula=sp.Le(sp.Abs(sp.Derivative(_a(sv), (sv, 2))), bound, evaluate=False),
+        sizes={d_even: (2, 4, 8)},
+        domains={"s": Domain("real", -20, 20), "theta": Domain("real", -2, 2)},
+        notes="Eq. 13 (extension-pi-geometric-bound) bounds the sum for the RoPE frequencies; eq. 14, the paper's "
+        "next step, fails (extension-pi-step14-fails). The registered mistake drops the square of theta_j.",
+        wrong=h_max * sp.Sum(sp.Abs(_theta[j]), (j, 0, top)),
+    )
+
+
 def pi_step14_fails() -> Theorem:
     c, width = sp.Integer(10000), sp.Integer(128)
     lhs = sp.Pow(c, -4 / width, evaluate=False)
@@ -276,6 +330,7 @@ def claims() -> list:
     return [
         pi_remainder(),
         pi_remainder_bound(),
+        pi_second_derivative_bound(),
         pi_geometric_bound(),
         pi_step14_fails(),
         pi_corrected_constant(),

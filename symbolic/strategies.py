@@ -14,6 +14,7 @@ from typing import Any
 import sympy as sp
 from sympy.core.sympify import _sympify  # strict: never parses a string
 
+from .maximum import Maximum
 from .numeric_line import Kernel
 
 # ==============================================================================================================
@@ -129,22 +130,82 @@ def _factor_terms(e):
 
 def combine_sums(e):
     r"""Merge ``c1*Sum(f1, L) + c2*Sum(f2, L)`` into ``Sum(c1*f1 + c2*f2, L)`` for identical limits ``L``: linearity
-    of a finite sum."""
+    of a finite sum. A coefficient is every factor of a term beside its one Sum (free of the summation variables,
+    which are :func:`bind`'s dummies by then)."""
     if not isinstance(e, sp.Add):
         return e
     by_limits: dict[tuple, list] = {}
     rest = []
     for term in e.args:
-        coeff, body = term.as_coeff_Mul()
-        if isinstance(body, sp.Sum):
-            by_limits.setdefault(body.limits, []).append(coeff * body.function)
-        else:
-            rest.append(term)
+        factors = sp.Mul.make_args(term)
+        sums = [f for f in factors if isinstance(f, sp.Sum)]
+        if len(sums) == 1:
+            body = sums[0]
+            coeff = sp.Mul(*[f for f in factors if f is not body])
+            if not coeff.has(*[v for v, _, _ in body.limits]):
+                by_limits.setdefault(body.limits, []).append(coeff * body.function)
+                continue
+        rest.append(term)
     merged = [sp.Sum(sp.Add(*fs), *lims) for lims, fs in by_limits.items()]
     return sp.Add(*merged, *rest)
 
 
 strategy("combine_sums")(combine_sums)
+
+
+@strategy("split_last")
+def _split_last(e):
+    r"""Split the last term off every one-limit Sum whose range is proved nonempty (``hi - lo >= 0`` from the
+    assumptions): ``Σ_{i=lo}^{hi} f(i) = Σ_{i=lo}^{hi-1} f(i) + f(hi)``, the definition of a finite sum. The shorter
+    sum binds the dummy :func:`bind` gives its range, so it meets the same sum written elsewhere."""
+
+    def split(s: sp.Sum):
+        if len(s.limits) != 1:
+            return s
+        ((var, lo, hi),) = s.limits
+        if (hi - lo).is_nonnegative is not True or not (hi - lo).is_integer:
+            return s
+        shorter = bind(sp.Sum(s.function, (var, lo, hi - 1)))
+        return shorter + s.function.xreplace({var: hi})
+
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        return e.replace(lambda x: isinstance(x, sp.Sum), split)
+    return e
+
+
+#: The second copy of a summation variable in a squared sum (one per variable, so both sides of a step agree).
+_COPIES: dict = {}
+
+
+def _copy(var):
+    if var not in _COPIES:
+        _COPIES[var] = sp.Dummy(f"{var.name}'", **{k: v for k, v in var.assumptions0.items() if v is not None})
+    return _COPIES[var]
+
+
+@strategy("square_sums")
+def _square_sums(e):
+    r"""Multiply out squares of one-limit finite sums into double sums over a second copy ``j`` of the variable:
+    ``(Σ_i f_i)^2 = Σ_i Σ_j f_i f_j`` (distributivity) and ``|Σ_i f_i|^2 = Σ_i Σ_j Re(f_i conj(f_j))`` (``|w|^2 = w
+    conj(w)``, a real number, so equal to its real part)."""
+
+    def double(s: sp.Sum, product):
+        ((var, lo, hi),) = s.limits
+        j = _copy(var)
+        f = s.function
+        return sp.Sum(product(f, f.xreplace({var: j})), (j, lo, hi), (var, lo, hi))
+
+    def square(x):
+        base = x.base
+        if isinstance(base, sp.Abs) and isinstance(base.args[0], sp.Sum) and len(base.args[0].limits) == 1:
+            return double(base.args[0], lambda a, b: sp.re(a * sp.conjugate(b)))
+        if isinstance(base, sp.Sum) and len(base.limits) == 1:
+            return double(base, lambda a, b: a * b)
+        return x
+
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        return e.replace(lambda x: isinstance(x, sp.Pow) and x.exp == 2, square)
+    return e
 
 
 #: What ``doit`` leaves as it is: SymPy's ``doit`` would also run ``integrate``, ``limit`` and infinite sums and
@@ -266,33 +327,103 @@ def _abs_sides(small, big, given: tuple):
     return [(a, big), (-a, big)]
 
 
+def _square_sides(small, big, given: tuple):
+    r"""``a <= b`` iff ``a^2 <= b^2`` for ``a, b >= 0`` (squaring is increasing there): both sides must be proved
+    nonnegative first."""
+    for side in (small, big):
+        if not nonnegative(side, given):
+            raise ValueError("square_sides needs both sides proved nonnegative")
+    return [(small**2, big**2)]
+
+
+SIDE_STRATEGIES["square_sides"] = _square_sides
 SIDE_STRATEGIES["log_sides"] = _log_sides
 SIDE_STRATEGIES["abs_sides"] = _abs_sides
 STRATEGY_NAMES = frozenset(STRATEGIES) | frozenset(SIDE_STRATEGIES)
 
 
-def nonnegative(e, given: tuple = ()) -> bool:
-    r"""Whether ``e >= 0`` is proved: SymPy's assumptions (and ``given``) first, then three rules SymPy lacks, each
-    sound on its own: a sum of terms each proved nonnegative is; ``|a| + c a`` is for real ``a`` and a rational
-    ``|c| <= 1`` (``|a| >= |c a|``); a Sum over a range proved forward of a summand proved nonnegative is (every
-    term is, and there is no reversed range to flip the sign)."""
+def nonnegative(e, given: tuple = (), ranges: dict | None = None) -> bool:
+    r"""Whether ``e >= 0`` is proved: SymPy's assumptions (and ``given``) first, then rules SymPy lacks, each sound on
+    its own:
+
+    - a Sum over a range proved forward of a summand proved nonnegative is (every term is, and there is no reversed
+      range to flip the sign); the summand is judged knowing the range of each summation variable (``ranges``);
+    - a product of factors each proved nonnegative is;
+    - a sum of terms is, when after removing pairs that are nonnegative together every other term is:
+      ``|a| + c a`` for real ``a`` and ``|a| + c Re(a)`` for any ``a`` (a rational ``|c| <= 1``: ``|a| >= |Re a|``;
+      ``|a|`` may be written as the product of its factors' moduli), and ``c Maximum(f, (i, lo, hi)) - c f(x)``
+      (``c > 0``) for an ``x`` proved in ``lo .. hi`` on every value of the summation variables around it."""
+    ranges = ranges or {}
     if _is(sp.Q.nonnegative(e), getattr(e, "is_nonnegative", None), given):
         return True
     if isinstance(e, sp.Sum):
-        return all(forward(lo, hi, given) for _, lo, hi in e.limits) and nonnegative(e.function, given)
+        if not all(forward(lo, hi, given) for _, lo, hi in e.limits):
+            return False
+        return nonnegative(e.function, given, {**ranges, **{v: (lo, hi) for v, lo, hi in e.limits}})
+    if isinstance(e, sp.Mul):
+        return all(nonnegative(f, given, ranges) for f in e.args)
     if not isinstance(e, sp.Add):
         return False
     rest = list(e.args)
     for t in e.args:
-        if isinstance(t, sp.Abs) and t in rest and t.args[0].is_real:
-            a = t.args[0]
-            partner = next((u for u in rest if u is not t and _multiple(u, a) is not None), None)
-            if partner is not None:
-                rest.remove(t)
-                rest.remove(partner)
+        if t not in rest:
+            continue
+        partner = _partner(t, rest, given, ranges)
+        if partner is not None:
+            rest.remove(t)
+            rest.remove(partner)
     if len(rest) == len(e.args):
         return False
-    return all(nonnegative(t, given) for t in rest)
+    return all(nonnegative(t, given, ranges) for t in rest)
+
+
+def _moduli(a) -> set:
+    r"""``|a|`` as SymPy writes it, and as the product of the moduli of ``a``'s factors (the same number)."""
+    return {sp.Abs(a), sp.Mul(*[sp.Abs(f) for f in sp.Mul.make_args(a)])}
+
+
+def _partner(t, rest: list, given: tuple, ranges: dict):
+    r"""A term of ``rest`` that makes ``t + partner >= 0`` by the pair rules of :func:`nonnegative`, or ``None``."""
+    if isinstance(t, sp.Abs) and t.args[0].is_real:  # |a| + c a
+        a = t.args[0]
+        return next((u for u in rest if u is not t and _multiple(u, a) is not None), None)
+    c, body = t.as_coeff_Mul()
+    if isinstance(body, sp.re) and c.is_Rational and abs(c) <= 1:  # c Re(a) + |a|
+        moduli = _moduli(body.args[0])
+        return next((u for u in rest if u is not t and u in moduli), None)
+    if isinstance(body, Maximum) and c.is_positive:  # c max_i f(i) - c f(x), x in the range
+        ((var, lo, hi),) = body.limits
+        for u in rest:
+            if u is t:
+                continue
+            x = _argument_of(-u / c, body.function, var)
+            if x is not None and _within(x, lo, hi, given, ranges):
+                return u
+    return None
+
+
+def _argument_of(value, f, var):
+    r"""An ``x`` with ``f(x) == value`` exactly (structurally), found by matching, or ``None``."""
+    w = sp.Wild("w")
+    m = value.match(f.xreplace({var: w}))
+    if not m or w not in m:
+        return None
+    x = m[w]
+    return x if f.xreplace({var: x}) == value else None
+
+
+def _within(x, lo, hi, given: tuple, ranges: dict) -> bool:
+    r"""Whether ``lo <= x <= hi`` for every value of the summation variables in ``x`` (``x = v + c`` for one of
+    them, ``c`` free of it; or ``x`` free of all of them)."""
+    inner = [v for v in ranges if x.has(v)]
+    if not inner:
+        low, high = x, x
+    elif len(inner) == 1 and sp.diff(x, inner[0]) == 1 and not (x - inner[0]).has(inner[0]):
+        v = inner[0]
+        low, high = ranges[v][0] + (x - v), ranges[v][1] + (x - v)
+    else:
+        return False
+    return all(_is(sp.Q.nonnegative(g), g.is_nonnegative, given) for g in (sp.expand(low - lo), sp.expand(hi - high)))
 
 
 def _multiple(u, a):
@@ -364,25 +495,57 @@ def _bound_dummy(var, lo, hi):
 
 
 def bind(e, given: tuple = ()):
-    r"""``e`` with every bound variable of a Sum or Product replaced by a dummy carrying only what its limits imply
-    (outer limits first, so an inner range may use the outer variable's bounds; a shadowed name gets its own
-    dummy). Run before any strategy and any sign decision: no rewrite then sees what the user *declared* about a
-    bound variable. A range not proved forward raises ``ValueError`` (the engine refuses reversed ranges)."""
+    r"""``e`` with every bound variable of a Sum, Product or :class:`Maximum` replaced by a dummy carrying only what
+    its limits imply (outer limits first, so an inner range may use the outer variable's bounds; a shadowed name
+    gets its own dummy). Run before any strategy and any sign decision: no rewrite then sees what the user
+    *declared* about a bound variable. A range not proved forward raises ``ValueError`` (the engine refuses
+    reversed ranges; a maximum also needs a nonempty range)."""
     if isinstance(e, sp.MatrixBase):
         return e.applyfunc(lambda x: bind(x, given))
-    if not isinstance(e, sp.Basic) or not e.has(sp.Sum, sp.Product):
+    if not isinstance(e, sp.Basic) or not e.has(sp.Sum, sp.Product, Maximum):
         return e
-    if isinstance(e, (sp.Sum, sp.Product)):
+    if isinstance(e, (sp.Sum, sp.Product, Maximum)):
         sub: dict = {}
         limits = []
         for var, lo, hi in reversed(e.limits):  # SymPy lists the innermost limit first
             lo, hi = bind(lo.xreplace(sub), given), bind(hi.xreplace(sub), given)
             if not forward(lo, hi, given):
                 raise ValueError(f"the range {var} = {lo} .. {hi} is not proved forward ({hi} >= {lo} - 1)")
+            if isinstance(e, Maximum) and not forward(lo, hi - 1, given):  # the maximum of nothing is no number
+                raise ValueError(f"the range {var} = {lo} .. {hi} of a maximum is not proved nonempty ({hi} >= {lo})")
             sub[var] = _bound_dummy(var, lo, hi)
             limits.append((sub[var], lo, hi))
         return type(e)(bind(e.function.xreplace(sub), given), *reversed(limits))
     args = [bind(a, given) for a in e.args]
+    return e.func(*args) if args != list(e.args) else e
+
+
+#: The canonical bound variables of :func:`alpha`, one per (depth, assumptions).
+_ALPHA: dict = {}
+
+
+def alpha(e, depth: int = 0):
+    r"""``e`` with each bound variable renamed by its nesting depth (``_b0`` outermost): two expressions that differ
+    only in the names of their bound variables become identical (alpha-equivalence). They are dummies, never free
+    anywhere, so no free variable is captured. Run on :func:`bind`'s output."""
+    if isinstance(e, sp.MatrixBase):
+        return e.applyfunc(lambda x: alpha(x, depth))
+    if not isinstance(e, sp.Basic) or not e.has(sp.Sum, sp.Product, Maximum):
+        return e
+    if isinstance(e, (sp.Sum, sp.Product, Maximum)):
+        sub: dict = {}
+        limits = []
+        for k, (var, lo, hi) in enumerate(reversed(e.limits)):
+            lo, hi = alpha(lo.xreplace(sub), depth + k), alpha(hi.xreplace(sub), depth + k)
+            kw = {a: v for a, v in var.assumptions0.items() if v is not None}
+            key = (depth + k, tuple(sorted(kw.items())))
+            if key not in _ALPHA:
+                _ALPHA[key] = sp.Dummy(f"b{depth + k}", **kw)
+            sub[var] = _ALPHA[key]
+            limits.append((sub[var], lo, hi))
+        inner = alpha(e.function.xreplace(sub), depth + len(e.limits))
+        return type(e)(inner, *reversed(limits))
+    args = [alpha(a, depth) for a in e.args]
     return e.func(*args) if args != list(e.args) else e
 
 
@@ -407,6 +570,20 @@ def _is_zero(e) -> bool:
     if isinstance(e, sp.Sum):
         return _is_zero(e.function)
     return e == 0
+
+
+def congruent(lhs, rhs):
+    r"""``(a, b)`` if ``lhs = F(a)`` and ``rhs = F(b)`` for one function ``F`` of one argument (then ``a = b`` proves
+    ``lhs = rhs``: a function takes equal values at equal arguments), else ``None``."""
+    if (
+        isinstance(lhs, sp.Basic)
+        and isinstance(rhs, sp.Basic)
+        and lhs.func == rhs.func
+        and len(lhs.args) == len(rhs.args) == 1
+        and isinstance(lhs, (sp.Function, sp.Abs, sp.re, sp.im))
+    ):
+        return lhs.args[0], rhs.args[0]
+    return None
 
 
 def reduce_difference(lhs, rhs, strategy: Sequence[str], given: tuple = ()):
