@@ -97,6 +97,12 @@ def _rope_phi(scaled: bool):
     return _phi(A**2 * body if scaled else body)
 
 
+def _multiaxis_phi():
+    r"""M-RoPE and axial 2-D RoPE: tokens ``m``, ``n`` at position vectors ``p_m``, ``p_n`` (t, h, w or row, column)."""
+    R = sp.MatrixSymbol("R_{p_n - p_m}", d, d)
+    return _phi(sp.MatMul(_vec("q").T, R, _vec("k")))
+
+
 def _deberta_phi():
     delta = sp.Function("delta")
     QC, KC, QR, KR = (sp.IndexedBase(s) for s in ("q^c", "k^c", "Q^r", "K^r"))
@@ -166,6 +172,10 @@ def _rope(rule: str) -> Callable[[int, int], str]:
         return f"{v[rule]} of 64 pairs see new angles (d = 128, s = L/L0)"
 
     return text
+
+
+def _multiaxis_text(L0: int, L: int) -> str:
+    return "text tokens (t = h = w) as RoPE: " + _rope("default")(L0, L)
 
 
 def _nothing(L0: int, L: int) -> str:
@@ -349,6 +359,24 @@ def schemes() -> tuple[Scheme, ...]:
             Length("properties-length-rope", _rope("default")),
         ),
         *(_rule_row(rule) for rule in RULE_NAMES),
+        Scheme(
+            "M-RoPE, axial 2-D",
+            _multiaxis_phi(),
+            (
+                Cell(
+                    "properties-rope-monotone-range",
+                    read=_key("default"),
+                    note="text tokens ($t = h = w$), as RoPE; $q = k$, $d = 128$",
+                ),
+                Cell(
+                    "multiaxis-score-relative",
+                    "holds",
+                    note="per axis and jointly: any shift vector $t$",
+                ),
+                ROPE_SYM,
+            ),
+            Length("properties-length-rope", _multiaxis_text),
+        ),
         Scheme(
             "xPos",
             _phi(_pairs(zeta ** ((m - n) / gamma) * psi(n - m))),
