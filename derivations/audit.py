@@ -3,9 +3,12 @@ r"""``posproof audit MODULE:FUNCTION --scheme rope|alibi|t5``: audit a user's im
 ``MODULE`` is a dotted module name importable from the current directory or ``sys.path``, or a path to a ``.py``
 file. RoPE options: ``--layout auto|interleaved|half``, ``--base B``, ``--scaling JSON`` (a ``rope_scaling``
 mapping, or ``@file.json``), ``--width D``, ``--rotary-dim R``, ``--call SPEC`` (e.g. ``q,k,cos,sin@bhsd``; see
-:class:`numeric.audit.RopeCall`), ``--max-position N``, ``--tolerance T`` (the precision profile's). ``--json``
-prints the report as JSON. Exit codes: 0 conforms, 1 does not, 2 usage errors (an unimportable module, a missing
-function, a function that raises on a plain call: one line, never a traceback).
+:class:`numeric.audit.RopeCall`), ``--max-position N``, ``--tolerance T`` (the precision profile's). Multi-axis
+RoPE (the function is called as ``fn(vectors, positions)`` with positions ``(tokens, A)``): ``--mrope-section
+16,24,24`` (M-RoPE's sections t, h, w; ``--mrope-interleaved`` for Qwen3-VL's layout) or ``--axial`` (axial 2-D,
+Pixtral), merged into the scaling mapping. ``--json`` prints the report as JSON. Exit codes: 0 conforms, 1 does
+not, 2 usage errors (an unimportable module, a missing function, a function that raises on a plain call, a bad
+option value: one line, never a traceback).
 
 ``add_parser(subparsers)`` adds the subcommand to the ``posproof`` parser; ``run(args)`` runs it (usage errors
 raise ``derivations.args.UsageError``); ``main(argv)`` runs it on its own (``python -m posproof.derivations.audit``).
@@ -42,7 +45,11 @@ SCHEMES = ("rope", "alibi", "t5")
 #: Library keywords and the options that set them: a library message names the option the user typed.
 _FLAGS = {"rotary_dim": "--rotary-dim", "max_position": "--max-position", "tolerance": "--tolerance"}
 #: Options that only RoPE audits read.
-_ROPE_OPTIONS = ("layout", "base", "scaling", "width", "rotary_dim", "call", "max_position", "tolerance", "dtype")
+_ROPE_OPTIONS = ("layout", "base", "scaling", "width", "rotary_dim", "call", "max_position", "tolerance", "dtype",
+                 *("mrope_section", "mrope_interleaved", "axial"))  # fmt: skip
+#: The multi-axis options (None when not given) and what a multi-axis audit does not read.
+_MULTIAXIS_OPTIONS = ("mrope_section", "mrope_interleaved", "axial")
+_NOT_MULTIAXIS = ("rotary_dim", "call", "dtype")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -69,6 +76,24 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     s.add_argument("--dtype", help="also feed the function bfloat16 or float16 inputs and check nearby positions")
     s.add_argument(
         "--tolerance", help=f"precision profile tolerance on the score error (default {DEFAULT_TOLERANCE:g})"
+    )
+    s.add_argument(
+        "--mrope-section",
+        metavar="T,H,W",
+        help="multi-axis RoPE: M-RoPE's sections (pairs per axis, e.g. 16,24,24 for width 128); the function is "
+        "called as fn(vectors, positions) with positions (tokens, axes)",
+    )
+    s.add_argument(
+        "--mrope-interleaved",
+        action="store_true",
+        default=None,
+        help="with --mrope-section: the sections are interleaved (Qwen3-VL), not chunked (Qwen2-VL)",
+    )
+    s.add_argument(
+        "--axial",
+        action="store_true",
+        default=None,
+        help="multi-axis RoPE: axial 2-D (Pixtral; positions (tokens, 2): row, column)",
     )
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=run)
@@ -174,7 +199,51 @@ def _rope_kwargs(args) -> dict:
         kw["dtype"] = args.dtype
     if args.tolerance is not None:
         kw["tolerance"] = float_arg(args.tolerance, "--tolerance", "a real number > 0", lambda x: x > 0)
+    multiaxis = _multiaxis_scaling(args, kw.get("width", 64))
+    if multiaxis:
+        clash = sorted(set(kw["scaling"] or {}) & {"mrope_section", "mrope_interleaved", *multiaxis})
+        if clash:
+            raise UsageError(f"--scaling already gives {', '.join(clash)}: give multi-axis settings once")
+        given = [f"--{k.replace('_', '-')}" for k in _NOT_MULTIAXIS if getattr(args, k) is not None]
+        if given:
+            raise UsageError(f"{', '.join(given)}: not read by a multi-axis audit (--mrope-section, --axial)")
+        kw["scaling"] = {**(kw["scaling"] or {}), **multiaxis}
     return kw
+
+
+def _mrope_section(text: str, width: int) -> list[int]:
+    r"""``--mrope-section T,H,W``: integers >= 0 (parsed one by one, never evaluated) adding up to ``width / 2``."""
+    accepted = "comma-separated integers >= 0 (pairs per axis, e.g. 16,24,24)"
+    try:
+        sections = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise UsageError(f"--mrope-section must be {accepted}, got {text!r}") from None
+    if any(v < 0 for v in sections):
+        raise UsageError(f"--mrope-section must be {accepted}, got {text!r}")
+    if sum(sections) != width // 2:
+        raise UsageError(
+            f"--mrope-section must add up to --width/2 = {width // 2} (one axis per pair), got {text!r} "
+            f"(sum {sum(sections)})"
+        )
+    return sections
+
+
+def _multiaxis_scaling(args, width: int) -> dict:
+    r"""The scaling keys the multi-axis options give (empty when none is given)."""
+    if args.axial:
+        if args.mrope_section is not None or args.mrope_interleaved:
+            raise UsageError("--axial and --mrope-section/--mrope-interleaved exclude each other (axial 2-D or M-RoPE)")
+        if width % 4:
+            raise UsageError(f"--axial needs --width a multiple of 4 (d/4 pairs per axis), got {width}")
+        return {"rope_type": "axial"}
+    if args.mrope_interleaved and args.mrope_section is None:
+        raise UsageError("--mrope-interleaved needs --mrope-section (the sections to interleave)")
+    if args.mrope_section is None:
+        return {}
+    out: dict = {"mrope_section": _mrope_section(args.mrope_section, width)}
+    if args.mrope_interleaved:
+        out["mrope_interleaved"] = True
+    return out
 
 
 def _jsonable(value):
@@ -195,7 +264,11 @@ def _run_transformers(args) -> int:
         raise UsageError("give either MODULE:FUNCTION or --transformers, not both")
     if args.scheme not in (None, "rope"):
         raise UsageError(f"--transformers audits RoPE: --scheme must be rope or absent, got {args.scheme!r}")
-    given = [f"--{k.replace('_', '-')}" for k in ("base", "scaling", "width", "rotary_dim", "call") if getattr(args, k)]
+    given = [
+        f"--{k.replace('_', '-')}"
+        for k in ("base", "scaling", "width", "rotary_dim", "call", *_MULTIAXIS_OPTIONS)
+        if getattr(args, k)
+    ]
     if given:
         raise UsageError(f"{', '.join(given)}: --transformers takes them from the config")
     from posproof.numeric import _audit_hf
