@@ -22,13 +22,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import sympy as sp
 from sympy.core.sympify import _sympify  # strict: never parses a string
 
 from . import core
 from .core import Step, Theorem
-from .strategies import _is, _is_zero, alpha, bind, reduce_difference
+from .strategies import _is, _is_zero, alpha, bind, congruent, reduce_difference
 
 __all__ = ["Lemma", "Citation", "ABEL", "TRIANGLE", "TRIANGLE_COMPLEX", "LEMMAS"]
 
@@ -49,6 +50,19 @@ def _proved(cond, given: tuple) -> bool:
             return _is(sp.Q.positive(gap), gap.is_positive, given)
         return _is(sp.Q.nonnegative(gap), gap.is_nonnegative, given)
     return False
+
+
+def _same(written, inst, strategy: tuple, given: tuple) -> bool:
+    r"""Whether ``strategy`` reduces ``written - inst`` to 0, or their arguments when both are ``F(.)`` of one
+    function ``F`` of one argument."""
+    if _is_zero(reduce_difference(written, inst, strategy, given)):
+        return True
+    # a strategy may move a sum out of another (doit on a two-term sum): compare up to bound names again after it
+    done = [alpha(reduce_difference(side, sp.Integer(0), strategy, given)) for side in (written, inst)]
+    if _is_zero(reduce_difference(*done, ("identity",), given)):
+        return True
+    inner = congruent(written, inst)
+    return inner is not None and _is_zero(reduce_difference(*inner, strategy, given))
 
 
 @dataclass(frozen=True)
@@ -98,11 +112,16 @@ class Lemma:
         t = self.theorem
         return at(t.lhs), at(t.rhs), tuple(at(c) for c in self.conditions)
 
-    def cite(self, mapping: Mapping, why: str = "", strategy: tuple[str, ...] = ("identity",), **step) -> Step:
-        r"""A step citing this lemma at ``mapping``: its sides are the instance's, unless ``lhs``/``rhs`` are given
-        (then ``strategy`` must reduce each to the instance's side)."""
+    def cite(
+        self, mapping: Mapping, why: str = "", strategy: tuple[str, ...] = ("identity",), beside=None, **step
+    ) -> Step:
+        r"""A step citing this lemma at ``mapping``: its sides are the instance's (plus ``beside`` on both sides, if
+        given), unless ``lhs``/``rhs`` are given (then ``strategy`` must reduce each, less ``beside``, to the
+        instance's side)."""
         lhs, rhs, _ = self.instance(mapping)
-        citation = Citation(self, tuple(mapping.items()))
+        citation = Citation(self, tuple(mapping.items()), beside)
+        if beside is not None:
+            lhs, rhs = beside + lhs, beside + rhs
         return Step(
             step.get("lhs", lhs),
             step.get("rhs", rhs),
@@ -119,6 +138,8 @@ class Citation:
 
     lemma: Lemma
     mapping: tuple
+    #: A term added to both sides of the instance (``c + a <= c + b`` from ``a <= b``), or ``None``.
+    beside: Any = None
 
     def problems(self, step: Step, given: tuple = ()) -> list[str]:
         r"""Why the citation does not prove ``step`` (empty when it does)."""
@@ -141,11 +162,17 @@ class Citation:
                     if not (given and sp.ask(getattr(sp.Q, fact)(value), sp.And(*given)) is True):
                         out.append(f"{var} is {fact} in the lemma, {value} is not proved {fact}")
         out += [f"condition {c} is not proved" for c in conditions if not _proved(c, given)]
-        for side, (written, inst) in zip(("left", "right"), ((step.lhs, lhs), (step.rhs, rhs)), strict=True):
+        sides = (step.lhs, step.rhs)
+        inner = congruent(*sides)
+        if lemma.theorem.rel == "=" and inner is not None and congruent(lhs, rhs) is None:
+            sides = inner  # F(a) = F(b) from the instance a = b: a function takes equal values at equal arguments
+        elif self.beside is not None:  # c + a rel c + b from a rel b: adding the same c keeps either relation
+            sides = tuple(sp.Add(side, -self.beside) for side in sides)
+        for side, (written, inst) in zip(("left", "right"), zip(sides, (lhs, rhs), strict=True), strict=True):
             try:
                 # bound variables compared up to their names (the lemma's i is the step's j)
                 written, inst = alpha(bind(written, given)), alpha(bind(inst, given))
-                if not _is_zero(reduce_difference(written, inst, step.strategy, given)):
+                if not _same(written, inst, step.strategy, given):
                     out.append(f"the step's {side} side is not the instance's ({step.strategy})")
             except ValueError as e:  # a range not proved forward, a strategy that refuses
                 out.append(f"the step's {side} side: {e}")

@@ -173,6 +173,24 @@ def _split_last(e):
     return e
 
 
+@strategy("unroll")
+def _unroll(e):
+    r"""Write out every Sum whose limits are integers term by term (the definition of a finite sum), and nothing else:
+    where ``doit`` would also try to evaluate the sums with symbolic limits inside the terms."""
+
+    def out(s: sp.Sum):
+        if len(s.limits) != 1:
+            return s
+        ((var, lo, hi),) = s.limits
+        if not (lo.is_Integer and hi.is_Integer) or hi - lo > 64:
+            return s
+        return sp.Add(*[s.function.xreplace({var: sp.Integer(k)}) for k in range(int(lo), int(hi) + 1)])
+
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        return e.replace(lambda x: isinstance(x, sp.Sum), out)
+    return e
+
+
 #: The second copy of a summation variable in a squared sum (one per variable, so both sides of a step agree).
 _COPIES: dict = {}
 
@@ -348,7 +366,7 @@ def nonnegative(e, given: tuple = (), ranges: dict | None = None) -> bool:
 
     - a Sum over a range proved forward of a summand proved nonnegative is (every term is, and there is no reversed
       range to flip the sign); the summand is judged knowing the range of each summation variable (``ranges``);
-    - a product of factors each proved nonnegative is;
+    - a product of factors each proved nonnegative is; so is ``sqrt(w conj(w))``;
     - a sum of terms is, when after removing pairs that are nonnegative together every other term is:
       ``|a| + c a`` for real ``a`` and ``|a| + c Re(a)`` for any ``a`` (a rational ``|c| <= 1``: ``|a| >= |Re a|``;
       ``|a|`` may be written as the product of its factors' moduli), and ``c Maximum(f, (i, lo, hi)) - c f(x)``
@@ -362,6 +380,8 @@ def nonnegative(e, given: tuple = (), ranges: dict | None = None) -> bool:
         return nonnegative(e.function, given, {**ranges, **{v: (lo, hi) for v, lo, hi in e.limits}})
     if isinstance(e, sp.Mul):
         return all(nonnegative(f, given, ranges) for f in e.args)
+    if isinstance(e, sp.Pow) and e.exp == sp.S.Half and _modulus_squared(e.base):
+        return True  # sqrt(w conj(w)) = |w|: SymPy writes |w| so when conj(w) is simple
     if not isinstance(e, sp.Add):
         return False
     rest = list(e.args)
@@ -375,6 +395,12 @@ def nonnegative(e, given: tuple = (), ranges: dict | None = None) -> bool:
     if len(rest) == len(e.args):
         return False
     return all(nonnegative(t, given, ranges) for t in rest)
+
+
+def _modulus_squared(e) -> bool:
+    r"""Whether ``e`` is ``w conj(w)`` (as two factors, in either order): ``|w|^2 >= 0``."""
+    factors = sp.Mul.make_args(e)
+    return len(factors) == 2 and sp.conjugate(factors[0]) == factors[1]
 
 
 def _moduli(a) -> set:
