@@ -20,6 +20,9 @@ from . import _validate, formatting
 from ._audit_report import Finding, SchemeReport, _name
 from .multiaxis import axial_axes, axial_inv_freq, mrope_axes, rope_multiaxis
 from .sinusoid import inverse_frequencies
+from .tolerances import AUDIT_MULTIAXIS_AXIS_ON as AXIS_ON
+from .tolerances import AUDIT_MULTIAXIS_FREQ_RTOL as FREQ_RTOL
+from .tolerances import AUDIT_MULTIAXIS_TEXT_RTOL as TEXT_RTOL
 
 #: Finding ids and what each means (stable: tools and tests match on them).
 MULTIAXIS_FINDINGS = {
@@ -31,13 +34,6 @@ MULTIAXIS_FINDINGS = {
     "multiaxis-wrong-frequencies": "the axes are right but the frequencies are not the declared ones",
     "mrope-text-not-1d": "text positions (t = h = w = m) do not give 1-D RoPE at m",
 }
-
-#: A probe angle this far (relative) from the declared frequency is a different frequency: float32 angles of
-#: magnitude <= 1 err by ~1e-7 relative; the named alternatives differ by factors.
-FREQ_RTOL = 1e-3
-#: An axis drives a pair when the pair's probe angle on it is above this fraction of its largest probe angle
-#: (an axis that does not drive it gives 0, or float32 noise ~1e-7 of the angle).
-AXIS_ON = 1e-3
 
 
 def _expected(width: int, mrope_section, mrope_interleaved: bool, axial: bool, base: float, inv_freq):
@@ -169,7 +165,7 @@ def audit_multiaxis(
         pos = np.repeat(m[:, None], n_axes, axis=1)
         want = rope_multiaxis(x, pos, axes=axes, inv_freq=theta, layout=layout, attention_factor=attention_factor)
         got = _call(fn, x, pos)
-        if got is None or np.max(np.abs(got - want)) > 1e-4 * np.max(np.abs(want)):
+        if got is None or np.max(np.abs(got - want)) > TEXT_RTOL * np.max(np.abs(want)):
             row = 0 if got is None else int(np.argmax(np.max(np.abs(got - want), axis=1)))
             ex = {"positions": pos[row].tolist(), "max |got - expected|": "non-finite" if got is None
                   else formatting.number(float(np.max(np.abs(got[row] - want[row]))))}  # fmt: skip

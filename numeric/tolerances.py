@@ -76,6 +76,15 @@ AUDIT_UNWRAP_JUMP = 0.5
 #: output explains. bfloat16 rounds cos and sin to 2**-8 relative, an angle error of ~4e-3 rad; 0.05 rad is 12 times
 #: that, while a position rounded to bfloat16 past 256 (1001 -> 1000) is off by a whole radian or more.
 AUDIT_INPUT_DTYPE_ANGLE_TOL = 0.05
+#: Multi-axis audit (``audit_multiaxis``): a pair's probe angle this far (relative) from its declared frequency is
+#: another frequency: float32 angles of magnitude <= 1 err by ~1e-7 relative; the named alternatives differ by factors.
+AUDIT_MULTIAXIS_FREQ_RTOL = 1e-3
+#: ... an axis drives a pair when the pair's probe angle on it is above this fraction of its largest probe angle (an
+#: axis that does not drive it gives 0, or float32 noise ~1e-7 of the angle).
+AUDIT_MULTIAXIS_AXIS_ON = 1e-3
+#: ... text positions (m, m, m) agree with 1-D RoPE when the largest difference is within this fraction of the largest
+#: value: float32 rotations at m <= 1000 err by ~1e-4 absolute (angle rounding ~6e-5 rad); a moved axis errs by ~1.
+AUDIT_MULTIAXIS_TEXT_RTOL = 1e-4
 
 
 # ---- the RoPE precision profile (numeric/precision_profile.py) -------------------------------------------------
