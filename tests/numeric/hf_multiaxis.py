@@ -38,8 +38,9 @@ def inputs(name: str) -> tuple[np.ndarray, np.ndarray]:
     return x, pos
 
 
-def transformers_rotation(name: str) -> tuple[np.ndarray, np.ndarray]:
-    r"""``(inv_freq, rotated)``: the module's inverse frequencies and transformers' rotation of :func:`inputs`."""
+def transformers_rotation(name: str, x=None, pos=None) -> tuple[np.ndarray, np.ndarray]:
+    r"""``(inv_freq, rotated)``: the module's inverse frequencies and transformers' rotation of :func:`inputs` (or of
+    vectors ``x`` ``(tokens, 16)`` at position vectors ``pos`` ``(tokens, A)``: the audit's calls)."""
     import importlib
 
     import torch
@@ -51,8 +52,9 @@ def transformers_rotation(name: str) -> tuple[np.ndarray, np.ndarray]:
     )
     rotary = getattr(mod, rotary_cls)(config)
     inv = rotary.inv_freq.double()  # (d/2,)
-    x, pos = inputs(name)
-    p = torch.tensor(pos, dtype=torch.float64)
+    if x is None or pos is None:
+        x, pos = inputs(name)
+    p = torch.tensor(np.asarray(pos), dtype=torch.float64)
     if name == "pixtral":  # positions (N, 2) -> freqs (N, 2, d/2)
         freqs = p[..., None] * inv
     else:  # position_ids (3, batch, N) -> freqs (3, batch, N, d/2)

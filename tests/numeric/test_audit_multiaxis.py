@@ -189,3 +189,28 @@ def test_audit_rope_multiaxis_a_one_axis_function_is_a_call_error():
 
     with pytest.raises(AuditCallError, match=r"positions \(3, 3\)\) raised ValueError.*one position vector per token"):
         audit_rope(lambda x, p: rope(x, p), width=WIDTH, scaling={"mrope_section": SECTIONS})
+
+
+# ---- transformers' own multi-axis rotaries conform (live: needs torch and transformers) ---------------------------
+
+_HF_DECLARED = {  # what each of transformers' modules declares (tests/numeric/hf_multiaxis.py builds them)
+    "qwen2_vl": (1e6, {"mrope_section": [2, 3, 3]}),
+    "qwen3_vl": (5e6, {"mrope_section": [3, 3, 2], "mrope_interleaved": True}),
+    "pixtral": (1e4, {"rope_type": "axial"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_HF_DECLARED))
+def test_transformers_rotaries_conform_through_audit_rope(name):
+    pytest.importorskip("torch", reason="the live audit of transformers' rotaries needs torch")
+    pytest.importorskip("transformers", reason="the live audit of transformers' rotaries needs transformers")
+    from posproof.numeric.audit import audit_rope
+    from tests.numeric import hf_multiaxis as H
+
+    fn = lambda x, p: H.transformers_rotation(name, x, p)[1]
+    base, scaling = _HF_DECLARED[name]
+    report = audit_rope(fn, width=H.WIDTH, base=base, scaling=scaling)
+    assert report.ok and "half layout" in report.checked, report.findings
+    if name == "qwen3_vl":  # Qwen3-VL declared chunked: the layout mistake is named
+        wrong = audit_rope(fn, width=H.WIDTH, base=base, scaling={"mrope_section": [3, 3, 2]})
+        assert wrong.ids == ("mrope-chunked-vs-interleaved",)
