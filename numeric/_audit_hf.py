@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .scaling import RULE_KEYS, _flatten_text_config, rope_scaling_from_config
+from .scaling import RULE_KEYS, _flatten_text_config, config_layer_types, rope_scaling_from_config
 
+#: The keys of a head width, set to the probed width (per layer too).
+_WIDTH_KEYS = ("qk_rope_head_dim", "head_dim", "attention_head_dim")
 #: Rotary classes that are not the language model's (vision towers, audio encoders, ...).
 _NOT_TEXT = ("Vision", "Audio", "Patch", "Image", "Video", "Encoder", "Speech", "Visual", "2D", "3D")
 
@@ -145,6 +147,7 @@ class TransformersRope:
         layer = f" [{self.layer_type}]" if self.layer_type else ""
         self.describe = f"transformers {transformers.__version__} {self.rotary.__name__} + {self.apply.__name__}{layer}"
         self._cache: dict[int, Any] = {}
+        self._slices: bool | None = None  # whether apply takes the whole head (None: not tried yet)
 
     def _hf_config(self, width: int | None):
         _, transformers = _modules()
@@ -152,11 +155,16 @@ class TransformersRope:
         kw.pop("model_type", None)
         kw.pop("transformers_version", None)
         if width is not None:
-            for key in ("qk_rope_head_dim", "head_dim", "attention_head_dim"):
+            for key in _WIDTH_KEYS:
                 if kw.get(key) is not None:
                     kw[key] = width
-            if not any(kw.get(k) is not None for k in ("qk_rope_head_dim", "head_dim", "attention_head_dim")):
+            if not any(kw.get(k) is not None for k in _WIDTH_KEYS):
                 kw["head_dim"] = width
+            if isinstance(kw.get("per_layer_config"), Mapping):  # Gemma 4's wider full-attention heads: probed too
+                kw["per_layer_config"] = {
+                    i: {k: (width if k in _WIDTH_KEYS else v) for k, v in layer.items()}
+                    for i, layer in kw["per_layer_config"].items()
+                }
         log, level = _quiet()
         try:
             try:
@@ -169,6 +177,25 @@ class TransformersRope:
                 return transformers.AutoConfig.for_model(self.model_type, **kw)
         finally:
             log.setLevel(level)
+
+    def _whole_head(self, q, k, cos, sin):
+        r"""The apply function on the whole head, when it accepts it (it slices the head itself, as DeepSeek-V4's
+        does); ``None`` when it raises on the width (it expects the rotary slice only), and never tried again."""
+        try:
+            if self._single:
+                out = self.apply(q, cos, sin), self.apply(k, cos, sin)
+            else:
+                out = self.apply(q, k, cos, sin)
+        except Exception as e:  # noqa: BLE001 - a size mismatch: this apply function takes the slice only
+            if self._slices is None and _shape_error(e):
+                self._slices = False
+                return None
+            raise
+        if tuple(out[0].shape) != tuple(q.shape):
+            self._slices = False
+            return None
+        self._slices = True
+        return out
 
     def __call__(self, q, k, positions):
         torch = self._torch
@@ -185,6 +212,10 @@ class TransformersRope:
                 r = int(cos.shape[-1])  # as the models' attention does: rotate the first r channels, pass the rest
                 if 2 * r == int(width * self._factor):  # one value per pair (gpt-oss): the cache covers 2r channels
                     r *= 2
+                if r < width and self._slices is not False:  # an apply function that picks its own slice
+                    out = self._whole_head(q, k, cos, sin)  # (DeepSeek-V4 rotates the last r channels)
+                    if out is not None:
+                        return out
                 q_rot, k_rot = q[..., :r], k[..., :r]
                 if self._single:
                     q_out, k_out = self.apply(q_rot, cos, sin), self.apply(k_rot, cos, sin)
@@ -198,14 +229,11 @@ class TransformersRope:
             log.setLevel(level)
 
 
+def _shape_error(e: Exception) -> bool:
+    return isinstance(e, (RuntimeError, ValueError, IndexError))
+
+
 def layer_types(config: Mapping) -> list[str | None]:
-    r"""The layer types whose RoPE differs (``[None]`` when one RoPE serves every layer)."""
-    try:
-        rope_scaling_from_config(config)
-        return [None]
-    except ValueError as e:
-        text = str(e)
-        if not text.startswith("layer_type must be one of"):
-            raise
-        inside = text[len("layer_type must be one of ") : text.index(" (")]
-        return [t.strip().strip("'") for t in inside.split(",")]
+    r"""The layer types whose RoPE differs (``[None]`` when one RoPE serves every layer): the config reader's
+    :func:`numeric.scaling.config_layer_types`."""
+    return config_layer_types(config)

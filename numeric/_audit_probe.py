@@ -42,8 +42,12 @@ class _Structure:
     worst_pair: int = 0
 
 
-def _structure(A: np.ndarray, P: list, width: int) -> _Structure:
-    r"""``A``: ``(positions, width, width)`` the matrices ``A_m`` (NaN where the function gave non-finite values)."""
+def _structure(A: np.ndarray, P: list, width: int, still_pairs: bool = False) -> _Structure:
+    r"""``A``: ``(positions, width, width)`` the matrices ``A_m`` (NaN where the function gave non-finite values).
+
+    ``still_pairs`` (proportional RoPE, whose last pairs turn by 0): channels that no position moves are read as
+    pairs turning by 0 in the layout the turning pairs show over the whole head (half: ``(i, i + width/2)``;
+    interleaved: ``(2i, 2i + 1)``), so the rotary width is the head's."""
     finite = np.isfinite(A).all(axis=(1, 2))  # (positions,)
     Af = A[finite]
     off = np.abs(Af - np.eye(width) * np.diagonal(Af, axis1=1, axis2=2)[:, :, None]).max(axis=0) > COUPLING_TOL
@@ -52,6 +56,14 @@ def _structure(A: np.ndarray, P: list, width: int) -> _Structure:
     if any(p.size > 1 for p in partners):
         return _Structure([], None, 0, "none", None, None)
     pairs = sorted({(min(c, int(p[0])), max(c, int(p[0]))) for c, p in enumerate(partners) if p.size})
+    if still_pairs and pairs and width % 2 == 0:
+        h, k = width // 2, len(pairs)
+        still = np.abs(Af - np.eye(width)).max(axis=(0, 1)) <= COUPLING_TOL  # (width,) channels never moved
+        for layout_pairs in ([(i, i + h) for i in range(h)], [(2 * i, 2 * i + 1) for i in range(h)]):
+            rest = layout_pairs[k:]
+            if pairs == layout_pairs[:k] and all(still[a] and still[b] for a, b in rest):
+                pairs = layout_pairs
+                break
     n = len(pairs)
     layout = None
     if n and pairs == [(2 * i, 2 * i + 1) for i in range(n)]:
@@ -74,6 +86,18 @@ def _structure(A: np.ndarray, P: list, width: int) -> _Structure:
         return _Structure(pairs, layout, 2 * n, kind, rho, np.arctan2(c21, c11), int(np.argmax(rot)))
     kind = "reflection" if np.all(np.minimum(rot, ref) <= BLOCK_TOL) else "not-orthogonal"
     return _Structure(pairs, layout, 2 * n, kind, None, None, int(np.argmax(rot)))
+
+
+def _same_frequencies(theta: np.ndarray, ref: np.ndarray, rtol: float) -> bool:
+    r"""``theta`` is ``ref`` within a relative ``rtol`` pair by pair (same size); a pair that does not turn
+    (``ref_i = 0``, proportional RoPE) must measure exactly 0, as a rotation by ``cos 0 = 1, sin 0 = 0`` does."""
+    return theta.shape == ref.shape and bool(np.all(np.abs(theta - ref) <= rtol * np.abs(ref)))
+
+
+def _worst_pair(theta: np.ndarray, ref: np.ndarray) -> int:
+    r"""The pair whose frequency is furthest from ``ref`` in relative terms (absolute where ``ref_i = 0``)."""
+    scale = np.where(ref == 0, 1.0, np.abs(ref))
+    return int(np.argmax(np.abs(theta - ref) / scale))
 
 
 def _unwrap_frequencies(phi: np.ndarray, P: list) -> tuple[np.ndarray, list]:

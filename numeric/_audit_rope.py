@@ -15,7 +15,16 @@ from . import precision_profile as pp
 from ._audit_call import RopeCall, _ShapeError
 from ._audit_model import _Model, rope_exact_float
 from ._audit_multiaxis import audit_multiaxis
-from ._audit_probe import _Angles, _probe_matrices, _read_angles, _Structure, _structure, _wrap
+from ._audit_probe import (
+    _Angles,
+    _probe_matrices,
+    _read_angles,
+    _same_frequencies,
+    _Structure,
+    _structure,
+    _worst_pair,
+    _wrap,
+)
 from ._audit_report import (
     AuditCallError,
     Finding,
@@ -158,7 +167,7 @@ class _RopeAudit(_RopeChecks):
         ignored = self._ignores_positions(f, label)
         if ignored is not None:
             return [ignored], None, None
-        st = _structure(A, self.P, self.width)
+        st = _structure(A, self.P, self.width, self.cfg.rope_type == "proportional")
         if st.kind != "rotation" or st.layout is None:
             return self._generic(f, model, st, label)
         ang = _read_angles(st, self.P, model.layout)
@@ -409,7 +418,7 @@ class _RopeAudit(_RopeChecks):
             ]
         if full and c is None:  # the frequencies of a known rule with another attention factor
             rtol = FREQ_RTOL_LOW if ang.theta.size and self._low_precision else FREQ_RTOL
-            same = [k for k in freq.candidates if k.theta.size == n and np.all(np.abs(theta / k.theta - 1) <= rtol)]
+            same = [k for k in freq.candidates if k.theta.size == n and _same_frequencies(theta, k.theta, rtol)]
             if same:
                 k, af = same[0], model.attention_factor
                 what = "the configured rule's" if not k.name else k.sentence + "'s"
@@ -431,7 +440,7 @@ class _RopeAudit(_RopeChecks):
                 ]
         if full and c is None and fitted is None:
             expected = freq.candidates[0].theta  # (pairs,) when the width is the configured one
-            worst = int(np.argmax(np.abs(theta / expected - 1))) if expected.size == n else 0
+            worst = _worst_pair(theta, expected) if expected.size == n else 0
             return [
                 self._example_finding(
                     "disagrees-with-reference",

@@ -200,9 +200,14 @@ class _RopeAuditBase:
         if r < 2 or r % 2:
             return None
         mapping = dict(self.scaling_mapping, partial_rotary_factor=factor)
+        if self.cfg.rope_type == "proportional":  # the mistake: partial rotary, its exponent over the r channels
+            s = self.cfg.s
+            mapping = {"partial_rotary_factor": factor, **({"rope_type": "linear", "factor": s} if s > 1 else {})}
         try:
             th, af = RopeScaling.from_mapping(w, self.base, mapping, self.mpe).inv_freq(self.top + 1)
         except ValueError:
+            return None
+        if 2 * th.size != r:
             return None
         return rope_exact_float(X, pos, replace(mw, theta=th, attention_factor=af, rotary_dim=r))
 

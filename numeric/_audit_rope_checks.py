@@ -12,7 +12,7 @@ import numpy as np
 from . import precision_profile as pp
 from ._audit_call import _ShapeError
 from ._audit_model import _Model, _reference_rows, rope_exact_float
-from ._audit_probe import _Structure, _wrap
+from ._audit_probe import _same_frequencies, _Structure, _wrap
 from ._audit_report import AuditCallError, Finding, RopeMatch, _pairs_text
 from ._audit_rope_base import _RopeAuditBase
 from .tolerances import AUDIT_ANGLE_JUMP_RTOL as ANGLE_JUMP_RTOL
@@ -64,7 +64,7 @@ class _RopeChecks(_RopeAuditBase):
         a = np.array([p[0] for p in st.pairs])
         b = np.array([p[1] for p in st.pairs])
         theta = np.abs(omega)  # measured frequencies (exact enough for prediction: see below)
-        if model.theta.size == n and np.all(np.abs(theta / model.theta - 1) <= FREQ_RTOL_LOW):
+        if model.theta.size == n and _same_frequencies(theta, model.theta, FREQ_RTOL_LOW):
             theta = model.theta  # the exact expected frequencies: their rounding is part of what is measured
         ms = np.array([m for m in (1001, 3001, 10007, 30011, 100003, 300007, 1000003) if m <= self.max_position])
         if not ms.size:
@@ -76,7 +76,8 @@ class _RopeChecks(_RopeAuditBase):
         phi = np.arctan2(y[:, b], y[:, a])  # (positions, pairs)
         exact = delta[None, :] + sigma * ms[:, None] * theta[None, :]  # (positions, pairs)
         mag = np.abs(ms[:, None] * theta[None, :])
-        err = np.abs(_wrap(phi - exact)) / mag  # (positions, pairs)
+        with np.errstate(invalid="ignore", divide="ignore"):  # pairs that do not turn (proportional): no error
+            err = np.where(theta[None, :] == 0, 0.0, np.abs(_wrap(phi - exact)) / mag)  # (positions, pairs)
         if (~np.isfinite(err)).any():  # non-finite angles (float16 overflows at 65504)
             return float("inf"), 1, "float16"
         # angles of 0.25 .. 3 rad cannot wrap by a relative error < 1: there a jump is seen for what it is

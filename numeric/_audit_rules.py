@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._audit_probe import _same_frequencies
 from .scaling import ROPE_TYPES, RopeScaling
 from .sinusoid import inverse_frequencies
 from .tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
@@ -64,7 +65,11 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
         "max_position_embeddings": cfg.max_position_embeddings,
     }
     for rule in ROPE_TYPES:
-        if rule in (cfg.rope_type, "default", "longrope") or params["factor"] is None:
+        if (
+            rule in (cfg.rope_type, "default", "longrope")
+            or params["factor"] is None
+            or cfg.rope_type == "proportional"
+        ):
             continue
         kw: dict = {"factor": params["factor"], "partial_rotary_factor": cfg.partial_rotary_factor}
         if rule in ("dynamic", "yarn", "llama3"):
@@ -194,7 +199,7 @@ def _first_match(cands: list[_Candidate], theta: np.ndarray, rho: float, rtol: f
     r"""The first candidate whose frequencies are the measured ``theta`` ``(pairs,)`` within ``rtol`` and whose
     attention factor is ``rho`` within :data:`BLOCK_TOL`."""
     for c in cands:
-        if c.theta.size == theta.size and np.all(np.abs(theta / c.theta - 1) <= rtol):
+        if _same_frequencies(theta, c.theta, rtol):
             if abs(rho - c.attention_factor) <= BLOCK_TOL:
                 return c
     return None

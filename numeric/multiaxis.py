@@ -30,6 +30,7 @@ import numpy as np
 
 from . import _axis_map, _validate
 from .rotary import RopeTable, rope_table
+from .scaling import proportional_inv_freq  # one definition, with the other rules and the config reader
 from .sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
@@ -176,31 +177,6 @@ def rope_multiaxis_mp(vectors, positions, *, axes, inv_freq=None, base=10000, la
                 new[a], new[b] = row[a] * c - row[b] * s, row[a] * s + row[b] * c
             out.append(new)
         return out
-
-
-def proportional_inv_freq(
-    width: int, base: float = 10000.0, partial_rotary_factor: float = 1.0, factor: float = 1.0
-) -> np.ndarray:
-    r"""Proportional RoPE (transformers' ``rope_type: "proportional"``, the Gemma 4 family): the first
-    ``r = floor(partial_rotary_factor * d / 2)`` pairs turn by ``base**(-2i/d) / factor`` with the exponent over the
-    *full* head width ``d``, the other ``d/2 - r`` pairs do not turn (frequency 0); float64 ``(d/2,)``, so the
-    rotation covers the whole head. Partial rotary instead takes ``base**(-2i/r')`` over the rotary width ``r'``
-    and leaves the other channels out.
-
-    >>> proportional_inv_freq(8, 10000.0, 0.5).tolist()
-    [1.0, 0.1, 0.0, 0.0]
-    """
-    width = _validate.even_width(width)
-    p = float(partial_rotary_factor)
-    if not (np.isfinite(p) and 0 < p <= 1):
-        raise ValueError(f"partial_rotary_factor must be a real number in (0, 1], got {partial_rotary_factor!r}")
-    f = float(factor)
-    if not (np.isfinite(f) and f > 0):
-        raise ValueError(f"factor must be a finite real number > 0, got {factor!r}")
-    rotated = int(p * width // 2)
-    theta = inverse_frequencies(width, base)  # (d/2,): base**(-2i/d), the full-width exponent
-    theta[rotated:] = 0.0
-    return theta / f
 
 
 def positions_from_hf(position_ids) -> np.ndarray:

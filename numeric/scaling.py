@@ -21,7 +21,10 @@ meaning and defaults of Hugging Face transformers' ``modeling_rope_utils``:
   dimensions of ``beta_fast`` and ``beta_slow`` (Peng et al. 2023), and an attention factor;
 * ``"llama3"``   Meta's wavelength bands: ``theta_i`` below ``L0/high_freq_factor``, ``theta_i/s`` above
   ``L0/low_freq_factor``, a blend on the closed range between (none when the factors are equal, as in Llama 4);
-* ``"longrope"`` ``theta_i / ext_i`` with ``short_factor`` (``seq_len <= L0`` or absent) or ``long_factor``.
+* ``"longrope"`` ``theta_i / ext_i`` with ``short_factor`` (``seq_len <= L0`` or absent) or ``long_factor``;
+* ``"proportional"`` (Gemma 4) not a context-extension rule but a split of the head: the first
+  ``floor(partial_rotary_factor * width / 2)`` pairs turn by ``b**(-2i/width) / s`` (the exponent over the *full*
+  head width, ``s`` default 1), the other pairs not at all; ``d`` is the whole head (:data:`OTHER_ROPE_TYPES`).
 
 Where ``L0`` comes from: the key ``original_max_position_embeddings`` when the mapping has it, else the keyword
 argument ``max_position_embeddings`` (the configuration's value: transformers fills ``L0`` from it for YaRN,
@@ -58,15 +61,23 @@ from .sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
     "ROPE_TYPES",
+    "OTHER_ROPE_TYPES",
     "RopeScaling",
     "rope_inv_freq",
     "rope_inv_freq_mp",
     "rope_inv_freq_from_config",
     "rope_scaling_from_config",
+    "config_layer_types",
+    "proportional_inv_freq",
 ]
 
 #: The rules, by the names configuration files use (plus ``"ntk"``, the static NTK-aware base change).
 ROPE_TYPES = ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+#: Rope types configuration files name that are not context-extension rules, accepted wherever a rope type is read
+#: (not compared as alternatives of the rules above, nor listed in their tables): ``"proportional"`` (Gemma 4) turns
+#: the first pairs with the full head's exponent and leaves the rest unturned.
+OTHER_ROPE_TYPES = ("proportional",)
+_ALL_TYPES = ROPE_TYPES + OTHER_ROPE_TYPES
 #: Older names: ``"su"`` is what early Phi-3 configuration files call LongRoPE.
 _ALIASES = {"su": "longrope"}
 
@@ -88,6 +99,7 @@ RULE_KEYS: dict[str, tuple[str, ...]] = {
     ),
     "llama3": ("factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"),
     "longrope": ("factor", "original_max_position_embeddings", "short_factor", "long_factor", "attention_factor"),
+    "proportional": ("factor",),
 }
 _COMMON_KEYS = ("rope_type", "type", "partial_rotary_factor")
 #: Every key a scaling mapping may hold.
@@ -181,8 +193,8 @@ class RopeScaling:
     def __post_init__(self):
         set_ = lambda name, value: object.__setattr__(self, name, value)
         rule = self.rope_type
-        if not isinstance(rule, str) or _ALIASES.get(rule, rule) not in ROPE_TYPES:
-            raise ValueError(f"rope_type must be one of {', '.join(map(repr, ROPE_TYPES))}, got {rule!r}")
+        if not isinstance(rule, str) or _ALIASES.get(rule, rule) not in _ALL_TYPES:
+            raise ValueError(f"rope_type must be one of {', '.join(map(repr, _ALL_TYPES))}, got {rule!r}")
         rule = _ALIASES.get(rule, rule)
         set_("rope_type", rule)
         set_("width", _integer(self.width, "width", 1))
@@ -191,8 +203,10 @@ class RopeScaling:
             self.partial_rotary_factor, "partial_rotary_factor", "a real number in (0, 1]", lambda x: 0 < x <= 1
         )
         set_("partial_rotary_factor", prf)
-        d = int(self.width * prf)  # transformers' truncation: the rotary width every rule uses as d
+        d = self.d  # transformers' truncation int(width * prf): the rotary width every rule uses as d
         minimum = 4 if rule in ("ntk", "dynamic") else 2  # the NTK exponent d/(d-2) needs d > 2
+        if rule == "proportional" and d % 2:  # the whole head turns (some pairs by 0): d is the width
+            raise ValueError(f"width must be an even integer >= 2 for rope_type 'proportional', got {self.width}")
         if d < minimum or d % 2:
             raise ValueError(
                 f"the rotary width int(width * partial_rotary_factor) = int({self.width} * {prf!r}) = {d} must be an "
@@ -208,11 +222,13 @@ class RopeScaling:
             "original_max_position_embeddings",
             _optional_integer(self.original_max_position_embeddings, "original_max_position_embeddings", 2),
         )
-        if self.factor is not None:
+        if self.factor is not None and rule == "proportional":  # transformers checks nothing: it divides theta_i
+            set_("factor", _real(self.factor, "factor", "a finite real number > 0", _pos))
+        elif self.factor is not None:
             set_("factor", _real(self.factor, "factor", "a finite real number >= 1", lambda x: x >= 1))
         elif rule in ("linear", "ntk", "dynamic", "llama3"):
             raise ValueError(f"factor is required for rope_type {rule!r}: a finite real number >= 1")
-        if rule == "default":
+        if rule in ("default", "proportional"):
             return
         L0 = self.L0
         if rule in ("dynamic", "yarn", "llama3", "longrope") and L0 is None:
@@ -274,8 +290,19 @@ class RopeScaling:
 
     @property
     def d(self) -> int:
-        r"""The rotary width ``int(width * partial_rotary_factor)``: ``d`` in every formula."""
+        r"""The rotary width ``int(width * partial_rotary_factor)``: ``d`` in every formula (proportional: the width,
+        every pair past :attr:`turning_pairs` turning by 0)."""
+        if self.rope_type == "proportional":
+            return self.width
         return int(self.width * self.partial_rotary_factor)
+
+    @property
+    def turning_pairs(self) -> int:
+        r"""The pairs with a non-zero frequency: ``d/2``, or proportional's ``floor(partial_rotary_factor * d / 2)``
+        (transformers' ``int(partial_rotary_factor * head_dim // 2)``)."""
+        if self.rope_type == "proportional":
+            return int(self.partial_rotary_factor * self.width // 2)
+        return self.d // 2
 
     @property
     def L0(self) -> int | None:
@@ -325,7 +352,7 @@ class RopeScaling:
             )
         rule = given.pop("rope_type", given.pop("type", "default"))
         given.pop("type", None)
-        if isinstance(rule, str) and _ALIASES.get(rule, rule) in ROPE_TYPES:
+        if isinstance(rule, str) and _ALIASES.get(rule, rule) in _ALL_TYPES:
             for key in given:
                 if key not in RULE_KEYS[_ALIASES.get(rule, rule)] and key != "partial_rotary_factor":
                     raise ValueError(_not_used(key, _ALIASES.get(rule, rule)))
@@ -357,6 +384,9 @@ class RopeScaling:
             return theta / s, 1.0
         if rule == "ntk":
             return inverse_frequencies(d, b * s ** (d / (d - 2))), 1.0
+        if rule == "proportional":
+            theta[self.turning_pairs :] = 0.0  # (d/2,): the pairs past the turning ones keep their channels
+            return theta / s, 1.0
         L0 = self.L0
         assert L0 is not None  # checked in __post_init__
         if rule == "dynamic":
@@ -401,6 +431,9 @@ class RopeScaling:
                 return [t / s for t in theta], one
             if rule == "ntk":
                 return inverse_frequencies_mp(d, b * s ** (mpmath.mpf(d) / (d - 2)), dps), one
+            if rule == "proportional":
+                n = self.turning_pairs
+                return [t / s for t in theta[:n]] + [mpmath.mpf(0)] * (d // 2 - n), one
             L0 = self.L0
             assert L0 is not None
             if rule == "dynamic":
@@ -557,6 +590,23 @@ def rope_inv_freq_mp(
     return RopeScaling.from_mapping(width, base, scaling, max_position_embeddings).inv_freq_mp(seq_len, dps)
 
 
+def proportional_inv_freq(
+    width: int, base: float = 10000.0, partial_rotary_factor: float = 1.0, factor: float = 1.0
+) -> np.ndarray:
+    r"""Proportional RoPE (transformers' ``rope_type: "proportional"``, the Gemma 4 family): the first
+    ``r = floor(partial_rotary_factor * d / 2)`` pairs turn by ``base**(-2i/d) / factor`` with the exponent over the
+    *full* head width ``d``, the other ``d/2 - r`` pairs do not turn (frequency 0); float64 ``(d/2,)``, so the
+    rotation covers the whole head. Partial rotary instead takes ``base**(-2i/r')`` over the rotary width ``r'``
+    and leaves the other channels out.
+
+    >>> proportional_inv_freq(8, 10000.0, 0.5).tolist()
+    [1.0, 0.1, 0.0, 0.0]
+    """
+    width = _validate.even_width(width)
+    scaling = {"rope_type": "proportional", "partial_rotary_factor": partial_rotary_factor, "factor": factor}
+    return RopeScaling.from_mapping(width, base, scaling).inv_freq()[0]
+
+
 # ---- whole model configurations -----------------------------------------------------------------------------------
 
 #: Older names transformers still reads (GPT-NeoX/Pythia): translated, as transformers' config classes do.
@@ -601,7 +651,9 @@ def _flatten_text_config(config: Mapping) -> Mapping:
     return config
 
 
-def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> RopeScaling:
+def rope_scaling_from_config(
+    config: Mapping, layer_type: str | None = None, *, layer: int | None = None
+) -> RopeScaling:
     r"""The validated :class:`RopeScaling` of a whole model configuration (a parsed ``config.json``).
 
     Read as transformers reads them: the language model's settings (a multimodal configuration's ``text_config``
@@ -621,6 +673,15 @@ def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> 
     ``mrope_section`` is read as plain RoPE (one position per token). As in transformers, YaRN needs the key
     ``factor`` (``null`` means ``max_position_embeddings / L0``).
 
+    Per layer (transformers 5.24): ``per_layer_config`` maps layer indices (JSON writes them as strings, ``"05"``)
+    to settings that replace the global ones in those layers (Gemma 4's full-attention layers have
+    ``head_dim: 512``); ``layer_types`` gives each layer's type. ``layer_type=`` reads the settings every layer of
+    that type shares (transformers refuses a type whose layers differ, and so does this function), ``layer=`` (an
+    index) one layer's, with its type's rope parameters. :func:`config_layer_types` lists the layer types whose
+    RoPE differs. DeepSeek-V4 keys its rope parameters by its own labels (``"main"``, ``"compress"``), which are
+    what ``layer_type=`` takes there; its rotary slice is ``int(head_dim * partial_rotary_factor)`` channels (the
+    last ones, which the audit finds), ``qk_rope_head_dim`` being that product.
+
     >>> llama31 = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
     ...            "rope_theta": 500000.0, "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0,
     ...            "high_freq_factor": 4.0, "original_max_position_embeddings": 8192, "rope_type": "llama3"}}
@@ -628,35 +689,12 @@ def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> 
     >>> cfg.rope_type, cfg.d, cfg.L0, cfg.s
     ('llama3', 128, 8192, 8.0)
     """
-    if not isinstance(config, Mapping):
-        raise ValueError(f"config must be a mapping (a parsed config.json), got {type(config).__name__}")
-    model_type = config.get("model_type")
-    config = _flatten_text_config(config)
-    model_type = config.get("model_type", model_type)
-    config = dict(config)
-    for old, new in _LEGACY_KEYS.items():
-        if config.get(old) is not None:
-            if config.get(new) is not None and config[new] != config[old]:
-                raise ValueError(f"config has both {old} and {new} and they differ: keep one")
-            config[new] = config[old]
-    scaling_value, parameters = config.get("rope_scaling"), config.get("rope_parameters")
-    if scaling_value and parameters and scaling_value != parameters:
-        raise ValueError("config has both rope_scaling and rope_parameters and they differ: keep one")
-    params = scaling_value or parameters or {}
-    if not isinstance(params, Mapping):
-        raise ValueError(f"config rope_scaling/rope_parameters must be a mapping or null, got {params!r}")
-    defaults = _model_rope_defaults(model_type)
-    nested = [k for k, v in params.items() if isinstance(v, Mapping)]
+    config, params, nested, defaults, model_type = _rope_layers(config)
+    merged, layer_type = _layer_overrides(config, layer_type, layer, nested)
+    if merged is not config:  # a layer's own settings: its rope mapping and legacy keys are read again
+        config, params, nested, _, _ = _rope_layers(dict(merged, model_type=model_type))
     local_base = config.get("rope_local_base_freq")
     default_layers = [k for k, v in (defaults or {}).items() if isinstance(v, Mapping)]
-    if not nested and (local_base is not None or default_layers):
-        # Gemma 3's legacy form: rope_scaling (and rope_theta) for the full-attention layers, rope_local_base_freq
-        # (or the model's local default) for the sliding ones, whose rope is plain
-        local: dict = {"rope_type": "default"}
-        if local_base is not None:
-            local["rope_theta"] = local_base
-        params = {"full_attention": dict(params), "sliding_attention": local}
-        nested = ["full_attention", "sliding_attention"]
     if nested:
         if layer_type not in nested:
             raise ValueError(
@@ -667,8 +705,16 @@ def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> 
         layer_defaults = (defaults or {}).get(layer_type) if default_layers else defaults
         if layer_type == "full_attention" and local_base is not None and "rope_theta" not in params:
             params = dict(params, rope_theta=config.get("rope_theta"))
-    elif layer_type is not None:
-        raise ValueError(f"layer_type must be None: rope parameters are not given per layer type, got {layer_type!r}")
+    elif layer_type is not None and layer is None:
+        per_type = _per_layer_types(config)
+        if layer_type not in per_type:
+            raise ValueError(
+                "layer_type must be None: rope parameters and head widths are not given per layer type"
+                if not per_type
+                else f"layer_type must be one of {', '.join(map(repr, per_type))} (per_layer_config gives them "
+                "other head widths)" + f", got {layer_type!r}"
+            )
+        layer_defaults = defaults
     else:
         layer_defaults = defaults
     factor_key = "factor" in params  # transformers refuses a YaRN without the key (null: max_position / L0)
@@ -714,13 +760,170 @@ def rope_scaling_from_config(config: Mapping, layer_type: str | None = None) -> 
         params["original_max_position_embeddings"] = config["original_max_position_embeddings"]
     if rule == "dynamic":
         params.pop("original_max_position_embeddings", None)
+    if config.get("qk_rope_head_dim") is not None and config.get("head_dim") is not None:
+        prf = params.get("partial_rotary_factor")
+        if prf is not None and _is_real(prf) and prf != 1:  # DeepSeek-V4: the factor is of the whole head
+            width = _integer(config["head_dim"], "config head_dim", 1)
+            rope_width = _integer(config["qk_rope_head_dim"], "config qk_rope_head_dim", 1)
+            if int(width * prf) != rope_width:
+                raise ValueError(
+                    f"config: qk_rope_head_dim must be int(head_dim * partial_rotary_factor) = int({width} * {prf!r}) "
+                    f"= {int(width * prf)} (the rotary slice transformers computes), got {rope_width}"
+                )
     try:
         return RopeScaling.from_mapping(width, base, params, max_position_embeddings)
     except ValueError as e:
         raise ValueError(f"config: {e}") from None
 
 
+def _rope_layers(config: Mapping) -> tuple[dict, Mapping, list, Mapping | None, Any]:
+    r"""``(config, params, nested, defaults, model_type)``: the language model's settings with legacy keys
+    translated, its rope mapping (per layer type when ``nested`` lists the types, Gemma 3's legacy form made
+    explicit) and the model's transformers defaults."""
+    if not isinstance(config, Mapping):
+        raise ValueError(f"config must be a mapping (a parsed config.json), got {type(config).__name__}")
+    model_type = config.get("model_type")
+    config = _flatten_text_config(config)
+    model_type = config.get("model_type", model_type)
+    config = dict(config)
+    for old, new in _LEGACY_KEYS.items():
+        if config.get(old) is not None:
+            if config.get(new) is not None and config[new] != config[old]:
+                raise ValueError(f"config has both {old} and {new} and they differ: keep one")
+            config[new] = config[old]
+    scaling_value, parameters = config.get("rope_scaling"), config.get("rope_parameters")
+    if scaling_value and parameters and scaling_value != parameters:
+        raise ValueError("config has both rope_scaling and rope_parameters and they differ: keep one")
+    params = scaling_value or parameters or {}
+    if not isinstance(params, Mapping):
+        raise ValueError(f"config rope_scaling/rope_parameters must be a mapping or null, got {params!r}")
+    defaults = _model_rope_defaults(model_type)
+    nested = [k for k, v in params.items() if isinstance(v, Mapping)]
+    local_base = config.get("rope_local_base_freq")
+    default_layers = [k for k, v in (defaults or {}).items() if isinstance(v, Mapping)]
+    if not nested and (local_base is not None or default_layers):
+        # Gemma 3's legacy form: rope_scaling (and rope_theta) for the full-attention layers, rope_local_base_freq
+        # (or the model's local default) for the sliding ones, whose rope is plain
+        local: dict = {"rope_type": "default"}
+        if local_base is not None:
+            local["rope_theta"] = local_base
+        params = {"full_attention": dict(params), "sliding_attention": local}
+        nested = ["full_attention", "sliding_attention"]
+    return config, params, nested, defaults, model_type
+
+
+def _layer_type_list(config: Mapping) -> list[str] | None:
+    types = config.get("layer_types")
+    if types is None:
+        return None
+    if isinstance(types, (str, bytes, Mapping)) or not isinstance(types, Sequence):
+        raise ValueError(f"config layer_types must be a list of strings (one per layer), got {types!r}")
+    for t in types:
+        if not isinstance(t, str):
+            raise ValueError(f"config layer_types must be a list of strings (one per layer), got {t!r} in it")
+    return list(types)
+
+
+def _per_layer(config: Mapping) -> dict[int, Mapping]:
+    r"""``per_layer_config`` as ``{layer index: settings}`` (keys are integers, or decimal strings as JSON has them)."""
+    raw = config.get("per_layer_config")
+    if raw is None:
+        return {}
+    accepted = 'a mapping of layer index (an integer, or its decimal string such as "05") to a mapping of settings'
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"config per_layer_config must be {accepted}, got {raw!r}")
+    out: dict[int, Mapping] = {}
+    for key, value in raw.items():
+        if isinstance(key, str) and key.isdecimal() and key.isascii():
+            index = int(key)
+        elif isinstance(key, numbers.Integral) and not isinstance(key, (bool, np.bool_)) and int(key) >= 0:
+            index = int(key)
+        else:
+            raise ValueError(f"config per_layer_config must be {accepted}, got the key {key!r}")
+        if not isinstance(value, Mapping):
+            raise ValueError(f"config per_layer_config must be {accepted}, got {value!r} for layer {key!r}")
+        out[index] = value
+    return out
+
+
+#: Settings of a layer that change its RoPE (the rest of per_layer_config, such as num_key_value_heads, does not).
+_PER_LAYER_ROPE_KEYS = (
+    "head_dim", "qk_rope_head_dim", "attention_head_dim", "hidden_size", "num_attention_heads",
+    "partial_rotary_factor", "rotary_pct", "rotary_emb_base", "rope_theta", "rope_parameters", "rope_scaling",
+)  # fmt: skip
+
+
+def _per_layer_types(config: Mapping) -> list[str]:
+    r"""The layer types whose layers ``per_layer_config`` gives other RoPE settings (head widths), with the
+    types they differ from; ``[]`` when it changes no RoPE setting."""
+    per_layer = _per_layer(config)
+    if not any(k in v for v in per_layer.values() for k in _PER_LAYER_ROPE_KEYS):
+        return []
+    types = _layer_type_list(config)
+    if types is None:
+        raise ValueError(
+            "config per_layer_config gives layers other head widths or rope settings, but the config has no "
+            "layer_types: pass layer= (a layer index)"
+        )
+    return list(dict.fromkeys(types))
+
+
+def _layer_overrides(config: dict, layer_type, layer, nested: list) -> tuple[dict, Any]:
+    r"""The settings of ``layer`` (an index) or of every layer of ``layer_type``, with ``per_layer_config`` applied,
+    and the layer type whose rope parameters apply."""
+    per_layer = _per_layer(config)
+    types = _layer_type_list(config)
+    if layer is not None:
+        n = len(types) if types is not None else config.get("num_hidden_layers")
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise ValueError("layer= needs the config's layer_types or num_hidden_layers to know the layers")
+        if isinstance(layer, (bool, np.bool_)) or not isinstance(layer, numbers.Integral) or not 0 <= int(layer) < n:
+            raise ValueError(f"layer must be an integer in 0 .. {n - 1} (a layer index of the config), got {layer!r}")
+        layer = int(layer)
+        own = types[layer] if types is not None else None
+        if layer_type is None:
+            layer_type = own if nested or own in _per_layer_types(config) else None
+        elif types is not None and layer_type in types and layer_type != own:
+            raise ValueError(f"layer_type must be {own!r} (the type of layer {layer}) or None, got {layer_type!r}")
+        return {**config, **per_layer.get(layer, {})}, layer_type
+    if not per_layer or types is None or layer_type not in types:
+        return config, layer_type
+    indices = [i for i, t in enumerate(types) if t == layer_type]
+    first = per_layer.get(indices[0], {})
+    for i in indices[1:]:
+        if per_layer.get(i, {}) != first:
+            raise ValueError(
+                f"layer_type {layer_type!r} has layers with different per_layer_config settings (layers {indices[0]} "
+                f"and {i}; transformers refuses it too): pass layer= (a layer index in 0 .. {len(types) - 1}) instead"
+            )
+    return {**config, **first}, layer_type
+
+
+def config_layer_types(config: Mapping) -> list[str | None]:
+    r"""The layer types whose RoPE may differ, as ``layer_type=`` takes them (``[None]`` when one RoPE serves every
+    layer): the keys of rope parameters given per layer type (Gemma 3's legacy ``rope_local_base_freq`` included,
+    DeepSeek-V4's labels), else the types of ``layer_types`` when ``per_layer_config`` gives some layers other head
+    widths.
+
+    >>> config_layer_types({"head_dim": 64, "rope_parameters": {"full_attention": {"rope_theta": 1e6},
+    ...                                                          "sliding_attention": {"rope_theta": 1e4}}})
+    ['full_attention', 'sliding_attention']
+    >>> config_layer_types({"head_dim": 64, "rope_theta": 1e4})
+    [None]
+    """
+    config, _, nested, _, _ = _rope_layers(config)
+    if nested:
+        return list(nested)
+    return list(_per_layer_types(config)) or [None]
+
+
 def _config_width(config: Mapping) -> int:
+    if isinstance(config.get("head_dim"), (list, tuple)):
+        raise ValueError(
+            "config head_dim must be an integer >= 1: transformers 5.24 reads per-layer head widths from "
+            'per_layer_config (layer index -> {"head_dim": ...}) and layer_types, not from a list, got '
+            f"{config['head_dim']!r}"
+        )
     for key in ("qk_rope_head_dim", "head_dim", "attention_head_dim"):
         if config.get(key) is not None:
             return _integer(config[key], f"config {key}", 1)
@@ -732,7 +935,7 @@ def _config_width(config: Mapping) -> int:
 
 
 def rope_inv_freq_from_config(
-    config: Mapping, seq_len: int | None = None, *, layer_type: str | None = None
+    config: Mapping, seq_len: int | None = None, *, layer_type: str | None = None, layer: int | None = None
 ) -> tuple[np.ndarray, float]:
     r""":func:`rope_inv_freq` for a whole model configuration (see :func:`rope_scaling_from_config`).
 
@@ -743,4 +946,4 @@ def rope_inv_freq_from_config(
     >>> inv_freq.shape, round(attention_factor, 6)
     ((64,), 1.138629)
     """
-    return rope_scaling_from_config(config, layer_type).inv_freq(seq_len)
+    return rope_scaling_from_config(config, layer_type, layer=layer).inv_freq(seq_len)

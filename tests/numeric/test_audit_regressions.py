@@ -11,6 +11,7 @@ import pytest
 from posproof.derivations import audit as cli_audit
 from posproof.derivations.args import Parser, UsageError
 from posproof.numeric import audit
+from posproof.numeric.rotary import rope as rope_kernel
 from tests.audit_corpus import real_code as rc
 from tests.note_functions import note_rope
 
@@ -198,3 +199,64 @@ def test_regression_dtype_bfloat16_inputs_show_positions_built_in_the_input_dtyp
     assert f.id == "low-precision-angles" and "with bfloat16 inputs" in f.message and f.example["positions"] == [1001]
     with pytest.raises(ValueError, match="dtype must be bfloat16 or float16"):
         _audit(in_input_dtype, dtype="int8")
+
+
+# ---- what issue 17 left: proportional RoPE, per-layer head widths, 16-bit inputs on every pair, examples -------------
+
+PROPORTIONAL = {"rope_type": "proportional", "partial_rotary_factor": 0.25}
+
+
+def _proportional_rope(float32: bool, layout: str = "half"):
+    from posproof.numeric.scaling import proportional_inv_freq
+
+    def rope(vectors, positions, base=1e6):  # Gemma 4's full-attention layers: a quarter of the pairs turn
+        d = vectors.shape[1]
+        inv = proportional_inv_freq(d, base, 0.25)
+        if not float32:
+            return rope_kernel(vectors, positions, layout=layout, inv_freq=inv)
+        ang = np.asarray(positions, dtype=np.float32)[:, None] * inv.astype(np.float32)  # (tokens, d/2)
+        c, s = np.cos(np.concatenate([ang, ang], 1)), np.sin(np.concatenate([ang, ang], 1))
+        h = d // 2
+        turned = np.concatenate([-vectors[:, h:], vectors[:, :h]], 1)
+        return (vectors * c + turned * s).astype(vectors.dtype)
+
+    return rope
+
+
+def test_regression_proportional_rope_is_audited():
+    for fn in (_proportional_rope(False), _proportional_rope(True), _proportional_rope(False, "interleaved")):
+        report = _audit(fn, base=1e6, scaling=PROPORTIONAL, width=64, max_position=65536)
+        assert report.ok, audit.format_report(report)
+        assert report.matched.rotary_dim == 64 and report.matched.frequencies == "proportional (as configured)"
+
+    def partial(vectors, positions, base=1e6):  # the mistake: partial rotary, its exponent over 16 channels
+        return rope_kernel(vectors, positions, base=base, layout="half", rotary_dim=vectors.shape[1] // 4)
+
+    report = _audit(partial, base=1e6, scaling=PROPORTIONAL, width=64, max_position=65536)
+    assert report.ids == ("partial-rotary-width",), audit.format_report(report)
+    assert report.findings[0].example["width"] == 8
+
+
+def test_regression_transformers_per_layer_head_dim_and_proportional():
+    pytest.importorskip("torch", reason="transformers' own RoPE needs torch")
+    pytest.importorskip("transformers", reason="transformers' own RoPE needs transformers")
+    from posproof.numeric._audit_hf import TransformersRope, layer_types, load_config
+
+    config = load_config("gemma4_text")  # full attention: proportional RoPE on 512-wide heads (per_layer_config)
+    assert layer_types(config) == ["sliding_attention", "full_attention"]
+    target = TransformersRope(config, "full_attention")
+    assert target.expected["width"] == 512 and target.expected["scaling"]["rope_type"] == "proportional"
+    report = _audit(target, name=target.describe, **dict(target.expected, width=64), max_position=65536)
+    assert report.ok, audit.format_report(report)
+
+
+def test_regression_transformers_deepseek_v4_slices_its_own_head():
+    pytest.importorskip("torch", reason="transformers' own RoPE needs torch")
+    pytest.importorskip("transformers", reason="transformers' own RoPE needs transformers")
+    from posproof.numeric._audit_hf import TransformersRope, load_config
+
+    target = TransformersRope(load_config("deepseek_v4"), "compress")
+    assert target.expected["width"] == 512 and target.expected["scaling"]["partial_rotary_factor"] == 0.125
+    report = _audit(target, name=target.describe, **dict(target.expected, width=128), max_position=65536)
+    assert report.ok, audit.format_report(report)  # its apply function rotates the last 16 of 128 channels itself
+    assert any("rotary offset 112" in n for n in report.notes)

@@ -11,10 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from posproof.numeric import scaling as SC
 from posproof.numeric import tolerances
 from posproof.numeric.scaling import (
     KEYS,
     RopeScaling,
+    config_layer_types,
     rope_inv_freq,
     rope_inv_freq_from_config,
     rope_inv_freq_mp,
@@ -822,3 +824,98 @@ def test_every_rule_agrees_with_its_mpmath_twin(data):
     np.testing.assert_allclose(inv_freq, [float(x) for x in ref], rtol=tolerances.FLOAT64_RTOL, atol=0)
     assert af == pytest.approx(float(ref_af), rel=tolerances.FLOAT64_RTOL)
     assert inv_freq.shape == (cfg.d // 2,) and inv_freq.dtype == np.float64
+
+
+# ---- issue 17, what was left: proportional RoPE, per-layer head widths, the layer types the reader knows ---------
+
+
+GEMMA4_TEXT = {
+    "model_type": "gemma4_text", "hidden_size": 2304, "num_attention_heads": 8, "head_dim": 256,
+    "max_position_embeddings": 131072,
+    "layer_types": ["sliding_attention"] * 5 + ["full_attention"] + ["sliding_attention"] * 5 + ["full_attention"],
+    "per_layer_config": {"05": {"head_dim": 512}, "11": {"head_dim": 512}},
+    "rope_parameters": {
+        "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+        "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1000000.0},
+    },
+}  # fmt: skip
+
+
+def test_regression_proportional_rope_type_is_read_from_configs():
+    cfg = rope_scaling_from_config(GEMMA4_TEXT, "full_attention")
+    assert (cfg.rope_type, cfg.width, cfg.d, cfg.turning_pairs) == ("proportional", 512, 512, 64)
+    inv, af = rope_inv_freq_from_config(GEMMA4_TEXT, layer_type="full_attention")
+    theta = 1e6 ** (-np.arange(0, 512, 2) / 512)  # the exponent over the whole head, not the 128 turning channels
+    assert inv.shape == (256,) and af == 1.0 and (inv[64:] == 0).all()
+    assert np.allclose(inv[:64], theta[:64], rtol=1e-15, atol=0)
+    inv_mp, _ = cfg.inv_freq_mp(dps=30)
+    assert max(abs(float(a) - b) for a, b in zip(inv_mp, inv, strict=True)) < 1e-16
+    # a factor divides the turning frequencies; the rule reads no other key; one definition serves multiaxis
+    from posproof.numeric import multiaxis
+
+    assert multiaxis.proportional_inv_freq is SC.proportional_inv_freq
+    scaled, _ = rope_inv_freq(8, 1e4, {"rope_type": "proportional", "partial_rotary_factor": 0.5, "factor": 2.0})
+    assert scaled.tolist() == [0.5, 0.05, 0.0, 0.0]
+    with pytest.raises(ValueError, match="key 'beta_fast' is not used by rope_type 'proportional'"):
+        rope_inv_freq(8, 1e4, {"rope_type": "proportional", "beta_fast": 4.0})
+    with pytest.raises(ValueError, match="width must be an even integer >= 2 for rope_type 'proportional'"):
+        rope_inv_freq(7, 1e4, {"rope_type": "proportional"})
+    with pytest.raises(ValueError, match=r"factor must be a finite real number > 0, got 0\.0"):
+        rope_inv_freq(8, 1e4, {"rope_type": "proportional", "factor": 0.0})
+    # not a context-extension rule: the rules' tables and alternatives are unchanged
+    assert "proportional" not in SC.ROPE_TYPES and SC.OTHER_ROPE_TYPES == ("proportional",)
+
+
+def test_regression_per_layer_head_dim_is_read_from_per_layer_config():
+    assert rope_scaling_from_config(GEMMA4_TEXT, "sliding_attention").width == 256
+    assert rope_scaling_from_config(GEMMA4_TEXT, "full_attention").width == 512
+    assert rope_scaling_from_config(GEMMA4_TEXT, layer=11).width == 512  # a layer index: its type's rope too
+    assert rope_scaling_from_config(GEMMA4_TEXT, layer=0).rope_type == "default"
+    inv, _ = rope_inv_freq_from_config(GEMMA4_TEXT, layer=5)
+    assert inv.shape == (256,)
+    # one rope for every layer, other head widths per layer type: layer_type= is needed, and offered
+    plain = {k: v for k, v in GEMMA4_TEXT.items() if k != "rope_parameters"} | {"rope_theta": 1e4}
+    assert config_layer_types(plain) == ["sliding_attention", "full_attention"]
+    assert rope_scaling_from_config(plain, "full_attention").width == 512
+    with pytest.raises(ValueError, match="layer_type must be one of 'sliding_attention', 'full_attention'"):
+        rope_scaling_from_config(plain, "chunked_attention")
+    uneven = dict(GEMMA4_TEXT, per_layer_config={"05": {"head_dim": 512}, "11": {"head_dim": 384}})
+    with pytest.raises(ValueError, match=r"layers 5 and 11.*pass layer= \(a layer index in 0 \.\. 11\)"):
+        rope_scaling_from_config(uneven, "full_attention")
+    assert rope_scaling_from_config(uneven, layer=11).width == 384
+    with pytest.raises(ValueError, match=r"layer must be an integer in 0 \.\. 11 .*got 12"):
+        rope_scaling_from_config(GEMMA4_TEXT, layer=12)
+    with pytest.raises(ValueError, match="layer_type must be 'full_attention' .*or None, got 'sliding_attention'"):
+        rope_scaling_from_config(GEMMA4_TEXT, "sliding_attention", layer=5)
+    with pytest.raises(ValueError, match="per_layer_config must be a mapping of layer index .* got the key 'x'"):
+        rope_scaling_from_config(dict(GEMMA4_TEXT, per_layer_config={"x": {}}), "full_attention")
+    with pytest.raises(ValueError, match="reads per-layer head widths from per_layer_config"):
+        rope_scaling_from_config({"head_dim": [64, 128], "rope_theta": 1e4})
+
+
+def test_regression_deepseek_v4_partial_factor_is_of_the_whole_head():
+    v4 = {
+        "model_type": "deepseek_v4", "hidden_size": 4096, "num_attention_heads": 64, "head_dim": 512,
+        "qk_rope_head_dim": 64, "partial_rotary_factor": 0.125, "max_position_embeddings": 1048576,
+        "rope_parameters": {
+            "main": {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.125},
+            "compress": {"rope_type": "default", "rope_theta": 160000.0, "partial_rotary_factor": 0.125},
+        },
+    }  # fmt: skip
+    assert config_layer_types(v4) == ["main", "compress"]  # its rope labels, as its rotary embedding takes them
+    cfg = rope_scaling_from_config(v4, "compress")
+    assert (cfg.width, cfg.d, cfg.base) == (512, 64, 160000.0)  # not 64 * 0.125 = 8 (the factor counted twice)
+    with pytest.raises(ValueError, match=r"qk_rope_head_dim must be int\(head_dim \* partial_rotary_factor\)"):
+        rope_scaling_from_config(dict(v4, qk_rope_head_dim=32), "main")
+
+
+def test_regression_config_layer_types_is_structured():
+    assert config_layer_types(GEMMA4_TEXT) == ["sliding_attention", "full_attention"]
+    assert config_layer_types({"head_dim": 64, "rope_theta": 1e4}) == [None]
+    gemma3_legacy = {"head_dim": 64, "rope_theta": 1e6, "rope_local_base_freq": 1e4}
+    assert config_layer_types(gemma3_legacy) == ["full_attention", "sliding_attention"]
+    from posproof.numeric._audit_hf import layer_types
+
+    assert layer_types(GEMMA4_TEXT) == config_layer_types(GEMMA4_TEXT)
+    with pytest.raises(ValueError, match="config must be a mapping"):
+        config_layer_types(["head_dim"])
