@@ -23,7 +23,6 @@ from ._audit_probe import (
     _Structure,
     _structure,
     _worst_pair,
-    _wrap,
 )
 from ._audit_report import (
     AuditCallError,
@@ -43,7 +42,6 @@ from .sinusoid import inverse_frequencies
 from .tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 from .tolerances import AUDIT_FREQ_RTOL as FREQ_RTOL
 from .tolerances import AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW
-from .tolerances import AUDIT_INPUT_DTYPE_ANGLE_TOL as INPUT_DTYPE_ANGLE_TOL
 
 
 @dataclass(frozen=True)
@@ -194,43 +192,6 @@ class _RopeAudit(_RopeChecks):
         expected = freq.candidate is not None and freq.candidate.name == ""
         profile = self._profile(f, freq.model, expected) if freq.model is not None and ang.exact else None
         return findings, self._matched(ang, freq, precision, eps), profile
-
-    def _input_dtype_finding(self, which: int, label, st: _Structure, ang: _Angles) -> Finding | None:
-        r"""With 16-bit inputs (``dtype=``): pair 0 (``theta_0``) of a unit vector at positions 1001 .. 30011 must
-        turn by ``m theta_0`` to within the dtype's rounding of cos and sin; positions or angles built in the input
-        dtype (rotary-embedding-torch) give 1001, 1002 and 1003 one angle."""
-        assert self.dtype is not None
-        dt = pp.dtype_of(self.dtype)
-        d, (a, b), theta0 = self.width, st.pairs[0], float(ang.theta[0])
-        ms = np.array([m for m in (1001, 1002, 1003, 3001, 10007, 30011) if m <= self.max_position])
-        if not ms.size:
-            return None
-        x = np.zeros((ms.size, d))
-        x[:, a] = 1.0
-        xa, pa = self._anchored(x, ms)
-        xa = xa.astype(dt)
-        outs, _ = self.caller.raw(xa, pa, np.zeros_like(xa) if self.call.qk else None)
-        y = np.asarray(outs[which], dtype=np.float64).reshape(xa.shape)[:-1]
-        with np.errstate(invalid="ignore"):
-            err = np.abs(_wrap(np.arctan2(y[:, b], y[:, a]) - ms * theta0))
-        err = np.where(np.isfinite(err), err, np.pi)
-        if np.max(err) <= INPUT_DTYPE_ANGLE_TOL:
-            return None
-        j = int(np.flatnonzero(err > INPUT_DTYPE_ANGLE_TOL)[0])  # the smallest position that shows it
-        m = int(ms[j])
-        message = (
-            f"with {self.dtype} inputs it turns pair 0 at position {m} by an angle {err[j]:.3g} rad off m theta_0 "
-            f"(its positions or angles are computed in {self.dtype}: nearby positions share one angle)"
-        )
-        ex = {
-            "width": d,
-            "dtype": self.dtype,
-            "positions": [m],
-            "vectors": [x[j].tolist()],
-            "expected_angle": float(_wrap(m * theta0)),
-            "got_angle": float(np.arctan2(y[j, b], y[j, a])),
-        }
-        return Finding("low-precision-angles", message, ex, label)
 
     def _non_finite(self, A: np.ndarray, label) -> Finding | None:
         r"""``non-finite`` if a unit vector at a position below 2**15 (where even float16 angles are finite) comes out

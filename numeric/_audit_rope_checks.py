@@ -12,7 +12,7 @@ import numpy as np
 from . import precision_profile as pp
 from ._audit_call import _ShapeError
 from ._audit_model import _Model, _reference_rows, rope_exact_float
-from ._audit_probe import _same_frequencies, _Structure, _wrap
+from ._audit_probe import _Angles, _same_frequencies, _Structure, _wrap
 from ._audit_report import AuditCallError, Finding, RopeMatch, _pairs_text
 from ._audit_rope_base import _RopeAuditBase
 from .tolerances import AUDIT_ANGLE_JUMP_RTOL as ANGLE_JUMP_RTOL
@@ -21,6 +21,7 @@ from .tolerances import AUDIT_CROSS_ATOL as CROSS_ATOL
 from .tolerances import AUDIT_EXAMPLE_ATOL as EXAMPLE_ATOL
 from .tolerances import AUDIT_FLOAT32_EPS as FLOAT32_EPS
 from .tolerances import AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW
+from .tolerances import AUDIT_INPUT_DTYPE_ANGLE_TOL as INPUT_DTYPE_ANGLE_TOL
 from .tolerances import AUDIT_LOW_PRECISION_EPS as LOW_PRECISION_EPS
 from .tolerances import AUDIT_NORM_RTOL as NORM_RTOL
 from .tolerances import AUDIT_SHIFT_ATOL as SHIFT_ATOL
@@ -35,6 +36,60 @@ def _allowed(eps: float | None, positions: np.ndarray, theta_max: float) -> np.n
 
 class _RopeChecks(_RopeAuditBase):
     r"""The checks that follow the structure (used by :class:`numeric._audit_rope._RopeAudit`)."""
+
+    # ---- 16-bit inputs (dtype=)
+    def _input_dtype_finding(self, which: int, label, st: _Structure, ang: _Angles) -> Finding | None:
+        r"""With 16-bit inputs (``dtype=``): every pair ``i`` of a unit vector on the first channel of each pair, at
+        positions 1001 .. 30011, must turn by ``m theta_i`` to within the dtype's rounding of cos and sin. Positions
+        or angles built in the input dtype (rotary-embedding-torch) give 1001, 1002 and 1003 one angle (seen in the
+        fast pairs); frequencies rounded to the input dtype are seen in the pairs whose ``theta_i`` it cannot hold
+        (``theta_0 = 1`` is exact in every dtype). The example is the smallest position and its worst pair."""
+        assert self.dtype is not None
+        dt = pp.dtype_of(self.dtype)
+        d = self.width
+        a = np.array([p[0] for p in st.pairs])  # (pairs,)
+        b = np.array([p[1] for p in st.pairs])
+        model = self._expected_model(d, self.top + 1)
+        theta = ang.theta  # (pairs,) as measured on float64 probes
+        if _same_frequencies(theta, model.theta, FREQ_RTOL_LOW):
+            theta = model.theta  # the configured frequencies, exact
+        ms = np.array([m for m in (1001, 1002, 1003, 3001, 10007, 30011) if m <= self.max_position])
+        if not ms.size:
+            return None
+        x = np.zeros((ms.size, d))
+        x[:, a] = 1.0  # every pair at once: each turns its own first channel
+        xa, pa = self._anchored(x, ms)
+        xa = xa.astype(dt)
+        outs, _ = self.caller.raw(xa, pa, np.zeros_like(xa) if self.call.qk else None)
+        y = np.asarray(outs[which], dtype=np.float64).reshape(xa.shape)[:-1]  # (positions, d)
+        with np.errstate(invalid="ignore"):
+            got = np.arctan2(y[:, b], y[:, a])  # (positions, pairs)
+            err = np.abs(_wrap(got - ms[:, None] * theta[None, :]))
+        err = np.where(np.isfinite(err), err, np.pi)
+        bad = err > INPUT_DTYPE_ANGLE_TOL  # (positions, pairs)
+        if not bad.any():
+            return None
+        j = int(np.flatnonzero(bad.any(axis=1))[0])  # the smallest position that shows it
+        i = int(np.argmax(err[j]))  # its worst pair
+        m, n_bad = int(ms[j]), int(bad[j].sum())
+        others = f" ({n_bad} of {len(st.pairs)} pairs there)" if n_bad > 1 else ""
+        message = (
+            f"with {self.dtype} inputs it turns pair {i} at position {m} by an angle {err[j, i]:.3g} rad off "
+            f"m theta_{i}{others} (its positions, frequencies or angles are computed in {self.dtype}: nearby "
+            "positions share one angle)"
+        )
+        vec = np.zeros(d)
+        vec[a[i]] = 1.0
+        ex = {
+            "width": d,
+            "dtype": self.dtype,
+            "positions": [m],
+            "vectors": [vec.tolist()],
+            "pair": [int(a[i]), int(b[i])],
+            "expected_angle": float(_wrap(m * theta[i])),
+            "got_angle": float(got[j, i]),
+        }
+        return Finding("low-precision-angles", message, ex, label)
 
     def _cross_wired(self, which: int) -> Finding | None:
         d = self.width

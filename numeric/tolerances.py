@@ -72,7 +72,7 @@ AUDIT_CROSS_ATOL = 1e-12
 #: While refining a frequency over doubling positions, an angle this far (rad) from the prediction is not rounding
 #: (16-bit angles err by <= ~0.13 rad on the <= 16 rad predictions used): the angle is not proportional to m there.
 AUDIT_UNWRAP_JUMP = 0.5
-#: With 16-bit inputs (``audit_rope(dtype=)``): the largest angle error of pair 0 that the dtype's rounding of the
+#: With 16-bit inputs (``audit_rope(dtype=)``): the largest angle error of any pair that the dtype's rounding of the
 #: output explains. bfloat16 rounds cos and sin to 2**-8 relative, an angle error of ~4e-3 rad; 0.05 rad is 12 times
 #: that, while a position rounded to bfloat16 past 256 (1001 -> 1000) is off by a whole radian or more.
 AUDIT_INPUT_DTYPE_ANGLE_TOL = 0.05

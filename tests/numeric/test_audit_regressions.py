@@ -260,3 +260,26 @@ def test_regression_transformers_deepseek_v4_slices_its_own_head():
     report = _audit(target, name=target.describe, **dict(target.expected, width=128), max_position=65536)
     assert report.ok, audit.format_report(report)  # its apply function rotates the last 16 of 128 channels itself
     assert any("rotary offset 112" in n for n in report.notes)
+
+
+def test_regression_dtype_checks_every_pair():
+    pytest.importorskip("ml_dtypes", reason="bfloat16 inputs need ml_dtypes")
+
+    def freqs_in_input_dtype(vectors, positions, base=10000.0):  # theta_i rounded to the input's dtype
+        d = vectors.shape[1]
+        inv = (base ** (-np.arange(0, d, 2) / d)).astype(vectors.dtype).astype(np.float32)  # theta_0 = 1 exact
+        ang = np.asarray(positions, dtype=np.float32)[:, None] * inv
+        c, s = np.cos(ang), np.sin(ang)
+        x = vectors.astype(np.float32)
+        out = np.empty_like(x)
+        out[:, 0::2] = x[:, 0::2] * c - x[:, 1::2] * s
+        out[:, 1::2] = x[:, 0::2] * s + x[:, 1::2] * c
+        return out.astype(vectors.dtype)
+
+    # float64 and float32 probes see the frequencies of float32 and float64 inputs: only bfloat16 inputs show it,
+    # and pair 0 (theta_0 = 1, exact in bfloat16) never does
+    assert _audit(freqs_in_input_dtype, width=16, max_position=65536).ok
+    (f,) = _audit(freqs_in_input_dtype, dtype="bfloat16", width=16, max_position=65536).findings
+    assert f.id == "low-precision-angles" and "with bfloat16 inputs it turns pair " in f.message
+    assert f.example["pair"] != [0, 1] and f.example["positions"] == [1001]
+    assert abs(f.example["got_angle"] - f.example["expected_angle"]) > 0.05
