@@ -243,24 +243,6 @@ class _RopeAudit(_RopeChecks):
             A = np.roll(np.roll(A, -o, axis=1), -o, axis=2)
         return A, f
 
-    def _ignores_positions(self, f, label) -> Finding | None:
-        r"""``ignores-positions`` if the output is the same at positions 0 and 7, or differs for two equal rows at
-        the same position (the row index is used)."""
-        d = self.width
-        v = self.rng.uniform(-1, 1, (1, d))
-        y_a = f(v, np.array([0]))
-        y_b = f(v, np.array([7]))
-        y_two = f(np.concatenate([v, v]), np.array([7, 7]))
-        if np.allclose(y_a, y_b, atol=1e-12) or not np.allclose(y_two[0], y_two[1], atol=1e-9):
-            how = (
-                "gives the same output at positions 0 and 7"
-                if np.allclose(y_a, y_b, atol=1e-12)
-                else ("rotates two equal rows at the same position 7 differently (it uses the row index)")
-            )
-            ex = {"width": d, "positions": [7, 7], "vectors": np.concatenate([v, v]).tolist(), "got": y_two.tolist()}
-            return Finding("ignores-positions", f"the function {how}", ex, label)
-        return None
-
     def _frequencies(self, ang: _Angles, precision, model: _Model) -> _Frequencies:
         r"""The measured frequencies against the expected rule, else named alternatives, else a fitted base."""
         n, d = ang.theta.size, self.width

@@ -15,6 +15,7 @@ from ._audit_model import _Model, _reference_rows, rope_exact_float
 from ._audit_probe import _Angles, _same_frequencies, _Structure, _wrap
 from ._audit_report import AuditCallError, Finding, RopeMatch, _pairs_text
 from ._audit_rope_base import _RopeAuditBase
+from .formatting import show
 from .tolerances import AUDIT_ANGLE_JUMP_RTOL as ANGLE_JUMP_RTOL
 from .tolerances import AUDIT_BFLOAT16_EPS as BFLOAT16_EPS
 from .tolerances import AUDIT_CROSS_ATOL as CROSS_ATOL
@@ -36,6 +37,53 @@ def _allowed(eps: float | None, positions: np.ndarray, theta_max: float) -> np.n
 
 class _RopeChecks(_RopeAuditBase):
     r"""The checks that follow the structure (used by :class:`numeric._audit_rope._RopeAudit`)."""
+
+    # ---- positions
+    def _ignores_positions(self, f, label) -> Finding | None:
+        r"""``ignores-positions`` if the output is the same at positions 0 and 7 (one call each), or differs for two
+        equal rows at the same position 7 (one call: the row index is used). Checked on a seeded random vector of the
+        audit's width; the example is the smallest width that shows the same, with a seeded vector of quarters
+        (exact in every dtype and printed whole) and the outputs the function gave for it."""
+        v = self.rng.uniform(-1, 1, (1, self.width))
+        how = self._position_failure(f, v)
+        if how is None:
+            return None
+        sentence = {
+            "same": "gives the same output at positions 0 and 7",
+            "row": "rotates two equal rows at the same position 7 differently (it uses the row index)",
+        }[how]
+        ex = None
+        for w in self._widths():  # smallest first; the audit's width last
+            q = self.rng.integers(1, 8, (1, w)) / 4.0  # 0.25 .. 1.75, never 0: every channel carries a value
+            if self._position_failure(f, q) == how:
+                ex = self._position_example(f, q, how)
+                if ex is not None:
+                    break
+        if ex is None:  # only the random vector shows it
+            ex = self._position_example(f, v, how, check_printed=False)
+        return Finding("ignores-positions", f"the function {sentence}", ex, label)
+
+    @staticmethod
+    def _position_failure(f, v: np.ndarray) -> str | None:
+        r"""``"same"`` (no change from position 0 to 7), ``"row"`` (two equal rows at 7 differ) or ``None``."""
+        y_a, y_b = f(v, np.array([0])), f(v, np.array([7]))
+        if np.allclose(y_a, y_b, atol=1e-12):
+            return "same"
+        y_two = f(np.concatenate([v, v]), np.array([7, 7]))
+        return None if np.allclose(y_two[0], y_two[1], atol=1e-9) else "row"
+
+    @staticmethod
+    def _position_example(f, v: np.ndarray, how: str, check_printed: bool = True) -> dict | None:
+        r"""The example of :meth:`_ignores_positions` for vector ``v`` ``(1, w)``; ``None`` when its printed outputs
+        (6 digits) would not show the difference the sentence states."""
+        w = v.shape[1]
+        if how == "same":
+            got = [f(v, np.array([0]))[0].tolist(), f(v, np.array([7]))[0].tolist()]
+            return {"width": w, "vectors": v.tolist(), "positions": [0, 7], "calls": "one per position", "got": got}
+        y = f(np.concatenate([v, v]), np.array([7, 7]))
+        if check_printed and show(y[0].tolist()) == show(y[1].tolist()):
+            return None
+        return {"width": w, "vectors": np.concatenate([v, v]).tolist(), "positions": [7, 7], "got": y.tolist()}
 
     # ---- 16-bit inputs (dtype=)
     def _input_dtype_finding(self, which: int, label, st: _Structure, ang: _Angles) -> Finding | None:

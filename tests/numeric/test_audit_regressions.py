@@ -283,3 +283,29 @@ def test_regression_dtype_checks_every_pair():
     assert f.id == "low-precision-angles" and "with bfloat16 inputs it turns pair " in f.message
     assert f.example["pair"] != [0, 1] and f.example["positions"] == [1001]
     assert abs(f.example["got_angle"] - f.example["expected_angle"]) > 0.05
+
+
+def test_regression_ignores_positions_example_reproduces_its_sentence():
+    def constant(vectors, positions, base=10000.0):  # a fixed position for every token
+        return rope_kernel(vectors, np.full(len(vectors), 3), base=base, layout="interleaved")
+
+    def row_index(vectors, positions, base=10000.0):  # the position plus the row index
+        return rope_kernel(vectors, np.asarray(positions) + np.arange(len(vectors)), base=base, layout="interleaved")
+
+    for fn, call in ((constant, "one per position"), (row_index, None)):
+        reports = [_audit(fn, layout="interleaved", seed=seed) for seed in (0, 0)]
+        (f,) = reports[0].findings
+        assert f.id == "ignores-positions" and f.example == reports[1].findings[0].example  # seeded
+        ex = f.example
+        text = audit.format_report(reports[0])
+        assert "..." not in text.split("example:")[1] and ex["width"] == 2  # printed whole, at the smallest width
+        assert all(4 * v == int(4 * v) for row in ex["vectors"] for v in row)  # quarters: exact as printed
+        x = np.array(ex["vectors"])
+        if call:  # the sentence: the same output at positions 0 and 7, one call each
+            assert ex["calls"] == call and "same output at positions 0 and 7" in f.message
+            got = [fn(x, np.array([p]))[0] for p in ex["positions"]]
+            assert np.allclose(got[0], got[1]) and np.allclose(got, ex["got"])
+        else:  # the sentence: two equal rows at position 7 rotated differently
+            assert "two equal rows at the same position 7" in f.message and ex["positions"] == [7, 7]
+            got = fn(x, np.array(ex["positions"]))
+            assert np.allclose(got, ex["got"]) and not np.allclose(got[0], got[1])
