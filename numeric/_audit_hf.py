@@ -143,11 +143,28 @@ class TransformersRope:
         if cfg.partial_rotary_factor != 1.0:
             scaling["partial_rotary_factor"] = cfg.partial_rotary_factor
         self._factor = cfg.partial_rotary_factor
+        rope_head = self.text.get("qk_rope_head_dim")
+        self._head_split = cfg.partial_rotary_factor != 1.0 and rope_head is not None and cfg.width != rope_head
         self.expected = {"base": cfg.base, "scaling": scaling, "width": cfg.width, "call": "q,k,positions@bhsd"}
         layer = f" [{self.layer_type}]" if self.layer_type else ""
         self.describe = f"transformers {transformers.__version__} {self.rotary.__name__} + {self.apply.__name__}{layer}"
         self._cache: dict[int, Any] = {}
         self._slices: bool | None = None  # whether apply takes the whole head (None: not tried yet)
+
+    def _widths(self, settings: Mapping, width: int) -> dict:
+        r"""The head-width keys of ``settings`` (the config, or one layer's overrides) for a probed ``width``: each
+        width key becomes ``width``; where the head is ``nope + rope`` channels and the partial factor gives the rope
+        slice (DeepSeek-V4, dots3: ``qk_rope_head_dim = int(head_dim * partial_rotary_factor)``), the slice and the
+        rest keep that split."""
+        out = {k: width for k in _WIDTH_KEYS if settings.get(k) is not None}
+        if self._head_split and "qk_rope_head_dim" in out:
+            rope = int(width * self._factor)
+            out["qk_rope_head_dim"] = rope
+            if "head_dim" in out or settings.get("qk_nope_head_dim") is not None:
+                out["head_dim"] = width
+        if self._head_split and settings.get("qk_nope_head_dim") is not None:
+            out["qk_nope_head_dim"] = width - int(width * self._factor)
+        return out
 
     def _hf_config(self, width: int | None):
         _, transformers = _modules()
@@ -155,15 +172,12 @@ class TransformersRope:
         kw.pop("model_type", None)
         kw.pop("transformers_version", None)
         if width is not None:
-            for key in _WIDTH_KEYS:
-                if kw.get(key) is not None:
-                    kw[key] = width
+            kw.update(self._widths(kw, width))
             if not any(kw.get(k) is not None for k in _WIDTH_KEYS):
                 kw["head_dim"] = width
             if isinstance(kw.get("per_layer_config"), Mapping):  # Gemma 4's wider full-attention heads: probed too
                 kw["per_layer_config"] = {
-                    i: {k: (width if k in _WIDTH_KEYS else v) for k, v in layer.items()}
-                    for i, layer in kw["per_layer_config"].items()
+                    i: {**layer, **self._widths(layer, width)} for i, layer in kw["per_layer_config"].items()
                 }
         log, level = _quiet()
         try:

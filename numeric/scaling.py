@@ -902,8 +902,9 @@ def _layer_overrides(config: dict, layer_type, layer, nested: list) -> tuple[dic
 def config_layer_types(config: Mapping) -> list[str | None]:
     r"""The layer types whose RoPE may differ, as ``layer_type=`` takes them (``[None]`` when one RoPE serves every
     layer): the keys of rope parameters given per layer type (Gemma 3's legacy ``rope_local_base_freq`` included,
-    DeepSeek-V4's labels), else the types of ``layer_types`` when ``per_layer_config`` gives some layers other head
-    widths.
+    DeepSeek-V4's labels) that some layer of ``layer_types`` has (a model's rotary builds no RoPE for a type no layer
+    has: Laguna's default configuration gives ``sliding_attention`` parameters to no layer), else the types of
+    ``layer_types`` when ``per_layer_config`` gives some layers other head widths.
 
     >>> config_layer_types({"head_dim": 64, "rope_parameters": {"full_attention": {"rope_theta": 1e6},
     ...                                                          "sliding_attention": {"rope_theta": 1e4}}})
@@ -913,7 +914,8 @@ def config_layer_types(config: Mapping) -> list[str | None]:
     """
     config, _, nested, _, _ = _rope_layers(config)
     if nested:
-        return list(nested)
+        used = set(_layer_type_list(config) or ())
+        return [t for t in nested if t in used] if used & set(nested) else list(nested)
     return list(_per_layer_types(config)) or [None]
 
 

@@ -260,6 +260,12 @@ def test_regression_transformers_deepseek_v4_slices_its_own_head():
     report = _audit(target, name=target.describe, **dict(target.expected, width=128), max_position=65536)
     assert report.ok, audit.format_report(report)  # its apply function rotates the last 16 of 128 channels itself
     assert any("rotary offset 112" in n for n in report.notes)
+    # dots3: heads of qk_nope_head_dim + qk_rope_head_dim channels (per layer type), the rope slice first
+    for layer_type in ("sliding_attention", "indexed_attention"):
+        target = TransformersRope(load_config("dots3_note_text"), layer_type)
+        assert target.expected["width"] == 256 and target.expected["scaling"]["partial_rotary_factor"] == 0.25
+        report = _audit(target, name=target.describe, **dict(target.expected, width=64), max_position=65536)
+        assert report.ok, audit.format_report(report)
 
 
 def test_regression_dtype_checks_every_pair():

@@ -914,6 +914,10 @@ def test_regression_config_layer_types_is_structured():
     assert config_layer_types({"head_dim": 64, "rope_theta": 1e4}) == [None]
     gemma3_legacy = {"head_dim": 64, "rope_theta": 1e6, "rope_local_base_freq": 1e4}
     assert config_layer_types(gemma3_legacy) == ["full_attention", "sliding_attention"]
+    # parameters for a layer type no layer has (Laguna's default configuration): no RoPE of that type exists
+    unused = dict(GEMMA4_TEXT, layer_types=["full_attention"] * 12, per_layer_config={})
+    assert config_layer_types(unused) == ["full_attention"]
+    assert rope_scaling_from_config(unused, "sliding_attention").base == 1e4  # still readable when asked for
     from posproof.numeric._audit_hf import layer_types
 
     assert layer_types(GEMMA4_TEXT) == config_layer_types(GEMMA4_TEXT)
