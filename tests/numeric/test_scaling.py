@@ -874,7 +874,7 @@ def test_regression_per_layer_head_dim_is_read_from_per_layer_config():
     inv, _ = rope_inv_freq_from_config(GEMMA4_TEXT, layer=5)
     assert inv.shape == (256,)
     # one rope for every layer, other head widths per layer type: layer_type= is needed, and offered
-    plain = {k: v for k, v in GEMMA4_TEXT.items() if k != "rope_parameters"} | {"rope_theta": 1e4}
+    plain = {k: v for k, v in GEMMA4_TEXT.items() if k not in ("rope_parameters", "model_type")} | {"rope_theta": 1e4}
     assert config_layer_types(plain) == ["sliding_attention", "full_attention"]
     assert rope_scaling_from_config(plain, "full_attention").width == 512
     with pytest.raises(ValueError, match="layer_type must be one of 'sliding_attention', 'full_attention'"):
