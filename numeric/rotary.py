@@ -611,7 +611,7 @@ def rope_mp(
 def rope_decay_curve(d: int, distances, base: float = 10000.0) -> np.ndarray:
     r"""RoFormer's decay curve ``(1/(d/2)) sum_{j=1}^{d/2} |S_j|``, ``S_j = sum_{l<j} e^{i r theta_l}``, at each
     relative distance ``r`` (float64, shape of ``distances``; ``d`` the rotary width). It is the curve RoFormer
-    plots for its long-term decay; the claim ``rope-decay-bound`` shows that it is not itself a bound of the score
+    plots for its long-term decay; ``rope-decay-curve-not-a-bound`` shows that it is not itself a bound of the score
     (hence "curve"; formerly ``rope_decay_bound``).
 
     >>> rope_decay_curve(128, [0]).tolist()

@@ -31,7 +31,7 @@ from . import core
 from .core import Step, Theorem
 from .strategies import _is, _is_zero, alpha, bind, congruent, reduce_difference
 
-__all__ = ["Lemma", "Citation", "ABEL", "TRIANGLE", "TRIANGLE_COMPLEX", "LEMMAS"]
+__all__ = ["Lemma", "Citation", "ABEL", "TRIANGLE", "TRIANGLE_COMPLEX", "SOFTMAX_PERMUTATION", "LEMMAS"]
 
 #: What a value must keep of its variable's declaration (checked for each instantiated symbol).
 _KEPT = ("integer", "positive", "nonnegative", "negative", "nonpositive", "nonzero", "real", "even", "odd")
@@ -58,8 +58,8 @@ def _same(written, inst, strategy: tuple, given: tuple) -> bool:
     if _is_zero(reduce_difference(written, inst, strategy, given)):
         return True
     # a strategy may move a sum out of another (doit on a two-term sum): compare up to bound names again after it
-    done = [alpha(reduce_difference(side, sp.Integer(0), strategy, given)) for side in (written, inst)]
-    if _is_zero(reduce_difference(*done, ("identity",), given)):
+    left, right = (alpha(reduce_difference(side, sp.Integer(0), strategy, given)) for side in (written, inst))
+    if _is_zero(reduce_difference(left, right, ("identity",), given)):
         return True
     inner = congruent(written, inst)
     return inner is not None and _is_zero(reduce_difference(*inner, strategy, given))
@@ -113,15 +113,25 @@ class Lemma:
         return at(t.lhs), at(t.rhs), tuple(at(c) for c in self.conditions)
 
     def cite(
-        self, mapping: Mapping, why: str = "", strategy: tuple[str, ...] = ("identity",), beside=None, **step
+        self,
+        mapping: Mapping,
+        why: str = "",
+        strategy: tuple[str, ...] = ("identity",),
+        beside=None,
+        context=None,
+        **step,
     ) -> Step:
-        r"""A step citing this lemma at ``mapping``: its sides are the instance's (plus ``beside`` on both sides, if
-        given), unless ``lhs``/``rhs`` are given (then ``strategy`` must reduce each, less ``beside``, to the
-        instance's side)."""
+        r"""A step citing this lemma at ``mapping``: its sides are the instance's (plus ``beside`` on both sides, or
+        inside ``context``, a function of one expression, for an equality: ``C(a) = C(b)`` from ``a = b``), unless
+        ``lhs``/``rhs`` are given (then ``strategy`` must reduce each to that side)."""
+        if context is not None and self.theorem.rel != "=":
+            raise ValueError(f"context: lemma {self.name!r} is an inequality; only equalities hold inside a context")
         lhs, rhs, _ = self.instance(mapping)
-        citation = Citation(self, tuple(mapping.items()), beside)
+        citation = Citation(self, tuple(mapping.items()), beside, context)
         if beside is not None:
             lhs, rhs = beside + lhs, beside + rhs
+        if context is not None:
+            lhs, rhs = context(lhs), context(rhs)
         return Step(
             step.get("lhs", lhs),
             step.get("rhs", rhs),
@@ -140,6 +150,8 @@ class Citation:
     mapping: tuple
     #: A term added to both sides of the instance (``c + a <= c + b`` from ``a <= b``), or ``None``.
     beside: Any = None
+    #: A function both sides of an equality instance are put in (``C(a) = C(b)`` from ``a = b``), or ``None``.
+    context: Any = None
 
     def problems(self, step: Step, given: tuple = ()) -> list[str]:
         r"""Why the citation does not prove ``step`` (empty when it does)."""
@@ -164,10 +176,14 @@ class Citation:
         out += [f"condition {c} is not proved" for c in conditions if not _proved(c, given)]
         sides = (step.lhs, step.rhs)
         inner = congruent(*sides)
-        if lemma.theorem.rel == "=" and inner is not None and congruent(lhs, rhs) is None:
-            sides = inner  # F(a) = F(b) from the instance a = b: a function takes equal values at equal arguments
+        if self.context is not None:  # C(a) = C(b) from a = b (cite refuses a context for an inequality)
+            if lemma.theorem.rel != "=":
+                return [f"a context needs an equality lemma, {lemma.name!r} states '{lemma.theorem.rel}'"]
+            lhs, rhs = self.context(lhs), self.context(rhs)
         elif self.beside is not None:  # c + a rel c + b from a rel b: adding the same c keeps either relation
             sides = tuple(sp.Add(side, -self.beside) for side in sides)
+        elif lemma.theorem.rel == "=" and inner is not None and congruent(lhs, rhs) is None:
+            sides = inner  # F(a) = F(b) from the instance a = b: a function takes equal values at equal arguments
         for side, (written, inst) in zip(("left", "right"), zip(sides, (lhs, rhs), strict=True), strict=True):
             try:
                 # bound variables compared up to their names (the lemma's i is the step's j)
@@ -283,8 +299,50 @@ def _triangle_complex() -> Lemma:
 
 TRIANGLE_COMPLEX = _triangle_complex()
 
+_n = sp.Symbol("n", integer=True, positive=True)
+_r, _c = sp.Symbol("i", integer=True, nonnegative=True), sp.Symbol("j", integer=True, nonnegative=True)
+_k = sp.Symbol("k", integer=True, nonnegative=True)
+_s = sp.IndexedBase("s", real=True)
+
+
+def _softmax_permutation() -> Lemma:
+    from .domains import Domain
+    from .permutation import PermutationMap as _pi
+
+    row, col = _pi(_n, _r), _pi(_n, _c)
+    lhs = sp.exp(_s[row, col]) / sp.Sum(sp.exp(_s[row, _pi(_n, _k)]), (_k, 0, _n - 1))
+    rhs = sp.exp(_s[row, col]) / sp.Sum(sp.exp(_s[row, _k]), (_k, 0, _n - 1))
+    theorem = Theorem(
+        "lemma-softmax-permutation",
+        r"Row-wise softmax commutes with permuting rows and columns together, for every $n$ and every permutation "
+        r"$\pi$: $\mathrm{softmax}(P S P^T)_{ij} = \mathrm{softmax}(S)_{\pi(i) \pi(j)}$",
+        "lemmas",
+        "the commutative law of finite sums (Graham, Knuth and Patashnik, Concrete Mathematics, eq. 2.17)",
+        (
+            Step(
+                lhs,
+                rhs,
+                r"the denominator sums the same terms in another order: re-index $k \to \pi(k)$",
+                ("reindex",),
+            ),
+        ),
+        assumptions=(
+            r"$s$: $n \times n$ real scores; $(P S P^T)_{ij} = s_{\pi(i) \pi(j)}$ for the permutation matrix $P$ of "
+            r"$\pi$ ($P_{i \pi(i)} = 1$)",
+            r"$n \ge 1$; $i, j \in \{0, \dots, n - 1\}$",
+        ),
+        sizes={_n: (1, 2, 3, 5)},
+        domains={"i": Domain("integer", 0, _n - 1), "j": Domain("integer", 0, _n - 1)},
+        wrong=sp.exp(_s[row, col]) / sp.Sum(sp.exp(_s[_k, row]), (_k, 0, _n - 1)),
+        formula=sp.Eq(lhs, rhs, evaluate=False),
+    )
+    return Lemma("softmax permutation equivariance", theorem, (_n, _s, _r, _c))
+
+
+SOFTMAX_PERMUTATION = _softmax_permutation()
+
 #: Every lemma, by name.
-LEMMAS: dict[str, Lemma] = {lemma.name: lemma for lemma in (ABEL, TRIANGLE, TRIANGLE_COMPLEX)}
+LEMMAS: dict[str, Lemma] = {lemma.name: lemma for lemma in (ABEL, TRIANGLE, TRIANGLE_COMPLEX, SOFTMAX_PERMUTATION)}
 
 
 def get(name: str) -> Lemma:

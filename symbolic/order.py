@@ -109,36 +109,61 @@ def scores_permute() -> Theorem:
 
 
 def permutation_equivariance() -> Theorem:
-    S, V = scores(3), values(3)
-    P = permutation_matrix((2, 1, 0))  # "dog bites man" -> "man bites dog"
-    lhs = _unevaluated(softmax_rows(P * S * P.T), P, V)
-    rhs = _unevaluated(P, softmax_rows(S), V)
+    from .domains import Domain
+    from .lemmas import SOFTMAX_PERMUTATION
+    from .permutation import PermutationMap
+
+    i, c = sp.Symbol("i", integer=True, nonnegative=True), sp.Symbol("c", integer=True, nonnegative=True)
+    j, k = sp.Symbol("j", integer=True, nonnegative=True), sp.Symbol("k", integer=True, nonnegative=True)
+    s = sp.IndexedBase("s", real=True)  # scores s_jk = x_j^T A x_k of the tokens in the original order
+    v = sp.IndexedBase("v", real=True)  # values, v_{j c} = (X W_v)_{j c}
+
+    def pi(x):
+        return PermutationMap(N, x)
+
+    def softmax(row, col, index):  # softmax(S)_{row col}, S's columns read through index(k)
+        return sp.exp(s[row, col]) / sp.Sum(sp.exp(s[row, index(k)]), (k, 0, N - 1))
+
+    def out(weight):  # sum_j weight(j) v_{., c}: one output entry
+        return sp.Sum(weight(j), (j, 0, N - 1))
+
+    permuted = out(lambda j_: softmax(pi(i), pi(j_), pi) * v[pi(j_), c])  # Attn(PX)_{ic}
+    reindexed = out(lambda j_: softmax(pi(i), pi(j_), lambda k_: k_) * v[pi(j_), c])
+    original = out(lambda j_: softmax(pi(i), j_, lambda k_: k_) * v[j_, c])  # Attn(X)_{pi(i) c} = (P Attn(X))_{ic}
     return Theorem(
         "order-permutation-equivariance",
-        r"Three tokens in reverse order: $\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)$ "
-        "('man bites dog' vs 'dog bites man')",
+        r"For any number of tokens $N$ and every permutation: $\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)$ (without "
+        "position information, 'man bites dog' and 'dog bites man' give every word the same output)",
         "order",
         f"{sources.SELF_ATTENTION}; {WHY}",
         (
-            Step(
-                softmax_rows(P * S * P.T),
-                _unevaluated(P, softmax_rows(S), P.T),
-                "row-wise softmax commutes with permuting rows and columns together",
-                ("doit",),
+            SOFTMAX_PERMUTATION.cite(
+                {"n": N, "s": sp.Lambda((j, k), s[j, k]), "i": i, "j": j},
+                r"row-wise softmax commutes with permuting rows and columns together (lemma, for every $N$)",
+                context=lambda w: out(lambda j_: w.xreplace({j: j_}) * v[pi(j_), c]),
+                lhs=permuted,
+                rhs=reindexed,
             ),
-            Step(_unevaluated(P.T, P), sp.eye(3), "a permutation matrix is orthogonal", ("doit",)),
+            Step(
+                reindexed,
+                original,
+                r"the sum over the tokens $j$ in another order: re-index $j \to \pi(j)$",
+                ("reindex",),
+            ),
         ),
-        lhs=lhs,
-        rhs=rhs,
-        strategy=("doit",),
         assumptions=(
-            "three tokens: $s_{jk} = x_j^T A x_k$ for any width and any $A$ (see `order-scores-permute`)",
-            "$P$ reverses the order; `order-equivariance-all-permutations` checks every $P$ for 3 and 4 tokens",
+            r"$N \ge 1$ tokens; scores $s_{jk} = x_j^T A x_k$ for any width and any $A = W_q W_k^T / \sqrt{d}$, values "
+            r"$v_{jc} = (X W_v)_{jc}$; $P$ the permutation matrix of $\pi$: $(PX)_i = x_{\pi(i)}$, so the permuted "
+            r"tokens score $s_{\pi(i) \pi(j)}$ (order-scores-permute)",
+            r"output row $i \in \{0, \dots, N - 1\}$, channel $c$",
         ),
         formula=sp.Eq(ATTN_PX, _P * ATTN_X, evaluate=False),
-        notes="A proof for every n would re-index a sum over a bijection, which no strategy here expresses; the "
-        "claim is stated for the case it proves.",
-        wrong=_unevaluated(softmax_rows(S), V),
+        sizes={N: (1, 2, 3, 5)},
+        domains={"i": Domain("integer", 0, N - 1), "c": Domain("integer", 0, 3)},
+        notes="order-equivariance-all-permutations checks every permutation of 3 and 4 tokens on explicit matrices; "
+        "the lemma (symbolic/lemmas.py) rests on the commutative law of finite sums, the one fact the engine knows "
+        "about a permutation. The registered mistake leaves the output rows unpermuted.",
+        wrong=out(lambda j_: softmax(i, j_, lambda k_: k_) * v[j_, c]),
     )
 
 

@@ -559,7 +559,7 @@ def _abel() -> Theorem:
 def _decay_theorem() -> Theorem:
     from .maximum import Maximum
 
-    r_ = sp.Symbol("r")  # the relative position m - n (real; the proof does not need it, and |S_j| stays |S_j|)
+    r_ = sp.Symbol("r", complex=True)  # m - n: real, but the proof does not need it (and |S_j| stays |S_j|)
     hh = sp.IndexedBase("h", complex=True)  # h_i = q_[2i:2i+1] conj(k_[2i:2i+1]), i = 0 .. d/2 (h_{d/2} any)
     l_ = sp.Symbol("l", integer=True, nonnegative=True)
     jj = sp.Symbol("j", integer=True, nonnegative=True)
@@ -601,13 +601,14 @@ def _decay_theorem() -> Theorem:
             lemmas.TRIANGLE_COMPLEX.cite(
                 {"N": 2, "z": two},
                 "the triangle inequality for two terms",
-                ("unroll",),
+                ("unroll", "split_abs"),
                 lhs=abel,
                 rhs=split,
             ),
             lemmas.TRIANGLE_COMPLEX.cite(
                 {"N": N, "z": sp.Lambda(i, S(i + 1) * diff)},
                 "the triangle inequality for the sum",
+                ("split_abs",),
                 beside=sp.Abs(hh[N]) * sp.Abs(S(N)),
                 lhs=split,
                 rhs=triangle,

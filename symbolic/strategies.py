@@ -16,6 +16,7 @@ from sympy.core.sympify import _sympify  # strict: never parses a string
 
 from .maximum import Maximum
 from .numeric_line import Kernel
+from .permutation import PermutationMap
 
 # ==============================================================================================================
 # Strategies: named, targeted rewrites of the difference lhs - rhs (Sum summands are rewritten too). Each is an
@@ -170,6 +171,46 @@ def _split_last(e):
 
     if isinstance(e, sp.Basic) and e.has(sp.Sum):
         return e.replace(lambda x: isinstance(x, sp.Sum), split)
+    return e
+
+
+@strategy("reindex")
+def _reindex(e):
+    r"""Re-index a sum by a permutation: ``Σ_{k=0}^{n-1} f(π(k)) = Σ_{k=0}^{n-1} f(k)`` when ``π`` is a
+    :class:`~posproof.symbolic.permutation.PermutationMap` of ``{0, ..., n - 1}`` and ``k`` occurs in the summand only
+    as ``π(k)`` (the commutative law of finite sums, *Concrete Mathematics* eq. 2.17)."""
+
+    def reindexed(s: sp.Sum):
+        if len(s.limits) != 1:
+            return s
+        ((var, lo, hi),) = s.limits
+        f = s.function
+        perms = {x for x in f.atoms(PermutationMap) if x.args[1] == var}
+        if len(perms) != 1 or lo != 0:
+            return s
+        (p,) = perms
+        if sp.expand(hi - (p.args[0] - 1)) != 0:
+            return s
+        u = sp.Dummy("u")
+        body = f.xreplace({p: u})
+        if body.has(var):  # k also occurs outside π(k): not of the form f(π(k))
+            return s
+        return sp.Sum(body.xreplace({u: var}), (var, lo, hi))
+
+    if isinstance(e, sp.Basic) and e.has(PermutationMap):
+        return e.replace(lambda x: isinstance(x, sp.Sum), reindexed)
+    return e
+
+
+@strategy("split_abs")
+def _split_abs(e):
+    r"""``|a b| = |a| |b|`` (the modulus is multiplicative), everywhere: SymPy splits a product's modulus only when
+    it knows the factors' signs."""
+    if isinstance(e, sp.Basic) and e.has(sp.Abs):
+        return e.replace(
+            lambda x: isinstance(x, sp.Abs) and isinstance(x.args[0], sp.Mul),
+            lambda x: sp.Mul(*[sp.Abs(f) for f in x.args[0].args]),
+        )
     return e
 
 
@@ -598,7 +639,7 @@ def _is_zero(e) -> bool:
     return e == 0
 
 
-def congruent(lhs, rhs):
+def congruent(lhs, rhs) -> tuple[Any, Any] | None:
     r"""``(a, b)`` if ``lhs = F(a)`` and ``rhs = F(b)`` for one function ``F`` of one argument (then ``a = b`` proves
     ``lhs = rhs``: a function takes equal values at equal arguments), else ``None``."""
     if (

@@ -23,7 +23,12 @@ def test_abel_is_proved_once_and_its_wrong_variant_is_rejected():
     assert ABEL.proved
     assert ABEL.theorem.verify().symbolic
     assert not ABEL.theorem.wrong_variant().verify().ok
-    assert get("Abel summation") is ABEL and set(LEMMAS) == {"Abel summation", "triangle inequality for finite sums"}
+    assert get("Abel summation") is ABEL and set(LEMMAS) == {
+        "Abel summation",
+        "triangle inequality for finite sums",
+        "triangle inequality for finite complex sums",
+        "softmax permutation equivariance",
+    }
 
 
 def test_a_citation_proves_its_step_and_the_claim_verifies_on_both_lines():

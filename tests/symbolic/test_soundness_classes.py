@@ -17,6 +17,8 @@ import sympy as sp
 
 from posproof.symbolic import Definition, Domain, Fact, Kernel, Step, Theorem
 from posproof.symbolic.deberta import Delta as CatalogueDelta
+from posproof.symbolic.maximum import Maximum
+from posproof.symbolic.permutation import PermutationMap
 
 x, y = sp.symbols("x y", real=True)
 a = sp.Symbol("a", positive=True)
@@ -367,6 +369,37 @@ TRUE: list = [
 ]
 
 
+# (9) the primitives of the proofs for every size (issue 16, second part): Maximum, PermutationMap, square_sides,
+# congruence, the numeric derivative
+_z9 = sp.IndexedBase("z", complex=True)
+_h9 = sp.IndexedBase("h", complex=True)
+_f9 = sp.IndexedBase("f", real=True)
+_k9 = sp.Symbol("k", integer=True, nonnegative=True)
+_s9 = sp.Symbol("s", real=True)
+_m9 = sp.Symbol("m", integer=True, nonnegative=True)
+_w9 = sp.Symbol("w")
+FALSE += [
+    ("9", lambda: thm("triangle-real-part", sp.Abs(sp.Sum(_z9[i_nn], (i_nn, 0, npos - 1))),
+                      sp.Sum(sp.re(_z9[i_nn]), (i_nn, 0, npos - 1)), ("square_sides", "square_sums", "combine_sums"),
+                      rel="<=", sizes={npos: (1, 2, 3)})),
+    ("9", lambda: thm("maximum-shifted-index", sp.Sum(sp.Abs(_h9[i_nn + 1]), (i_nn, 0, npos - 1)),
+                      sp.Sum(Maximum(sp.Abs(_h9[_k9]), (_k9, 0, npos - 1)), (i_nn, 0, npos - 1)),
+                      ("combine_sums", "factor_terms"), rel="<=", sizes={npos: (1, 2, 3)})),
+    ("9", lambda: thm("maximum-empty", sp.Integer(0), Maximum(sp.Abs(_h9[_k9]), (_k9, 1, _m9)), ("identity",),
+                      rel="<=", sizes={_m9: (0, 1, 2)})),
+    ("9", lambda: thm("reindex-part-of-range", sp.Sum(_f9[PermutationMap(npos, _k9)], (_k9, 0, npos - 2)),
+                      sp.Sum(_f9[_k9], (_k9, 0, npos - 2)), ("reindex",), sizes={npos: (2, 3, 5)})),
+    ("9", lambda: thm("reindex-variable-outside", sp.Sum(_k9 * _f9[PermutationMap(npos, _k9)], (_k9, 0, npos - 1)),
+                      sp.Sum(_k9 * _f9[_k9], (_k9, 0, npos - 1)), ("reindex",), sizes={npos: (2, 3, 5)})),
+    ("9", lambda: thm("reindex-other-size", sp.Sum(_f9[PermutationMap(npos + 1, _k9)], (_k9, 0, npos - 1)),
+                      sp.Sum(_f9[_k9], (_k9, 0, npos - 1)), ("reindex",), sizes={npos: (2, 3, 5)})),
+    ("9", lambda: thm("congruence-unequal", sp.Abs(t), sp.Abs(t + 1), ("expand",))),
+    ("9", lambda: thm("second-derivative-sign", sp.Derivative(sp.sin(_s9), (_s9, 2)), sp.sin(_s9), ("doit",))),
+    ("9", lambda: thm("real-part-bounds-modulus", sp.Abs(sp.re(_w9)), sp.re(_w9), ("abs_sides",), rel="<=")),
+    ("9", lambda: thm("square-sides-negative", sp.Integer(1), -sp.Integer(2), ("square_sides",), rel="<=")),
+]  # fmt: skip
+
+
 def _rejected(factory):
     r"""``(how, result)``: ``"construction"`` (a ValueError naming what is wrong) or ``"verify"`` with the result."""
     try:
@@ -383,7 +416,7 @@ def corpus():
 
 def test_the_corpus_is_large_and_covers_every_class():
     assert len(FALSE) >= 60
-    assert {cls for cls, _ in FALSE} == {str(c) for c in range(1, 9)}
+    assert {cls for cls, _ in FALSE} == {str(c) for c in range(1, 10)}
 
 
 @pytest.mark.parametrize("index", range(len(FALSE)))
