@@ -56,7 +56,8 @@ class Maximum(ExprWithLimits):
 
     def _pretty(self, printer):
         ((var, lo, hi),) = self.limits
-        return printer._print_seq((sp.Symbol(f"max_{{{var}={lo}..{hi}}}"), self.function), delimiter=" ")
+        label = sp.Symbol(f"max[{var} = {sp.sstr(lo)} .. {sp.sstr(hi)}]")
+        return printer._print_seq((label, self.function), delimiter=" ")
 
     def _sympystr(self, printer):
         ((var, lo, hi),) = self.limits

@@ -623,15 +623,15 @@ def _decay_theorem() -> Theorem:
         ),
         rel="<=",
         assumptions=(
-            r"$h_i$ complex ($h_i = q_{[2i:2i+1]} \overline{k_{[2i:2i+1]}}$ in RoFormer), $\theta_i$ and $m - n$ real, "
-            "$d$ even",
-            r"$S_j = \sum_{l<j} e^{i(m-n)\theta_l}$ ($S_0 = 0$); RoFormer sets $h_{d/2} = 0$, which removes the first "
+            r"$h_i$ complex ($h_i = q_{[2i:2i+1]} \overline{k_{[2i:2i+1]}}$ in RoFormer), $\theta_i$ real, $r = m - n$ "
+            "the relative position, $d$ even",
+            r"$S_j = \sum_{l<j} e^{i r \theta_l}$ ($S_0 = 0$); RoFormer sets $h_{d/2} = 0$, which removes the first "
             "term",
         ),
         sizes={d: (2, 4, 8)},
         domains={"r": Domain("real", -4000, 4000)},
         formula=sp.Le(
-            sp.Abs(sp.Sum(hh[i] * sp.exp(I * (m - n) * th[i]), (i, 0, N - 1))),
+            sp.Abs(sp.Sum(hh[i] * sp.exp(I * r_ * th[i]), (i, 0, N - 1))),
             sp.Abs(hh[N]) * sp.Abs(_S(N)) + h_max * sp.Sum(sp.Abs(_S(i + 1)), (i, 0, N - 1)),
             evaluate=False,
         ),
