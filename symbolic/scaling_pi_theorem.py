@@ -129,9 +129,9 @@ def pi_geometric_bound() -> Theorem:
         ),
         sizes={d_even: (2, 8, 128)},
         domains={"u": Domain("real", 1e-6, 10 ** (sp.Integer(60) / d_even) - 1, log=True)},
-        notes="Eq. 12, |a''(s)| ≤ Σ_j |h_j| |φ_j''(s)| = Σ_j |h_j| θ_j² ≤ (max_j |h_j|) Σ_j θ_j² (|Re z| ≤ |z|, the "
-        "triangle inequality, |(e^{isθ})''| = θ²), is standard and not re-derived here. The registered mistake "
-        "is the paper's next step, the bound d/(4 ln c) = 1/ln(1 + u) (extension-pi-step14-fails).",
+        notes="Eq. 12, |a''(s)| ≤ (max_j |h_j|) Σ_j θ_j², is proved for every even d in "
+        "extension-pi-second-derivative-bound; this claim bounds the sum. The registered mistake is the paper's "
+        "next step, the bound d/(4 ln c) = 1/ln(1 + u) (extension-pi-step14-fails).",
         wrong=1 / sp.log(1 + u),
     )
 
