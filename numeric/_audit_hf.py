@@ -114,12 +114,21 @@ class TransformersRope:
         if not text_first:
             raise ValueError(f"transformers' {module_name} has no text rotary embedding class")
         self.rotary = text_first[0]
+        part = [w for w in _NOT_TEXT if w.lower() in self.model_type.split("_")]
+        if part and "Text" in self.rotary.__name__:  # an audio or vision part of a multimodal model
+            raise ValueError(
+                f"model_type {self.model_type!r} is the {part[0].lower()} part of a multimodal model: its attention "
+                f"does not use {self.rotary.__name__}, the language model's"
+            )
         self.text = text
         hf = self._hf_config(None)
         interleave = bool(getattr(hf, "rope_interleave", False))
         apply = getattr(module, "apply_rotary_pos_emb_interleave", None) if interleave else None
         self.apply = apply or getattr(module, "apply_rotary_pos_emb", None)
         self.apply = self.apply or getattr(module, "apply_rotary_pos_emb_interleave", None)
+        self._complex = self.apply is None and callable(getattr(module, "apply_rotary_emb", None))
+        if self._complex:  # Meta's complex form (Llama 4, DeepSeek-V2): apply_rotary_emb(xq, xk, freqs_cis)
+            self.apply = module.apply_rotary_emb
         if self.apply is None:
             raise ValueError(f"transformers' {module_name} has no apply_rotary_pos_emb")
         forward = inspect.signature(self.rotary.forward).parameters
@@ -150,6 +159,7 @@ class TransformersRope:
         self.describe = f"transformers {transformers.__version__} {self.rotary.__name__} + {self.apply.__name__}{layer}"
         self._cache: dict[int, Any] = {}
         self._slices: bool | None = None  # whether apply takes the whole head (None: not tried yet)
+        self._tokens_first: bool | None = None  # a complex apply_rotary_emb's axes (None: not tried yet)
 
     def _widths(self, settings: Mapping, width: int) -> dict:
         r"""The head-width keys of ``settings`` (the config, or one layer's overrides) for a probed ``width``: each
@@ -192,6 +202,27 @@ class TransformersRope:
         finally:
             log.setLevel(level)
 
+    def _apply_complex(self, q, k, freqs_cis):
+        r"""Meta's ``apply_rotary_emb(xq, xk, freqs_cis)`` (``freqs_cis`` ``(1, tokens, r/2)`` complex, as the rotary
+        returns it) on the first ``r`` channels: with the head axis first (DeepSeek-V2 broadcasts ``(b, h, s, d)``),
+        else with the tokens first (Llama 4 takes ``(b, s, h, d)``: on the other axes its broadcast does not give the
+        input's shape back)."""
+        torch = self._torch
+        r = 2 * int(freqs_cis.shape[-1])
+        q_rot, k_rot = q[..., :r], k[..., :r]
+        if self._tokens_first is None:  # decided on two tokens: a wrong broadcast of all of them can fill the memory
+            two = self.apply(q_rot[:, :, :2], k_rot[:, :, :2], freqs_cis[:, :2])[0]
+            self._tokens_first = tuple(two.shape) != tuple(q_rot[:, :, :2].shape)
+        if self._tokens_first:
+            q_out, k_out = self.apply(q_rot.transpose(1, 2), k_rot.transpose(1, 2), freqs_cis)
+            q_out, k_out = q_out.transpose(1, 2), k_out.transpose(1, 2)
+        else:
+            q_out, k_out = self.apply(q_rot, k_rot, freqs_cis)
+        if r < int(q.shape[-1]):
+            q_out = torch.cat([q_out, q[..., r:]], dim=-1)
+            k_out = torch.cat([k_out, k[..., r:]], dim=-1)
+        return q_out, k_out
+
     def _whole_head(self, q, k, cos, sin):
         r"""The apply function on the whole head, when it accepts it (it slices the head itself, as DeepSeek-V4's
         does); ``None`` when it raises on the width (it expects the rotary slice only), and never tried again."""
@@ -220,9 +251,13 @@ class TransformersRope:
         log, level = _quiet()
         try:
             rotary = self.rotary(self._cache[width])  # a fresh module per call: no cache carried between calls
+            _fit_sections(rotary)
             kw = {"layer_type": self.layer_type} if self._layer_kw and self.layer_type else {}
             with torch.no_grad():
-                cos, sin = rotary(q, positions, **kw)
+                out = rotary(q, positions, **kw)
+                if self._complex:
+                    return self._apply_complex(q, k, out)
+                cos, sin = out
                 r = int(cos.shape[-1])  # as the models' attention does: rotate the first r channels, pass the rest
                 if 2 * r == int(width * self._factor):  # one value per pair (gpt-oss): the cache covers 2r channels
                     r *= 2
@@ -241,6 +276,30 @@ class TransformersRope:
                 return q_out, k_out
         finally:
             log.setLevel(level)
+
+
+def _fit_sections(rotary) -> None:
+    r"""A multimodal rotary that splits its pairs into M-RoPE sections (``mrope_section``: GLM-4V, HunYuan-VL) gets
+    sections that add up to its pairs at the probed width, in the configured proportions (the first takes the
+    rest; no section given: one). The audit's text positions are the same on every axis, so any split turns every
+    pair by ``m theta_i``: what is audited is the model's code for text tokens."""
+    if not hasattr(rotary, "mrope_section"):
+        return
+    inv = getattr(rotary, "inv_freq", None)
+    if inv is None:
+        return
+    n = int(inv.shape[-1])
+    sections = rotary.mrope_section
+    if sections is None:
+        rotary.mrope_section = [n]
+        return
+    sections = [int(v) for v in sections]
+    total = sum(sections)
+    if total == n or total <= 0:
+        return
+    scaled = [v * n // total for v in sections]
+    scaled[0] += n - sum(scaled)
+    rotary.mrope_section = scaled
 
 
 def _shape_error(e: Exception) -> bool:

@@ -315,3 +315,18 @@ def test_regression_ignores_positions_example_reproduces_its_sentence():
             assert "two equal rows at the same position 7" in f.message and ex["positions"] == [7, 7]
             got = fn(x, np.array(ex["positions"]))
             assert np.allclose(got, ex["got"]) and not np.allclose(got[0], got[1])
+
+
+def test_regression_transformers_multimodal_sections_and_complex_apply_rotary_emb():
+    pytest.importorskip("torch", reason="transformers' own RoPE needs torch")
+    pytest.importorskip("transformers", reason="transformers' own RoPE needs transformers")
+    from posproof.numeric._audit_hf import TransformersRope, load_config
+
+    # GLM-4V and HunYuan-VL split their pairs into M-RoPE sections (fitted to the probed width); Llama 4 and
+    # DeepSeek-V2 apply Meta's complex apply_rotary_emb (tokens first, and heads first)
+    for model_type in ("glm4v_text", "hunyuan_vl_text", "llama4_text", "deepseek_v2"):
+        target = TransformersRope(load_config(model_type), None)
+        report = _audit(target, name=target.describe, **dict(target.expected, width=32), max_position=65536)
+        assert report.ok, audit.format_report(report)
+    with pytest.raises(ValueError, match="is the audio part of a multimodal model"):
+        TransformersRope(load_config("dots3_note_audio_encoder"), None)
