@@ -61,6 +61,7 @@ class _RopeChecks(_RopeAuditBase):
                     break
         if ex is None:  # only the random vector shows it
             ex = self._position_example(f, v, how, check_printed=False)
+        assert ex is not None  # unchecked printing always gives one
         return Finding("ignores-positions", f"the function {sentence}", ex, label)
 
     @staticmethod
