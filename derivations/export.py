@@ -374,6 +374,11 @@ table.rules td, table.rules th { border: 1px solid #ddd; padding: 0.2rem 0.4rem;
 table.rules caption { caption-side: top; text-align: left; font-size: 0.9rem; padding-bottom: 0.4rem; }
 table.rules th[scope=row] { text-align: left; font-weight: normal; } .claim { margin-top: 0.15rem; }
 math[display=block] { overflow-x: auto; overflow-y: hidden; }
+table.computed { border-collapse: collapse; font-size: 0.9rem; margin: 0.4rem 0 0.8rem; }
+table.computed { display: block; overflow-x: auto; } table.computed th, table.computed td { vertical-align: top; }
+table.computed th, table.computed td { border-bottom: 1px solid #ddd; padding: 0.15rem 0.6rem 0.15rem 0; }
+table.computed th { text-align: left; } table.computed th[scope=row] { font-weight: normal; }
+table.computed thead th { border-bottom: 1px solid #888; } table.computed caption { text-align: left; }
 """
 
 

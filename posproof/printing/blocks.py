@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import mpmath
+import numpy as np
 import sympy as sp
 
 from posproof.numeric.formatting import number as _number
@@ -18,6 +19,7 @@ from posproof.symbolic import settings
 from posproof.symbolic.core import RELATIONS, Definition, Fact, Step
 
 from .equations import display, formula_tex, formula_text, given_tex
+from .printers import latex
 from .prose import segments
 
 # ==============================================================================================================
@@ -28,8 +30,10 @@ from .prose import segments
 @dataclass(frozen=True)
 class Block:
     r"""One piece of a rendered claim. ``kind``: ``heading`` (``text`` prose, ``label``), ``para`` (prose),
-    ``math`` (``tex``, displayed), ``step`` (``number``, ``text`` prose, ``code`` strategies, ``tex``), ``items``
-    (``rows`` of ``(prose label, plain value)``), ``statement`` (``tex`` and ``plain``)."""
+    ``math`` (``tex``, displayed), ``step`` (``number``, ``text`` prose, ``code`` strategies, ``tex``), ``table``
+    (``head``: the column heads, ``rows``: tuples of cells, ``text`` what the rows are if the heads do not say,
+    all prose: see :func:`fact_tables`), ``statement``
+    (``tex`` and ``plain``)."""
 
     kind: str
     text: str = ""
@@ -39,6 +43,7 @@ class Block:
     number: int = 0
     plain: str = ""
     rows: tuple = field(default_factory=tuple)
+    head: tuple = field(default_factory=tuple)
 
 
 #: A decimal written out in a computed value (a fact may format its own numbers).
@@ -67,6 +72,216 @@ def computed(c: Fact) -> list[tuple[str, str]]:
     return [(str(label), readable(_show(value))) for label, value in table]
 
 
+# ---- a fact's computed values as tables ------------------------------------------------------------------------
+
+#: The column heads of a fact's table of computed values.
+VALUE_HEAD = ("Computed", "Value")
+
+_DECIMAL_STRING = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:e[-+]?\d+)?")
+_RATIONAL_STRING = re.compile(r"-?\d+/\d+")
+_RANGE_STRING = re.compile(r"(-?\d+) ?\.\. ?(-?\d+)")
+_BOUND_STRING = re.compile(r"below (\d+(?:\.\d+)?e-?\d+)")
+#: A short formula in ASCII (``phi(1, 2) = 0 < phi(1, 3) = 1``, ``phi(0, 1) = 0 != phi(2, 3) = 1``).
+_ASCII_FORMULA = re.compile(r"[\w(), .+-]+(?: (?:=|<|>|<=|>=|!=) [\w(), .+-]+)+")
+_ASCII_RELATIONS = {"!=": r"\ne", "<=": r"\le", ">=": r"\ge"}
+
+
+def number_tex(shown: str) -> str:
+    r"""A number as :func:`numeric.formatting.number` shows it, as LaTeX math: ``1.0e-20`` as ``1 \times
+    10^{-20}``, ``inf`` as ``\infty``.
+
+    >>> number_tex("6.28319e+6"), number_tex("-0.5"), number_tex("1.0e-20")
+    ('6.28319 \\times 10^{6}', '-0.5', '1 \\times 10^{-20}')
+    """
+    if shown in ("inf", "-inf"):
+        return shown.replace("inf", r"\infty")
+    if shown == "nan":
+        return r"\mathrm{NaN}"
+    m = re.fullmatch(r"(-?[\d.]+)e([-+]?\d+)", shown)
+    if not m:
+        return shown
+    mantissa = m.group(1)[:-2] if m.group(1).endswith(".0") else m.group(1)
+    return r"%s \times 10^{%d}" % (mantissa, int(m.group(2)))
+
+
+def _math(tex: str) -> str:
+    return f"${tex}$"
+
+
+def _ascii_formula(text: str) -> str:
+    r"""``phi(0, 1) = 0 != phi(2, 3) = 1`` as math: relations as their symbols, ``phi`` as ``\varphi``."""
+    tex = re.sub(r"(?<![A-Za-z\\])phi(?![A-Za-z])", r"\\varphi", text)
+    tex = re.sub(r" (!=|<=|>=) ", lambda m: f" {_ASCII_RELATIONS[m.group(1)]} ", tex)
+    return _math(tex)
+
+
+def _string_cell(text: str) -> str:
+    r"""A value a fact computed as a string (a number it formatted itself, a ratio, a range, an error bound)
+    as prose: numbers as :func:`numeric.formatting.number` shows them, in math."""
+    text = text.strip()
+    if _DECIMAL_STRING.fullmatch(text):
+        return _math(number_tex(_number(mpmath.mpf(text))))
+    if _RATIONAL_STRING.fullmatch(text):
+        return _math(text)
+    m = _RANGE_STRING.fullmatch(text)
+    if m:
+        return f"{_math(m.group(1))}–{_math(m.group(2))}"
+    m = _BOUND_STRING.fullmatch(text)
+    if m:
+        return "below " + _math(number_tex(_number(mpmath.mpf(m.group(1)), 1)))
+    if text in ("...", "…"):
+        return "not listed"
+    if _ASCII_FORMULA.fullmatch(text) and re.search(r"[a-z]\(", text):
+        return _ascii_formula(text)
+    return text
+
+
+def _scalar_cell(v) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if isinstance(v, str):
+        return _string_cell(v)
+    return _math(number_tex(_number(v)))
+
+
+def _matrix(v) -> bool:
+    return bool(v) and all(isinstance(r, (list, tuple)) and r for r in v) and len({len(r) for r in v}) == 1
+
+
+def value_cell(v) -> str:
+    r"""One computed value as prose: a number in math, a list as its numbers separated by commas (each its own
+    math, so that a line may break after a comma), a list of equal lists as a matrix (``sympy.latex``), a
+    boolean as yes or no.
+
+    >>> value_cell([np.float64(64.0), mpmath.mpf("42.34432321769492"), "0.0099998"])
+    '$64$, $42.3443$, $0.0099998$'
+    """
+    if isinstance(v, np.ndarray):
+        v = v.tolist()
+    if isinstance(v, (list, tuple)):
+        if _matrix(v) and all(isinstance(x, (int, np.integer)) for r in v for x in r):
+            return _math(latex(sp.Matrix(v)))
+        return ", ".join(value_cell(x) for x in v)
+    return _scalar_cell(v)
+
+
+def _values(c: Fact) -> list[tuple[str, object]]:
+    with mpmath.workdps(settings.DEFAULT_DPS):
+        _, table = c.compute(settings.DEFAULT_DPS)
+    return [(str(label), value) for label, value in table]
+
+
+def _listed(v) -> list | None:
+    if isinstance(v, np.ndarray):
+        v = v.tolist()
+    if isinstance(v, (list, tuple)) and len(v) >= 2 and not any(isinstance(x, (list, tuple)) for x in v):
+        return list(v)
+    return None
+
+
+#: Parallel lists are set side by side, a column per entry, up to this many entries (more would not fit).
+WIDEST_ROW = 13
+
+
+def _groups(rows: list[tuple[str, object]]) -> list[tuple[str, list]]:
+    r"""Consecutive rows as tables: ``("columns", rows)`` for rows ``"P: a, b, c"`` whose values are lists of
+    as many entries (the heads ``a``, ``b``, ``c``, a row per ``P``); ``("parallel", rows)`` for lists of one
+    length side by side; ``("values", rows)`` for the rest (label and value)."""
+    out: list[tuple[tuple, list]] = []
+
+    def kind(label: str, value) -> tuple:
+        items = _listed(value)
+        if items is None:
+            return ("values",)
+        prefix, sep, suffix = label.rpartition(": ")
+        if sep and prefix and len(suffix.split(", ")) == len(items):
+            return ("columns", suffix)
+        if len(items) <= WIDEST_ROW:
+            return ("parallel", len(items))
+        return ("values",)
+
+    for label, value in rows:
+        k = kind(label, value)
+        if out and out[-1][0] == k:
+            out[-1][1].append((label, value))
+        else:
+            out.append((k, [(label, value)]))
+    merged: list[tuple[str, list]] = []
+    for k, rs in out:  # a lone "columns" or "parallel" row reads better as a value
+        name = k[0] if len(rs) > 1 else "values"
+        if merged and merged[-1][0] == name == "values":
+            merged[-1][1].extend(rs)
+        else:
+            merged.append((name, rs))
+    return merged
+
+
+def _head(text: str) -> str:
+    r"""A column head as prose: a formula in ASCII (``phi(K + 1)``) as math."""
+    if re.fullmatch(r"phi\([^()]*\)", text):
+        return _ascii_formula(text)
+    return text
+
+
+def _index_like(values: list) -> bool:
+    r"""Whether a list names columns (distinct integers: distances, pair indices), not values of them."""
+    ints = all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in values)
+    return ints and len(set(values)) == len(values)
+
+
+_SHORT_FORMULA = re.compile(r"[A-Za-z](?: ?[-+=] ?[A-Za-z])*")
+
+
+_GREEK_WORD = re.compile(r"(?<![A-Za-z\\])(phi|theta)(?![A-Za-z])")
+
+
+def _label(text: str) -> str:
+    r"""A row label as prose: a label that is a formula of letters (``r``, ``i - j``) as math; ``phi`` and
+    ``theta`` as their letters, ``->`` as an arrow.
+
+    >>> _label("i - j"), _label("phi(0, 3)"), _label("0->1")
+    ('$i - j$', 'φ(0, 3)', '0 → 1')
+    """
+    if _SHORT_FORMULA.fullmatch(text):
+        return _math(text)
+    text = _GREEK_WORD.sub(lambda m: {"phi": "φ", "theta": "θ"}[m.group(1)], text)
+    return re.sub(r"(?<=\w)->(?=\w)", " → ", text)
+
+
+def fact_tables(c: Fact) -> list[Block]:
+    r"""A fact's computed values as ``table`` blocks (recomputed now, at the default precision): label and
+    value (:data:`VALUE_HEAD`); rows ``P: a, b`` of lists as a table with the heads ``a``, ``b``; lists of one
+    length side by side, the first row as the head when its values are distinct integers (or, when every label
+    ends in the same ``: what``, that ``what`` as the table's ``text``, said before it). Every number as
+    :func:`numeric.formatting.number` shows it."""
+    out = []
+    for name, rows in _groups(_values(c)):
+        caption = ""
+        cells = lambda v: tuple(value_cell(x) for x in _listed(v) or ())  # noqa: E731
+        if name == "columns":
+            suffix = rows[0][0].rpartition(": ")[2]
+            head = ("", *(_head(h) for h in suffix.split(", ")))
+            body = tuple((_label(label.rpartition(": ")[0]), *cells(v)) for label, v in rows)
+        elif name == "parallel":
+            suffixes = {label.rpartition(": ")[2] for label, _ in rows}
+            if len(suffixes) == 1 and all(": " in label for label, _ in rows):
+                what = suffixes.pop()
+                caption = what[:1].upper() + what[1:] + ":"
+                head = ()
+                body = tuple((_label(label.rpartition(": ")[0]), *cells(v)) for label, v in rows)
+            elif _index_like(_listed(rows[0][1]) or []):
+                head = (_label(rows[0][0]), *cells(rows[0][1]))  # distinct integers: what the columns are
+                body = tuple((_label(label), *cells(v)) for label, v in rows[1:])
+            else:
+                head = ()
+                body = tuple((_label(label), *cells(v)) for label, v in rows)
+        else:
+            head = VALUE_HEAD
+            body = tuple((_label(label), value_cell(v)) for label, v in rows)
+        out.append(Block("table", caption, head=head, rows=body))
+    return out
+
+
 def _method(c) -> str:
     return c.describe_method(settings.DEFAULT_DPS)
 
@@ -89,8 +304,8 @@ def _given(c) -> list[Block]:
     return [Block("para", "Given " + ", ".join(f"${t}$" for t in tex) + " (assumed beyond the symbols' domains).")]
 
 
-def _definition_math(dfn: Definition) -> Block:
-    return Block("math", tex=display(dfn.lhs, r"\mathrel{:=}", dfn.rhs))
+def _definition_math(dfn: Definition) -> list[Block]:
+    return [Block("math", tex=display(dfn.lhs, r"\mathrel{:=}", dfn.rhs))]
 
 
 def blocks(c) -> list[Block]:
@@ -112,16 +327,16 @@ def _blocks(c) -> list[Block]:
         out.append(Block("statement", tex=formula_tex(c.formula), plain=formula_text(c.formula)))
     if isinstance(c, Definition):
         out += _assumptions(c)
-        out += [Block("para", f"By definition ({c.why}):"), _definition_math(c)]
+        out += [Block("para", f"By definition ({c.why}):"), *_definition_math(c)]
         out.append(Block("para", f"Checked: `{c.implementation}` computes this formula."))
         return out
     if isinstance(c, Fact):
         out.append(Block("para", c.statement))
         for dfn in c.definitions:
             out.append(Block("para", f"Where, by definition ({dfn.why}; `{dfn.implementation}` checked):"))
-            out.append(_definition_math(dfn))
+            out += _definition_math(dfn)
         out.append(Block("para", f"Computed with {_method(c)}:"))
-        out.append(Block("items", rows=tuple(computed(c))))
+        out += fact_tables(c)
         return out
     out += _given(c) + _assumptions(c)
     statement = next((b.tex for b in out if b.kind == "statement"), None)
@@ -145,7 +360,7 @@ def math_of(bs: Iterable[Block]) -> list[tuple[str, bool]]:
     for b in bs:
         if b.tex:
             out.append((b.tex, True))
-        texts = [b.text] + [label for label, _ in b.rows]
+        texts = [b.text, *b.head] + [cell for row in b.rows for cell in row]
         for t in texts:
             out += [(s, False) for kind, s in segments(t) if kind == "math"]
     return out

@@ -168,10 +168,22 @@ def blocks_html(bs: Iterable[Block], math: Callable[[str, bool], str]) -> str:
                 f'<p class="why">{num}{p(b.text)} <span class="strategy">[{html.escape(b.code)}]</span>{same}</p>'
                 + shown
             )
-        elif b.kind == "items":
-            rows = "".join(f"<li>{p(label)}: <code>{html.escape(v)}</code></li>" for label, v in b.rows)
-            out.append(f"<ul>{rows}</ul>")
+        elif b.kind == "table":
+            out.append(table_html(b, p))
     return "\n".join(out)
+
+
+def table_html(b: Block, p: Callable[[str], str]) -> str:
+    r"""A ``table`` block as an HTML table: heads in ``th`` (scope ``col``), each row's label in ``th`` (scope
+    ``row``); ``p`` typesets a cell's prose."""
+    head = "".join(f'<th scope="col">{p(h)}</th>' for h in b.head)
+    body = "".join(
+        f'<tr><th scope="row">{p(row[0])}</th>' + "".join(f"<td>{p(cell)}</td>" for cell in row[1:]) + "</tr>"
+        for row in b.rows
+    )
+    head = f"<thead><tr>{head}</tr></thead>" if head else ""
+    caption = f"<caption>{p(b.text)}</caption>" if b.text else ""
+    return f'<table class="computed">{caption}{head}<tbody>{body}</tbody></table>'
 
 
 def claim_html(c) -> str:

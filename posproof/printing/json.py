@@ -10,9 +10,10 @@ import sympy as sp
 
 from posproof.symbolic.core import Definition, Fact, Step
 
-from .blocks import _method, computed
+from .blocks import _method, fact_tables
 from .equations import formula_tex
 from .printers import latex, sstr
+from .prose import prose
 
 # ==============================================================================================================
 # JSON
@@ -30,7 +31,7 @@ def as_json(c) -> dict:
             "claim": _jsonable(c.claim),
             "method": _method(c),
             "definitions": [_definition_json(dfn) for dfn in c.definitions],
-            "computed": [{"label": label, "value": value} for label, value in computed(c)],
+            "computed": [_table_json(t) for t in fact_tables(c)],
         }
     if isinstance(c, Definition):
         return base | _definition_json(c) | {"symbols": symbol_assumptions(c)}
@@ -46,6 +47,17 @@ def as_json(c) -> dict:
         },
         "given": [sp.sstr(g) for g in c.given],
         "steps": [_step_json(s) for s in c.steps],
+    }
+
+
+def _table_json(b) -> dict:
+    r"""A fact's table: its column heads and rows, each cell as plain text (numbers as
+    :func:`numeric.formatting.number` shows them) and as Markdown (math in ``$...$``)."""
+    return {
+        "caption": prose(b.text, "text"),
+        "head": [prose(h, "text") for h in b.head],
+        "rows": [[prose(cell, "text") for cell in row] for row in b.rows],
+        "rows_markdown": [[prose(cell, "markdown") for cell in row] for row in b.rows],
     }
 
 

@@ -32,17 +32,34 @@ def blocks_latex(bs: Iterable[Block], level: str = "subsection") -> str:
             num = f"({b.number}) " if b.number else ""
             shown = f"\n{_display_latex(b.tex)}" if b.tex else " (the statement above)"
             out.append(f"{num}{prose(b.text, 'latex')} {{\\small[{_tex_escape(b.code)}]}}{shown}")
-        elif b.kind == "items":
-            rows = "\n".join(
-                f"\\item {prose(label, 'latex')}: \\texttt{{{_tex_breakable(value)}}}" for label, value in b.rows
-            )
-            out[-1] += "\n\\begin{itemize}\\setlength{\\itemsep}{0pt}\\raggedright\n" + rows + "\n\\end{itemize}"
+        elif b.kind == "table":
+            out[-1] += "\n" + table_latex(b)
     return "\n\n".join(out) + "\n"
 
 
-def _tex_breakable(value: str) -> str:
-    r"""A computed value in ``\texttt`` that may break after commas (long lists)."""
-    return _tex_escape(value).replace(", ", r", \allowbreak{}")
+def table_latex(b: Block) -> str:
+    r"""A ``table`` block as a ``tabular`` between rules: the label column ragged right; a label and its value
+    (two columns) each up to half the line (a long value wraps), else the values right-aligned, one column each;
+    the heads in bold, set apart by a rule."""
+    ncols = max(len(r) for r in (b.head, *b.rows))
+
+    def row(cells) -> str:  # a row opening with "[" would be read as the optional argument of the \\ before it
+        out = " & ".join(cells)
+        return ("{}" + out if out.startswith("[") else out) + r" \\"
+
+    tex = lambda t: prose(t, "latex")  # noqa: E731
+    ragged = r">{\raggedright\arraybackslash}p{%s\linewidth}"
+    if ncols == 2:
+        spec, sep = ragged % "0.45" + ragged % "0.45", "6pt"
+    else:
+        spec, sep = ragged % ("0.22" if ncols > 6 else "0.36") + "r" * (ncols - 1), ("4pt" if ncols > 6 else "6pt")
+    lines = [prose(b.text, "latex")] if b.text else []
+    lines += [r"\par\smallskip{\small\setlength{\tabcolsep}{%s}" % sep, r"\begin{tabular}{@{}%s@{}}" % spec, r"\hline"]
+    if b.head:
+        lines += [row(r"\textbf{%s}" % tex(h) if h else "" for h in b.head), r"\hline"]
+    lines += [row(tex(cell) for cell in cells) for cells in b.rows]
+    lines += [r"\hline", r"\end{tabular}}\par\smallskip"]
+    return "\n".join(lines)
 
 
 def identity_latex(c) -> str:

@@ -25,9 +25,23 @@ def blocks_markdown(bs: Iterable[Block], level: int = 3) -> str:
                 out += [f"{num}{prose(b.text, 'markdown')} (`{b.code}`)", "", "$$", b.tex, "$$", ""]
             else:
                 out += [f"{num}{prose(b.text, 'markdown')} (`{b.code}`), the statement above", ""]
-        elif b.kind == "items":
-            out += [f"- {prose(label, 'markdown')}: `{value}`" for label, value in b.rows] + [""]
+        elif b.kind == "table":
+            out += [*table_markdown(b), ""]
     return "\n".join(out)
+
+
+def _cell(text: str) -> str:
+    return prose(text, "markdown").replace("|", r"\|")
+
+
+def table_markdown(b: Block) -> list[str]:
+    r"""A ``table`` block as a GitHub table (a ``|`` in a cell escaped); a table without heads gets an empty
+    head row, which GitHub requires. Labels left-aligned; values left in a label-value table, else right."""
+    ncols = max(len(r) for r in (b.head, *b.rows))
+    head = [_cell(h) for h in b.head] if b.head else [""] * ncols
+    rule = [":---"] + [":---" if ncols == 2 else "---:"] * (ncols - 1)
+    rows = [head, rule] + [[_cell(c) for c in row] for row in b.rows]
+    return ([prose(b.text, "markdown"), ""] if b.text else []) + ["| " + " | ".join(r) + " |" for r in rows]
 
 
 def identity_markdown(c) -> str:

@@ -143,8 +143,8 @@ def _latex2text():
             MacroTextSpec("frac", simplify_repl=_fraction_text),
             MacroTextSpec("tfrac", simplify_repl=_fraction_text),
             MacroTextSpec("dfrac", simplify_repl=_fraction_text),
-            MacroTextSpec("ne", "≠"),
-            MacroTextSpec("neq", "≠"),
+            MacroTextSpec("ne", " ≠ "),
+            MacroTextSpec("neq", " ≠ "),
             MacroTextSpec("top", "ᵀ"),
             MacroTextSpec("lvert", "|"),
             MacroTextSpec("rvert", "|"),
@@ -171,8 +171,10 @@ def math_text(tex: str) -> str:
     from pylatexenc.latexwalker import LatexWalker
 
     converter, parse = _latex2text()
+    if r"\begin{matrix}" in tex:  # a matrix in a line of text: rows separated by semicolons
+        tex = tex.replace(r"\\", ";").replace("&", ",")
     nodes = LatexWalker(tex, latex_context=parse, tolerant_parsing=True).get_latex_nodes()[0]
-    return " ".join(converter.nodelist_to_text(nodes).split())
+    return re.sub(r" ([,;])", r"\1", " ".join(converter.nodelist_to_text(nodes).split()))
 
 
 _OPENING = re.compile(r"(?:(?<=^)|(?<=[\s(\[{/–—-]))(['\"])")

@@ -8,7 +8,7 @@ from sympy.logic.boolalg import BooleanAtom
 
 from posproof.symbolic.core import Definition, Fact
 
-from .blocks import _method, _why, computed
+from .blocks import Block, _method, _why, fact_tables
 from .equations import formula_text, given_plain
 from .printers import sstr
 from .prose import prose
@@ -23,6 +23,19 @@ def _indent(text: str, by: str = "    ") -> str:
 def _notes(c) -> list[str]:
     notes = (getattr(c, "notes", "") or "").strip()
     return [f"  note: {prose(notes, 'text')}"] if notes else []
+
+
+def table_text(b: Block, indent: str = "    ") -> list[str]:
+    r"""A ``table`` block as aligned columns of Unicode text (the heads underlined with rules)."""
+    rows = [[prose(cell, "text") for cell in row] for row in b.rows]
+    if b.head:
+        rows.insert(0, [prose(h, "text") for h in b.head])
+    ncols = max((len(r) for r in rows), default=0)
+    widths = [max(len(r[j]) for r in rows if j < len(r)) for j in range(ncols)]
+    lines = ["  ".join(cell.ljust(widths[j]) for j, cell in enumerate(r)).rstrip() for r in rows]
+    if b.head:
+        lines.insert(1, "  ".join("-" * w for w in widths))
+    return ([indent + prose(b.text, "text")] if b.text else []) + [indent + line for line in lines]
 
 
 def claim_text(c) -> str:
@@ -40,7 +53,8 @@ def claim_text(c) -> str:
         for dfn in c.definitions:
             out.append(f"  where {sstr(dfn.lhs)} := {sstr(dfn.rhs)}  (checked: {dfn.implementation})")
         out.append(f"  computed with {prose(_method(c), 'text')}:")
-        out += [f"  computed: {prose(label, 'text')} = {value}" for label, value in computed(c)]
+        for table in fact_tables(c):
+            out += table_text(table)
         return "\n".join(out + _notes(c)) + "\n"
     out += [f"  given: {g}  (assumed beyond the symbols' domains)" for g in given_plain(c)]
     out += [f"  assume: {prose(a, 'text')}" for a in c.assumptions]

@@ -23,7 +23,7 @@ def test_every_claim_has_a_formula_printed_by_sympy(claim_id):
 def test_prose_is_balanced_markup_and_the_terminal_gets_no_dollar(claim_id):
     c = BY_ID[claim_id]
     for b in blocks.blocks(c):
-        for text in [b.text] + [label for label, _ in b.rows]:
+        for text in [b.text, *b.head] + [cell for row in b.rows for cell in row]:
             prose.segments(text)  # raises on an unbalanced $
     assert "$" not in text_format.claim_text(c)
 
