@@ -6,6 +6,10 @@ The probes: for each axis ``a``, rows that hold a unit vector on the first chann
 vector ``e_a`` (1 on axis ``a``, 0 elsewhere); the angle each pair turns by says which axis drives it and at what
 frequency. Then text positions ``(m, m, ..., m)`` must give 1-D RoPE. A mismatch is named when it is one of the
 bug classes below, with the smallest position vector that shows it.
+
+Partial rotary (``rotary_dim < width``, GLM-4V): first, a unit vector on each channel at ``e_a`` (then at
+``(1, ..., 1)``) says which channels the function changes: the first ``rotary_dim`` may, the others must come out
+as they went in. The pairs, the sections and the frequencies (``base**(-2i/rotary_dim)``) are those of the slice.
 """
 
 from __future__ import annotations
@@ -18,10 +22,11 @@ import numpy as np
 
 from . import _validate, formatting
 from ._audit_report import Finding, SchemeReport, _name
-from .multiaxis import axial_axes, axial_inv_freq, mrope_axes, rope_multiaxis
+from .multiaxis import _rotary_width, axial_axes, axial_inv_freq, mrope_axes, rope_multiaxis
 from .sinusoid import inverse_frequencies
 from .tolerances import AUDIT_MULTIAXIS_AXIS_ON as AXIS_ON
 from .tolerances import AUDIT_MULTIAXIS_FREQ_RTOL as FREQ_RTOL
+from .tolerances import AUDIT_MULTIAXIS_PASS_ATOL as PASS_ATOL
 from .tolerances import AUDIT_MULTIAXIS_TEXT_RTOL as TEXT_RTOL
 
 #: Finding ids and what each means (stable: tools and tests match on them).
@@ -33,21 +38,27 @@ MULTIAXIS_FINDINGS = {
     "multiaxis-wrong-axes": "the pairs follow other axes than declared, in a way none of the above explains",
     "multiaxis-wrong-frequencies": "the axes are right but the frequencies are not the declared ones",
     "mrope-text-not-1d": "text positions (t = h = w = m) do not give 1-D RoPE at m",
+    "multiaxis-rotary-width": "the rotary width, or the width the frequencies are built over, is not the declared "
+    "rotary_dim (the first rotary_dim channels rotate, the others pass through)",
 }
 
 
-def _expected(width: int, mrope_section, mrope_interleaved: bool, axial: bool, base: float, inv_freq):
+def _expected(r: int, full: bool, mrope_section, mrope_interleaved: bool, axial: bool, base: float, inv_freq):
+    r"""``(axes (r/2,), theta (r/2,), A)`` declared for the rotary width ``r`` (``full``: the head's width)."""
     if axial:
-        axes = axial_axes(width)
-        theta = axial_inv_freq(width, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
-        return axes, theta, 2
-    if mrope_section is None:
-        raise ValueError("mrope_section (M-RoPE) or axial=True is required")
-    axes = mrope_axes(mrope_section, interleaved=mrope_interleaved)
-    if axes.size != width // 2:
-        raise ValueError(f"mrope_section must add up to width/2 = {width // 2}, got {list(mrope_section)}")
-    theta = inverse_frequencies(width, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
-    return axes, theta, len(mrope_section)
+        axes = axial_axes(r)
+        theta = axial_inv_freq(r, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
+    else:
+        if mrope_section is None:
+            raise ValueError("mrope_section (M-RoPE) or axial=True is required")
+        axes = mrope_axes(mrope_section, interleaved=mrope_interleaved)
+        if axes.size != r // 2:
+            what = "width/2" if full else "rotary_dim/2 (the rotated pairs)"
+            raise ValueError(f"mrope_section must add up to {what} = {r // 2}, got {list(mrope_section)}")
+        theta = inverse_frequencies(r, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
+    if theta.shape != (r // 2,):
+        raise ValueError(f"inv_freq must have one entry per rotated pair ({r // 2}), got shape {theta.shape}")
+    return axes, theta, 2 if axial else len(mrope_section)
 
 
 def _channels(layout: str, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -62,21 +73,51 @@ def _call(fn: Callable, x: np.ndarray, pos: np.ndarray) -> np.ndarray | None:
     return y
 
 
-def _probe(fn: Callable, width: int, n_axes: int, layout: str, theta: np.ndarray) -> np.ndarray | None:
-    r"""``(A, d/2)``: the angle each pair turns by at position vector ``e_a``, in units of its declared frequency."""
-    first, second = _channels(layout, width)
-    x = np.zeros((width // 2, width))
-    x[np.arange(width // 2), first] = 1.0  # row i: a unit vector on pair i's first channel
-    out = np.empty((n_axes, width // 2))
+def _probe(fn: Callable, width: int, r: int, n_axes: int, layout: str, theta: np.ndarray) -> np.ndarray | None:
+    r"""``(A, r/2)``: the angle each pair of the rotary slice (the first ``r`` channels) turns by at position vector
+    ``e_a``, in units of its declared frequency."""
+    first, second = _channels(layout, r)
+    half = r // 2
+    x = np.zeros((half, width))
+    x[np.arange(half), first] = 1.0  # row i: a unit vector on pair i's first channel
+    out = np.empty((n_axes, half))
     for a in range(n_axes):
-        pos = np.zeros((width // 2, n_axes), dtype=np.int64)
+        pos = np.zeros((half, n_axes), dtype=np.int64)
         pos[:, a] = 1
         y = _call(fn, x, pos)
         if y is None:
             return None
-        rows = np.arange(width // 2)
+        rows = np.arange(half)
         out[a] = np.arctan2(y[rows, second], y[rows, first]) / theta
     return out
+
+
+def _pass_through(fn: Callable, width: int, r: int, n_axes: int) -> Finding | None | bool:
+    r"""The channels ``r .. width - 1`` must come out as they went in: a unit vector on each at ``e_0, e_1, ...``
+    then ``(1, ..., 1)``. ``None`` when they do, ``False`` when the output is not finite or of another shape, else
+    the finding with the first position vector (in that order) and channel that shows it."""
+    x = np.eye(width)[r:]  # (width - r, width): row k, a unit vector on channel r + k
+    for pos_vec in [*np.eye(n_axes, dtype=np.int64), np.ones(n_axes, dtype=np.int64)]:
+        y = _call(fn, x, np.repeat(pos_vec[None, :], width - r, axis=0))
+        if y is None:
+            return False
+        moved = np.max(np.abs(y - x), axis=1) > PASS_ATOL  # (width - r,)
+        if moved.any():
+            k = int(np.flatnonzero(moved)[0])
+            c = r + k
+            got = ", ".join(f"{formatting.number(float(y[k, j]))} on channel {j}" for j in np.flatnonzero(y[k]))
+            sentence = (
+                f"channel {c} is changed, though only the first rotary_dim = {r} of {width} channels rotate "
+                f"({int(moved.sum())} of the {width - r} pass-through channels change)"
+            )
+            ex = {
+                "positions": pos_vec.tolist(),
+                "input": f"a unit vector on channel {c}",
+                "expected output": f"1 on channel {c} (it passes through)",
+                "got output": got or "0",
+            }
+            return Finding("multiaxis-rotary-width", f"{MULTIAXIS_FINDINGS['multiaxis-rotary-width']}: {sentence}", ex)
+    return None
 
 
 def _named(measured: np.ndarray, expected: np.ndarray, sections, interleaved: bool, axial: bool) -> tuple[str, str]:
@@ -121,22 +162,31 @@ def audit_multiaxis(
     inv_freq=None,
     layout: str = "half",
     attention_factor: float = 1.0,
+    rotary_dim: int | None = None,
 ) -> SchemeReport:
     r"""Audit ``fn(vectors (N, d), positions (N, A)) -> (N, d)`` against M-RoPE with ``mrope_section`` (chunked, or
-    interleaved with ``mrope_interleaved``) or axial 2-D RoPE (``axial=True``), frequencies ``base**(-2i/d)`` (or
+    interleaved with ``mrope_interleaved``) or axial 2-D RoPE (``axial=True``), frequencies ``base**(-2i/r)`` (or
     ``inv_freq``), pairs in ``layout`` (``"half"``, as transformers lays these out, or ``"interleaved"``), cos and
-    sin times ``attention_factor`` (a scaling rule's, e.g. YaRN's). :func:`~posproof.numeric.audit.audit_rope` with
-    a multi-axis ``scaling`` calls this."""
+    sin times ``attention_factor`` (a scaling rule's, e.g. YaRN's). ``rotary_dim`` (``r``, default ``width``):
+    partial rotary, as GLM-4V's ``partial_rotary_factor``; the sections split the ``r/2`` pairs of the first ``r``
+    channels and the other channels pass through. :func:`~posproof.numeric.audit.audit_rope` with a multi-axis
+    ``scaling`` calls this."""
     if not callable(fn):
         raise ValueError(f"fn must be callable, got {type(fn).__name__}")
     layout = _validate.layout(layout)
-    axes, theta, n_axes = _expected(width, mrope_section, mrope_interleaved, axial, base, inv_freq)
+    width = _validate.even_width(width)
+    r = _rotary_width(width, rotary_dim)
+    axes, theta, n_axes = _expected(r, r == width, mrope_section, mrope_interleaved, axial, base, inv_freq)
     what = f"axial 2-D RoPE, width {width}" if axial else (
         f"M-RoPE {'interleaved' if mrope_interleaved else 'chunked'} sections {list(mrope_section or [])}, "
         f"width {width}")  # fmt: skip
+    what += f", rotary width {r}" if r < width else ""
     what += f", {layout} layout"
     findings: list[Finding] = []
-    probe = _probe(fn, width, n_axes, layout, theta)
+    passing = None if r == width else _pass_through(fn, width, r, n_axes)
+    if isinstance(passing, Finding):
+        return SchemeReport("multiaxis", (passing,), what, _name(fn))
+    probe = None if passing is False else _probe(fn, width, r, n_axes, layout, theta)
     if probe is None:
         findings.append(Finding("multiaxis-shape", MULTIAXIS_FINDINGS["multiaxis-shape"], {"width": width}))
         return SchemeReport("multiaxis", tuple(findings), what, _name(fn))
@@ -155,15 +205,24 @@ def audit_multiaxis(
         if bad.size:
             i = int(bad[0])
             ex = _example(i, n_axes, int(axes[i]), theta[i], ratio[i] * theta[i])
-            findings.append(
-                Finding("multiaxis-wrong-frequencies", MULTIAXIS_FINDINGS["multiaxis-wrong-frequencies"], ex)
-            )
+            fid, message = "multiaxis-wrong-frequencies", MULTIAXIS_FINDINGS["multiaxis-wrong-frequencies"]
+            if r < width and inv_freq is None and not axial:  # the exponent over the head, not the rotary slice
+                head = inverse_frequencies(width, base)[: r // 2]
+                if np.all(np.abs(ratio * theta / head - 1) <= FREQ_RTOL):
+                    fid = "multiaxis-rotary-width"
+                    message = (
+                        f"{MULTIAXIS_FINDINGS[fid]}: the frequencies are base**(-2i/{width}), built over the head "
+                        f"width, not base**(-2i/{r}) over the rotary width"
+                    )
+            findings.append(Finding(fid, message, ex))
     if not findings:  # text tokens: (m, m, m) must be 1-D RoPE at m (and so the declared rotation)
         rng = np.random.default_rng(0)
         m = np.array([0, 1, 7, 1000])
         x = rng.standard_normal((m.size, width))
         pos = np.repeat(m[:, None], n_axes, axis=1)
-        want = rope_multiaxis(x, pos, axes=axes, inv_freq=theta, layout=layout, attention_factor=attention_factor)
+        want = rope_multiaxis(
+            x, pos, axes=axes, inv_freq=theta, layout=layout, attention_factor=attention_factor, rotary_dim=r
+        )
         got = _call(fn, x, pos)
         if got is None or np.max(np.abs(got - want)) > TEXT_RTOL * np.max(np.abs(want)):
             row = 0 if got is None else int(np.argmax(np.max(np.abs(got - want), axis=1)))

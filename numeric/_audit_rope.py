@@ -446,11 +446,23 @@ def _multiaxis_kind(scaling) -> str | None:
     return "mrope" if rule == "mrope" or any(k in scaling for k in MULTIAXIS_KEYS) else None
 
 
-def _audit_rope_multiaxis(fn, kind: str, layout: str, base: float, scaling: Mapping, width: int, seq_len, name):
+def _audit_rope_multiaxis(
+    fn, kind: str, layout: str, base: float, scaling: Mapping, width: int, seq_len, name, rotary_dim=None
+):
     r""":func:`audit_rope` for a multi-axis ``scaling``: :func:`audit_multiaxis` of ``fn(vectors (N, d), positions
-    (N, A))`` with the frequencies (and attention factor) of the rest of the mapping; ``layout="auto"`` accepts
-    either pair layout (``"half"``, transformers', is reported when neither conforms)."""
+    (N, A))`` with the frequencies (and attention factor) of the rest of the mapping, over the rotary width its
+    ``partial_rotary_factor`` (or ``rotary_dim``) gives; ``layout="auto"`` accepts either pair layout (``"half"``,
+    transformers', is reported when neither conforms)."""
     rest = {k: v for k, v in scaling.items() if k not in (*MULTIAXIS_KEYS, "rope_type", "type")}
+    if rotary_dim is not None:
+        if kind == "axial":
+            raise ValueError("rotary_dim: axial 2-D RoPE rotates every pair (leave it out)")
+        if "partial_rotary_factor" in rest:
+            raise ValueError("give either rotary_dim or partial_rotary_factor in scaling")
+        rd = _validate.even_width(rotary_dim, "rotary_dim")
+        if rd > width:
+            raise ValueError(f"rotary_dim must be an even integer in [2, {width}], got {rotary_dim!r}")
+        rest["partial_rotary_factor"] = rd / width
     sections, interleaved = scaling.get("mrope_section"), scaling.get("mrope_interleaved", False)
     if not isinstance(interleaved, (bool, np.bool_)):
         raise ValueError(f"mrope_interleaved must be true or false, got {interleaved!r}")
@@ -464,12 +476,7 @@ def _audit_rope_multiaxis(fn, kind: str, layout: str, base: float, scaling: Mapp
             raise ValueError("scaling: mrope_section is required for M-RoPE (e.g. [16, 24, 24] for width 128)")
         rule = scaling.get("rope_type", scaling.get("type", "default"))
         rule_map = {**rest, "rope_type": "default" if rule == "mrope" else rule}
-        inv_freq, factor = rope_inv_freq(width, base, rule_map, seq_len)
-        if inv_freq.size != width // 2:
-            raise ValueError(
-                f"scaling: partial_rotary_factor must be 1 for a multi-axis audit (every pair turns with an axis), "
-                f"got {rest.get('partial_rotary_factor')!r}"
-            )
+        inv_freq, factor = rope_inv_freq(width, base, rule_map, seq_len)  # (r/2,): r = int(width * factor)
     probe_axes = 2 if kind == "axial" else len(sections) if isinstance(sections, (list, tuple)) else 3
     x0, p0 = np.ones((3, width)), np.zeros((3, probe_axes), dtype=np.int64)
     try:
@@ -485,6 +492,7 @@ def _audit_rope_multiaxis(fn, kind: str, layout: str, base: float, scaling: Mapp
         got = audit_multiaxis(
             fn, width, mrope_section=sections, mrope_interleaved=bool(interleaved), axial=kind == "axial", base=base,
             inv_freq=inv_freq, layout=each, attention_factor=factor,
+            rotary_dim=None if inv_freq is None else 2 * inv_freq.size,
         )  # fmt: skip
         report = report or got
         if got.ok:
@@ -527,7 +535,8 @@ def audit_rope(
     Multi-axis RoPE: a ``scaling`` with ``mrope_section`` (and ``mrope_interleaved``; M-RoPE) or ``rope_type:
     "axial"`` (axial 2-D) audits ``fn(vectors (N, d), positions (N, A))`` with
     :func:`~posproof.numeric.audit.audit_multiaxis` (the same findings, a :class:`SchemeReport`); the mapping's other
-    keys give the frequencies; ``call``, ``rotary_dim`` and ``dtype`` do not apply.
+    keys give the frequencies (``partial_rotary_factor`` or ``rotary_dim``: GLM-4V's partial M-RoPE, the sections
+    split the rotated pairs); ``call`` and ``dtype`` do not apply.
 
     >>> import numpy as np
     >>> def note_rope(vectors, positions, base=10_000.0):
@@ -551,14 +560,14 @@ def audit_rope(
     seq = None if seq_len is None else _validate.positive_int(seq_len, "seq_len")
     kind = _multiaxis_kind(scaling)
     if kind is not None:
-        given = [k for k, v in (("call", call), ("rotary_dim", rotary_dim), ("dtype", dtype)) if v is not None]
+        given = [k for k, v in (("call", call), ("dtype", dtype)) if v is not None]
         if given:
             raise ValueError(
-                f"{', '.join(given)}: not read by a multi-axis audit (fn(vectors, positions (N, A)), every pair "
-                "rotated): leave them out"
+                f"{', '.join(given)}: not read by a multi-axis audit (fn(vectors, positions (N, A))): leave them out"
             )
         assert scaling is not None
-        return _audit_rope_multiaxis(fn, kind, layout, base, scaling, _validate.positive_int(width, "width"), seq, name)
+        width = _validate.positive_int(width, "width")
+        return _audit_rope_multiaxis(fn, kind, layout, base, scaling, width, seq, name, rotary_dim)
     auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed)
     auditor.name = auditor.caller.name = name
     if dtype is not None:

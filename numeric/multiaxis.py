@@ -12,6 +12,11 @@ The axis maps of the layouts transformers ships (pair ``i`` = channels ``(i, i +
 
 Text tokens carry ``t = h = w``: every pair then turns by ``theta_i m``, 1-D RoPE with the same frequencies.
 
+Partial rotary (GLM-4V, GLM-4.1V: ``partial_rotary_factor: 0.5`` with ``mrope_section``): only the first
+``rotary_dim = int(head_dim * partial_rotary_factor)`` channels rotate, the sections split their ``rotary_dim/2``
+pairs, the frequencies are ``base**(-2i/rotary_dim)`` and the other channels pass through (transformers' GLM-4V
+pairs ``(2i, 2i + 1)`` inside the slice, ``layout="interleaved"``; GLM-4V-MoE rotates half of it, ``"half"``).
+
 >>> mrope_axes([2, 1, 1]).tolist(), mrope_axes([2, 1, 1], interleaved=True).tolist()
 ([0, 0, 1, 2], [0, 1, 2, 0])
 >>> import numpy as np
@@ -24,6 +29,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import mpmath
 import numpy as np
@@ -43,6 +49,7 @@ __all__ = [
     "rope_multiaxis",
     "rope_multiaxis_mp",
     "rope_axes_from_config",
+    "MultiaxisFrequencies",
     "proportional_inv_freq",
     "positions_from_hf",
 ]
@@ -119,16 +126,33 @@ def multiaxis_table(
     base: float = 10000.0,
     layout: str = "half",
     attention_factor: float | None = None,
+    rotary_dim: int | None = None,
 ) -> RopeTable:
     r"""The cos/sin table of position vectors ``(..., tokens, A)``, built once: its ``apply`` rotates any vectors
     ``(..., tokens, width)`` at those positions with the same compiled kernel as 1-D RoPE (the table holds the angles
     ``theta_i p[axes[i]]``; its ``positions`` field is the token index): :func:`~posproof.numeric.rotary.rope_table`
-    with ``axes``."""
+    with ``axes``. ``rotary_dim`` (default ``width``): the leading channels that rotate (``axes`` and ``inv_freq``
+    then have ``rotary_dim/2`` entries, the default frequencies are ``base**(-2i/rotary_dim)``)."""
     width = _validate.even_width(width)
-    theta = inverse_frequencies(width, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
-    if theta.shape != (width // 2,):
-        raise ValueError(f"inv_freq must have width/2 = {width // 2} entries, got shape {theta.shape}")
-    return rope_table(positions, width, layout=layout, inv_freq=theta, attention_factor=attention_factor, axes=axes)
+    r = _rotary_width(width, rotary_dim)
+    theta = inverse_frequencies(r, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
+    if theta.shape != (r // 2,):
+        what = "width/2" if r == width else "rotary_dim/2"
+        raise ValueError(f"inv_freq must have {what} = {r // 2} entries, got shape {theta.shape}")
+    return rope_table(
+        positions, width, layout=layout, inv_freq=theta, attention_factor=attention_factor, axes=axes, rotary_dim=r
+    )
+
+
+def _rotary_width(width: int, rotary_dim) -> int:
+    r"""``rotary_dim`` checked: an even integer in ``[2, width]`` (``width`` when ``None``)."""
+    if rotary_dim is None:
+        return width
+    if isinstance(rotary_dim, (bool, np.bool_)) or not isinstance(rotary_dim, (int, np.integer)):
+        raise ValueError(f"rotary_dim must be an even integer in [2, {width}] (the head width), got {rotary_dim!r}")
+    if rotary_dim < 2 or rotary_dim > width or rotary_dim % 2:
+        raise ValueError(f"rotary_dim must be an even integer in [2, {width}] (the head width), got {rotary_dim!r}")
+    return int(rotary_dim)
 
 
 def rope_multiaxis(
@@ -140,32 +164,42 @@ def rope_multiaxis(
     base: float = 10000.0,
     layout: str = "half",
     attention_factor: float | None = None,
+    rotary_dim: int | None = None,
 ) -> np.ndarray:
     r"""Rotate ``vectors`` ``(..., tokens, d)`` by position vectors ``(..., tokens, A)``: pair ``i`` by
-    ``theta_i * p[axes[i]]``. ``inv_freq`` (default ``base**(-2i/d)``), ``layout`` (default ``"half"``, as
-    transformers lays M-RoPE out) and ``attention_factor`` as in :func:`~posproof.numeric.rotary.rope`."""
+    ``theta_i * p[axes[i]]``. ``inv_freq`` (default ``base**(-2i/r)``), ``layout`` (default ``"half"``, as
+    transformers lays M-RoPE out), ``attention_factor`` and ``rotary_dim`` (``r``, default ``d``: partial rotary, the
+    other channels pass through) as in :func:`~posproof.numeric.rotary.rope`."""
     x = np.asarray(vectors)
     if x.ndim < 2 or x.shape[-1] == 0 or x.shape[-1] % 2:
         raise ValueError(f"vectors must be (..., tokens, width) with an even width, got shape {x.shape}")
     table = multiaxis_table(
         positions, x.shape[-1], axes=axes, inv_freq=inv_freq, base=base, layout=layout,
-        attention_factor=attention_factor,
+        attention_factor=attention_factor, rotary_dim=rotary_dim,
     )  # fmt: skip
     return table.apply(x)
 
 
-def rope_multiaxis_mp(vectors, positions, *, axes, inv_freq=None, base=10000, layout: str = "half", dps: int = 50):
-    r"""The same rotation with mpmath at ``dps`` digits (nested lists of ``mpf``, the vectors' shape)."""
+def rope_multiaxis_mp(
+    vectors, positions, *, axes, inv_freq=None, base=10000, layout: str = "half", dps: int = 50, rotary_dim=None
+):
+    r"""The same rotation with mpmath at ``dps`` digits (nested lists of ``mpf``, the vectors' shape); vectors
+    ``(tokens, width)``, positions ``(tokens, A)``."""
     layout = _validate.layout(layout)
     x = np.asarray(vectors, dtype=object)
     pos = _axis_map.position_vectors(positions)
     if x.ndim != 2 or pos.ndim != 2 or x.shape[0] != pos.shape[0]:
         raise ValueError(f"vectors (tokens, width) and positions (tokens, A) must agree, got {x.shape}, {pos.shape}")
     width = x.shape[-1]
+    if width == 0 or width % 2:
+        raise ValueError(f"vectors must be (tokens, width) with an even width, got shape {x.shape}")
+    r = _rotary_width(width, rotary_dim)
     with mpmath.workdps(_validate.dps(dps)):
-        theta = inverse_frequencies_mp(width, base, dps=dps) if inv_freq is None else [mpmath.mpf(t) for t in inv_freq]
+        theta = inverse_frequencies_mp(r, base, dps=dps) if inv_freq is None else [mpmath.mpf(t) for t in inv_freq]
+        if len(theta) != r // 2:
+            raise ValueError(f"inv_freq must have rotary_dim/2 = {r // 2} entries, got {len(theta)}")
         ax = _axis_map.axis_map(axes, len(theta), pos.shape[-1])
-        half = width // 2
+        half = r // 2
         out = []
         for row, p in zip(x.tolist(), pos.tolist(), strict=True):
             row = [mpmath.mpf(v) for v in row]
@@ -197,20 +231,41 @@ def _rope_holder(config) -> dict:
     return config
 
 
-def rope_axes_from_config(config, seq_len: int | None = None, *, layer_type: str | None = None) -> tuple:
+class MultiaxisFrequencies(NamedTuple):
+    r"""What :func:`rope_axes_from_config` gives: ``inv_freq`` float64 ``(rotary_dim/2,)``, ``axes`` int64
+    ``(rotary_dim/2,)`` (the axis each rotated pair turns with) and the ``attention_factor`` of cos and sin."""
+
+    inv_freq: np.ndarray
+    axes: np.ndarray
+    attention_factor: float
+
+    @property
+    def rotary_dim(self) -> int:
+        r"""The channels that rotate, ``2 * len(inv_freq)``: transformers' ``int(head_dim * partial_rotary_factor)``
+        (the head width without a partial factor); the channels after them pass through."""
+        return 2 * int(self.inv_freq.size)
+
+
+def rope_axes_from_config(config, seq_len: int | None = None, *, layer_type: str | None = None) -> MultiaxisFrequencies:
     r"""``(inv_freq, axes, attention_factor)`` of a multi-axis transformers configuration: M-RoPE (``mrope_section``
     in ``rope_parameters`` or ``rope_scaling``, interleaved when ``mrope_interleaved`` is true or the model is a
     Qwen3-VL) or axial 2-D (``rope_type: "axial"``). The frequencies are
-    :func:`~posproof.numeric.scaling.rope_inv_freq_from_config`'s (every scaling rule it reads), laid out by the
-    axis map.
+    :func:`~posproof.numeric.scaling.rope_inv_freq_from_config`'s (every scaling rule it reads, the partial rotary
+    factor included), laid out by the axis map. With ``partial_rotary_factor < 1`` (GLM-4V) the sections split the
+    ``rotary_dim/2`` rotated pairs (``.rotary_dim`` of the result); pass ``rotary_dim=`` on to
+    :func:`~posproof.numeric.rotary.rope`, the other channels pass through.
 
     >>> qwen2_vl = {"hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0,
     ...             "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}
     >>> inv_freq, axes, factor = rope_axes_from_config(qwen2_vl)
     >>> inv_freq.shape, axes[[0, 15, 16, 39, 40, 63]].tolist(), factor
     ((64,), [0, 0, 1, 1, 2, 2], 1.0)
+    >>> glm41v = {"hidden_size": 4096, "num_attention_heads": 32, "partial_rotary_factor": 0.5, "rope_theta": 10000.0,
+    ...           "rope_scaling": {"type": "default", "mrope_section": [8, 12, 12]}}
+    >>> rope_axes_from_config(glm41v).rotary_dim  # of head_dim 128: channels 64 .. 127 pass through
+    64
     """
-    from .scaling import rope_inv_freq_from_config
+    from .scaling import rope_inv_freq_from_config, rope_scaling_from_config
 
     holder = _rope_holder(config)
     params = holder.get("rope_parameters") or holder.get("rope_scaling") or {}
@@ -227,7 +282,7 @@ def rope_axes_from_config(config, seq_len: int | None = None, *, layer_type: str
         base = params.get("rope_theta", holder.get("rope_theta"))
         if base is None:
             raise ValueError("config needs rope_theta (in rope_parameters or at the top) for axial RoPE")
-        return axial_inv_freq(int(width), float(base)), axial_axes(int(width)), 1.0
+        return MultiaxisFrequencies(axial_inv_freq(int(width), float(base)), axial_axes(int(width)), 1.0)
     if "mrope_section" not in params:
         raise ValueError(
             "config has no mrope_section (M-RoPE) and no rope_type 'axial': for 1-D RoPE use rope_inv_freq_from_config"
@@ -235,10 +290,17 @@ def rope_axes_from_config(config, seq_len: int | None = None, *, layer_type: str
     inv_freq, factor = rope_inv_freq_from_config(config, seq_len, layer_type=layer_type)
     sections = _sections(params["mrope_section"])
     if sum(sections) != inv_freq.size:
+        head = rope_scaling_from_config(config, layer_type).width
+        why = (
+            f"rotary_dim/2: int(head_dim * partial_rotary_factor) = {2 * inv_freq.size} of head_dim {head} rotate"
+            if 2 * inv_freq.size != head
+            else "head_dim/2"
+        )
         raise ValueError(
-            f"mrope_section must add up to the number of rotated pairs ({inv_freq.size}), got {params['mrope_section']}"
+            f"mrope_section must add up to the number of rotated pairs, {inv_freq.size} ({why}), "
+            f"got {params['mrope_section']} (sum {sum(sections)})"
         )
     model_type = str(config.get("model_type", holder.get("model_type", "")))
     interleaved = bool(params.get("mrope_interleaved", holder.get("mrope_interleaved", False)))
     interleaved = interleaved or model_type in INTERLEAVED_MODEL_TYPES
-    return inv_freq, mrope_axes(sections, interleaved), factor
+    return MultiaxisFrequencies(inv_freq, mrope_axes(sections, interleaved), factor)

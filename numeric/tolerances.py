@@ -85,6 +85,10 @@ AUDIT_MULTIAXIS_AXIS_ON = 1e-3
 #: ... text positions (m, m, m) agree with 1-D RoPE when the largest difference is within this fraction of the largest
 #: value: float32 rotations at m <= 1000 err by ~1e-4 absolute (angle rounding ~6e-5 rad); a moved axis errs by ~1.
 AUDIT_MULTIAXIS_TEXT_RTOL = 1e-4
+#: ... a pass-through channel (past rotary_dim) comes out as it went in when no entry of the output of a unit vector
+#: moves by more than this: a copy is exact in every dtype (the probes are 0 and 1), while a rotated channel moves by
+#: sin(theta_i) >= 1e-6 at position 1 for every frequency of bases up to 1e6 and widths up to 256.
+AUDIT_MULTIAXIS_PASS_ATOL = 1e-9
 
 
 # ---- the RoPE precision profile (numeric/precision_profile.py) -------------------------------------------------

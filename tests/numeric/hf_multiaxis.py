@@ -4,7 +4,9 @@ installed) the writer of its golden file ``tests/numeric/data/multiaxis_hf.json`
 
 Each case builds the model's rotary module from a small config, takes its inverse frequencies, lays out float64
 angles with the module's own ``recomposition_frequencies`` and rotates with the model's ``apply_rotary_pos_emb``
-(rotate-half): the layout code is transformers', the arithmetic float64, so posproof must agree to ~1e-15.
+(rotate-half; GLM-4V's pairs ``(2i, 2i + 1)``; GLM-4V and GLM-4V-MoE rotate the first half of the head only,
+``partial_rotary_factor: 0.5``): the layout code is transformers', the arithmetic float64, so posproof must agree to
+~1e-15.
 """
 
 from __future__ import annotations
@@ -27,20 +29,31 @@ CASES = {
                   "mrope_interleaved": True}, 3),
     "pixtral": ("pixtral", "PixtralVisionConfig", "PixtralVisionRotaryEmbedding",
                 {"rope_type": "axial", "rope_theta": 10000.0}, 2),
+    "glm4v": ("glm4v", "Glm4vTextConfig", "Glm4vTextRotaryEmbedding",
+              {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.5,
+               "mrope_section": [2, 1, 1]}, 3),
+    "glm4v_moe": ("glm4v_moe", "Glm4vMoeTextConfig", "Glm4vMoeTextRotaryEmbedding",
+                  {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.5,
+                   "mrope_section": [2, 1, 1]}, 3),
 }  # fmt: skip
+#: name -> (pair layout, rotary width) of each module's rotation (rotate-half over the whole head unless said)
+ROTATION = {"glm4v": ("interleaved", WIDTH // 2), "glm4v_moe": ("half", WIDTH // 2)}
+#: The seed of each case's inputs (fixed, so that a new case leaves the others' golden values as they were).
+SEEDS = {"pixtral": 0, "qwen2_vl": 1, "qwen3_vl": 2, "glm4v": 3, "glm4v_moe": 4}
 
 
 def inputs(name: str) -> tuple[np.ndarray, np.ndarray]:
     r"""Seeded vectors ``(tokens, width)`` and integer position vectors ``(tokens, A)`` of one case."""
-    rng = np.random.default_rng(sorted(CASES).index(name))
+    rng = np.random.default_rng(SEEDS[name])
     x = rng.standard_normal((TOKENS, WIDTH))
     pos = rng.integers(0, 2000, (TOKENS, CASES[name][4]))
     return x, pos
 
 
 def transformers_rotation(name: str, x=None, pos=None) -> tuple[np.ndarray, np.ndarray]:
-    r"""``(inv_freq, rotated)``: the module's inverse frequencies and transformers' rotation of :func:`inputs` (or of
-    vectors ``x`` ``(tokens, 16)`` at position vectors ``pos`` ``(tokens, A)``: the audit's calls)."""
+    r"""``(inv_freq, rotated)``: the module's inverse frequencies (``(rotary_dim/2,)``) and transformers' rotation of
+    :func:`inputs` (or of vectors ``x`` ``(tokens, 16)`` at position vectors ``pos`` ``(tokens, A)``: the audit's
+    calls)."""
     import importlib
 
     import torch

@@ -166,11 +166,17 @@ def test_assert_rope_conforms_lists_the_multiaxis_finding():
     ("kwargs", "message"),
     [
         ({"call": "vectors,positions,base"}, "call: not read by a multi-axis audit"),
-        ({"rotary_dim": 8}, "rotary_dim: not read by a multi-axis audit"),
+        ({"rotary_dim": 8, "scaling": {"rope_type": "axial"}}, "rotary_dim: axial 2-D RoPE rotates every pair"),
+        ({"rotary_dim": 8, "scaling": {"mrope_section": [2, 1, 1], "partial_rotary_factor": 0.5}}, "either rotary_dim"),
+        ({"rotary_dim": 7}, "rotary_dim must be a positive even integer"),
+        ({"rotary_dim": 32}, r"rotary_dim must be an even integer in \[2, 16\]"),
         ({"scaling": {"rope_type": "axial", "mrope_section": SECTIONS}}, "rope_type 'axial'.*reads no other key"),
         ({"scaling": {"mrope_section": SECTIONS, "mrope_interleaved": "yes"}}, "mrope_interleaved must be true or"),
         ({"scaling": {"mrope_interleaved": True}}, "mrope_section is required"),
-        ({"scaling": {"mrope_section": [2, 2], "partial_rotary_factor": 0.5}}, "partial_rotary_factor must be 1"),
+        (
+            {"scaling": {"mrope_section": SECTIONS, "partial_rotary_factor": 0.5}},
+            r"mrope_section must add up to rotary_dim/2 \(the rotated pairs\) = 4",
+        ),
         ({"scaling": {"mrope_section": [2, 3, 2]}}, "mrope_section must add up to width/2 = 8"),
         ({"scaling": {"mrope_section": [2, 3, 3], "factor": 2.0}}, "key 'factor' is not used by rope_type 'default'"),
     ],
@@ -191,12 +197,107 @@ def test_audit_rope_multiaxis_a_one_axis_function_is_a_call_error():
         audit_rope(lambda x, p: rope(x, p), width=WIDTH, scaling={"mrope_section": SECTIONS})
 
 
+# ---- partial rotary M-RoPE (GLM-4V, GLM-4.1V: partial_rotary_factor 0.5 with mrope_section) -----------------------
+
+PARTIAL, PARTIAL_SECTIONS = 8, [2, 1, 1]  # the first 8 of 16 channels rotate: 4 pairs, split t, t, h, w
+
+
+def glm_style(sections=PARTIAL_SECTIONS, rotary=PARTIAL, pairs="interleaved", exponent_width=None, tail_axis=None):
+    r"""Partial M-RoPE as transformers' GLM-4V computes it: frequencies over the rotary width, angles per axis
+    recomposed by sections, pairs (2i, 2i + 1) (GLM-4V-MoE: rotate-half) inside the first ``rotary`` channels, the
+    others passed through. ``exponent_width``: the width the exponent runs over (a planted mistake when not
+    ``rotary``); ``tail_axis``: also rotate the pass-through channels with that axis (a planted mistake)."""
+
+    def fn(x, pos):
+        r = rotary
+        ew = exponent_width or r
+        inv = 1e4 ** (-np.arange(0, ew, 2)[: r // 2] / ew)  # (r/2,)
+        freqs = pos.T[:, :, None] * inv  # (A, N, r/2)
+        bounds = np.cumsum([0, *sections])
+        f = np.concatenate([freqs[a][:, bounds[a] : bounds[a + 1]] for a in range(len(sections))], axis=-1)
+        xr, rest = x[:, :r], x[:, r:]
+        if pairs == "interleaved":  # GLM-4V: cos/sin repeat_interleave(2), rotate_half_llm
+            cos, sin = np.repeat(np.cos(f), 2, -1), np.repeat(np.sin(f), 2, -1)
+            rot = np.stack([-xr[:, 1::2], xr[:, 0::2]], axis=-1).reshape(xr.shape)
+        else:  # GLM-4V-MoE: cat([f, f]), rotate_half
+            cos, sin = np.cos(np.concatenate([f, f], -1)), np.sin(np.concatenate([f, f], -1))
+            rot = np.concatenate([-xr[:, r // 2 :], xr[:, : r // 2]], axis=-1)
+        if tail_axis is not None:
+            rest = M.rope_multiaxis(rest, pos, axes=[tail_axis] * (rest.shape[-1] // 2), layout=pairs)
+        return np.concatenate([xr * cos + rot * sin, rest], axis=-1)
+
+    return fn
+
+
+@pytest.mark.parametrize("pairs", ["interleaved", "half"])
+def test_partial_mrope_conforms(pairs):
+    from posproof.numeric.audit import audit_rope
+
+    fn = glm_style(pairs=pairs)
+    report = audit_multiaxis(fn, WIDTH, mrope_section=PARTIAL_SECTIONS, rotary_dim=PARTIAL, layout=pairs)
+    assert report.ok and f"rotary width {PARTIAL}, {pairs} layout" in report.checked, report.findings
+    # through audit_rope: the config's partial_rotary_factor, or rotary_dim; layout "auto" finds GLM-4V's pairs
+    for extra, kwargs in (({"partial_rotary_factor": 0.5}, {}), ({}, {"rotary_dim": PARTIAL})):
+        scaling = {"rope_type": "default", "mrope_section": PARTIAL_SECTIONS, **extra}
+        got = audit_rope(fn, width=WIDTH, scaling=scaling, **kwargs)
+        assert got.ok and f"{pairs} layout" in got.checked and "rotary width 8" in got.checked, got.findings
+    # ours: rope(..., axes=, rotary_dim=) is such a function
+    ours = lambda x, p: M.rope_multiaxis(x, p, axes=M.mrope_axes(PARTIAL_SECTIONS), layout=pairs, rotary_dim=PARTIAL)
+    assert audit_multiaxis(ours, WIDTH, mrope_section=PARTIAL_SECTIONS, rotary_dim=PARTIAL, layout=pairs).ok
+
+
+@pytest.mark.parametrize(
+    ("fn", "finding", "shows"),
+    [
+        # the sections (scaled up) over the whole head: every channel rotates
+        (glm_style(sections=[4, 2, 2], rotary=WIDTH), "multiaxis-rotary-width", "channel 8 is changed"),
+        # the slice right, but the pass-through channels rotated too (with t)
+        (glm_style(tail_axis=0), "multiaxis-rotary-width", "channel 8 is changed"),
+        # the slice right, but its frequencies built over the head width: base**(-2i/16)
+        (glm_style(exponent_width=WIDTH), "multiaxis-rotary-width", "built over the head width"),
+        # the head's sections cut to the slice: pairs 0-3 all take t
+        (glm_style(sections=[4, 0, 0]), "mrope-wrong-sections", "the sections are [4, 0, 0]"),
+        # GLM-4V's interleaved pairs where rotate-half is declared: the pairs are other channels
+        (glm_style(pairs="interleaved"), "multiaxis-wrong-axes", "the pairs follow other axes"),
+    ],
+    ids=["sections-over-full-head", "pass-through-rotated", "exponent-over-head", "head-sections-on-slice",
+         "pairs-interleaved-declared-half"],
+)  # fmt: skip
+def test_partial_mrope_planted_mistakes_are_named(fn, finding, shows):
+    layout = "half" if finding == "multiaxis-wrong-axes" else "interleaved"
+    report = audit_multiaxis(fn, WIDTH, mrope_section=PARTIAL_SECTIONS, rotary_dim=PARTIAL, layout=layout)
+    f = report.findings[0]
+    assert report.ids == (finding,) and f.message.startswith(MULTIAXIS_FINDINGS[finding]) and shows in f.message
+    assert sum(f.example["positions"]) == 1  # the smallest position vector: one axis at 1
+    if "channel" in shows:  # a unit vector on the first pass-through channel, at the first axis that moves it
+        assert f.example["input"] == "a unit vector on channel 8"
+        assert f.example["expected output"] == "1 on channel 8 (it passes through)"
+        assert "channel 9" in f.example["got output"]
+    else:
+        assert f.example["expected angle"] != f.example["got angle"]
+
+
+def test_partial_mrope_example_is_the_first_axis_that_moves_a_pass_through_channel():
+    # the tail turns with w only: e_t and e_h leave it alone, e_w shows it
+    report = audit_multiaxis(glm_style(tail_axis=2), WIDTH, mrope_section=PARTIAL_SECTIONS, rotary_dim=PARTIAL,
+                             layout="interleaved")  # fmt: skip
+    assert report.ids == ("multiaxis-rotary-width",) and report.findings[0].example["positions"] == [0, 0, 1]
+
+
+def test_partial_mrope_declared_full_width_is_not_conforming():
+    # the function rotates half the head; the audit declared every pair rotated: pairs 4-7 do not turn at all
+    report = audit_multiaxis(glm_style(), WIDTH, mrope_section=[4, 2, 2], layout="interleaved")
+    assert report.ids == ("multiaxis-wrong-axes",) and report.findings[0].example["got angle"] == "0"
+
+
 # ---- transformers' own multi-axis rotaries conform (live: needs torch and transformers) ---------------------------
 
 _HF_DECLARED = {  # what each of transformers' modules declares (tests/numeric/hf_multiaxis.py builds them)
     "qwen2_vl": (1e6, {"mrope_section": [2, 3, 3]}),
     "qwen3_vl": (5e6, {"mrope_section": [3, 3, 2], "mrope_interleaved": True}),
     "pixtral": (1e4, {"rope_type": "axial"}),
+    "glm4v": (1e4, {"partial_rotary_factor": 0.5, "mrope_section": [2, 1, 1]}),
+    "glm4v_moe": (1e4, {"partial_rotary_factor": 0.5, "mrope_section": [2, 1, 1]}),
 }
 
 
@@ -210,7 +311,12 @@ def test_transformers_rotaries_conform_through_audit_rope(name):
     fn = lambda x, p: H.transformers_rotation(name, x, p)[1]
     base, scaling = _HF_DECLARED[name]
     report = audit_rope(fn, width=H.WIDTH, base=base, scaling=scaling)
-    assert report.ok and "half layout" in report.checked, report.findings
+    layout, rotary = H.ROTATION.get(name, ("half", H.WIDTH))
+    assert report.ok and f"{layout} layout" in report.checked, report.findings
+    assert (f"rotary width {rotary}," in report.checked) == (rotary < H.WIDTH)
+    if name.startswith("glm"):  # declared over the whole head: the sections do not add up (transformers' split fails)
+        with pytest.raises(ValueError, match="mrope_section must add up to width/2 = 8"):
+            audit_rope(fn, width=H.WIDTH, base=base, scaling={"mrope_section": [2, 1, 1]})
     if name == "qwen3_vl":  # Qwen3-VL declared chunked: the layout mistake is named
         wrong = audit_rope(fn, width=H.WIDTH, base=base, scaling={"mrope_section": [3, 3, 2]})
         assert wrong.ids == ("mrope-chunked-vs-interleaved",)

@@ -87,10 +87,12 @@ def test_bad_input_is_refused_with_a_clear_error(call, message):
 
 # ---- agreement with transformers: golden values (tests/numeric/hf_multiaxis.py wrote them) and live -------------
 
-_LAYOUTS = {  # our axis map and frequencies for each of transformers' modules
-    "qwen2_vl": lambda: (M.mrope_axes([2, 3, 3]), None),
-    "qwen3_vl": lambda: (M.mrope_axes([3, 3, 2], interleaved=True), None),
-    "pixtral": lambda: (M.axial_axes(16), None),
+_LAYOUTS = {  # our axis map, pair layout and rotary width for each of transformers' modules
+    "qwen2_vl": lambda: (M.mrope_axes([2, 3, 3]), "half", None),
+    "qwen3_vl": lambda: (M.mrope_axes([3, 3, 2], interleaved=True), "half", None),
+    "pixtral": lambda: (M.axial_axes(16), "half", None),
+    "glm4v": lambda: (M.mrope_axes([2, 1, 1]), "interleaved", 8),  # GLM-4V: pairs (2i, 2i + 1) of channels 0-7
+    "glm4v_moe": lambda: (M.mrope_axes([2, 1, 1]), "half", 8),
 }
 
 
@@ -98,8 +100,9 @@ def _ours(name: str, inv_freq) -> np.ndarray:
     from tests.numeric import hf_multiaxis as H
 
     x, pos = H.inputs(name)
-    axes, _ = _LAYOUTS[name]()
-    return M.rope_multiaxis(x, pos, axes=axes, inv_freq=np.asarray(inv_freq, dtype=np.float64), layout="half")
+    axes, layout, rotary_dim = _LAYOUTS[name]()
+    inv = np.asarray(inv_freq, dtype=np.float64)
+    return M.rope_multiaxis(x, pos, axes=axes, inv_freq=inv, layout=layout, rotary_dim=rotary_dim)
 
 
 @pytest.mark.parametrize("name", sorted(_LAYOUTS))
@@ -114,6 +117,9 @@ def test_agrees_with_transformers_golden_values(name):
     assert np.max(np.abs(_ours(name, inv) - want)) <= 1e-12
     if name == "pixtral":  # the module's frequencies are axial_inv_freq's (rounded to float32 by the module)
         assert np.allclose(inv, M.axial_inv_freq(16, 10000.0), rtol=1e-6)
+    if name.startswith("glm"):  # partial rotary: base**(-2i/8) over the rotary width, the other channels unchanged
+        assert np.allclose(inv, inverse_frequencies(8, 1e4), rtol=1e-6)
+        assert np.array_equal(want[:, 8:], H.inputs(name)[0][:, 8:])
 
 
 @pytest.mark.parametrize("name", sorted(_LAYOUTS))
@@ -151,6 +157,45 @@ def test_config_qwen2_vl_is_chunked_and_qwen3_vl_interleaved():
     assert M.rope_axes_from_config(qwen3)[1].tolist() == M.mrope_axes([16, 24, 24], interleaved=True).tolist()
     flagged = {**qwen2, "rope_parameters": {**rope, "mrope_interleaved": True}}
     assert M.rope_axes_from_config(flagged)[1].tolist() == M.mrope_axes([16, 24, 24], interleaved=True).tolist()
+
+
+def test_config_partial_rotary_glm4v():
+    # GLM-4.1V-9B's text config: head 128, partial_rotary_factor 0.5, sections over the 32 rotated pairs
+    text = {"model_type": "glm4v_text", "hidden_size": 4096, "num_attention_heads": 32, "partial_rotary_factor": 0.5,
+            "rope_theta": 10000.0, "rope_scaling": {"type": "default", "mrope_section": [8, 12, 12]}}  # fmt: skip
+    got = M.rope_axes_from_config({"model_type": "glm4v", "text_config": text})
+    inv, axes, factor = got
+    assert got.rotary_dim == 64 and factor == 1.0 and axes.tolist() == M.mrope_axes([8, 12, 12]).tolist()
+    assert np.allclose(inv, inverse_frequencies(64, 1e4), rtol=1e-15)  # the exponent over the rotary width
+    # the same with transformers 5's rope_parameters
+    params = {"rope_type": "default", "rope_theta": 1e4, "partial_rotary_factor": 0.5, "mrope_section": [8, 12, 12]}
+    other = M.rope_axes_from_config({"hidden_size": 4096, "num_attention_heads": 32, "rope_parameters": params})
+    assert other.rotary_dim == 64 and np.array_equal(other.inv_freq, inv)
+    # the kernel: channels 64 .. 127 pass through; text tokens are partial 1-D RoPE
+    x = np.random.default_rng(7).standard_normal((3, 128))
+    m = np.array([0, 5, 9000])
+    y = rope(x, np.stack([m] * 3, -1), layout="interleaved", inv_freq=inv, axes=axes, rotary_dim=got.rotary_dim)
+    assert np.array_equal(y[:, 64:], x[:, 64:])
+    assert np.array_equal(y, rope(x, m, layout="interleaved", inv_freq=inv, rotary_dim=64))
+    # sections over the whole head's pairs are refused, naming the rotary width
+    wrong = {**text, "rope_scaling": {"type": "default", "mrope_section": [16, 24, 24]}}
+    with pytest.raises(ValueError, match=r"rotated pairs, 32 \(rotary_dim/2: .* = 64 of head_dim 128"):
+        M.rope_axes_from_config(wrong)
+
+
+def test_rope_multiaxis_partial_rotary_and_its_mpmath_twin():
+    rng = np.random.default_rng(8)
+    x, pos = rng.standard_normal((4, 16)), rng.integers(0, 3000, (4, 3))
+    axes = M.mrope_axes([2, 1, 1])
+    for layout in ("half", "interleaved"):
+        got = M.rope_multiaxis(x, pos, axes=axes, base=1e4, layout=layout, rotary_dim=8)
+        ref = np.array(M.rope_multiaxis_mp(x, pos, axes=axes, layout=layout, rotary_dim=8), dtype=float)
+        assert np.array_equal(got[:, 8:], x[:, 8:]) and np.array_equal(ref[:, 8:], x[:, 8:])
+        assert np.max(np.abs(got - ref)) <= tolerances.FLOAT64_RTOL * np.max(np.abs(ref))
+    with pytest.raises(ValueError, match=r"rotary_dim must be an even integer in \[2, 16\]"):
+        M.rope_multiaxis(x, pos, axes=axes, rotary_dim=7)
+    with pytest.raises(ValueError, match=r"inv_freq must have rotary_dim/2 = 4 entries"):
+        M.rope_multiaxis(x, pos, axes=axes, rotary_dim=8, inv_freq=np.ones(8))
 
 
 def test_config_axial_pixtral():
