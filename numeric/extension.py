@@ -401,7 +401,9 @@ def diagnose(
     d = scaling.d
     theta = inverse_frequencies(d, scaling.base)  # (d/2,): what training saw
     theta_scaled, attention_factor = scaling.inv_freq(seq_len=L)  # (d/2,)
-    cov = phase_coverage(theta, theta_scaled, L0, L)
+    n = scaling.turning_pairs  # proportional RoPE: the pairs past it never turn (no angle to cover; cos 0 = 1)
+    theta[n:] = 0.0
+    cov = phase_coverage(theta[:n], theta_scaled[:n], L0, L)
     return ExtensionReport(
         scaling=scaling,
         L0=L0,

@@ -275,3 +275,13 @@ def test_posproof_extend_end_to_end(capsys):
     code = cli.main(["extend", "--trained", "1", "--target", "2"])
     _, err = capsys.readouterr()
     assert code == 2 and err.count("\n") == 1
+
+
+def test_regression_proportional_rope_type_is_diagnosed():
+    # Gemma 4's full-attention layers: 64 of 256 pairs turn, with the exponent over the 512-wide head
+    cfg = RopeScaling(512, 1e6, "proportional", partial_rotary_factor=0.25, factor=2.0)
+    report = diagnose(cfg, 4096, 8192, with_base_bound=False)
+    assert len(report.coverage.theta) == 64  # the pairs that turn; the others have no angle to cover
+    assert np.allclose(np.array(report.coverage.theta_scaled) * 2, inverse_frequencies(512, 1e6)[:64], rtol=1e-15)
+    # the still pairs add cos 0 = 1 to every score sum: 192 of them keep it positive
+    assert report.first_negative_trained is None and report.first_negative_scaled is None
