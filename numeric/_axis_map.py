@@ -1,8 +1,8 @@
 r"""Axis maps of multi-axis RoPE: pair ``i`` turns by ``theta_i * p[axes[i]]`` for a position vector ``p``.
 
 The validation of ``axes`` and of position vectors ``(..., tokens, A)``, and the angles, shared by
-:func:`numeric.rotary.rope` (``axes=``) and :mod:`numeric.multiaxis` (which imports rotary, so the one-axis kernel
-takes them from here, not from there).
+:func:`numeric.rotary.rope` and :func:`numeric.rotary.rope_mp` (``axes=``) and :mod:`numeric.multiaxis` (which
+imports rotary, so the one-axis kernel takes them from here, not from there).
 
 >>> angles([[3, 5]], [1.0, 0.5], [0, 1]).tolist()
 [[3.0, 2.5]]
@@ -27,14 +27,20 @@ def axis_map(axes, pairs: int | None, n_axes: int) -> np.ndarray:
     return arr.astype(np.int64)
 
 
+def vector_shape(shape: tuple) -> None:
+    r"""``ValueError`` unless ``shape`` is that of position vectors ``(..., tokens, A)`` (at least two axes,
+    ``A >= 1``): shared by the float64 kernel and the mpmath references."""
+    if len(shape) < 2 or shape[-1] == 0:
+        raise ValueError(
+            f"positions must have a trailing axis of length A (one position vector per token: (..., tokens, A)), "
+            f"got shape {shape}"
+        )
+
+
 def position_vectors(positions) -> np.ndarray:
     r"""Position vectors as float64 ``(..., tokens, A)`` (finite, within ``[-2**53, 2**53]``)."""
     pos = np.asarray(positions)
-    if pos.ndim < 2:
-        raise ValueError(
-            f"positions must have a trailing axis of length A (one position vector per token: (..., tokens, A)), "
-            f"got shape {pos.shape}"
-        )
+    vector_shape(pos.shape)
     flat = _validate.positions(pos.reshape(-1), one_d=False)
     return flat.reshape(pos.shape)
 

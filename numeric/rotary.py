@@ -544,6 +544,23 @@ def _cos_sin_mp(w: _mp.Working, positions: np.ndarray, theta: list, factor) -> t
     return cos[keys].reshape(shape), sin[keys].reshape(shape)
 
 
+def _cos_sin_axes_mp(w: _mp.Working, vectors: np.ndarray, theta: list, factor, axes: np.ndarray) -> tuple:
+    r"""``factor * cos(theta_i p[axes[i]])`` and ``factor * sin(...)`` for position vectors ``vectors``
+    ``(rows, A)`` (object arrays ``(rows, r/2)``), computed once per distinct position vector."""
+    rows = [tuple(v) for v in vectors.tolist()]
+    index = {p: k for k, p in enumerate(dict.fromkeys(rows))}
+    unique = np.empty((len(index), vectors.shape[-1]), dtype=object)  # (distinct vectors, A)
+    for k, p in enumerate(index):
+        unique[k, :] = p
+    keys = np.fromiter((index[p] for p in rows), dtype=np.int64, count=len(rows))
+    th = np.empty(len(theta), dtype=object)
+    th[:] = theta
+    cos, sin = w.cos_sin(unique[:, axes] * th[None, :])  # (distinct vectors, r/2): theta_i p[a(i)], rounded once
+    if factor is not None:
+        cos, sin = cos * factor, sin * factor
+    return cos[keys], sin[keys]
+
+
 def rope_mp(
     vectors,
     positions,
@@ -555,18 +572,29 @@ def rope_mp(
     inv_freq=None,
     attention_factor=None,
     rotary_dim: int | None = None,
+    axes=None,
 ) -> list:
     r"""The rotation at ``dps`` digits (mpmath), either layout: nested lists of ``mpf`` of the vectors' shape.
 
     The same arguments, shapes and rules as :func:`rope`: ``vectors`` ``(..., tokens, width)`` (nested sequences
     or an array; strings are read by mpmath at ``dps`` digits), ``positions`` ``(tokens,)`` or one axis per
     leading axis; ``base`` (alias ``rope_theta``; default 10000, taken exactly) or ``inv_freq``;
-    ``attention_factor``; ``rotary_dim``. Each product and sum is rounded to the working precision."""
+    ``attention_factor``; ``rotary_dim``; ``axes`` (multi-axis: positions ``(..., tokens, A)``, pair ``i`` turns by
+    ``theta_i p[axes[i]]``). Each product and sum is rounded to the working precision.
+
+    >>> [[round(float(v), 4) for v in row] for row in rope_mp([[1, 1, 0, 0]], [[1, 2]], layout="half", axes=[0, 1])]
+    [[0.5403, 0.9998, 0.8415, 0.02]]
+    """
     layout = _validate.layout(layout)
     dps = _validate.dps(dps)
     x = _mp.object_array(vectors, "vectors", 2, "(..., tokens, width)")
-    pos = _mp.object_array(positions, "positions", 1, "(tokens,) or (..., tokens)")
-    _positions_fit(pos.shape, x.shape)
+    if axes is None:
+        pos = _mp.object_array(positions, "positions", 1, "(tokens,) or (..., tokens)")
+        _positions_fit(pos.shape, x.shape)
+    else:  # position vectors (..., tokens, A): the leading shape must fit the vectors' rows
+        pos = _mp.object_array(positions, "positions", 0, "(..., tokens, A)")
+        _axis_map.vector_shape(pos.shape)
+        _positions_fit(pos.shape[:-1], x.shape, "positions without their trailing axis (of length A)")
     base = _validate.alias("base", base, None, rope_theta=rope_theta)
     width = x.shape[-1]
     if width == 0 or width % 2:
@@ -577,6 +605,7 @@ def rope_mp(
     if freq is not None and (freq.ndim != 1 or freq.size == 0):
         raise ValueError(f"inv_freq must be 1-D with one entry per rotary pair, got shape {freq.shape}")
     _, r, _, _ = _rotary(width, rotary_dim, None if freq is None else np.ones(freq.size), None, None)
+    ax = None if axes is None else _axis_map.axis_map(axes, r // 2, pos.shape[-1])  # (r/2,)
     theta_mp = [] if freq is not None else inverse_frequencies_mp(r, DEFAULT_BASE if base is None else base, dps)
     with _mp.working(dps) as w:
         if freq is not None:
@@ -590,10 +619,16 @@ def rope_mp(
                 raise ValueError(f"attention_factor must be a finite real number > 0, got {attention_factor!r}")
             factor = w.number(raw)
         lead = x.shape[:-1]
-        pos_full = np.broadcast_to(pos.reshape((1,) * (len(lead) - pos.ndim) + pos.shape), lead)
         X = w.numbers(x.reshape(-1, width), "vectors")  # (rows, width)
-        P = w.numbers(np.asarray(pos_full).reshape(-1), "positions")  # (rows,)
-        cos, sin = _cos_sin_mp(w, P, theta, factor)  # (rows, r/2)
+        if ax is None:
+            pos_full = np.broadcast_to(pos.reshape((1,) * (len(lead) - pos.ndim) + pos.shape), lead)
+            P = w.numbers(np.asarray(pos_full).reshape(-1), "positions")  # (rows,)
+            cos, sin = _cos_sin_mp(w, P, theta, factor)  # (rows, r/2)
+        else:
+            A = pos.shape[-1]
+            pos_full = np.broadcast_to(pos.reshape((1,) * (len(lead) + 1 - pos.ndim) + pos.shape), lead + (A,))
+            P = w.numbers(np.asarray(pos_full).reshape(-1, A), "positions")  # (rows, A)
+            cos, sin = _cos_sin_axes_mp(w, P, theta, factor, ax)  # (rows, r/2)
         h = r // 2
         out = X.copy()
         if layout == "interleaved":  # views of the pairs (2i, 2i + 1)

@@ -89,6 +89,11 @@ AUDIT_MULTIAXIS_TEXT_RTOL = 1e-4
 #: moves by more than this: a copy is exact in every dtype (the probes are 0 and 1), while a rotated channel moves by
 #: sin(theta_i) >= 1e-6 at position 1 for every frequency of bases up to 1e6 and widths up to 256.
 AUDIT_MULTIAXIS_PASS_ATOL = 1e-9
+#: Two mpmath references of the same rotation at ``dps`` digits (``rope_mp(..., axes=)`` and ``rope_multiaxis_mp``:
+#: MPFR or mpmath, each product rounded once) agree within ``10**-(dps - MP_TWIN_DIGITS)`` of the largest value:
+#: an angle up to 1e4 rad rounded to ``dps`` digits moves its cos and sin by 1e4 * 10**-dps, and the vectors' few
+#: products and sums add a few units in the last digit; 5 digits cover both.
+MP_TWIN_DIGITS = 5
 
 
 # ---- the RoPE precision profile (numeric/precision_profile.py) -------------------------------------------------

@@ -560,3 +560,90 @@ def test_rope_mp_without_gmpy2_agrees(monkeypatch):
     slow = rope_mp(x, [1, 200, 70000], layout="half", attention_factor="1.25", dps=40)
     for a, b in zip(np.ravel(fast), np.ravel(slow), strict=True):
         assert abs(a - b) <= mpmath.mpf(10) ** -38
+
+
+# ---- multi-axis: rope_mp(..., axes=), the twin of rope(..., axes=) ----------------------------------------------
+
+
+def _mp_rows(rows):
+    return np.array([[float(v) for v in r] for r in np.array(rows, dtype=object).reshape(-1, np.shape(rows)[-1])])
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+@pytest.mark.parametrize(
+    ("axes", "n_axes", "kwargs"),
+    [
+        ([0, 0, 1, 1, 1, 2, 2, 2], 3, {"base": 1e6}),  # Qwen2-VL's chunked sections [2, 3, 3]
+        ([0, 1, 2, 0, 1, 2, 0, 0], 3, {"inv_freq": np.geomspace(1.0, 1e-4, 8), "attention_factor": 1.25}),
+        ([0, 0, 1, 2], 3, {"rotary_dim": 8}),  # GLM-4V: partial M-RoPE, channels 8-15 pass through
+        ([0, 0, 0, 0, 1, 1, 1, 1], 2, {}),  # axial 2-D's axis map
+    ],
+    ids=["chunked", "interleaved-inv-freq-factor", "partial", "axial"],
+)
+def test_rope_mp_with_axes_agrees_with_the_float64_kernel(layout, axes, n_axes, kwargs):
+    rng = np.random.default_rng(20)
+    x = rng.standard_normal((2, 3, 16))  # (batch, tokens, width)
+    pos = rng.integers(-4000, 4000, (2, 3, n_axes))  # (batch, tokens, A)
+    want = rope(x, pos, layout=layout, axes=axes, **kwargs)
+    got = _mp_rows(rope_mp(x, pos, layout=layout, axes=axes, dps=30, **kwargs)).reshape(x.shape)
+    assert np.max(np.abs(got - want)) <= tolerances.FLOAT64_RTOL * np.max(np.abs(got))
+    # positions (tokens, A) are shared by the leading axes, as in rope
+    shared = _mp_rows(rope_mp(x, pos[0], layout=layout, axes=axes, dps=30, **kwargs)).reshape(x.shape)
+    assert np.max(np.abs(shared - rope(x, pos[0], layout=layout, axes=axes, **kwargs))) <= tolerances.FLOAT64_RTOL * 4
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+@pytest.mark.parametrize("rotary_dim", [None, 8])
+def test_rope_mp_with_axes_agrees_with_rope_multiaxis_mp(layout, rotary_dim):
+    from posproof.numeric.multiaxis import mrope_axes, rope_multiaxis_mp
+
+    rng = np.random.default_rng(21)
+    x, pos = rng.standard_normal((4, 16)), rng.integers(0, 4096, (4, 3))
+    axes = mrope_axes([2, 1, 1] if rotary_dim else [3, 3, 2], interleaved=True)
+    dps = 40
+    got = rope_mp(x, pos, 10**6, layout, dps, axes=axes, rotary_dim=rotary_dim)
+    want = rope_multiaxis_mp(x, pos, axes=axes, base=10**6, layout=layout, dps=dps, rotary_dim=rotary_dim)
+    with mpmath.workdps(dps):
+        big = max(abs(v) for row in want for v in row)
+        worst = max(abs(a - b) for ra, rb in zip(got, want, strict=True) for a, b in zip(ra, rb, strict=True))
+        assert worst <= mpmath.mpf(10) ** -(dps - tolerances.MP_TWIN_DIGITS) * big
+
+
+def test_rope_mp_with_one_axis_is_rope_mp():
+    x = np.random.default_rng(22).standard_normal((3, 8))
+    m = [1, 200, 70000]
+    one_d = rope_mp(x, m, layout="half", attention_factor="1.25", dps=30)
+    vectors = rope_mp(x, [[p] for p in m], layout="half", attention_factor="1.25", dps=30, axes=[0] * 4)
+    assert vectors == one_d  # the same products, rounded the same way
+    with mpmath.workdps(60):  # cos(pi/2) = 0 in the limit: at 60 digits the reference is that close
+        exact = rope_mp([["1", "0"]], [["0", mpmath.pi / 2]], axes=[1], dps=60)[0]
+        assert abs(exact[0]) < mpmath.mpf(10) ** -55 and abs(exact[1] - 1) < mpmath.mpf(10) ** -55
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"positions": [0, 1, 2], "axes": [0, 0]}, r"positions must have a trailing axis of length A"),
+        ({"positions": [[0, 1]] * 3, "axes": [0, 1, 0]}, r"axes must give one axis per pair \(2 entries"),
+        ({"positions": [[0, 1]] * 3, "axes": [0, 2]}, r"axes must be in \[0, 1\]"),
+        ({"positions": [[0, 1]] * 3, "axes": [0.0, 1.0]}, r"axes must be a 1-D list of integer"),
+        ({"positions": [[0, 1]] * 2, "axes": [0, 1]}, r"positions without their trailing axis .* do not fit"),
+        ({"positions": [[0, np.inf]] * 3, "axes": [0, 1]}, r"positions must be finite"),
+        ({"positions": [[0, 1]] * 3, "axes": [0, 1], "rotary_dim": 2}, r"axes must give one axis per pair \(1 entr"),
+    ],
+)
+def test_rope_mp_with_bad_axes_names_the_argument_as_rope_does(kwargs, message):
+    for fn in (rope, rope_mp):
+        with pytest.raises(ValueError, match=message):
+            fn(np.ones((3, 4)), **kwargs)
+
+
+def test_rope_mp_with_axes_without_gmpy2_agrees(monkeypatch):
+    from posproof.numeric import _mp
+
+    x, pos = np.random.default_rng(23).standard_normal((3, 8)), [[1, 2, 3], [200, 5, 0], [70000, 1, 1]]
+    fast = rope_mp(x, pos, layout="half", attention_factor="1.25", dps=40, axes=[0, 1, 2, 0])
+    monkeypatch.setattr(_mp, "USE_GMPY2", False)
+    slow = rope_mp(x, pos, layout="half", attention_factor="1.25", dps=40, axes=[0, 1, 2, 0])
+    for a, b in zip(np.ravel(fast), np.ravel(slow), strict=True):
+        assert abs(a - b) <= mpmath.mpf(10) ** -(40 - tolerances.MP_TWIN_DIGITS) * 2
