@@ -18,7 +18,7 @@ from posproof.numeric.formatting import show as _show
 from posproof.symbolic import settings
 from posproof.symbolic.core import RELATIONS, Definition, Fact, Step
 
-from .equations import display, formula_tex, formula_text, given_tex
+from .equations import display, formula_tex, formula_text, given_tex, named, where_tex
 from .printers import latex
 from .prose import segments
 
@@ -305,7 +305,13 @@ def _given(c) -> list[Block]:
 
 
 def _definition_math(dfn: Definition) -> list[Block]:
-    return [Block("math", tex=display(dfn.lhs, r"\mathrel{:=}", dfn.rhs))]
+    r"""A definition displayed with its named parts (YaRN's ``γ_i``, Llama 3's ``σ_i``: :func:`equations.named`),
+    their definitions displayed below it."""
+    rhs, parts = named(dfn.rhs)
+    out = [Block("math", tex=display(dfn.lhs, r"\mathrel{:=}", rhs))]
+    if parts:
+        out += [Block("para", "where"), Block("math", tex=where_tex(parts))]
+    return out
 
 
 def blocks(c) -> list[Block]:

@@ -1,13 +1,16 @@
 r"""Equations that fit the page: :func:`tex_width` estimates how wide LaTeX sets, :func:`lines` and
 :func:`display` break a long ``lhs rel rhs`` at the terms of sums; :func:`formula_tex` and :func:`formula_text`
-print a claim's short statement.
+print a claim's short statement; :func:`named` displays a formula with the parts that have names (YaRN's
+``γ_i``, ``low``, ``high``, ``c(r)``; Llama 3's ``σ_i``, ``λ_i``; ``θ_i``) and :func:`where_tex` their definitions.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
 
 from .printers import LATEX_SETTINGS, LatexPrinter, _names, latex, pretty
 from .prose import _latex2text
@@ -301,3 +304,110 @@ def given_tex(c) -> list[str]:
 def given_plain(c) -> list[str]:
     r"""Each ``given`` hypothesis of a claim as one line of Unicode text (``b > 1``)."""
     return [" ".join(pretty(r).split()) if "\n" not in pretty(r) else str(r) for r in given_relations(c)]
+
+
+# ==============================================================================================================
+# Named intermediates: a formula built from parts that have names in the paper or the code (YaRN's ramp γ_i
+# between low and high, the correction dimension c(r), Llama 3's σ_i and wavelength λ_i, the frequency θ_i) is
+# displayed with those names, their definitions below it, instead of five levels of nested min/max fractions.
+# ==============================================================================================================
+
+
+@functools.cache
+def _named_parts() -> tuple[tuple[sp.Basic, sp.Basic, sp.Basic], ...]:
+    r"""``(pattern, name, shown)``: a sub-expression as the catalogue builds it, the name that stands for it,
+    and its definition as displayed (in terms of the names before it), in the order they are substituted: an
+    outer part before the parts it contains."""
+    from posproof.symbolic import scaling_llama3 as llama3
+    from posproof.symbolic import scaling_yarn as yarn
+    from posproof.symbolic._scaling_common import L0, b, i
+    from posproof.symbolic._symbols import TH, d_even
+
+    c = sp.Function("c")
+    low, high, gamma = sp.Symbol("low"), sp.Symbol("high"), sp.Symbol("gamma_i")
+    sigma, lam = sp.Symbol("sigma_i"), sp.Symbol("lambda_i")
+    theta = b ** (-2 * i / d_even)
+    wavelength = 2 * sp.pi / theta
+    parts: list[tuple[sp.Basic, sp.Basic, sp.Basic]] = []
+    parts.append(
+        (
+            (L0 / wavelength - llama3.f_low) / (llama3.f_high - llama3.f_low),
+            sigma,
+            (L0 / lam - llama3.f_low) / (llama3.f_high - llama3.f_low),
+        )
+    )
+    parts.append((wavelength, lam, 2 * sp.pi / TH[i]))
+    c32, c1 = yarn.correction_dimension(32, L0), yarn.correction_dimension(1, L0)
+    for lo_c, hi_c in ((c32, c1), (sp.floor(c32), sp.ceiling(c1))):
+        lo, hi = sp.Max(lo_c, 0), sp.Min(hi_c, d_even - 1)
+        ramp = sp.Min(sp.Max((i - lo) / (hi - lo), 0), 1)
+        parts.append((ramp, gamma, sp.Min(sp.Max((i - low) / (high - low), 0), 1)))
+        parts.append((lo, low, lo.xreplace({c32: c(32)})))
+        parts.append((hi, high, hi.xreplace({c1: c(1)})))
+    parts += [(c32, c(32), c32), (c1, c(1), c1), (theta, TH[i], theta)]
+    return tuple(parts)
+
+
+def named(expr) -> tuple[sp.Basic, list[tuple[sp.Basic, sp.Basic]]]:
+    r"""``expr`` with the named parts it contains replaced by their names, and ``[(name, definition), ...]`` of
+    the names it then shows (each definition in terms of the later names; ``c(32)`` and ``c(1)`` as ``c(r)``).
+    A part is found as a subtree, or as some of the factors of a product (``σ_i θ_i``)."""
+    if not isinstance(expr, sp.Basic) or isinstance(expr, sp.MatrixBase):
+        return expr, []
+    from posproof.symbolic.scaling_yarn import correction_dimension, r
+
+    out = expr
+    found: list[tuple[sp.Basic, sp.Basic]] = []
+    for pattern, name, shown in _named_parts():
+        if not _contains(expr, pattern) or any(name == n for n, _ in found):
+            continue
+        out = _replace(out, pattern, name)
+        found.append((name, shown))
+    if out == expr:
+        return expr, []
+    wanted, seen = [], set()
+    for name, shown in found:
+        if isinstance(name, AppliedUndef):  # c(32), c(1): one definition, c(r)
+            name, shown = name.func(r), correction_dimension(r)
+        if name not in seen:
+            seen.add(name)
+            wanted.append((name, shown))
+    return out, wanted
+
+
+def _factors(e) -> list:
+    return list(e.args) if isinstance(e, sp.Mul) else [e]
+
+
+def _contains(expr, pattern) -> bool:
+    r"""Whether ``pattern`` is a subtree of ``expr`` or, a product, some of the factors of a product in it."""
+    if expr.has(pattern):
+        return True
+    if not isinstance(pattern, sp.Mul):
+        return False
+    want = _factors(pattern)
+    return any(isinstance(m, sp.Mul) and all(f in m.args for f in want) for m in sp.preorder_traversal(expr))
+
+
+def _replace(expr, pattern, name):
+    r"""``expr`` with ``pattern`` replaced by ``name``: as a subtree, and among the factors of a product."""
+    out = expr.xreplace({pattern: name})
+    if not isinstance(pattern, sp.Mul):
+        return out
+    want = _factors(pattern)
+
+    def swap(e):
+        if isinstance(e, sp.Mul) and all(f in e.args for f in want):
+            rest = list(e.args)
+            for f in want:
+                rest.remove(f)
+            return sp.Mul(name, *rest)
+        return e
+
+    return out.replace(lambda e: isinstance(e, sp.Mul), swap)
+
+
+def where_tex(definitions: list[tuple[sp.Basic, sp.Basic]]) -> str:
+    r"""The definitions of the names a display shows, one per row of an ``aligned`` block."""
+    rows = [f"{latex(name)} &= {latex(shown)}" for name, shown in definitions]
+    return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"

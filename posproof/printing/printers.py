@@ -63,6 +63,16 @@ def _unevaluated(expr) -> bool:
     return any(isinstance(a, sp.Mul) for a in args) or len(set(args)) < len(args) or any(a.is_Number for a in args[1:])
 
 
+def _inverse(a) -> bool:
+    return isinstance(a, sp.Pow) and a.exp == -1
+
+
+def _over_fraction(expr) -> bool:
+    r"""Whether a product divides by a fraction written unevaluated (``L_0 / (L_0 (1/f))``): SymPy would print
+    the inner one as ``L_0 \frac{1}{f}``."""
+    return any(_inverse(a) and isinstance(a.base, sp.Mul) and any(map(_inverse, a.base.args)) for a in expr.args)
+
+
 def _power_of_ten(q) -> int | None:
     r"""``k`` if the integer ``q`` is ``10**k`` with ``k >= 4``, else ``None``."""
     k = len(str(q)) - 1
@@ -73,7 +83,10 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
     r"""``sympy.latex`` with natural orders and ``\log_{2} n``; a product written unevaluated with ``\cdot``
     (``d \cdot \left(2 d\right)``, never ``d 2 d``); ``10^{-10}`` for ``1/10000000000``; a function named
     with a prime (``b'``) italic like its letter; a power of an applied function around parentheses
-    (``\left(b'(n)\right)^{-2i/d}``, not ``b'^{-2i/d}(n)``, which reads as an iterated function)."""
+    (``\left(b'(n)\right)^{-2i/d}``, not ``b'^{-2i/d}(n)``, which reads as an iterated function); short
+    fractions in exponents and in a sum's limits folded (``b^{1 - 2/d}``, ``\sum_{i=0}^{d/2 - 1}``); ``b^0``
+    written unevaluated as 1; a product written with ``1/x`` factors as the fraction it is
+    (``\frac{L_0}{f}``, not ``L_0 \frac{1}{f}``)."""
 
     def _print_re(self, expr, exp=None):
         out = r"\operatorname{Re}{\left(%s\right)}" % self._print(expr.args[0])
@@ -98,6 +111,55 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
         if exp is not None and isinstance(expr, AppliedUndef):
             return r"\left(%s\right)^{%s}" % (self._print_Function(expr), exp)
         return super()._print_Function(expr, exp)
+
+    def _folded(self, expr) -> str:
+        r"""``expr`` with its short fractions written ``a/b`` (in an exponent or a limit, where ``\frac`` sets in
+        second-order script size)."""
+        old = self._settings["fold_short_frac"]
+        self._settings["fold_short_frac"] = True
+        try:
+            return self._print(expr)
+        finally:
+            self._settings["fold_short_frac"] = old
+
+    def _helper_print_standard_power(self, expr, template: str) -> str:
+        folded = self._folded(expr.exp)
+        plain = super()._helper_print_standard_power(expr, template)
+        exp = self._print(expr.exp)
+        return plain[: -len(exp) - 1] + folded + "}" if exp != folded and plain.endswith(exp + "}") else plain
+
+    def _print_Pow(self, expr, exp=None):
+        if expr.exp == 0 and (expr.base.is_Symbol or isinstance(expr.base, sp.Indexed)):
+            return "1" if exp is None else r"1^{%s}" % exp  # b^0 written unevaluated: it is 1
+        return super()._print_Pow(expr, exp) if exp is not None else super()._print_Pow(expr)
+
+    def _print_Sum(self, expr):
+        out = super()._print_Sum(expr)
+        mark = sp.Symbol("POSPROOFSUMMAND")
+        prefix = super()._print_Sum(sp.Sum(mark, *expr.limits)).replace(self._print(mark), "")
+        if not out.startswith(prefix):
+            return out
+        old = self._settings["fold_short_frac"]
+        self._settings["fold_short_frac"] = True
+        try:
+            folded = super()._print_Sum(sp.Sum(mark, *expr.limits)).replace(self._print(mark), "")
+        finally:
+            self._settings["fold_short_frac"] = old
+        return folded + out[len(prefix) :]
+
+    def _written_fraction(self, expr) -> str | None:
+        r"""A product written unevaluated with factors ``1/x`` (``L_0 (1/f)``, ``2π · 1/λ``) as the fraction it
+        stands for, ``\frac{L_0}{f}``; ``None`` when it has no such factor."""
+        den = [a.base for a in expr.args if isinstance(a, sp.Pow) and a.exp == -1]
+        if not den or len(den) == len(expr.args) and len(den) == 1:
+            return None
+        num = [a for a in expr.args if not (isinstance(a, sp.Pow) and a.exp == -1)]
+        top = self._print(sp.Mul(*num, evaluate=False)) if len(num) > 1 else (self._print(num[0]) if num else "1")
+        bottom = self._print(sp.Mul(*den, evaluate=False)) if len(den) > 1 else self._print(den[0])
+        if self._settings["fold_short_frac"] and len(bottom.split()) <= 2:  # in an exponent: a / b
+            top = top if len(num) <= 1 and " " not in top else r"\left(%s\right)" % top
+            return f"{top} / {bottom}"
+        return r"\frac{%s}{%s}" % (top, bottom)
 
     def _unevaluated_mul(self, expr) -> str:
         r"""A product as written: factors side by side, ``\cdot`` where side by side would misread (a number
@@ -129,8 +191,10 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
 
     def _print_Mul(self, expr):
         parts = _log_base(expr)
+        if parts is None and isinstance(expr, sp.Mul) and _over_fraction(expr):
+            return self._written_fraction(expr) or super()._print_Mul(expr)
         if parts is None and isinstance(expr, sp.Mul) and _unevaluated(expr):
-            return self._unevaluated_mul(expr)
+            return self._written_fraction(expr) or self._unevaluated_mul(expr)
         if parts is None:
             return super()._print_Mul(expr)
         rest, base, arg = parts

@@ -9,7 +9,7 @@ from sympy.logic.boolalg import BooleanAtom
 from posproof.symbolic.core import Definition, Fact
 
 from .blocks import Block, _method, _why, fact_tables
-from .equations import formula_text, given_plain
+from .equations import formula_text, given_plain, named
 from .printers import sstr
 from .prose import prose
 
@@ -45,7 +45,9 @@ def claim_text(c) -> str:
         out += ["  statement:", _indent(formula_text(c.formula))]
     if isinstance(c, Definition):
         out += [f"  assume: {prose(a, 'text')}" for a in c.assumptions]
-        out.append(f"  by definition: {sstr(c.lhs)} := {sstr(c.rhs)}")
+        rhs, parts = named(c.rhs)
+        out.append(f"  by definition: {sstr(c.lhs)} := {sstr(rhs)}")
+        out += [f"    where {sstr(name)} = {sstr(shown)}" for name, shown in parts]
         out.append(f"       ({prose(c.why, 'text')}; checked: {c.implementation} computes it)")
         return "\n".join(out + _notes(c)) + "\n"
     if isinstance(c, Fact):

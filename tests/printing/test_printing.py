@@ -186,3 +186,29 @@ def test_regression_no_control_character_in_a_claims_text(claim_id):
     texts += [s.why for s in getattr(c, "steps", ())]
     for text in texts:
         assert not any(ch in text for ch in "\t\b\f\r\v"), (claim_id, text[:80])
+
+
+def test_named_intermediates_replace_nested_min_max_in_yarn_and_llama3():
+    yarn = BY_ID["extension-yarn-inv-freq"]
+    tex = formats.render(yarn, "latex")
+    assert r"\mathrel{:=} \frac{\gamma_{i} {\theta}_{i}}{s} + \left(1 - \gamma_{i}\right) {\theta}_{i}" in tex
+    assert r"\mathrm{low} &= \max\left(0, c{\left(32 \right)}\right)" in tex and r"c{\left(r \right)} &= " in tex
+    assert r"\max\left(0, \frac{d \ln" not in tex  # the correction dimension is not inlined in the ramp
+    truncated = formats.render(BY_ID["extension-yarn-truncated-inv-freq"], "latex")
+    assert r"\left\lfloor{c{\left(32 \right)}}\right\rfloor" in truncated
+    llama3 = formats.render(BY_ID["extension-llama3-inv-freq"], "markdown")
+    assert r"\sigma_{i} &= \frac{\frac{L_{0}}{\lambda_{i}} - f_{\mathrm{low}}}" in llama3
+    assert r"\lambda_{i} < \frac{L_{0}}{f_{\mathrm{high}}}" in llama3
+    assert "where gamma_i = Min(1, Max(0, (i - low)/(high - low)))" in formats.render(yarn, "text")
+
+
+def test_exponents_and_limits_fold_their_fractions_and_written_forms_print_as_written():
+    b, d, i, h, s, L0, f = sp.symbols("b d i h s L_0 f", positive=True)
+    assert printers.latex(b ** (-2 * i / d)) == "b^{- 2 i / d}"
+    assert printers.latex(sp.Sum(i, (i, 0, d / 2 - 1))) == r"\sum_{i=0}^{d / 2 - 1} i"
+    assert printers.latex(sp.Pow(b, 0, evaluate=False)) == "1"
+    with sp.core.parameters.evaluate(False):
+        over = L0 / (L0 / f)
+    assert printers.latex(over) == r"\frac{L_{0}}{\frac{L_{0}}{f}}"
+    assert r"\frac{1}{" not in formats.render(BY_ID["extension-llama3-blend-continuous"], "latex")
+    assert "b^{0}" not in formats.render(BY_ID["extension-ntk-conditions"], "latex")
