@@ -7,9 +7,10 @@ vector ``e_a`` (1 on axis ``a``, 0 elsewhere); the angle each pair turns by says
 frequency. Then text positions ``(m, m, ..., m)`` must give 1-D RoPE. A mismatch is named when it is one of the
 bug classes below, with the smallest position vector that shows it.
 
-Partial rotary (``rotary_dim < width``, GLM-4V): first, a unit vector on each channel at ``e_a`` (then at
-``(1, ..., 1)``) says which channels the function changes: the first ``rotary_dim`` may, the others must come out
-as they went in. The pairs, the sections and the frequencies (``base**(-2i/rotary_dim)``) are those of the slice.
+First, a unit vector on each channel at ``e_a`` (then at ``(1, ..., 1)``) says which channels the function changes:
+with partial rotary (``rotary_dim < width``, GLM-4V) the channels past ``rotary_dim`` must come out as they went in,
+and a function must not leave a tail of the declared rotary channels alone (a rotary width below the declared one).
+The pairs, the sections and the frequencies (``base**(-2i/rotary_dim)``) are those of the slice.
 """
 
 from __future__ import annotations
@@ -92,32 +93,63 @@ def _probe(fn: Callable, width: int, r: int, n_axes: int, layout: str, theta: np
     return out
 
 
-def _pass_through(fn: Callable, width: int, r: int, n_axes: int) -> Finding | None | bool:
-    r"""The channels ``r .. width - 1`` must come out as they went in: a unit vector on each at ``e_0, e_1, ...``
-    then ``(1, ..., 1)``. ``None`` when they do, ``False`` when the output is not finite or of another shape, else
-    the finding with the first position vector (in that order) and channel that shows it."""
-    x = np.eye(width)[r:]  # (width - r, width): row k, a unit vector on channel r + k
-    for pos_vec in [*np.eye(n_axes, dtype=np.int64), np.ones(n_axes, dtype=np.int64)]:
-        y = _call(fn, x, np.repeat(pos_vec[None, :], width - r, axis=0))
+def _output_text(row: np.ndarray) -> str:
+    r"""The nonzero entries of one output row, e.g. ``"0.5403 on channel 8, 0.8415 on channel 9"``."""
+    return ", ".join(f"{formatting.number(float(row[j]))} on channel {j}" for j in np.flatnonzero(row)) or "0"
+
+
+def _channel_finding(
+    fn: Callable, width: int, r: int, n_axes: int, declared: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> Finding | None | bool:
+    r"""Which channels the function changes: a unit vector on each channel at ``e_0, e_1, ...`` then ``(1, ..., 1)``,
+    against the ``declared`` rotation. The channels ``r .. width - 1`` must come out as they went in; and the function
+    must not leave alone, at every probe, a tail of channels the declared rotation turns (a rotary width below the
+    declared one). ``None`` when neither shows, ``False`` when an output is not finite or of another shape, else the
+    finding, with the first position vector (in that order) and channel that shows it."""
+    x = np.eye(width)  # (width, width): row c, a unit vector on channel c
+    probes = [*np.eye(n_axes, dtype=np.int64), np.ones(n_axes, dtype=np.int64)]
+    outputs = []
+    for pos_vec in probes:
+        pos = np.repeat(pos_vec[None, :], width, axis=0)
+        y = _call(fn, x, pos)
         if y is None:
             return False
-        moved = np.max(np.abs(y - x), axis=1) > PASS_ATOL  # (width - r,)
-        if moved.any():
-            k = int(np.flatnonzero(moved)[0])
-            c = r + k
-            got = ", ".join(f"{formatting.number(float(y[k, j]))} on channel {j}" for j in np.flatnonzero(y[k]))
+        want = declared(x, pos)
+        outputs.append((pos_vec, y, want))
+        moved = np.max(np.abs(y - x), axis=1) > PASS_ATOL  # (width,)
+        if moved[r:].any():
+            c = r + int(np.flatnonzero(moved[r:])[0])
             sentence = (
                 f"channel {c} is changed, though only the first rotary_dim = {r} of {width} channels rotate "
-                f"({int(moved.sum())} of the {width - r} pass-through channels change)"
+                f"({int(moved[r:].sum())} of the {width - r} pass-through channels change)"
             )
             ex = {
                 "positions": pos_vec.tolist(),
                 "input": f"a unit vector on channel {c}",
                 "expected output": f"1 on channel {c} (it passes through)",
-                "got output": got or "0",
+                "got output": _output_text(y[c]),
             }
             return Finding("multiaxis-rotary-width", f"{MULTIAXIS_FINDINGS['multiaxis-rotary-width']}: {sentence}", ex)
-    return None
+    still = np.ones(width, dtype=bool)  # channels no probe changes, in the function's output and in the declared one
+    still_want = np.ones(width, dtype=bool)
+    for _, y, want in outputs:
+        still &= np.max(np.abs(y - x), axis=1) <= PASS_ATOL
+        still_want &= np.max(np.abs(want - x), axis=1) <= PASS_ATOL
+    tail = int(np.flatnonzero(~still)[-1]) + 1 if (~still).any() else 0  # the function changes channels < tail only
+    if tail < 2 or tail >= r or still_want[tail:r].all():
+        return None
+    c = tail + int(np.flatnonzero(~still_want[tail:r])[0])  # the first channel left alone that should turn
+    for pos_vec, y, want in outputs:
+        if np.max(np.abs(want[c] - x[c])) > PASS_ATOL:
+            sentence = f"only the first {tail} of {width} channels rotate, not the first rotary_dim = {r}"
+            ex = {
+                "positions": pos_vec.tolist(),
+                "input": f"a unit vector on channel {c}",
+                "expected output": _output_text(want[c]),
+                "got output": _output_text(y[c]),
+            }
+            return Finding("multiaxis-rotary-width", f"{MULTIAXIS_FINDINGS['multiaxis-rotary-width']}: {sentence}", ex)
+    return None  # unreachable: channel c changes at some probe of the declared rotation
 
 
 def _named(measured: np.ndarray, expected: np.ndarray, sections, interleaved: bool, axial: bool) -> tuple[str, str]:
@@ -183,10 +215,13 @@ def audit_multiaxis(
     what += f", rotary width {r}" if r < width else ""
     what += f", {layout} layout"
     findings: list[Finding] = []
-    passing = None if r == width else _pass_through(fn, width, r, n_axes)
-    if isinstance(passing, Finding):
-        return SchemeReport("multiaxis", (passing,), what, _name(fn))
-    probe = None if passing is False else _probe(fn, width, r, n_axes, layout, theta)
+    declared = lambda x, pos: rope_multiaxis(
+        x, pos, axes=axes, inv_freq=theta, layout=layout, attention_factor=attention_factor, rotary_dim=r
+    )  # fmt: skip
+    channels = _channel_finding(fn, width, r, n_axes, declared)
+    if isinstance(channels, Finding):
+        return SchemeReport("multiaxis", (channels,), what, _name(fn))
+    probe = None if channels is False else _probe(fn, width, r, n_axes, layout, theta)
     if probe is None:
         findings.append(Finding("multiaxis-shape", MULTIAXIS_FINDINGS["multiaxis-shape"], {"width": width}))
         return SchemeReport("multiaxis", tuple(findings), what, _name(fn))
@@ -220,9 +255,7 @@ def audit_multiaxis(
         m = np.array([0, 1, 7, 1000])
         x = rng.standard_normal((m.size, width))
         pos = np.repeat(m[:, None], n_axes, axis=1)
-        want = rope_multiaxis(
-            x, pos, axes=axes, inv_freq=theta, layout=layout, attention_factor=attention_factor, rotary_dim=r
-        )
+        want = declared(x, pos)
         got = _call(fn, x, pos)
         if got is None or np.max(np.abs(got - want)) > TEXT_RTOL * np.max(np.abs(want)):
             row = 0 if got is None else int(np.argmax(np.max(np.abs(got - want), axis=1)))

@@ -284,10 +284,17 @@ def test_partial_mrope_example_is_the_first_axis_that_moves_a_pass_through_chann
     assert report.ids == ("multiaxis-rotary-width",) and report.findings[0].example["positions"] == [0, 0, 1]
 
 
-def test_partial_mrope_declared_full_width_is_not_conforming():
-    # the function rotates half the head; the audit declared every pair rotated: pairs 4-7 do not turn at all
-    report = audit_multiaxis(glm_style(), WIDTH, mrope_section=[4, 2, 2], layout="interleaved")
-    assert report.ids == ("multiaxis-wrong-axes",) and report.findings[0].example["got angle"] == "0"
+@pytest.mark.parametrize("pairs", ["interleaved", "half"])
+def test_partial_mrope_declared_full_width_names_the_rotary_width(pairs):
+    # the function rotates half the head; the audit declared every pair rotated: channels 8-15 never move
+    report = audit_multiaxis(glm_style(pairs=pairs), WIDTH, mrope_section=[4, 2, 2], layout=pairs)
+    assert report.ids == ("multiaxis-rotary-width",), report.findings
+    f = report.findings[0]
+    assert "only the first 8 of 16 channels rotate, not the first rotary_dim = 16" in f.message
+    assert f.example["input"] == "a unit vector on channel 8" and f.example["got output"] == "1 on channel 8"
+    assert sum(f.example["positions"]) == 1  # e_h: channel 8 is pair 4 (h) interleaved, pair 0's partner (t) half
+    # a function that ignores the positions is not a narrower rotary width: every pair follows no axis
+    assert audit_multiaxis(lambda x, p: x, WIDTH, mrope_section=SECTIONS).ids == ("multiaxis-wrong-axes",)
 
 
 # ---- transformers' own multi-axis rotaries conform (live: needs torch and transformers) ---------------------------
