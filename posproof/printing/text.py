@@ -8,7 +8,7 @@ from sympy.logic.boolalg import BooleanAtom
 
 from posproof.symbolic.core import Definition, Fact
 
-from .blocks import Block, _method, _why, fact_tables
+from .blocks import Block, _method, _why, blocks, fact_tables
 from .equations import formula_text, given_plain, named
 from .printers import sstr
 from .prose import prose
@@ -60,8 +60,10 @@ def claim_text(c) -> str:
         return "\n".join(out + _notes(c)) + "\n"
     out += [f"  given: {g}  (assumed beyond the symbols' domains)" for g in given_plain(c)]
     out += [f"  assume: {prose(a, 'text')}" for a in c.assumptions]
+    shown = [b.tex for b in blocks(c) if b.kind == "step"]  # "" for a step identical to the statement
     for k, st in enumerate(c.steps, 1):
-        out.append(f"  {k}. {sstr(st.lhs)} {st.rel} {sstr(st.rhs)}")
+        same = k <= len(shown) and not shown[k - 1]
+        out.append(f"  {k}. (the statement above)" if same else f"  {k}. {sstr(st.lhs)} {st.rel} {sstr(st.rhs)}")
         out.append(f"       because {prose(_why(st), 'text')}")
     if not c.chained:
         out.append(f"  hence {sstr(c.lhs)} {c.rel} {sstr(c.rhs)}  [{', '.join(c.strategy)}]")

@@ -212,3 +212,15 @@ def test_exponents_and_limits_fold_their_fractions_and_written_forms_print_as_wr
     assert printers.latex(over) == r"\frac{L_{0}}{\frac{L_{0}}{f}}"
     assert r"\frac{1}{" not in formats.render(BY_ID["extension-llama3-blend-continuous"], "latex")
     assert "b^{0}" not in formats.render(BY_ID["extension-ntk-conditions"], "latex")
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_a_step_identical_to_the_statement_is_printed_once_in_every_format(claim_id):
+    c = BY_ID[claim_id]
+    bs = blocks.blocks(c)
+    statement = next((b.tex for b in bs if b.kind == "statement"), None)
+    assert statement is None or all(b.tex != statement for b in bs if b.kind in ("step", "math"))
+    if any(b.kind == "step" and not b.tex for b in bs):
+        assert "(the statement above)" in text_format.claim_text(c)
+        assert "the statement above" in formats.render(c, "markdown")
+        assert formats.render(c, "latex").count(statement) == 1
