@@ -462,7 +462,6 @@ def _audit_rope_multiaxis(
         rd = _validate.even_width(rotary_dim, "rotary_dim")
         if rd > width:
             raise ValueError(f"rotary_dim must be an even integer in [2, {width}], got {rotary_dim!r}")
-        rest["partial_rotary_factor"] = rd / width
     sections, interleaved = scaling.get("mrope_section"), scaling.get("mrope_interleaved", False)
     if not isinstance(interleaved, (bool, np.bool_)):
         raise ValueError(f"mrope_interleaved must be true or false, got {interleaved!r}")
@@ -476,7 +475,8 @@ def _audit_rope_multiaxis(
             raise ValueError("scaling: mrope_section is required for M-RoPE (e.g. [16, 24, 24] for width 128)")
         rule = scaling.get("rope_type", scaling.get("type", "default"))
         rule_map = {**rest, "rope_type": "default" if rule == "mrope" else rule}
-        inv_freq, factor = rope_inv_freq(width, base, rule_map, seq_len)  # (r/2,): r = int(width * factor)
+        # (r/2,): r = rotary_dim, else int(width * partial_rotary_factor) as transformers truncates it
+        inv_freq, factor = rope_inv_freq(width if rotary_dim is None else rd, base, rule_map, seq_len)
     probe_axes = 2 if kind == "axial" else len(sections) if isinstance(sections, (list, tuple)) else 3
     x0, p0 = np.ones((3, width)), np.zeros((3, probe_axes), dtype=np.int64)
     try:

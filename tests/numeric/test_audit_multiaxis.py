@@ -327,3 +327,12 @@ def test_transformers_rotaries_conform_through_audit_rope(name):
     if name == "qwen3_vl":  # Qwen3-VL declared chunked: the layout mistake is named
         wrong = audit_rope(fn, width=H.WIDTH, base=base, scaling={"mrope_section": [3, 3, 2]})
         assert wrong.ids == ("mrope-chunked-vs-interleaved",)
+
+
+def test_regression_audit_rope_rotary_dim_is_taken_exactly():
+    # rotary_dim 30 of width 44: 30 / 44 * 44 = 29.999..., which a partial_rotary_factor would truncate to 29
+    fn = lambda x, p: M.rope_multiaxis(x, p, axes=M.mrope_axes([5, 5, 5]), rotary_dim=30)
+    from posproof.numeric.audit import audit_rope
+
+    report = audit_rope(fn, width=44, scaling={"mrope_section": [5, 5, 5]}, rotary_dim=30)
+    assert report.ok and "rotary width 30" in report.checked, report.findings
