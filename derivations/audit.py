@@ -49,7 +49,7 @@ _ROPE_OPTIONS = ("layout", "base", "scaling", "width", "rotary_dim", "call", "ma
                  *("mrope_section", "mrope_interleaved", "axial"))  # fmt: skip
 #: The multi-axis options (None when not given) and what a multi-axis audit does not read.
 _MULTIAXIS_OPTIONS = ("mrope_section", "mrope_interleaved", "axial")
-_NOT_MULTIAXIS = ("rotary_dim", "call", "dtype")
+_NOT_MULTIAXIS = ("call", "dtype")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -199,7 +199,10 @@ def _rope_kwargs(args) -> dict:
         kw["dtype"] = args.dtype
     if args.tolerance is not None:
         kw["tolerance"] = float_arg(args.tolerance, "--tolerance", "a real number > 0", lambda x: x > 0)
-    multiaxis = _multiaxis_scaling(args, kw.get("width", 64))
+    rotated = kw.get("rotary_dim", kw.get("width", 64))
+    if rotated > kw.get("width", 64):
+        raise UsageError(f"--rotary-dim must be at most --width = {kw.get('width', 64)}, got {rotated}")
+    multiaxis = _multiaxis_scaling(args, rotated, "--rotary-dim" if "rotary_dim" in kw else "--width")
     if multiaxis:
         clash = sorted(set(kw["scaling"] or {}) & {"mrope_section", "mrope_interleaved", *multiaxis})
         if clash:
@@ -211,8 +214,9 @@ def _rope_kwargs(args) -> dict:
     return kw
 
 
-def _mrope_section(text: str, width: int) -> list[int]:
-    r"""``--mrope-section T,H,W``: integers >= 0 (parsed one by one, never evaluated) adding up to ``width / 2``."""
+def _mrope_section(text: str, width: int, flag: str = "--width") -> list[int]:
+    r"""``--mrope-section T,H,W``: integers >= 0 (parsed one by one, never evaluated) adding up to ``width / 2``
+    (``width`` the rotated channels: ``--rotary-dim`` if given, else ``--width``)."""
     accepted = "comma-separated integers >= 0 (pairs per axis, e.g. 16,24,24)"
     try:
         sections = [int(part) for part in text.split(",")]
@@ -222,25 +226,25 @@ def _mrope_section(text: str, width: int) -> list[int]:
         raise UsageError(f"--mrope-section must be {accepted}, got {text!r}")
     if sum(sections) != width // 2:
         raise UsageError(
-            f"--mrope-section must add up to --width/2 = {width // 2} (one axis per pair), got {text!r} "
+            f"--mrope-section must add up to {flag}/2 = {width // 2} (one axis per rotated pair), got {text!r} "
             f"(sum {sum(sections)})"
         )
     return sections
 
 
-def _multiaxis_scaling(args, width: int) -> dict:
-    r"""The scaling keys the multi-axis options give (empty when none is given)."""
+def _multiaxis_scaling(args, width: int, flag: str = "--width") -> dict:
+    r"""The scaling keys the multi-axis options give (empty when none is given); ``width`` the rotated channels."""
     if args.axial:
         if args.mrope_section is not None or args.mrope_interleaved:
             raise UsageError("--axial and --mrope-section/--mrope-interleaved exclude each other (axial 2-D or M-RoPE)")
         if width % 4:
-            raise UsageError(f"--axial needs --width a multiple of 4 (d/4 pairs per axis), got {width}")
+            raise UsageError(f"--axial needs {flag} a multiple of 4 (d/4 pairs per axis), got {width}")
         return {"rope_type": "axial"}
     if args.mrope_interleaved and args.mrope_section is None:
         raise UsageError("--mrope-interleaved needs --mrope-section (the sections to interleave)")
     if args.mrope_section is None:
         return {}
-    out: dict = {"mrope_section": _mrope_section(args.mrope_section, width)}
+    out: dict = {"mrope_section": _mrope_section(args.mrope_section, width, flag)}
     if args.mrope_interleaved:
         out["mrope_interleaved"] = True
     return out

@@ -26,6 +26,12 @@ def h_before_t(vectors, positions):
 def axial_plain(vectors, positions):
     return M.rope_multiaxis(vectors, positions, axes=M.axial_axes(vectors.shape[-1]))
 
+def partial(vectors, positions):  # GLM-4V: the first 8 of 16 channels turn, the rest pass through
+    return M.rope_multiaxis(vectors, positions, axes=M.mrope_axes([1, 2, 1]), rotary_dim=8)
+
+def partial_whole_head(vectors, positions):  # the mistake: sections over the whole head
+    return M.rope_multiaxis(vectors, positions, axes=M.mrope_axes([2, 3, 3]))
+
 def axial(vectors, positions):
     d = vectors.shape[-1]
     return M.rope_multiaxis(vectors, positions, axes=M.axial_axes(d), inv_freq=M.axial_inv_freq(d))
@@ -79,6 +85,14 @@ def test_the_flags_merge_into_scaling(user_module, capsys):
     assert _run(argv) == 0
 
 
+def test_regression_partial_mrope_from_the_command_line(user_module, capsys):
+    rope = ["--scheme", "rope", "--width", "16", "--rotary-dim", "8", "--mrope-section", "1,2,1"]
+    assert _run(["user_mrope:partial", *rope]) == 0
+    assert "conforms" in capsys.readouterr().out
+    assert _run(["user_mrope:partial_whole_head", *rope]) == 1
+    assert "multiaxis-rotary-width" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
@@ -90,7 +104,8 @@ def test_the_flags_merge_into_scaling(user_module, capsys):
         (["--mrope-interleaved"], "--mrope-interleaved needs --mrope-section"),
         (["--axial", "--mrope-section", "2,3,3"], "--axial and --mrope-section/--mrope-interleaved exclude"),
         (["--axial", "--width", "6"], "--axial needs --width a multiple of 4"),
-        (["--mrope-section", "2,3,3", "--rotary-dim", "8"], "--rotary-dim: not read by a multi-axis audit"),
+        (["--mrope-section", "2,3,3", "--rotary-dim", "8"], r"--mrope-section must add up to --rotary-dim/2 = 4"),
+        (["--mrope-section", "2,3,3", "--rotary-dim", "32"], "--rotary-dim must be at most --width = 16"),
         (["--mrope-section", "2,3,3", "--call", "vectors,positions"], "--call: not read by a multi-axis audit"),
         (["--mrope-section", "2,3,3", "--scaling", '{"mrope_section": [2, 3, 3]}'], "--scaling already gives"),
     ],
