@@ -865,3 +865,40 @@ MUTANTS += [
         ENGINE_TESTS + NEW_ENGINE,
     ),
 ]
+
+MULTIAXIS_TESTS = ("tests/numeric/test_multiaxis.py", "tests/numeric/test_audit_multiaxis.py")
+MUTANTS += [
+    # ---- multi-axis RoPE (issue 18): the kernel's axis map, M-RoPE's layouts, the audit's channel probe ---------
+    Mutant(
+        "multiaxis-first-axis-only",
+        "numeric/_axis_map.py",
+        "    return pos[..., ax] * theta  # (..., tokens, r/2)",
+        "    return pos[..., np.zeros_like(ax)] * theta  # (..., tokens, r/2)",
+        "every pair turns with the first axis (text positions t = h = w hide it)",
+        MULTIAXIS_TESTS,
+    ),
+    Mutant(
+        "mrope-interleaved-as-chunked",
+        "numeric/multiaxis.py",
+        "        axes[np.arange(a, min(A * sections[a], half), A)] = a",
+        "        axes[np.arange(a, min(A * sections[a], half), A)] = A - a",
+        "Qwen3-VL's interleaved layout with the spatial axes swapped",
+        MULTIAXIS_TESTS,
+    ),
+    Mutant(
+        "mrope-chunked-order",
+        "numeric/multiaxis.py",
+        "        return np.repeat(np.arange(A, dtype=np.int64), sections)",
+        "        return np.repeat(np.arange(A, dtype=np.int64)[::-1], sections[::-1])",
+        "chunked sections summed in the wrong order (w, h, t)",
+        MULTIAXIS_TESTS,
+    ),
+    Mutant(
+        "multiaxis-audit-pass-through-unchecked",
+        "numeric/_audit_multiaxis.py",
+        "        if moved[r:].any():",
+        "        if False:",
+        "the audit does not notice pass-through channels that rotate (partial M-RoPE over the whole head)",
+        MULTIAXIS_TESTS,
+    ),
+]
