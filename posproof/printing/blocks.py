@@ -6,7 +6,7 @@ every export shows the same derivation.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import mpmath
@@ -158,6 +158,8 @@ def value_cell(v) -> str:
     """
     if isinstance(v, np.ndarray):
         v = v.tolist()
+    if isinstance(v, Mapping):
+        return ", ".join(f"{_label(str(k))} {value_cell(x)}" for k, x in v.items())
     if isinstance(v, (list, tuple)):
         if _matrix(v) and all(isinstance(x, (int, np.integer)) for r in v for x in r):
             return _math(latex(sp.Matrix(v)))
@@ -190,6 +192,8 @@ def _groups(rows: list[tuple[str, object]]) -> list[tuple[str, list]]:
     out: list[tuple[tuple, list]] = []
 
     def kind(label: str, value) -> tuple:
+        if isinstance(value, Mapping) and value:
+            return ("records", tuple(map(str, value)))
         items = _listed(value)
         if items is None:
             return ("values",)
@@ -208,7 +212,7 @@ def _groups(rows: list[tuple[str, object]]) -> list[tuple[str, list]]:
             out.append((k, [(label, value)]))
     merged: list[tuple[str, list]] = []
     for k, rs in out:  # a lone "columns" or "parallel" row reads better as a value
-        name = k[0] if len(rs) > 1 else "values"
+        name = k[0] if len(rs) > 1 or k[0] == "records" else "values"
         if merged and merged[-1][0] == name == "values":
             merged[-1][1].extend(rs)
         else:
@@ -258,7 +262,10 @@ def fact_tables(c: Fact) -> list[Block]:
     for name, rows in _groups(_values(c)):
         caption = ""
         cells = lambda v: tuple(value_cell(x) for x in _listed(v) or ())  # noqa: E731
-        if name == "columns":
+        if name == "records":  # mappings with the same keys: a column per key
+            head = ("", *(_label(str(k)) for k in rows[0][1]))
+            body = tuple((_label(label), *(value_cell(x) for x in v.values())) for label, v in rows)
+        elif name == "columns":
             suffix = rows[0][0].rpartition(": ")[2]
             head = ("", *(_head(h) for h in suffix.split(", ")))
             body = tuple((_label(label.rpartition(": ")[0]), *cells(v)) for label, v in rows)
