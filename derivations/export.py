@@ -211,6 +211,11 @@ PREAMBLE = r"""\documentclass[a4paper]{article}
 % Figures stay in their section: at its end, the ones LaTeX has deferred are set before the next section starts.
 \makeatletter
 \newcommand{\placefigures}{\ifx\@deferlist\@empty\else\clearpage\fi}
+% A claim's heading is never stranded at the foot of a page: with less than 7 lines left, it starts the next one
+% (unless it follows a section heading, which must not be left alone either).
+\let\posproof@subsection\subsection
+\renewcommand{\subsection}{\par\if@nobreak\else\ifdim\pagegoal<\maxdimen
+  \ifdim\dimexpr\pagegoal-\pagetotal\relax<7\baselineskip\newpage\fi\fi\fi\posproof@subsection}
 \makeatother
 """
 

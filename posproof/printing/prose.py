@@ -65,7 +65,7 @@ _TEX_SPECIALS = {
     "%": r"\%",
     "$": r"\$",
     "#": r"\#",
-    "_": r"\_\allowbreak{}",
+    "_": r"\allowbreak{}\_",  # a line may break before an underscore (never leaving one at a line's end)
     "{": r"\{",
     "}": r"\}",
     "~": r"$\sim$",
