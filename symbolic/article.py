@@ -56,7 +56,7 @@ def _columns(dps: int, column=lambda p, j: (p >> j) & 1):
 def binary_columns() -> Fact:
     return Fact(
         "article-binary-columns",
-        "Binary counting: bit j of 0, 1, 2, ... repeats with period 2^(j+1)",
+        "Binary counting: bit $j$ of 0, 1, 2, … repeats with period $2^{j+1}$",
         TOPIC,
         BINARY,
         "The columns of 000, 001, ..., 111 read from the right: bit 0 alternates 0, 1; bit 1 runs 0, 0, 1, 1; bit 2 "
@@ -87,7 +87,7 @@ def _pair_index(dps: int, inclusive: bool = False):
 def pair_index_range() -> Fact:
     return Fact(
         "article-pair-index-range",
-        "d_model = 512: 256 pairs, i = 0 .. 255 = d/2 - 1, the last on dims 510 and 511",
+        r"$d_{\mathrm{model}} = 512$: 256 pairs, $i = 0, \dots, 255 = d/2 - 1$, the last on dims 510 and 511",
         TOPIC,
         f"{MATHS}; {MORE}",
         "numeric.sinusoid computes one frequency per pair and d = 512 columns: the pair index runs 0 .. d/2 - 1 = "
@@ -121,7 +121,8 @@ def _cycles(dps: int, period=lambda th: 2 * mpmath.pi / th):
 def cycle_lengths() -> Fact:
     return Fact(
         "article-cycle-lengths",
-        "d_model = 512: pair 0 completes a cycle in 2π ≈ 6.283 words, pair 128 in 200π ≈ 628.3, the slowest in 60611",
+        r"$d_{\mathrm{model}} = 512$: pair 0 completes a cycle in $2\pi \approx 6.283$ words, pair 128 in "
+        r"$200\pi \approx 628.3$, the slowest in 60611",
         TOPIC,
         f"{MORE}, Example B; {WAVES}",
         "The wavelength 2π/θ_i of pair i: 6.283 words at i = 0, 628.3 at i = 128 (ratio 100, as the article says), "
@@ -151,8 +152,8 @@ def fast_wave_step() -> Theorem:
     e2 = 4 * sp.sin(half) ** 2 - 4 * sp.sin(half) ** 2 * sp.sin(mid) ** 2
     return Theorem(
         "article-fast-wave-step",
-        "The fastest wave moves at most 2 sin(1/2) ≈ 0.959 between neighbours: (sin(a + 1/2) - sin(a - 1/2))² ≤ "
-        "4 sin²(1/2)",
+        r"The fastest wave moves at most $2 \sin(1/2) \approx 0.959$ between neighbours: "
+        r"$(\sin(a + 1/2) - \sin(a - 1/2))^2 \le 4 \sin^2(1/2)$",
         TOPIC,
         WAVES,
         (
@@ -195,7 +196,8 @@ def _heights(dps: int, wave=mpmath.sin):
 def slow_wave_heights() -> Fact:
     return Fact(
         "article-slow-wave-heights",
-        "d_model = 512: every sine is 0 at position 0; 1.0 at position 50 is reached by pair 96, not by a slow pair",
+        r"$d_{\mathrm{model}} = 512$: every sine is 0 at position 0; 1.0 at position 50 is reached by pair 96, "
+        "not by a slow pair",
         TOPIC,
         WAVES,
         "The sine dims sin(pos θ_i): at pos 0 all are 0; pair 192 (θ = 10^-3) reads 0.001 at pos 1 and 0.002 at "
@@ -231,7 +233,7 @@ def _unique(dps: int, pairs=None):
 def unique_codes() -> Fact:
     return Fact(
         "article-unique-codes",
-        "d_model = 512: positions 0 .. 4095 have distinct codes; the closest are neighbours",
+        r"$d_{\mathrm{model}} = 512$: positions 0–4095 have distinct codes; the closest are neighbours",
         TOPIC,
         WAVES,
         "|PE(m) - PE(n)|² = 2 Σ_i (1 - cos((m - n)θ_i)) for all 256 pairs (512 sine and cosine dims), minimised "
@@ -401,7 +403,7 @@ def _decay_curve(dps: int, distances=None):
 def rope_decay_not_monotone() -> Fact:
     return Fact(
         "article-rope-decay-not-monotone",
-        "RoFormer's decay curve (d = 128) falls overall but rises 483 times between r = 0 and 1000",
+        "RoFormer's decay curve ($d = 128$) falls overall but rises 483 times between $r = 0$ and 1000",
         TOPIC,
         f"{ROPE_PROPERTIES}; {sources.ROFORMER}, section 3.4.3",
         "The curve (1/(d/2)) Σ_j |S_j| of the relative distance r (numeric.rotary.rope_decay_curve, d = 128, b = "
@@ -509,12 +511,13 @@ def _conjugate(dps: int, conjugate_key: bool = True):
 def rope_score_conjugate() -> Fact:
     return Fact(
         "article-rope-score-conjugate",
-        "The RoPE score is Re(q conj(k) e^(i(m-n)θ)); the article's (q k) e^(i(m-n)θ) is a different number",
+        r"The RoPE score is $\operatorname{Re}(q \bar{k} e^{i(m-n)\theta})$; the article's "
+        r"$(q k) e^{i(m-n)\theta}$ is a different number",
         TOPIC,
         f"{ROPE_MATHS}; {sources.ROFORMER}",
-        "d = 2, θ = 1, q = 1 + 2i at m = 5, k = 3 - i at n = 2: the score of numeric.rotary.rope_mp equals the "
-        "real part of q conj(k) e^(i(m-n)θ) (rope-complex-relative, rope-2d-real-form), not the real part of q k "
-        "e^(i(m-n)θ), which is not even real itself.",
+        r"$d = 2$, $\theta = 1$, $q = 1 + 2i$ at $m = 5$, $k = 3 - i$ at $n = 2$: the score of "
+        r"`numeric.rotary.rope_mp` equals the real part of $q \bar{k} e^{i(m-n)\theta}$ (rope-complex-relative, "
+        r"rope-2d-real-form), not the real part of $q k e^{i(m-n)\theta}$, which is not even real itself.",
         {"Re(q conj(k) e^(i(m-n)θ)) = score": True, "Re(q k e^(i(m-n)θ)) = score": False,
          "(q k) e^(i(m-n)θ) is real": False},
         _conjugate,

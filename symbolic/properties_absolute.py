@@ -23,7 +23,7 @@ def absolute_symmetric() -> Theorem:
     rhs = sp.Sum(sp.Mul(P[n, l], P[m, l], evaluate=False), (l, 0, d_any - 1))
     return _identity(
         "properties-absolute-symmetric",
-        "Every absolute code's proximity is symmetric: p_m·p_n = p_n·p_m",
+        r"Every absolute code's proximity is symmetric: $p_m \cdot p_n = p_n \cdot p_m$",
         RULES_SOURCE,
         [Step(proximity(m, n), rhs, "each product p[m, l] p[n, l] commutes", ("expand",))],
         assumptions=(
@@ -46,18 +46,18 @@ def counting_grows() -> Theorem:
     far = proximity(mq, mq + u + s, counting)
     return _identity(
         "properties-counting-proximity-grows",
-        "Counting codes c·pos·(1, ..., 1): moving the key further from the query raises φ, "
-        "φ(m, m + u) < φ(m, m + u + s)",
+        r"Counting codes $c \cdot \mathrm{pos} \cdot (1, \dots, 1)$: moving the key further from the query "
+        r"raises $\varphi$, $\varphi(m, m + u) < \varphi(m, m + u + s)$",
         f"{RULES_SOURCE}; {sources.article('1. The Simple Counting Method (Option 1)')}",
         [Step(near, far, "d equal components; the gap is d c² m s > 0", ("doit", "expand"), rel="<")],
         rel="<",
         assumptions=(
             "c > 0: c = 1 counts, c = 1/N or 1/(N - 1) is normalized counting",
-            "query m >= 1, key after it at distance u >= 0, moved s >= 1 further",
+            r"query $m \ge 1$, key after it at distance $u \ge 0$, moved $s \ge 1$ further",
         ),
         sizes={d_any: (1, 4)},
-        notes="Monotonicity fails at every query m >= 1 and distance u: the proximity grows with the distance. The "
-        "registered mistake reads φ from the distance alone, φ(0, u + s), as if the code were relative.",
+        notes="Monotonicity fails at every query $m \\ge 1$ and distance $u$: the proximity grows with the distance. "
+        "The registered mistake reads φ from the distance alone, φ(0, u + s), as if the code were relative.",
         wrong=proximity(0, u + s, counting),
         formula=sp.Lt(varphi(m, m + u), varphi(m, m + u + s)),
     )
@@ -68,11 +68,12 @@ def counting_shift() -> Theorem:
     after = proximity(shifted(m0, t), shifted(n0, t), counting)
     return _identity(
         "properties-counting-shift-changes",
-        "Counting codes c·pos·(1, ..., 1): shifting both words raises φ, φ(m, n) < φ(m + t, n + t)",
+        r"Counting codes $c \cdot \mathrm{pos} \cdot (1, \dots, 1)$: shifting both words raises $\varphi$, "
+        r"$\varphi(m, n) < \varphi(m + t, n + t)$",
         f"{RULES_SOURCE}; {sources.article('1. The Simple Counting Method (Option 1)')}",
         [Step(before, after, "d equal components; the gap is d c² t (m + n + t) > 0", ("doit", "expand"), rel="<")],
         rel="<",
-        assumptions=("c > 0 (counting or normalized counting)", "positions m, n >= 0, shift t >= 1"),
+        assumptions=("$c > 0$ (counting or normalized counting)", r"positions $m, n \ge 0$, shift $t \ge 1$"),
         sizes={d_any: (1, 4)},
         notes="Translation invariance fails for every pair of positions. The registered mistake shifts the query "
         "only: φ(m + t, n) - φ(m, n) = d c² t n vanishes at n = 0.",
@@ -112,7 +113,8 @@ def _binary(dps: int, phi=lambda a, b: bin(a & b).count("1")):
 def binary_rules() -> Fact:
     return Fact(
         "properties-binary-rules",
-        "Binary codes: φ(m, n) = the bits m and n share breaks monotonicity and translation invariance",
+        r"Binary codes: $\varphi(m, n)$, the number of bits $m$ and $n$ share, breaks monotonicity and "
+        "translation invariance",
         TOPIC,
         f"{RULES_SOURCE}; {sources.article('3. The Binary Breakthrough')}",
         "8-bit codes of 0 .. 255, φ(m, n) = p_m·p_n = popcount(m AND n). Scanning query by query, the first key "

@@ -102,8 +102,8 @@ def _sinusoidal(dps: int, exponent: float = 2.0):
 def length_sinusoidal() -> Fact:
     return Fact(
         "properties-length-sinusoidal",
-        "Sinusoidal codes, d = 512, trained on 1000 positions: 115 pairs see angles at 1000 .. 1999 that training "
-        "never showed",
+        "Sinusoidal codes, $d = 512$, trained on 1000 positions: 115 pairs see angles at positions 1000–1999 "
+        "that training never showed",
         TOPIC,
         f"{RELATIVE}; {sources.VASWANI}",
         "θ_i = 10000^(-2i/512): pairs 0 .. 140 turn through a full period within 1000 positions (every phase "
@@ -202,7 +202,7 @@ def _alibi(dps: int, form: str = "paper"):
 def length_alibi() -> Fact:
     return Fact(
         "properties-length-alibi",
-        "ALiBi, trained on 1000 positions: distances 1000 .. 1999 give every head 1000 biases below any in training",
+        "ALiBi, trained on 1000 positions: distances 1000–1999 give every head 1000 biases below any in training",
         TOPIC,
         sources.ALIBI,
         "The bias -m_h r falls linearly with the distance r: at 8 heads the steepest head (m_1 = 1/2) reached "
@@ -246,8 +246,8 @@ def _rope_length(dps: int, scaled: bool = True):
 def length_rope() -> Fact:
     return Fact(
         "properties-length-rope",
-        "RoPE (d = 128, b = 10^4) trained on 1000 positions, at 2000: pairs with relative angles training never "
-        "showed, per rule at s = 2",
+        "RoPE ($d = 128$, $b = 10^4$) trained on 1000 positions, at 2000: pairs with relative angles training "
+        "never showed, per rule at $s = 2$",
         TOPIC,
         f"{sources.ROFORMER}; {sources.HF_ROPE}; {sources.XPOS}",
         "numeric.extension.phase_coverage of each rule's numeric.scaling.rope_inv_freq at factor s = L/L0 = 2 "

@@ -36,8 +36,8 @@ def _txl(dps: int, distance=lambda r: r):
 def txl_rules() -> Fact:
     return Fact(
         "properties-txl-rules",
-        "Transformer-XL's position term v^T W_{k,R} R_{m-n} at a seeded draw of v, W_{k,R}: neither symmetric nor "
-        "monotone",
+        r"Transformer-XL's position term $v^T W_{k,R} R_{m-n}$ at a seeded draw of $v$, $W_{k,R}$: neither "
+        "symmetric nor monotone",
         TOPIC,
         f"{RULES_SOURCE}; {sources.TXL}",
         "φ(m, n) = v^T W_{k,R} R_{m-n} (the position->position term) with seeded v (8) and W_{k,R} (8 x 16), R in "
@@ -114,11 +114,12 @@ def alibi_antisymmetric() -> Theorem:
     rhs = -m_h * difference(key, qi)
     return _identity(
         "properties-alibi-antisymmetric",
-        "ALiBi's bias -m_h(i - j) is not symmetric: a key before the query gets -m_h s < m_h s, the mirrored value",
+        r"ALiBi's bias $-m_h (i - j)$ is not symmetric: a key before the query gets $-m_h s < m_h s$, the "
+        "mirrored value",
         f"{RULES_SOURCE}; {sources.ALIBI}",
         [Step(lhs, rhs, "the gap is 2 m_h s > 0", ("expand",), rel="<")],
         rel="<",
-        assumptions=("m_h > 0 a head's slope; query i, key j = i - s with s >= 1",),
+        assumptions=("$m_h > 0$ a head's slope; query $i$, key $j = i - s$ with $s \\ge 1$",),
         notes="φ(j, i) = -φ(i, j): the formula is antisymmetric. A causal model never reads a key after the query, "
         "so ALiBi scores one order only; the registered mistake is the symmetric variant -m_h|i - j|.",
         wrong=-m_h * sp.Abs(difference(key, qi)),

@@ -34,7 +34,8 @@ def rope_odd_part() -> Theorem:
     rhs = 2 * A**2 * (q[1] * k[0] - q[0] * k[1]) * sp.sin((n - m) * a)
     return _identity(
         "properties-rope-odd-part",
-        "RoPE, any frequency and attention factor: φ(m, n) - φ(n, m) = 2A²(q_1 k_0 - q_0 k_1) sin((n - m)a) per plane",
+        r"RoPE, any frequency and attention factor: $\varphi(m, n) - \varphi(n, m) = 2A^2 (q_1 k_0 - q_0 k_1) "
+        r"\sin((n - m) a)$ per plane",
         f"{RULES_SOURCE}; {sources.ROFORMER}; {sources.HF_ROPE}",
         [Step(lhs, rhs, "angle-addition formulas; the even (cos) parts cancel", ("expand", "expand_trig", "expand"))],
         assumptions=(
@@ -106,7 +107,8 @@ def _rope_rules(dps: int, scaled: bool = True):
 def rope_rules() -> Fact:
     return Fact(
         "properties-rope-monotone-range",
-        "RoPE and its context-extension rules (d = 128, b = 10^4, L0 = 4096, s = 4): how far φ(0, r) falls",
+        r"RoPE and its context-extension rules ($d = 128$, $b = 10^4$, $L_0 = 4096$, $s = 4$): how far "
+        r"$\varphi(0, r)$ falls",
         TOPIC,
         f"{RULES_SOURCE}; {sources.ROFORMER}; {sources.HF_ROPE}",
         "q = k = (1, 0) in every plane, so φ(0, r) = (A R'_0 q)^T (A R'_r k) = A² Σ_i cos(r θ'_i) "
@@ -139,7 +141,8 @@ def xpos_relative() -> Theorem:
     rhs = zeta ** ((m - n) / gamma) * _relative_plane((n - m) * theta_real)
     return _identity(
         "properties-xpos-relative",
-        "xPos, per plane: (ζ^(m/γ) R(mθ) q)^T (ζ^(-n/γ) R(nθ) k) = ζ^((m-n)/γ) q^T R((n - m)θ) k",
+        r"xPos, per plane: $(\zeta^{m/\gamma} R(m\theta) q)^T (\zeta^{-n/\gamma} R(n\theta) k) = "
+        r"\zeta^{(m-n)/\gamma} q^T R((n - m)\theta) k$",
         f"{RULES_SOURCE}; {sources.XPOS}",
         [
             Step(
@@ -193,8 +196,8 @@ def _xpos(dps: int, sign: int = 1):
 def xpos_rules() -> Fact:
     return Fact(
         "properties-xpos-rules",
-        "xPos (d = 128, b = 10^4, γ = 512), q = k: φ falls up to m - n = 11, and a key before the query scores "
-        "below its mirror",
+        r"xPos ($d = 128$, $b = 10^4$, $\gamma = 512$), $q = k$: $\varphi$ falls up to $m - n = 11$, and a key "
+        "before the query scores below its mirror",
         TOPIC,
         f"{RULES_SOURCE}; {sources.XPOS}",
         "q = k = (1, 0) in every plane: φ(m, n) = Σ_i ζ_i^((m-n)/γ) cos((m - n)θ_i) with ζ_i = (2i + 0.4d)/(1.4d) "

@@ -107,7 +107,7 @@ def txl_shift_index() -> Theorem:
             r"offset spills into padded row $i + 1$",
         ),
         formula=sp.Eq(lhs, rhs, evaluate=False),
-        notes="Column 0 of the padded matrix is the zero pad; column c >= 1 holds raw column c - 1.",
+        notes="Column 0 of the padded matrix is the zero pad; column $c \\ge 1$ holds raw column $c - 1$.",
         wrong=ri * (klen + 1) + (rj + qlen - ri - 1),  # the off-by-one: forgetting the pad column
     )
 

@@ -1,6 +1,8 @@
 r"""The renderer (issue 12): statements as math, prose with inline math, natural orders, equations that fit,
 notebook representations."""
 
+import re
+
 import pytest
 import sympy as sp
 
@@ -225,3 +227,14 @@ def test_a_step_identical_to_the_statement_is_printed_once_in_every_format(claim
         assert "(the statement above)" in text_format.claim_text(c)
         assert "the statement above" in formats.render(c, "markdown")
         assert formats.render(c, "latex").count(statement) == 1
+
+
+#: ASCII math in plain prose: a caret, a subscript glued to a letter, an ASCII relation, ``conj(``, ``sqrt(``.
+ASCII_MATH = re.compile(r"\^|(?<=[A-Za-z])_(?=\w)|>=|<=|!=|\bconj\(|\bsqrt\(")
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_a_heading_writes_its_mathematics_in_dollars(claim_id):
+    title = BY_ID[claim_id].title
+    plain = [s for kind, s in prose.segments(title) if kind == "text" and ASCII_MATH.search(s)]
+    assert not plain, plain
