@@ -73,6 +73,20 @@ def _over_fraction(expr) -> bool:
     return any(_inverse(a) and isinstance(a.base, sp.Mul) and any(map(_inverse, a.base.args)) for a in expr.args)
 
 
+def _angle_times_sum(expr) -> bool:
+    r"""Whether ``expr`` is an angle (a Greek letter, ``θ_i``, or the plane angle ``a``) times a difference of
+    letters (``θ (n - m)``, ``θ_i (1 - γ)``), which the statements write the other way round: ``(n - m) θ``."""
+    if not isinstance(expr, sp.Mul) or len(expr.args) != 2:
+        return False
+    total = next((a for a in expr.args if isinstance(a, sp.Add)), None)
+    angle = next((a for a in expr.args if a is not total), None)
+    if total is None or angle is None:
+        return False
+    name = angle.base.label.name if isinstance(angle, sp.Indexed) else getattr(angle, "name", "")
+    simple = all((-t if t.could_extract_minus_sign() else t).is_Symbol or t.is_Integer for t in total.args)
+    return simple and (name.lower() in greek_letters_set or name == "a")
+
+
 def _power_of_ten(q) -> int | None:
     r"""``k`` if the integer ``q`` is ``10**k`` with ``k >= 4``, else ``None``."""
     k = len(str(q)) - 1
@@ -191,6 +205,10 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
 
     def _print_Mul(self, expr):
         parts = _log_base(expr)
+        if parts is None and _angle_times_sum(expr):  # θ (n - m) as the statements write it: (n - m) θ
+            total = next(a for a in expr.args if isinstance(a, sp.Add))
+            angle = next(a for a in expr.args if a is not total)
+            return r"\left(%s\right) %s" % (self._print(total), self._print(angle))
         if parts is None and isinstance(expr, sp.Mul) and _over_fraction(expr):
             return self._written_fraction(expr) or super()._print_Mul(expr)
         if parts is None and isinstance(expr, sp.Mul) and _unevaluated(expr):

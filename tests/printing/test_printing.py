@@ -238,3 +238,11 @@ def test_a_heading_writes_its_mathematics_in_dollars(claim_id):
     title = BY_ID[claim_id].title
     plain = [s for kind, s in prose.segments(title) if kind == "text" and ASCII_MATH.search(s)]
     assert not plain, plain
+
+
+def test_an_angle_times_a_difference_prints_in_the_statements_order():
+    theta, a, n, m, p, M = sp.symbols("theta a n m p M")
+    assert printers.latex(sp.cos(theta * (n - m))) == r"\cos{\left(\left(n - m\right) \theta \right)}"
+    assert printers.latex(sp.sin(a * (n - m))) == r"\sin{\left(\left(n - m\right) a \right)}"
+    assert printers.latex(p * (n - M)).startswith("p ")  # not an angle: SymPy's order
+    assert r"R\left(\left(n - m\right) \theta\right)" in formats.render(BY_ID["rope-2d-real-form"], "latex")
