@@ -224,6 +224,9 @@ def display(lhs, rel: str, rhs, width: float = LINE_WIDTH) -> str:
     left = "" if lhs is None else latex(lhs)
     right = latex(rhs)
     one = f"{left} {rel} {right}".strip()
+    by_rows = _by_rows(lhs, rel, rhs, one, width)
+    if by_rows is not None:
+        return by_rows
     if tex_width(one) <= width:
         return one
     wl = tex_width(left)
@@ -238,6 +241,21 @@ def display(lhs, rel: str, rhs, width: float = LINE_WIDTH) -> str:
     if len(rows) == 1:
         return f"{left} {rel} {rl[0]}".strip()
     return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
+
+
+def _by_rows(lhs, rel: str, rhs, one: str, width: float) -> str | None:
+    r"""Two column vectors whose entries are fractions of fractions (unreadable in a matrix's script size) or too
+    wide for one line, compared entry by entry: one row per entry, ``a_k rel b_k``."""
+    if not (isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase)):
+        return None
+    if lhs.shape != rhs.shape or lhs.shape[1] != 1 or lhs.shape[0] < 2:
+        return None
+    if "\\frac{\\frac" not in one and tex_width(one) <= width:
+        return None
+    rows = [display(a, rel, b, width) for a, b in zip(lhs, rhs, strict=True)]
+    if not any("aligned" in r for r in rows):  # one line each: their relations aligned
+        rows = [r.replace(f" {rel} ", f" &{rel} ", 1) for r in rows]
+    return "\\begin{aligned}\n" + " \\\\\n".join(f"& {r}" if "aligned" in r else r for r in rows) + "\n\\end{aligned}"
 
 
 def formula_tex(formula) -> str:

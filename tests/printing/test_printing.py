@@ -246,3 +246,9 @@ def test_an_angle_times_a_difference_prints_in_the_statements_order():
     assert printers.latex(sp.sin(a * (n - m))) == r"\sin{\left(\left(n - m\right) a \right)}"
     assert printers.latex(p * (n - M)).startswith("p ")  # not an angle: SymPy's order
     assert r"R\left(\left(n - m\right) \theta\right)" in formats.render(BY_ID["rope-2d-real-form"], "latex")
+
+
+def test_column_vectors_of_fractions_of_fractions_are_compared_row_by_row():
+    tex = formats.render(BY_ID["extension-llama3-blend-continuous"], "latex")
+    assert r"\left(\begin{matrix}\frac{\frac" not in tex  # no fraction of fractions in a matrix's script size
+    assert tex.count(r"&= \frac{2 \pi") == 2
