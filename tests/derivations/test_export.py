@@ -194,3 +194,9 @@ def test_html_page_without_node_sets_math_as_mathml_and_its_rules_table_is_real(
 def test_overfull_boxes_are_read_from_the_log():
     log = "Overfull \\hbox (26.81456pt too wide) in paragraph\nOverfull \\hbox (0.5pt too wide) detected at line 3\n"
     assert overfull_boxes(log) == [26.81456, 0.5]
+
+
+def test_a_claim_heading_is_kept_with_its_first_lines_and_underscores_never_end_a_line():
+    assert r"\renewcommand{\subsection}" in export.PREAMBLE and r"\if@nobreak" in export.PREAMBLE
+    for name, tex in _latex_export().items():
+        assert r"\_\allowbreak" not in tex, name  # a break after the underscore would leave it dangling
