@@ -677,6 +677,16 @@ def _decay_bound_compute(dps: int, normalised: bool = False):
     return value, rows
 
 
+def _curve_not_a_bound_formula():
+    from .maximum import Maximum
+
+    r_, hh, jj = sp.Symbol("r"), sp.IndexedBase("h"), sp.Symbol("j", integer=True, nonnegative=True)
+    score = sp.Abs(sp.Sum(hh[i] * sp.exp(I * r_ * th[i]), (i, 0, half - 1)))
+    curve = Maximum(sp.Abs(hh[jj + 1] - hh[jj]), (jj, 0, half - 1)) * sp.Sum(sp.Abs(_S(i + 1)), (i, 0, half - 1)) / half
+    # the number of the 36 draws at which the score exceeds the plotted curve
+    return sp.Eq(sp.Function("draws")(sp.Gt(score, curve, evaluate=False)), sp.Integer(9), evaluate=False)
+
+
 def _decay_bound() -> Fact:
     return Fact(
         "rope-decay-curve-not-a-bound",
@@ -698,6 +708,7 @@ def _decay_bound() -> Fact:
         compute=_decay_bound_compute,
         method="mpmath at {dps} digits, 36 seeded draws",
         wrong=lambda dps: _decay_bound_compute(dps, normalised=True),
+        formula=_curve_not_a_bound_formula(),
         notes="The bound itself is proved for every even d (rope-decay-bound); these draws show that the curve "
         "RoFormer plots, the bound's sum divided by d/2, is smaller than the score at some draws. The wrong "
         "computation takes the plotted, normalised curve as the bound.",
