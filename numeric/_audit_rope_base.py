@@ -23,6 +23,15 @@ from .tolerances import AUDIT_NORM_RTOL as NORM_RTOL
 from .tolerances import AUDIT_REFERENCE_DPS as REFERENCE_DPS
 
 
+def _factor_of(rotary_dim: int, width: int) -> float:
+    r"""The smallest float ``f`` with ``int(width * f) == rotary_dim`` (transformers' rotary width): ``rotary_dim /
+    width`` itself can round below (``int(44 * (30 / 44)) == 29``)."""
+    f = rotary_dim / width
+    while int(width * f) < rotary_dim:
+        f = math.nextafter(f, 2.0)
+    return f
+
+
 class _RopeAuditBase:
     r"""The configuration audited against, the function's caller, the probed positions and the random state."""
 
@@ -40,7 +49,7 @@ class _RopeAuditBase:
                 raise ValueError(f"rotary_dim must be an even integer in [2, {self.width}], got {rotary_dim!r}")
             if "partial_rotary_factor" in mapping:
                 raise ValueError("give either rotary_dim or partial_rotary_factor in scaling")
-            mapping["partial_rotary_factor"] = rd / self.width
+            mapping["partial_rotary_factor"] = _factor_of(rd, self.width)
         self.scaling_mapping = mapping
         self.cfg = RopeScaling.from_mapping(self.width, self.base, mapping, self.mpe)
         self.call = call if isinstance(call, RopeCall) else RopeCall() if call is None else RopeCall.parse(call)

@@ -330,3 +330,16 @@ def test_regression_transformers_multimodal_sections_and_complex_apply_rotary_em
         assert report.ok, audit.format_report(report)
     with pytest.raises(ValueError, match="is the audio part of a multimodal model"):
         TransformersRope(load_config("dots3_note_audio_encoder"), None)
+
+
+def test_regression_rotary_dim_is_kept_exactly_not_through_a_float_factor():
+    # rotary_dim / width as a float factor rounds int(44 * (30 / 44)) down to 29 (then refused as odd)
+    def thirty(vectors, positions, base=10000.0):
+        return rope_kernel(vectors, positions, base, rotary_dim=30)
+
+    def twenty_eight(vectors, positions, base=10000.0):
+        return rope_kernel(vectors, positions, base, rotary_dim=28)
+
+    assert audit.audit_rope(thirty, width=44, rotary_dim=30).ok
+    report = audit.audit_rope(twenty_eight, width=44, rotary_dim=30)
+    assert not report.ok and [f.id for f in report.findings] == ["partial-rotary-width"]
