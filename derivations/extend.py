@@ -54,6 +54,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     s.add_argument("--partial-rotary-factor", help="fraction of the head width that rotates (default 1)")
     s.add_argument("--config", help="a model configuration file (config.json) instead of the rule options")
     s.add_argument("--layer-type", help="with --config: the layer type when rope_parameters is given per layer type")
+    s.add_argument("--layer", help="with --config: a layer index (per-layer head widths, per_layer_config)")
     s.add_argument("--bound-resolution", default="200", help="base bound: fine-grid bases per decade (default 200)")
     s.add_argument("--no-base-bound", action="store_true", help="skip the base-bound search (the slow part)")
     s.add_argument("--json", action="store_true")
@@ -121,7 +122,8 @@ def _from_config(args) -> tuple[RopeScaling, int, int, dict]:
         raise UsageError(f"--config reads the rule from the file: drop {', '.join(given)}")
     config = _read_config(args.config)
     try:
-        cfg = rope_scaling_from_config(config, layer_type=args.layer_type)
+        layer = None if args.layer is None else int_arg(args.layer, "--layer", 0)
+        cfg = rope_scaling_from_config(config, layer_type=args.layer_type, layer=layer)
     except ValueError as e:
         raise UsageError(f"--config {args.config}: {e}") from None
     source = {}
@@ -149,6 +151,8 @@ def _from_config(args) -> tuple[RopeScaling, int, int, dict]:
 def run(args) -> int:
     r"""Run ``posproof extend``: print the report (text or ``--json``); 0 on success."""
     resolution = int_arg(args.bound_resolution, "--bound-resolution", 1)
+    if not args.config and (args.layer is not None or args.layer_type is not None):
+        raise UsageError("--layer and --layer-type only apply with --config")
     cfg, L0, L, source = _from_config(args) if args.config else _from_options(args)
     report = extension.diagnose(cfg, L0, L, with_base_bound=not args.no_base_bound, fine_per_decade=resolution)
     if args.json:

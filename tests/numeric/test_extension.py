@@ -246,6 +246,8 @@ def test_extend_config_file(capsys, tmp_path):
         (["--trained", "10", "--target", "20", "--bound-resolution", "0"], "--bound-resolution must be an integer"),
         (["--trained", "10", "--target", "20", "--width", "7"], "must be an even integer >= 2"),
         (["--frobnicate"], "unrecognized arguments: --frobnicate"),
+        (["--config", "{tmp}/llama.json", "--layer", "-1"], "--layer must be an integer >= 0, got -1"),
+        (["--trained", "10", "--target", "20", "--layer", "3"], "--layer and --layer-type only apply with --config"),
     ],
 )  # fmt: skip
 def test_extend_errors_are_one_line_exit_2(capsys, tmp_path, argv, fragment):
@@ -285,3 +287,17 @@ def test_regression_proportional_rope_type_is_diagnosed():
     assert np.allclose(np.array(report.coverage.theta_scaled) * 2, inverse_frequencies(512, 1e6)[:64], rtol=1e-15)
     # the still pairs add cos 0 = 1 to every score sum: 192 of them keep it positive
     assert report.first_negative_trained is None and report.first_negative_scaled is None
+
+
+def test_regression_extend_config_reads_a_layer_index(capsys, tmp_path):
+    from tests.numeric.test_scaling import GEMMA4_TEXT
+
+    path = tmp_path / "gemma4.json"
+    path.write_text(json.dumps(GEMMA4_TEXT))
+    common = ("--target", "65536", "--no-base-bound", "--json")
+    code, out, _ = run(capsys, "--config", str(path), "--layer", "11", *common)
+    wide = json.loads(out)
+    code2, out2, _ = run(capsys, "--config", str(path), "--layer", "0", *common)
+    narrow = json.loads(out2)
+    assert code == code2 == 0
+    assert wide != narrow  # layer 11 is a 512-wide full-attention head, layer 0 a 256-wide sliding one
