@@ -4,6 +4,7 @@ torch) and :func:`_call_scheme` (the ALiBi and T5 calls)."""
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -101,10 +102,9 @@ _TORCH: list = []  # [torch or None] once looked up: a failed import costs a pat
 def _torch():
     if not _TORCH:
         try:
-            import torch
+            _TORCH.append(importlib.import_module("torch"))
         except ImportError:
-            torch = None
-        _TORCH.append(torch)
+            _TORCH.append(None)
     return _TORCH[0]
 
 
