@@ -157,14 +157,17 @@ def fast_wave_step() -> Theorem:
         TOPIC,
         WAVES,
         (
-            Step(step, e1, "sin(a + 1/2) - sin(a - 1/2) = 2 sin(1/2) cos a", ("expand", "expand_trig", "expand")),
-            Step(e1, e2, "cos² = 1 - sin²", ("factor_terms", "trigsimp")),
-            Step(e2, 4 * sp.sin(half) ** 2, "the gap 4 sin²(1/2) sin² a is a square", ("expand",), rel="<="),
+            Step(
+                step, e1, r"$\sin(a + 1/2) - \sin(a - 1/2) = 2 \sin(1/2) \cos a$", ("expand", "expand_trig", "expand")
+            ),
+            Step(e1, e2, r"$\cos^2 = 1 - \sin^2$", ("factor_terms", "trigsimp")),
+            Step(e2, 4 * sp.sin(half) ** 2, r"the gap $4 \sin^2(1/2) \sin^2 a$ is a square", ("expand",), rel="<="),
         ),
         rel="<=",
         assumptions=(
-            "neighbouring positions a - 1/2 and a + 1/2, a real (pos = a - 1/2)",
-            "the fastest pair of the paper's code has θ_0 = 1: PE(pos, 0) = sin(pos)",
+            r"neighbouring positions $a - 1/2$ and $a + 1/2$, $a$ real ($\mathrm{pos} = a - 1/2$)",
+            r"the fastest pair of the paper's code has $\theta_0 = 1$: "
+            r"$\mathrm{PE}(\mathrm{pos}, 0) = \sin(\mathrm{pos})$",
         ),
         notes="So one step moves the wave by at most 0.959, never from a peak (1.0) to a valley (-1.0), a move of "
         "2 that would need θ = π; from pos = 0 to 1 it moves from 0 to sin 1 = 0.841. The cosine of the pair obeys "

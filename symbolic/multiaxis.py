@@ -309,7 +309,7 @@ def proportional_relative() -> Theorem:
         ),
         assumptions=(
             r"$d$ even, planes $(2i, 2i + 1)$, $i = 0, \dots, d/2 - 1$; $0 \le r$ rotated pairs "
-            r"($r = \lfloor p d / 2 \rfloor$ for partial_rotary_factor $p$)",
+            r"($r = \lfloor p d / 2 \rfloor$ for `partial_rotary_factor` $p$)",
             r"$\theta_i$ any reals (transformers: $b^{-2i/d}$, the exponent over the whole head); factor $s > 0$",
             "$q, k$ real vectors; $m, n$ integer positions",
         ),

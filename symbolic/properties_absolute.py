@@ -49,10 +49,10 @@ def counting_grows() -> Theorem:
         r"Counting codes $c \cdot \mathrm{pos} \cdot (1, \dots, 1)$: moving the key further from the query "
         r"raises $\varphi$, $\varphi(m, m + u) < \varphi(m, m + u + s)$",
         f"{RULES_SOURCE}; {sources.article('1. The Simple Counting Method (Option 1)')}",
-        [Step(near, far, "d equal components; the gap is d c² m s > 0", ("doit", "expand"), rel="<")],
+        [Step(near, far, "$d$ equal components; the gap is $d c^2 m s > 0$", ("doit", "expand"), rel="<")],
         rel="<",
         assumptions=(
-            "c > 0: c = 1 counts, c = 1/N or 1/(N - 1) is normalized counting",
+            "$c > 0$: $c = 1$ counts, $c = 1/N$ or $1/(N - 1)$ is normalized counting",
             r"query $m \ge 1$, key after it at distance $u \ge 0$, moved $s \ge 1$ further",
         ),
         sizes={d_any: (1, 4)},
@@ -71,7 +71,11 @@ def counting_shift() -> Theorem:
         r"Counting codes $c \cdot \mathrm{pos} \cdot (1, \dots, 1)$: shifting both words raises $\varphi$, "
         r"$\varphi(m, n) < \varphi(m + t, n + t)$",
         f"{RULES_SOURCE}; {sources.article('1. The Simple Counting Method (Option 1)')}",
-        [Step(before, after, "d equal components; the gap is d c² t (m + n + t) > 0", ("doit", "expand"), rel="<")],
+        [
+            Step(
+                before, after, "$d$ equal components; the gap is $d c^2 t (m + n + t) > 0$", ("doit", "expand"), rel="<"
+            )
+        ],
         rel="<",
         assumptions=("$c > 0$ (counting or normalized counting)", r"positions $m, n \ge 0$, shift $t \ge 1$"),
         sizes={d_any: (1, 4)},

@@ -117,7 +117,7 @@ def alibi_antisymmetric() -> Theorem:
         r"ALiBi's bias $-m_h (i - j)$ is not symmetric: a key before the query gets $-m_h s < m_h s$, the "
         "mirrored value",
         f"{RULES_SOURCE}; {sources.ALIBI}",
-        [Step(lhs, rhs, "the gap is 2 m_h s > 0", ("expand",), rel="<")],
+        [Step(lhs, rhs, "the gap is $2 m_h s > 0$", ("expand",), rel="<")],
         rel="<",
         assumptions=("$m_h > 0$ a head's slope; query $i$, key $j = i - s$ with $s \\ge 1$",),
         notes="φ(j, i) = -φ(i, j): the formula is antisymmetric. A causal model never reads a key after the query, "

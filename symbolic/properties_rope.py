@@ -37,10 +37,11 @@ def rope_odd_part() -> Theorem:
         r"RoPE, any frequency and attention factor: $\varphi(m, n) - \varphi(n, m) = 2A^2 (q_1 k_0 - q_0 k_1) "
         r"\sin((n - m) a)$ per plane",
         f"{RULES_SOURCE}; {sources.ROFORMER}; {sources.HF_ROPE}",
-        [Step(lhs, rhs, "angle-addition formulas; the even (cos) parts cancel", ("expand", "expand_trig", "expand"))],
+        [Step(lhs, rhs, "angle addition; the even (cosine) parts cancel", ("expand", "expand_trig", "expand"))],
         assumptions=(
-            "one plane: q = (q_0, q_1), k = (k_0, k_1) real, m, n integer positions",
-            "a real: the plane's frequency θ_i, or f_i θ_i under any scaling rule; A > 0 the attention factor",
+            "one plane: $q = (q_0, q_1)$, $k = (k_0, k_1)$ real, $m$, $n$ integer positions",
+            r"$a$ real: the plane's frequency $\theta_i$, or $f_i \theta_i$ under any scaling rule; "
+            "$A > 0$ the attention factor",
         ),
         notes="The score is a sum of planes, so φ(m, n) = φ(n, m) for all m, n exactly when every plane has "
         "q_1 k_0 = q_0 k_1 (e.g. q = k), and fails otherwise (q = (1, 0), k = (0, 1), a(n - m) = 1 gives "
@@ -148,14 +149,14 @@ def xpos_relative() -> Theorem:
             Step(
                 lhs,
                 rhs,
-                "angle-addition formulas; ζ^(m/γ) ζ^(-n/γ) = ζ^((m-n)/γ)",
+                r"angle-addition formulas; $\zeta^{m/\gamma} \zeta^{-n/\gamma} = \zeta^{(m-n)/\gamma}$",
                 ("expand", "expand_trig", "expand", "powsimp"),
             )
         ],
         assumptions=(
-            "one plane: q, k real pairs, query m and key n integer, θ real",
-            "ζ > 0 the plane's decay base ((2i + 0.4d)/(1.4d) in xPos), γ > 0 (512 in xPos): the query is scaled "
-            "by ζ^(m/γ), the key by ζ^(-n/γ)",
+            r"one plane: $q$, $k$ real pairs, query $m$ and key $n$ integer, $\theta$ real",
+            r"$\zeta > 0$ the plane's decay base ($(2i + 0.4d)/(1.4d)$ in xPos), $\gamma > 0$ ($512$ in xPos): "
+            r"the query is scaled by $\zeta^{m/\gamma}$, the key by $\zeta^{-n/\gamma}$",
         ),
         notes="Every factor depends on m - n only: xPos is translation invariant. For ζ < 1 the factor "
         "ζ^((m-n)/γ) decays for keys before the query (m > n) and grows for keys after it, so the score is not "

@@ -247,7 +247,8 @@ def yarn_definition() -> Definition:
         "numeric.scaling.rope_inv_freq_mp (rope_type 'yarn', default betas, truncate false)",
         assumptions=(
             r"$d$ even, $i = 0, \dots, d/2 - 1$; $b \in [10^3, 10^6]$, $L_0 \in [512, 65536]$, $s \in [1, 64]$ "
-            "(integers): there low < high, so the 0.001 widening of low = high is not exercised",
+            r"(integers): there $\mathrm{low} < \mathrm{high}$, so the $0.001$ widening of "
+            r"$\mathrm{low} = \mathrm{high}$ is not exercised",
             "truncate false (gpt-oss's setting): low and high are the real correction dimensions",
         ),
         formula=sp.Eq(_TP[i], _G[i] * TH[i] / s + (1 - _G[i]) * TH[i], evaluate=False),
@@ -287,7 +288,8 @@ def yarn_truncated_definition() -> Definition:
         "numeric.scaling.rope_inv_freq_mp (rope_type 'yarn', default betas, truncate true)",
         assumptions=(
             r"$d$ even, $i = 0, \dots, d/2 - 1$; $b \in [10^3, 10^6]$, $L_0 \in [512, 65536]$, $s \in [1, 64]$ "
-            "(integers): there low < high, so the 0.001 widening of low = high is not exercised",
+            r"(integers): there $\mathrm{low} < \mathrm{high}$, so the $0.001$ widening of "
+            r"$\mathrm{low} = \mathrm{high}$ is not exercised",
             r"$c(r)$ is never an integer for integer $b$ and $L_0$ ($2\pi$ is transcendental): floor and ceil are "
             "decided",
         ),

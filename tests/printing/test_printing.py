@@ -229,14 +229,30 @@ def test_a_step_identical_to_the_statement_is_printed_once_in_every_format(claim
         assert formats.render(c, "latex").count(statement) == 1
 
 
-#: ASCII math in plain prose: a caret, a subscript glued to a letter, an ASCII relation, ``conj(``, ``sqrt(``.
-ASCII_MATH = re.compile(r"\^|(?<=[A-Za-z])_(?=\w)|>=|<=|!=|\bconj\(|\bsqrt\(")
+#: ASCII math in plain prose: a caret, a subscript glued to a letter, an ASCII relation, ``conj(``, ``sqrt(``,
+#: a function applied in ASCII (``sin(a``), a square written ``²`` after a letter or a bracket, a Greek letter
+#: spelled out (``theta_i``, ``zeta``).
+ASCII_MATH = re.compile(
+    r"\^|(?<=[A-Za-z])_(?=\w)|>=|<=|!=|\bconj\(|\bsqrt\(|\b(?:sin|cos|tan|exp|ln|log)\(|(?<=[\w)])²"
+    r"|\b(?:theta|zeta|gamma|lambda|sigma|phi)\b"
+)
+
+
+def _ascii_math(text: str) -> list[str]:
+    return [s for kind, s in prose.segments(text) if kind == "text" and ASCII_MATH.search(s)]
 
 
 @pytest.mark.parametrize("claim_id", IDS)
 def test_a_heading_writes_its_mathematics_in_dollars(claim_id):
-    title = BY_ID[claim_id].title
-    plain = [s for kind, s in prose.segments(title) if kind == "text" and ASCII_MATH.search(s)]
+    assert not _ascii_math(BY_ID[claim_id].title)
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_justifications_and_assumptions_write_their_mathematics_in_dollars(claim_id):
+    c = BY_ID[claim_id]
+    strings = [st.why for st in c.steps] + list(getattr(c, "assumptions", ()))
+    strings += [d.why for d in getattr(c, "definitions", ())]
+    plain = [s for s in strings if _ascii_math(s)]
     assert not plain, plain
 
 
