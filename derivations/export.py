@@ -60,6 +60,7 @@ TOPIC_TITLES = {
     "multiaxis": "Multi-axis RoPE: M-RoPE and axial 2-D",
     "properties": "The three rules, scheme by scheme",
     "article": "'Positional Encoding 101', statement by statement",
+    "lemmas": "Lemmas: proved once, for every size, and cited by the proofs above",
 }
 
 TITLE = "posproof: verified derivations of transformer positional encodings"

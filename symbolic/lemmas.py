@@ -27,7 +27,7 @@ from typing import Any
 import sympy as sp
 from sympy.core.sympify import _sympify  # strict: never parses a string
 
-from . import core
+from . import core, sources
 from .core import Step, Theorem
 from .strategies import _is, _is_zero, alpha, bind, congruent, reduce_difference
 
@@ -135,7 +135,7 @@ class Lemma:
         return Step(
             step.get("lhs", lhs),
             step.get("rhs", rhs),
-            why or f"{self.name}",
+            f"{why or self.name} (cites {self.theorem.id})",
             strategy,
             self.theorem.rel,
             cites=citation,
@@ -215,7 +215,7 @@ def _abel() -> Lemma:
         "lemma-abel-summation",
         r"Abel summation (summation by parts), for every $N \ge 0$",
         "lemmas",
-        "N. H. Abel (1826); the discrete analogue of integration by parts",
+        f"{sources.CONCRETE}, §2.6 (summation by parts, after N. H. Abel 1826)",
         (
             Step(
                 lhs,
@@ -225,7 +225,7 @@ def _abel() -> Lemma:
             ),
         ),
         assumptions=("$h_i, S_i$ arbitrary complex sequences", r"$N \ge 0$ an integer"),
-        sizes={_N: (0, 1, 2, 5)},
+        sizes={_N: (1, 2, 3, 5)},
         wrong=_h[_N] * _S[_N] - _h[0] * _S[0] - sp.Sum(_S[_i] * (_h[_i + 1] - _h[_i]), (_i, 0, _N - 1)),
         formula=sp.Eq(lhs, rhs, evaluate=False),
     )
@@ -245,7 +245,7 @@ def _triangle() -> Lemma:
         r"The triangle inequality for finite sums of reals: $|\sum_{i<N} f_i| \le \sum_{i<N} |f_i|$ for every "
         r"$N \ge 0$",
         "lemmas",
-        "the triangle inequality, summed",
+        f"{sources.DLMF}, §1.9 (the triangle inequality), summed",
         (
             Step(
                 lhs,
@@ -257,7 +257,7 @@ def _triangle() -> Lemma:
         ),
         rel="<=",
         assumptions=("$f_i$ real", r"$N \ge 0$ an integer"),
-        sizes={_N: (0, 1, 2, 5)},
+        sizes={_N: (1, 2, 3, 5)},
         wrong=sp.Sum(sp.Abs(_f[_i]), (_i, 0, _N - 2)),
         formula=sp.Le(lhs, rhs, evaluate=False),
     )
@@ -277,7 +277,7 @@ def _triangle_complex() -> Lemma:
         r"The triangle inequality for finite sums of complex numbers: $|\sum_{i<N} z_i| \le \sum_{i<N} |z_i|$ for "
         r"every $N \ge 0$",
         "lemmas",
-        "the triangle inequality, summed",
+        f"{sources.DLMF}, §1.9 (the triangle inequality), summed",
         (
             Step(
                 lhs,
@@ -290,7 +290,7 @@ def _triangle_complex() -> Lemma:
         ),
         rel="<=",
         assumptions=("$z_i$ complex", r"$N \ge 0$ an integer"),
-        sizes={_N: (0, 1, 2, 5)},
+        sizes={_N: (1, 2, 3, 5)},
         wrong=sp.Abs(sp.Sum(sp.re(_z[_i]), (_i, 0, _N - 1))),
         formula=sp.Le(lhs, rhs, evaluate=False),
     )
@@ -317,7 +317,7 @@ def _softmax_permutation() -> Lemma:
         r"Row-wise softmax commutes with permuting rows and columns together, for every $n$ and every permutation "
         r"$\pi$: $\mathrm{softmax}(P S P^T)_{ij} = \mathrm{softmax}(S)_{\pi(i) \pi(j)}$",
         "lemmas",
-        "the commutative law of finite sums (Graham, Knuth and Patashnik, Concrete Mathematics, eq. 2.17)",
+        f"{sources.CONCRETE}, §2.3 (the commutative law of finite sums)",
         (
             Step(
                 lhs,
@@ -350,3 +350,9 @@ def get(name: str) -> Lemma:
     if name not in LEMMAS:
         raise ValueError(f"name: no lemma {name!r}; the lemmas are {sorted(LEMMAS)}")
     return LEMMAS[name]
+
+
+def claims() -> list:
+    r"""The lemmas' theorems, as catalogue claims (topic ``lemmas``): ``posproof check`` verifies them and the exports
+    print their proofs, which every citing step relies on."""
+    return [lemma.theorem for lemma in LEMMAS.values()]

@@ -2,7 +2,7 @@ r"""``PermutationMap(n, k)``: ``π(k)``, an arbitrary permutation ``π`` of ``{0
 use for symbolic ``n``.
 
 The engine knows one fact about it, the commutative law of finite sums (Graham, Knuth and Patashnik, *Concrete
-Mathematics*, eq. 2.17: ``Σ_{k ∈ K} a_k = Σ_{p(k) ∈ K} a_{p(k)}`` for a permutation ``p`` of a finite ``K``): the
+Mathematics*, §2.3: ``Σ_{k ∈ K} a_k = Σ_{p(k) ∈ K} a_{p(k)}`` for a permutation ``p`` of a finite ``K``): the
 strategy ``reindex`` (:mod:`~posproof.symbolic.strategies`) rewrites ``Σ_{k=0}^{n-1} f(π(k))`` to
 ``Σ_{k=0}^{n-1} f(k)``. Nothing else about ``π`` is assumed, so a proof that uses it holds for every permutation.
 The numeric line evaluates ``π`` as one seeded random permutation per ``n`` and per subclass (a second permutation

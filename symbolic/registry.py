@@ -16,7 +16,7 @@ import importlib
 from functools import cache
 
 #: Topics in reading order: the order problem and absolute codes, then relative rewrites, then RoPE.
-TOPICS = ("order", "sinusoidal", "relative", "rope", "extension", "multiaxis", "properties", "article")
+TOPICS = ("order", "sinusoidal", "relative", "rope", "extension", "multiaxis", "properties", "article", "lemmas")
 
 
 #: One module per scheme, in reading order (each module's claims share one topic).
@@ -43,6 +43,7 @@ MODULES = (
     "properties_causal",
     "properties_lengths",
     "article",
+    "lemmas",
 )
 
 

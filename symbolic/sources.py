@@ -46,6 +46,10 @@ XPOS = "Sun et al. 2022, 'A Length-Extrapolatable Transformer' (xPos, arXiv 2212
 LLAMA = "Touvron et al. 2023, 'LLaMA: Open and Efficient Foundation Language Models' (7B: width 4096, 32 heads)"
 BERT = "Devlin et al. 2019, 'BERT' (learned position embeddings, initializer_range 0.02)"
 
+# ---- the lemmas --------------------------------------------------------------------------------------------------
+CONCRETE = "Graham, Knuth and Patashnik 1994, 'Concrete Mathematics'"
+DLMF = "NIST Digital Library of Mathematical Functions"
+
 
 # ---- the bibliography: one entry per work ------------------------------------------------------------------------
 
@@ -99,6 +103,10 @@ WORKS: tuple[tuple[str, str], ...] = (
      "arXiv:2302.13971"),
     ("Devlin et al. 2019", "Devlin et al. 2019, 'BERT: Pre-training of Deep Bidirectional Transformers for "
      "Language Understanding', NAACL, arXiv:1810.04805"),
+    (CONCRETE, "Graham, Knuth and Patashnik 1994, 'Concrete Mathematics: A Foundation for Computer Science', 2nd "
+     "ed., Addison-Wesley: `https://www-cs-faculty.stanford.edu/~knuth/gkp.html`"),
+    (DLMF, "NIST Digital Library of Mathematical Functions, §1.9 (complex numbers, the triangle inequality): "
+     "`https://dlmf.nist.gov/1.9`"),
 )  # fmt: skip
 
 

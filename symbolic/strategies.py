@@ -178,7 +178,7 @@ def _split_last(e):
 def _reindex(e):
     r"""Re-index a sum by a permutation: ``Σ_{k=0}^{n-1} f(π(k)) = Σ_{k=0}^{n-1} f(k)`` when ``π`` is a
     :class:`~posproof.symbolic.permutation.PermutationMap` of ``{0, ..., n - 1}`` and ``k`` occurs in the summand only
-    as ``π(k)`` (the commutative law of finite sums, *Concrete Mathematics* eq. 2.17)."""
+    as ``π(k)`` (the commutative law of finite sums, *Concrete Mathematics* §2.3)."""
 
     def reindexed(s: sp.Sum):
         if len(s.limits) != 1:

@@ -1,0 +1,8 @@
+r"""``python -m posproof.derivations.lemmas``: the lemmas (proved once, for every size, and cited) as LaTeX."""
+
+import sys
+
+from ._topic import main
+
+if __name__ == "__main__":
+    sys.exit(main("lemmas"))
