@@ -119,13 +119,15 @@ ANNOTATIONS: tuple[Annotation, ...] = (
     # ---- 2. Normalized counting ---------------------------------------------------------------------------------
     _a(S[3], "always encoded as [1,1,1,1]", "Dividing by the length puts the last word at [1,1,1,1] for every "
        "length.", R, "normalized-counting-length-dependent",
-       (("pos/(N-1)", "last word, N=5"), ("pos/N", "last word, N=5")),
+       ((r"$\mathrm{pos}/(N-1)$", "last word, $N = 5$"), (r"$\mathrm{pos}/N$", "last word, $N = 5$")),
        note="only when dividing by N - 1; dividing by N, as the next example does, the last word is (N-1)/N"),
     _a(S[3], "[0.33, 0.33, 0.33, 0.33]", "Position 1 is 0.33 for N = 4 and 0.20 for N = 5.", C,
-       "normalized-counting-length-dependent", (("pos/(N-1)", "p_1, N=5"), ("pos/N", "p_1, N=4")), ("1/5", "1/3"),
+       "normalized-counting-length-dependent",
+       ((r"$\mathrm{pos}/(N-1)$", "$p_1$, $N = 5$"), (r"$\mathrm{pos}/N$", "$p_1$, $N = 4$")), ("1/5", "1/3"),
        "0.33 is 1/(N-1) and 0.20 is 1/N: one convention gives 1/3 and 1/4, the other 1/4 and 1/5"),
     _a(S[3], "dependent on the sequence length", "So the code of position 1 depends on the sequence length.", V,
-       "normalized-counting-length-dependent", (("pos/(N-1)", "p_1 depends on N"), ("pos/N", "p_1 depends on N")),
+       "normalized-counting-length-dependent",
+       ((r"$\mathrm{pos}/(N-1)$", "$p_1$ depends on $N$"), (r"$\mathrm{pos}/N$", "$p_1$ depends on $N$")),
        (True, True)),
     # ---- 3. Binary ----------------------------------------------------------------------------------------------
     _a(S[4], "alternates rapidly: 0, 1, 0, 1", "Binary columns alternate 0,1,0,1; 0,0,1,1; 0,0,0,0,1,1,1,1.", V,
@@ -147,18 +149,20 @@ ANNOTATIONS: tuple[Annotation, ...] = (
     _a(S[6], "For pair $i=255$: Dimension 510", "Pair 255 fills dims 510 and 511.", V, "article-pair-index-range",
        ("dims of the last pair",), ([510, 511],)),
     _a(S[6], "$10000^0 = 1$", "Example A: i = 0 gives denominator 1 and sin(1) at pos 1.", V,
-       "sinusoidal-worked-examples-512", (("denominator", 0), ("sin(1/denominator)", 0))),
+       "sinusoidal-worked-examples-512", (("denominator", 0), (r"$\sin(1/\mathrm{denominator})$", 0))),
     _a(S[6], "the output changes drastically", "At i = 0 the value changes drastically from one position to the "
        "next.", V, "sinusoidal-fast-slow-separation", ((0,),), note="pair 0 moves this far per position step"),
     _a(S[6], "(which is the square root of 10000) = 100", "Example B: i = 128 gives exponent 0.5, denominator "
-       "100, sin(0.01).", V, "sinusoidal-worked-examples-512", (("denominator", 1), ("sin(1/denominator)", 1))),
+       "100, sin(0.01).", V, "sinusoidal-worked-examples-512",
+       (("denominator", 1), (r"$\sin(1/\mathrm{denominator})$", 1))),
     _a(S[6], "stretches the wave out by a factor of 100", "Dividing by 100 stretches the wave by a factor of 100.",
        V, "article-cycle-lengths", ("ratio",), ("100.0",)),
     _a(S[6], "completed in just one word", "Pair 128 takes 100 words for the cycle that pair 0 completes in one "
        "word.", C, "article-cycle-lengths", ("words per cycle, i = 0", "words per cycle, i = 128", "ratio"),
        ("1", "100", None), "a cycle takes 2π words at i = 0 and 200π at i = 128; the ratio 100 is right"),
     _a(S[6], "$10000^1 = 10000$", "Example C: i = 255 gives exponent ≈ 1, denominator 10000, sin(0.0001).", C,
-       "sinusoidal-worked-examples-512", (("denominator", 2), ("sin(1/denominator)", 2)), ("10000", "0.0001"),
+       "sinusoidal-worked-examples-512", (("denominator", 2), (r"$\sin(1/\mathrm{denominator})$", 2)),
+       ("10000", "0.0001"),
        "the exponent is 510/512, the denominator 10^(255/64)"),
     _a(S[6], "almost like a constant, gentle slope", "The last pair barely changes over a sentence.", V,
        "sinusoidal-fast-slow-separation", ((2,),), note="pair 255 moves this far per position step"),
@@ -178,7 +182,8 @@ ANNOTATIONS: tuple[Annotation, ...] = (
     _a(S[7], "barely crept up from 0.00 to 0.01 to 0.02", "The slow sine dim goes 0.00, 0.01, 0.02.", V,
        "sinusoidal-dry-run-d4", ((0, 2), (1, 2), (2, 2)), ("0.00", "0.01", "0.02")),
     _a(S[7], "If this sentence were 500 words long", "Over 500 words the slow dims of d_model = 4 curve smoothly "
-       "over the whole paragraph.", V, "article-cycle-lengths", ("d_model = 4, pair 1: cycles in 500 words",),
+       "over the whole paragraph.", V, "article-cycle-lengths",
+       (r"$d_{\mathrm{model}} = 4$, pair 1: cycles in 500 words",),
        note="less than one cycle: no position repeats"),
     # ---- Differentiating between Nearby and Distant Words -------------------------------------------------------
     _a(S[8], "at pos=0, the wave might be at its peak (1.0)", "On a fast wave position 0 may be at the peak "
@@ -198,10 +203,11 @@ ANNOTATIONS: tuple[Annotation, ...] = (
        ("pair nearest 1.0 at pos 50", "its height at pos 50", "height at pos 50 of the slowest pair"),
        note="only pair 96, a 199-word cycle, is at 1.0 at 50; the slowest pair is at 0.005"),
     _a(S[8], "at pos=0 might be 0.000, and the height at pos=1 might be 0.001", "On a slow wave pos 0 reads "
-       "0.000 and pos 1 reads 0.001.", V, "article-slow-wave-heights", ("theta_192", ("PE(1, 384), PE(2, 384)", 0)),
+       "0.000 and pos 1 reads 0.001.", V, "article-slow-wave-heights",
+       (r"$\theta_{192}$", ("PE(1, 384), PE(2, 384)", 0)),
        note="pair 192 (θ = 10^-3) does exactly this"),
     _a(S[8], "a completely unique fingerprint", "With 512 waves from fast to slow every position gets a unique "
-       "code.", V, "article-unique-codes", ("all codes distinct", "closest pair |m - n|"), (True, None),
+       "code.", V, "article-unique-codes", ("all codes distinct", "closest pair $|m - n|$"), (True, None),
        "checked for positions 0 .. 4095; the 512 dims are 256 frequencies, a sine and a cosine each"),
     _a(S[8], "relies heavily on the first few numbers", "The model relies on the fast dims for neighbours and on "
        "the slow dims for the position in a paragraph.", X, note="a statement about what a trained model does"),
@@ -253,7 +259,7 @@ ANNOTATIONS: tuple[Annotation, ...] = (
        "article-relative-distance-sign", ("T5 (key - query)", "DeBERTa, ALiBi, Transformer-XL (query - key)"),
        (3, None), "+3 is key - query (T5); DeBERTa, ALiBi and Transformer-XL count query - key = -3"),
     _a(S[13], "This is called Translation Invariance", "The distance is the same anywhere in a book: translation "
-       "invariance.", V, "t5-bias-relative", ("positions shifted by 10^6: unchanged",), (True,)),
+       "invariance.", V, "t5-bias-relative", ("positions shifted by $10^6$: unchanged",), (True,)),
     _a(S[13], "generalize beautifully to longer texts", "Relative encodings generalise beautifully to longer "
        "texts.", X, note="an empirical claim; 'posproof properties --trained L0 --target L' shows which "
        "quantities are new"),
@@ -283,7 +289,7 @@ ANNOTATIONS: tuple[Annotation, ...] = (
     _a(S[16], "the learned bias value for \"+3 steps\"", "At 3 steps the model looks up the bias for '+3'.", V,
        "t5-bucket-boundaries", ((0,),), note="|r| = 3 has a bucket of its own (below 8)"),
     _a(S[16], "and entirely relative", "T5's bias is entirely relative.", V, "t5-bias-relative",
-       ("positions shifted by 10^6: unchanged",), (True,)),
+       ("positions shifted by $10^6$: unchanged",), (True,)),
     # ---- RoPE ---------------------------------------------------------------------------------------------------
     _a(S[17], "multiplies the word embedding by a rotation matrix", "RoPE multiplies the word embedding by a "
        "rotation matrix.", C, "article-positions-every-layer",
@@ -301,7 +307,9 @@ ANNOTATIONS: tuple[Annotation, ...] = (
     _a(S[18], "becomes $e^{-in\\theta}$", "The dot product conjugates the key: e^{inθ} becomes e^{-inθ}.", V,
        "rope-complex-relative"),
     _a(S[18], "$(q \\cdot k) \\times e^{i(m-n)\\theta}$", "The product is (q·k) e^{i(m-n)θ}.", C,
-       "article-rope-score-conjugate", ("Re(q k e^(i(m-n)θ)) = score", "Re(q conj(k) e^(i(m-n)θ)) = score"),
+       "article-rope-score-conjugate",
+       (r"$\operatorname{Re}(q k e^{i(m-n)\theta})$ = score",
+        r"$\operatorname{Re}(q \bar{k} e^{i(m-n)\theta})$ = score"),
        (True, None), "the key enters conjugated, q conj(k) e^{i(m-n)θ}, and the score is its real part "
        "(rope-complex-relative, rope-2d-real-form)"),
     _a(S[18], "have completely vanished", "The absolute positions cancel, leaving m - n.", V, "rope-complex-relative"),
@@ -335,7 +343,8 @@ ANNOTATIONS: tuple[Annotation, ...] = (
        "bites dog'.", V, "order-permutation-equivariance"),
     _a(S[20], "normalizing counts (0.1, 0.2, 0.3)", "Counting and normalized counting fail: unbounded growth or "
        "length-dependent vectors.", V, "normalized-counting-length-dependent",
-       (("pos/(N-1)", "p_1 depends on N"),), (True,), "and counting grows without bound (counting-unbounded)"),
+       ((r"$\mathrm{pos}/(N-1)$", "$p_1$ depends on $N$"),), (True,),
+       "and counting grows without bound (counting-unbounded)"),
     _a(S[20], "a unique pattern of continuous waves", "The sinusoidal code gives every position a unique pattern.",
        V, "article-unique-codes", ("all codes distinct",), (True,)),
     _a(S[20], "This creates a \"sheer cliff\" between adjacent words", "Fast dims make a sheer cliff between "
@@ -346,7 +355,7 @@ ANNOTATIONS: tuple[Annotation, ...] = (
     _a(S[20], "doesn't actually change the relationship", "With absolute codes the network must learn that a "
        "shift changes no relation.", V, "attention-position-term-not-relative", ((0,),), (False,)),
     _a(S[20], "relative distances remain perfectly intact", "Relative distances survive a shift.", V,
-       "t5-bias-relative", ("positions shifted by 10^6: unchanged",), (True,)),
+       "t5-bias-relative", ("positions shifted by $10^6$: unchanged",), (True,)),
     _a(S[20], "based purely on the number of hops", "Transformer-XL, DeBERTa and T5 score purely by the number "
        "of hops.", R, "deberta-delta-saturation", ((),),
        note="DeBERTa and T5 tell hops apart only inside a window or bucket by bucket (t5-bucket-boundaries)"),

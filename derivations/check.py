@@ -72,17 +72,32 @@ def summary(t: dict) -> str:
     return f"{', '.join(parts)}; {failed} ({t['points']} numeric points at {t['dps']} digits, {t['seconds']:.2f} s)"
 
 
+def _text(prose_: str) -> str:
+    r"""Prose for the terminal (a fact's method, a failure's detail with the computed rows' labels): its ``$...$``
+    math as Unicode, as ``posproof derive --format text`` prints it; prose with an unpaired ``$`` as it is.
+
+    >>> _text(r"$\varphi(5, 0) < \varphi(0, 5)$ = True")
+    'φ(5, 0) < φ(0, 5) = True'
+    """
+    from posproof.printing.prose import prose
+
+    try:
+        return prose(prose_, "text")
+    except ValueError:
+        return prose_
+
+
 def _line(r, width: int) -> list[str]:
     status = VERBS[r.kind] if r.ok else "FAILED"
     if r.kind == "fact":
-        what = r.method
+        what = _text(r.method)
     else:
         states = [s.numeric.status for s in r.steps]
         err = "" if r.numeric_max_rel_error is None else f", max rel err {r.numeric_max_rel_error:.1e}"
         what = f"numeric {'/'.join(sorted(set(states)))}{err}"
     out = [f"{status:<8}  {r.id:<{width}}  {r.seconds:6.2f} s  {what}"]
     if not r.ok:
-        out.append(f"          {r.detail}".rstrip())
+        out.append(f"          {_text(r.detail)}".rstrip())
     return out
 
 

@@ -267,7 +267,7 @@ def schemes() -> tuple[Scheme, ...]:
             "learned absolute (random init)",
             _phi(_dot(_vec("p_m"), _vec("p_n"))),
             (
-                Cell("properties-learned-random-init", read=_key("monotone in |m - n|")),
+                Cell("properties-learned-random-init", read=_key("monotone in $|m - n|$")),
                 Cell("properties-learned-random-init", read=_key("translation invariant")),
                 ABS_SYM,
             ),
@@ -280,7 +280,7 @@ def schemes() -> tuple[Scheme, ...]:
             "Transformer-XL",
             _phi(sp.MatMul(_vec("v").T, sp.MatrixSymbol("W_{k,R}", d, d), _vec("R_{m - n}"))),
             (
-                Cell("properties-txl-rules", read=_key("monotone in |m - n|"), note=r"learned $v$, $W_{k,R}$"),
+                Cell("properties-txl-rules", read=_key("monotone in $|m - n|$"), note=r"learned $v$, $W_{k,R}$"),
                 Cell("txl-translation-invariant", read=lambda v: v[0]),
                 Cell("properties-txl-rules", read=_key("symmetric")),
             ),
@@ -292,7 +292,7 @@ def schemes() -> tuple[Scheme, ...]:
             (
                 Cell(
                     "properties-deberta-rules",
-                    read=_not("clipped: constant for |i - j| >= k"),
+                    read=_not(r"clipped: constant for $|i - j| \ge k$"),
                     note=r"constant for $|m - n| \ge k$",
                 ),
                 Cell("deberta-translation-invariant", read=lambda v: v[2]),
@@ -308,7 +308,7 @@ def schemes() -> tuple[Scheme, ...]:
             (
                 Cell(
                     "properties-deberta-rules",
-                    read=_not("log buckets: phi(i, i - 5) = phi(i, i - 6)"),
+                    read=_not(r"log buckets: $\varphi(i, i - 5) = \varphi(i, i - 6)$"),
                     note="equal within a bucket",
                 ),
                 Cell("properties-deberta-rules", read=_key("log buckets: translation invariant")),
@@ -381,9 +381,11 @@ def schemes() -> tuple[Scheme, ...]:
             "xPos",
             _phi(_pairs(zeta ** ((m - n) / gamma) * psi(n - m))),
             (
-                Cell("properties-xpos-rules", read=_key("monotone up to m - n"), note="$q = k$, keys before the query"),
+                Cell(
+                    "properties-xpos-rules", read=_key("monotone up to $m - n$"), note="$q = k$, keys before the query"
+                ),
                 Cell("properties-xpos-relative", "holds"),
-                Cell("properties-xpos-rules", read=_not("phi(5, 0) < phi(0, 5)"), note="even for $q = k$"),
+                Cell("properties-xpos-rules", read=_not(r"$\varphi(5, 0) < \varphi(0, 5)$"), note="even for $q = k$"),
             ),
             Length("properties-length-rope", _rope("xpos")),
         ),
@@ -401,7 +403,7 @@ def schemes() -> tuple[Scheme, ...]:
             "no position code, causal mask",
             _phi(sp.Piecewise((0, n <= m), (-sp.oo, True))),
             (
-                Cell("properties-causal-mask-rules", read=_key("monotone in |m - n|")),
+                Cell("properties-causal-mask-rules", read=_key("monotone in $|m - n|$")),
                 Cell("properties-causal-mask-rules", read=_key("translation invariant")),
                 Cell("properties-causal-mask-rules", read=_key("symmetric")),
             ),

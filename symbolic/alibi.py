@@ -50,7 +50,7 @@ def _alibi_bias(dps: int, bias=alibi.alibi_bias):
     decreasing = all(bool(np.all(np.diff(B[:, a, : a + 1], axis=-1) > 0)) for a in range(1, 64))
     value = {
         "constant along diagonals": toeplitz,
-        "positions shifted by 2^40: unchanged": shifted,
+        "positions shifted by $2^{40}$: unchanged": shifted,
         "strictly decreasing as the key moves back": decreasing,
     }
     return value, [*value.items(), ("bias of head 0, query 5, keys 0..5", B[0, 5, :6].tolist())]
@@ -67,7 +67,7 @@ def alibi_translation() -> Fact:
         "as the key moves further back.",
         {
             "constant along diagonals": True,
-            "positions shifted by 2^40: unchanged": True,
+            "positions shifted by $2^{40}$: unchanged": True,
             "strictly decreasing as the key moves back": True,
         },
         _alibi_bias,

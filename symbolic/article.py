@@ -113,7 +113,7 @@ def _cycles(dps: int, period=lambda th: 2 * mpmath.pi / th):
         "ratio": _fmt(lam[128] / lam[0], 4),
         "words per cycle, i = 255": _fmt(lam[255], 5),
         "pairs with cycles of 100 .. 999 words": [hundreds[0], hundreds[-1]],
-        "d_model = 4, pair 1: cycles in 500 words": _fmt(500 / period(small), 3),
+        r"$d_{\mathrm{model}} = 4$, pair 1: cycles in 500 words": _fmt(500 / period(small), 3),
     }
     return value, list(value.items())
 
@@ -134,7 +134,7 @@ def cycle_lengths() -> Fact:
             "ratio": "100.0",
             "words per cycle, i = 255": "60611.",
             "pairs with cycles of 100 .. 999 words": [77, 140],
-            "d_model = 4, pair 1: cycles in 500 words": "0.796",
+            r"$d_{\mathrm{model}} = 4$, pair 1: cycles in 500 words": "0.796",
         },
         _cycles,
         method="mpmath at {dps} digits (numeric.sinusoid.inverse_frequencies_mp)",
@@ -186,7 +186,7 @@ def _heights(dps: int, wave=mpmath.sin):
     i50, i6 = nearest_one(50), nearest_one(6)
     value = {
         "PE(0, 2i), every i": sorted({_fmt(wave(0 * x), 3) for x in th}),
-        "theta_192": _fmt(th[192], 3),
+        r"$\theta_{192}$": _fmt(th[192], 3),
         "PE(1, 384), PE(2, 384)": [_fmt(wave(p * th[192]), 4) for p in (1, 2)],
         "pair nearest 1.0 at pos 50": i50,
         "its height at pos 50": _fmt(wave(50 * th[i50]), 5),
@@ -208,7 +208,7 @@ def slow_wave_heights() -> Fact:
         "pair is at 0.00518; the pair closest to 1.0 at pos 6 is i = 37 (a 24-word cycle).",
         {
             "PE(0, 2i), every i": ["0.0"],
-            "theta_192": "0.00100",
+            r"$\theta_{192}$": "0.00100",
             "PE(1, 384), PE(2, 384)": ["0.001000", "0.002000"],
             "pair nearest 1.0 at pos 50": 96,
             "its height at pos 50": "0.99995",
@@ -229,8 +229,8 @@ def _unique(dps: int, pairs=None):
     # |PE(m) - PE(n)|² = 2 Σ_i (1 - cos((m - n)θ_i)) depends on m - n only (sinusoidal-dot-product)
     dist2 = 2 * np.sum(1 - np.cos(np.outer(gap, th)), axis=1)
     closest = int(gap[np.argmin(dist2)])
-    value = {"closest pair |m - n|": closest, "all codes distinct": bool(dist2.min() > 1e-6)}
-    return value, [*value.items(), ("min |PE(m) - PE(n)|²", float(dist2.min()))]
+    value = {"closest pair $|m - n|$": closest, "all codes distinct": bool(dist2.min() > 1e-6)}
+    return value, [*value.items(), (r"$\min |\mathrm{PE}(m) - \mathrm{PE}(n)|^2$", float(dist2.min()))]
 
 
 def unique_codes() -> Fact:
@@ -241,7 +241,7 @@ def unique_codes() -> Fact:
         WAVES,
         "|PE(m) - PE(n)|² = 2 Σ_i (1 - cos((m - n)θ_i)) for all 256 pairs (512 sine and cosine dims), minimised "
         "over |m - n| = 1 .. 4095: the minimum 13.80 is at |m - n| = 1, far from 0.",
-        {"closest pair |m - n|": 1, "all codes distinct": True},
+        {"closest pair $|m - n|$": 1, "all codes distinct": True},
         _unique,
         method="NumPy float64 (numeric.sinusoid.inverse_frequencies); the minimum is 13.8, far above rounding",
         wrong=lambda dps: _unique(dps, pairs=slice(0, 1)),
@@ -335,7 +335,7 @@ def _no_p2p(dps: int, scores=deberta.deberta_scores_gather):
     Qr, Kr = rng.standard_normal((2 * k, width)), rng.standard_normal((2 * k, width))
     largest = float(np.max(np.abs(scores(zero, zero, Qr, Kr, k))))
     value = {"scores with zero content are all 0": largest == 0.0}
-    return value, [*value.items(), ("max |A(i, j)|", largest)]
+    return value, [*value.items(), (r"$\max |A(i, j)|$", largest)]
 
 
 def deberta_no_p2p() -> Fact:
@@ -503,11 +503,16 @@ def _conjugate(dps: int, conjugate_key: bool = True):
         query = qz if conjugate_key else mpmath.conj(qz)
         tol = settings.rel_tol(dps)
         value = {
-            "Re(q conj(k) e^(i(m-n)θ)) = score": bool(abs(mpmath.re(query * key * turn) - score) <= tol),
-            "Re(q k e^(i(m-n)θ)) = score": bool(abs(mpmath.re(qz * kz * turn) - score) <= tol),
-            "(q k) e^(i(m-n)θ) is real": mpmath.im(qz * kz * turn) == 0,
+            r"$\operatorname{Re}(q \bar{k} e^{i(m-n)\theta})$ = score": bool(
+                abs(mpmath.re(query * key * turn) - score) <= tol
+            ),
+            r"$\operatorname{Re}(q k e^{i(m-n)\theta})$ = score": bool(abs(mpmath.re(qz * kz * turn) - score) <= tol),
+            r"$(q k) e^{i(m-n)\theta}$ is real": mpmath.im(qz * kz * turn) == 0,
         }
-        rows = [("score (numeric.rotary.rope_mp)", score), ("Re(q k e^(i(m-n)θ))", mpmath.re(qz * kz * turn))]
+        rows = [
+            ("score (`numeric.rotary.rope_mp`)", score),
+            (r"$\operatorname{Re}(q k e^{i(m-n)\theta})$", mpmath.re(qz * kz * turn)),
+        ]
     return value, [*value.items(), *rows]
 
 
@@ -521,8 +526,9 @@ def rope_score_conjugate() -> Fact:
         r"$d = 2$, $\theta = 1$, $q = 1 + 2i$ at $m = 5$, $k = 3 - i$ at $n = 2$: the score of "
         r"`numeric.rotary.rope_mp` equals the real part of $q \bar{k} e^{i(m-n)\theta}$ (rope-complex-relative, "
         r"rope-2d-real-form), not the real part of $q k e^{i(m-n)\theta}$, which is not even real itself.",
-        {"Re(q conj(k) e^(i(m-n)θ)) = score": True, "Re(q k e^(i(m-n)θ)) = score": False,
-         "(q k) e^(i(m-n)θ) is real": False},
+        {r"$\operatorname{Re}(q \bar{k} e^{i(m-n)\theta})$ = score": True,
+         r"$\operatorname{Re}(q k e^{i(m-n)\theta})$ = score": False,
+         r"$(q k) e^{i(m-n)\theta}$ is real": False},
         _conjugate,
         method="mpmath at {dps} digits (numeric.rotary.rope_mp)",
         wrong=lambda dps: _conjugate(dps, conjugate_key=False),

@@ -250,11 +250,11 @@ def _counterexample(dps: int, commuting: bool = False):
         return (pe(a).T * M * pe(b))[0]
 
     rows, verdicts = [], []
-    for label, M in (("W_q^T W_k (random integers)", Wq.T * Wk), ("identity", mpmath.eye(dd))):
+    for label, M in ((r"$W_q^\top W_k$ (random integers)", Wq.T * Wk), ("identity", mpmath.eye(dd))):
         values = [score(M, a, a + 3) for a in (0, 5, 10)]
         same = all(abs(v - values[0]) <= settings.rel_tol(dps) for v in values)
         verdicts.append(same)
-        rows += [(f"{label}: phi({a}, {a + 3})", v) for a, v in zip((0, 5, 10), values, strict=True)]
+        rows += [(f"{label}: " + r"$\varphi(%d, %d)$" % (a, a + 3), v) for a, v in zip((0, 5, 10), values, strict=True)]
     return verdicts, rows
 
 

@@ -168,13 +168,18 @@ def _gather(dps: int, gather=deberta.deberta_scores_gather):
         direct = deberta.deberta_scores_direct(Qc, Kc, Qr, Kr, kk, p2c_index=conv)
         err = float(np.max(np.abs(g - direct)))
         value.append(bool(err <= tolerances.FACT_FLOAT64_ATOL))
-        rows.append((f"{conv}: max |gather - direct|", formatting.below(err, tolerances.FACT_FLOAT64_ATOL)))
+        rows.append(
+            (
+                f"{conv}: " + r"$\max |\mathrm{gather} - \mathrm{direct}|$",
+                formatting.below(err, tolerances.FACT_FLOAT64_ATOL),
+            )
+        )
     # translation: the last L tokens alone, at positions 0 .. L-1 instead of t .. t+L-1
     whole = deberta.deberta_scores_gather(Qc, Kc, Qr, Kr, kk)
     alone = deberta.deberta_scores_gather(Qc[t:], Kc[t:], Qr, Kr, kk)
     err = float(np.max(np.abs(whole[t:, t:] - alone)))
     value.append(bool(err <= tolerances.FACT_FLOAT64_ATOL))
-    rows.append(("max |A(i + t, j + t) - A(i, j)|, t = 3", formatting.below(err, tolerances.FACT_FLOAT64_ATOL)))
+    rows.append((r"$\max |A(i + t, j + t) - A(i, j)|$, $t = 3$", formatting.below(err, tolerances.FACT_FLOAT64_ATOL)))
     return value, rows
 
 
@@ -279,7 +284,7 @@ def _log_buckets(dps: int, top_offset: int = -1):
         b = [deberta.deberta_log_bucket_mp(x, 256, 512, dps) for x in r]
     else:
         b = [_log_bucket_mp(x, 256, 512, 512 + top_offset) for x in r]
-    return b, [("r = i - j", r), ("bucket (bucket_size 256, max_position 512)", b)]
+    return b, [("r = i - j", r), ("bucket (`bucket_size` 256, `max_position` 512)", b)]
 
 
 def deberta_log_buckets() -> Fact:

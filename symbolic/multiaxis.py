@@ -143,7 +143,7 @@ def _text_tokens(dps: int, text_axis_only: bool = False):
         ref = rope_mp(x, m, base, layout="half", dps=dps)
         gap = max(abs(g - r) for gr, rr in zip(got, ref, strict=True) for g, r in zip(gr, rr, strict=True))
         value[name] = "equals 1-D RoPE" if gap == 0 else "differs from 1-D RoPE"
-        rows.append((f"{name}: max |M-RoPE(x, (m, m, m)) - RoPE(x, m)|", gap))
+        rows.append((f"{name}: " + r"$\max |\operatorname{M-RoPE}(x, (m, m, m)) - \mathrm{RoPE}(x, m)|$", gap))
     return value, rows
 
 
@@ -246,8 +246,8 @@ def _commuting(dps: int, noncommuting_first: bool = False):
                 gap = max(gap, mpmath.mnorm(D, "inf"))
             holds = gap <= mpmath.mpf(10) ** (-(dps - 10))
             value[name] = "R(p)^T R(p') = R(p' - p)" if holds else "R(p)^T R(p') != R(p' - p)"
-            rows.append((f"{name}: max over 6 position pairs of |R(p)^T R(p') - R(p' - p)|", gap))
-            rows.append((f"{name}: |G1 G2 - G2 G1|", mpmath.mnorm(G1 * G2 - G2 * G1, "inf")))
+            rows.append((f"{name}: max over 6 position pairs of " + r"$|R(p)^\top R(p') - R(p' - p)|$", gap))
+            rows.append((f"{name}: $|G_1 G_2 - G_2 G_1|$", mpmath.mnorm(G1 * G2 - G2 * G1, "inf")))
     return value, rows
 
 
@@ -350,10 +350,10 @@ def _proportional_vs_partial(dps: int, over_rotary_width: bool = False):
             abs(x - y) <= 1e-12 * y for x, y in zip(rotated, partial, strict=True))),
     }  # fmt: skip
     rows = [
-        ("proportional theta_1 = b^(-2/256)", prop[1]),
-        ("partial rotary theta_1 = b^(-2/64)", partial[1]),
-        ("proportional theta_31 = b^(-62/256)", prop[31]),
-        ("partial rotary theta_31 = b^(-62/64)", partial[31]),
+        (r"proportional $\theta_1 = b^{-2/256}$", prop[1]),
+        (r"partial rotary $\theta_1 = b^{-2/64}$", partial[1]),
+        (r"proportional $\theta_{31} = b^{-62/256}$", prop[31]),
+        (r"partial rotary $\theta_{31} = b^{-62/64}$", partial[31]),
     ]
     return value, rows
 

@@ -322,7 +322,7 @@ def _dog_bites_man(dps, with_positions: bool = False):
         gap = max(abs(x - y) for w in WORDS for x, y in zip(a[w], b[w], strict=True))
         key = "causal" if causal else "no mask"
         value[key] = "same output per word" if gap <= tol else "outputs differ"
-        table.append((f"{key}: max |out_dog-bites-man(w) - out_man-bites-dog(w)|", gap))
+        table.append((f"{key}: largest gap between the two sentences' outputs, " + r"$\max_w |o(w) - o'(w)|$", gap))
     return value, table
 
 
@@ -353,7 +353,11 @@ def _counting_examples(dps, first: int = 0):
     last3, last30 = counting_code(3, first=first)[-1], counting_code(30, first=first)[-1]
     # |p_29| / |unit embedding| = sqrt(4 · 29^2) / 1, exactly
     ratio = mpmath.sqrt(mpmath.fsum(c * c for c in counting_code(30, first=first)[29]))
-    value = {"last of 3 words": last3, "last of 30 words": last30, "|p_29| / |unit embedding|": mpmath.nstr(ratio, 6)}
+    value = {
+        "last of 3 words": last3,
+        "last of 30 words": last30,
+        r"$|p_{29}|$ over a unit embedding's norm": mpmath.nstr(ratio, 6),
+    }
     return value, list(value.items())
 
 
@@ -366,7 +370,11 @@ def counting_examples() -> Fact:
         "With position 0 = [0,0,0,0] (as the article sets it), a 3-word sentence ends at [2,2,2,2] and a 30-word one "
         "at [29,29,29,29] (the article says [3,3,3,3] and [30,...]: off by one). The position vector at 29 is 58 "
         "times longer than a unit-norm word embedding: the position swamps the meaning.",
-        {"last of 3 words": [2, 2, 2, 2], "last of 30 words": [29, 29, 29, 29], "|p_29| / |unit embedding|": "58.0"},
+        {
+            "last of 3 words": [2, 2, 2, 2],
+            "last of 30 words": [29, 29, 29, 29],
+            r"$|p_{29}|$ over a unit embedding's norm": "58.0",
+        },
         _counting_examples,
         method="exact integer arithmetic (the counting code of each sentence), mpmath for the norm",
         wrong=lambda dps: _counting_examples(dps, first=1),
@@ -379,15 +387,15 @@ def counting_examples() -> Fact:
 
 
 def _normalized(dps, denominators=None):
-    denominators = denominators or {"pos/(N-1)": lambda N_: N_ - 1, "pos/N": lambda N_: N_}
+    denominators = denominators or {r"$\mathrm{pos}/(N-1)$": lambda N_: N_ - 1, r"$\mathrm{pos}/N$": lambda N_: N_}
     value = {}
     for name, denom in denominators.items():
         p1 = {N_: Fraction(1, denom(N_)) for N_ in (4, 5)}
         value[name] = {
-            "p_1, N=4": str(p1[4]),
-            "p_1, N=5": str(p1[5]),
-            "last word, N=5": str(Fraction(4, denom(5))),
-            "p_1 depends on N": p1[4] != p1[5],
+            "$p_1$, $N = 4$": str(p1[4]),
+            "$p_1$, $N = 5$": str(p1[5]),
+            "last word, $N = 5$": str(Fraction(4, denom(5))),
+            "$p_1$ depends on $N$": p1[4] != p1[5],
         }
     table = [(f"{name}: {k}", v) for name, row in value.items() for k, v in row.items()]
     return value, table
@@ -403,12 +411,24 @@ def normalized_counting() -> Fact:
         r"Under $\mathrm{pos}/(N-1)$ the last word is 1 but $p_1$ is 1/3 vs 1/4; under $\mathrm{pos}/N$ $p_1$ is 1/4 "
         "vs 1/5 and the last word is not 1. Either way $p_1$ depends on $N$: the counterexample stands.",
         {
-            "pos/(N-1)": {"p_1, N=4": "1/3", "p_1, N=5": "1/4", "last word, N=5": "1", "p_1 depends on N": True},
-            "pos/N": {"p_1, N=4": "1/4", "p_1, N=5": "1/5", "last word, N=5": "4/5", "p_1 depends on N": True},
+            r"$\mathrm{pos}/(N-1)$": {
+                "$p_1$, $N = 4$": "1/3",
+                "$p_1$, $N = 5$": "1/4",
+                "last word, $N = 5$": "1",
+                "$p_1$ depends on $N$": True,
+            },
+            r"$\mathrm{pos}/N$": {
+                "$p_1$, $N = 4$": "1/4",
+                "$p_1$, $N = 5$": "1/5",
+                "last word, $N = 5$": "4/5",
+                "$p_1$ depends on $N$": True,
+            },
         },
         _normalized,
         method="exact rationals (Python fractions)",
-        wrong=lambda dps: _normalized(dps, {"pos/(N-1)": lambda N_: N_ - 1, "pos/N": lambda N_: N_ - 1}),
+        wrong=lambda dps: _normalized(
+            dps, {r"$\mathrm{pos}/(N-1)$": lambda N_: N_ - 1, r"$\mathrm{pos}/N$": lambda N_: N_ - 1}
+        ),
         formula=sp.Ne(_code(1, 4), _code(1, 5), evaluate=False),
         notes="The wrong computation uses pos/(N-1) for both of the article's examples.",
     )

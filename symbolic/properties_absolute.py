@@ -146,11 +146,11 @@ def _learned(dps: int, row=lambda pos: pos):
     tol = tolerances.FACT_FLOAT64_ATOL
     monotone = all(phi[a, a + w + 1] < phi[a, a + w] for a in range(size) for w in range(size - a - 1))
     invariant = bool(np.max(np.abs(phi[1:, 1:] - phi[:-1, :-1])) <= tol)
-    value = {"monotone in |m - n|": monotone, "translation invariant": invariant}
+    value = {"monotone in $|m - n|$": monotone, "translation invariant": invariant}
     table_rows = [
         *value.items(),
-        ("phi(0, 1), phi(1, 2), phi(2, 3)", [float(phi[0, 1]), float(phi[1, 2]), float(phi[2, 3])]),
-        ("phi(0, 1), phi(0, 2), phi(0, 3)", [float(phi[0, 1]), float(phi[0, 2]), float(phi[0, 3])]),
+        (r"$\varphi(0, 1)$, $\varphi(1, 2)$, $\varphi(2, 3)$", [float(phi[0, 1]), float(phi[1, 2]), float(phi[2, 3])]),
+        (r"$\varphi(0, 1)$, $\varphi(0, 2)$, $\varphi(0, 3)$", [float(phi[0, 1]), float(phi[0, 2]), float(phi[0, 3])]),
     ]
     return value, table_rows
 
@@ -163,7 +163,7 @@ def learned_rules() -> Fact:
         f"{RULES_SOURCE}; {sources.BERT}",
         "64 positions x 64 components drawn N(0, 0.02²) (seeded), φ(m, n) = p_m·p_n: φ(m, m + u) does not fall "
         "with u, and φ(m + 1, n + 1) differs from φ(m, n) (beyond 1e-12).",
-        {"monotone in |m - n|": False, "translation invariant": False},
+        {"monotone in $|m - n|$": False, "translation invariant": False},
         _learned,
         method="NumPy float64 (seeded normal table)",
         wrong=lambda dps: _learned(dps, row=lambda pos: 0),

@@ -29,7 +29,7 @@ def _causal(dps: int, transpose: bool = False):
     value = {
         "translation invariant": invariant,
         "symmetric": bool(np.array_equal(big, big.T)),
-        "monotone in |m - n|": bool(np.all(np.diff(visible) > 0)),
+        "monotone in $|m - n|$": bool(np.all(np.diff(visible) > 0)),
         "query 2 reads keys": [int(j) for j in np.flatnonzero(big[2, :size])],
     }
     return value, list(value.items())
@@ -47,7 +47,7 @@ def causal_rules() -> Fact:
         {
             "translation invariant": True,
             "symmetric": False,
-            "monotone in |m - n|": False,
+            "monotone in $|m - n|$": False,
             "query 2 reads keys": [0, 1, 2],
         },
         _causal,

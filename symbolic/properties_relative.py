@@ -29,8 +29,8 @@ def _txl(dps: int, distance=lambda r: r):
     at = dict(zip(r.tolist(), phi.tolist(), strict=True))
     symmetric = all(abs(at[a] - at[-a]) <= tolerances.FACT_FLOAT64_ATOL for a in range(21))
     monotone = all(at[a + 1] < at[a] and at[-a - 1] < at[-a] for a in range(20))
-    value = {"symmetric": symmetric, "monotone in |m - n|": monotone}
-    return value, [*value.items(), ("phi at m - n = -3, 0, 3", [at[-3], at[0], at[3]])]
+    value = {"symmetric": symmetric, "monotone in $|m - n|$": monotone}
+    return value, [*value.items(), (r"$\varphi$ at $m - n = -3, 0, 3$", [at[-3], at[0], at[3]])]
 
 
 def txl_rules() -> Fact:
@@ -43,7 +43,7 @@ def txl_rules() -> Fact:
         "φ(m, n) = v^T W_{k,R} R_{m-n} (the position->position term) with seeded v (8) and W_{k,R} (8 x 16), R in "
         "[sin | cos] halves from numeric.transformer_xl.txl_relative_embeddings, for m - n = -20 .. 20: "
         "φ(m, n) differs from φ(n, m), and φ does not fall as |m - n| grows.",
-        {"symmetric": False, "monotone in |m - n|": False},
+        {"symmetric": False, "monotone in $|m - n|$": False},
         _txl,
         method="NumPy float64 (numeric.transformer_xl.txl_relative_embeddings), agreement to "
         + f"{tolerances.FACT_FLOAT64_ATOL:g}",
@@ -69,10 +69,10 @@ def _deberta(dps: int, transpose=lambda A: A.T):
     tol = tolerances.FACT_FLOAT64_ATOL
     value = {
         "clipped: symmetric": bool(np.max(np.abs(A - transpose(A))) <= tol),
-        "clipped: constant for |i - j| >= k": bool(np.ptp(A[0, 3:]) <= tol and np.ptp(A[3:, 0]) <= tol),
+        r"clipped: constant for $|i - j| \ge k$": bool(np.ptp(A[0, 3:]) <= tol and np.ptp(A[3:, 0]) <= tol),
         "log buckets: translation invariant": bool(np.max(np.abs(B[1:, 1:] - B[:-1, :-1])) <= tol),
         "log buckets: symmetric": bool(np.max(np.abs(B - transpose(B))) <= tol),
-        "log buckets: phi(i, i - 5) = phi(i, i - 6)": bool(abs(B[20, 15] - B[20, 14]) <= tol),
+        r"log buckets: $\varphi(i, i - 5) = \varphi(i, i - 6)$": bool(abs(B[20, 15] - B[20, 14]) <= tol),
     }
     buckets = deberta.deberta_log_bucket(np.arange(0, 12), 8, 32).tolist()
     return value, [*value.items(), ("log buckets (8, 32) of r = 0 .. 11", buckets)]
@@ -90,10 +90,10 @@ def deberta_rules() -> Fact:
         "max_position 32, k = 8) over 40 positions; agreement to 1e-12.",
         {
             "clipped: symmetric": False,
-            "clipped: constant for |i - j| >= k": True,
+            r"clipped: constant for $|i - j| \ge k$": True,
             "log buckets: translation invariant": True,
             "log buckets: symmetric": False,
-            "log buckets: phi(i, i - 5) = phi(i, i - 6)": True,
+            r"log buckets: $\varphi(i, i - 5) = \varphi(i, i - 6)$": True,
         },
         _deberta,
         method="NumPy float64 (numeric.deberta.deberta_scores_gather)",

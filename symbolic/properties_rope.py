@@ -101,7 +101,12 @@ def _rope_rules(dps: int, scaled: bool = True):
         # q = k = (1, 0) in every plane: (A R'_0 q)^T (A R'_r k) = A² Σ_i cos(r θ'_i) (extension-scaled-rope-relative)
         phi = af**2 * np.cos(np.outer(r, inv)).sum(axis=1)
         value[rule] = monotone_range(phi)
-        rows.append((f"{rule}: phi(0), phi(K), phi(K + 1)", [phi[0], phi[value[rule]], phi[value[rule] + 1]]))
+        rows.append(
+            (
+                f"{rule}: " + r"$\varphi(0)$, $\varphi(K)$, $\varphi(K + 1)$",
+                [phi[0], phi[value[rule]], phi[value[rule] + 1]],
+            )
+        )
     return value, rows
 
 
@@ -190,8 +195,12 @@ def _xpos(dps: int, sign: int = 1):
         if values[-1] >= values[-2]:
             break
     K = len(values) - 2
-    value = {"monotone up to m - n": K, "phi(5, 0) < phi(0, 5)": bool(phi(5) < phi(-5))}
-    return value, [*value.items(), ("phi(5, 0), phi(0, 5)", [phi(5), phi(-5)]), ("phi(K), phi(K + 1)", values[-2:])]
+    value = {"monotone up to $m - n$": K, r"$\varphi(5, 0) < \varphi(0, 5)$": bool(phi(5) < phi(-5))}
+    return value, [
+        *value.items(),
+        (r"$\varphi(5, 0)$, $\varphi(0, 5)$", [phi(5), phi(-5)]),
+        (r"$\varphi(K)$, $\varphi(K + 1)$", values[-2:]),
+    ]
 
 
 def xpos_rules() -> Fact:
@@ -204,7 +213,7 @@ def xpos_rules() -> Fact:
         "q = k = (1, 0) in every plane: φ(m, n) = Σ_i ζ_i^((m-n)/γ) cos((m - n)θ_i) with ζ_i = (2i + 0.4d)/(1.4d) "
         "(properties-xpos-relative): the largest K with φ(0) > ... > φ(K) over keys before the query, and "
         "φ(5, 0) against φ(0, 5).",
-        {"monotone up to m - n": 11, "phi(5, 0) < phi(0, 5)": True},
+        {"monotone up to $m - n$": 11, r"$\varphi(5, 0) < \varphi(0, 5)$": True},
         _xpos,
         method="mpmath at {dps} digits",
         wrong=lambda dps: _xpos(dps, sign=-1),

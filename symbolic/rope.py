@@ -650,7 +650,12 @@ def _decay_bound_compute(dps: int, normalised: bool = False):
     from posproof.numeric.sinusoid import inverse_frequencies_mp
 
     rng = random.Random("rope-decay-bound")
-    value = {"draws": 0, "score = Abel form": 0, "score <= bound": 0, "score <= bound/(d/2), the plotted curve": 0}
+    value = {
+        "draws": 0,
+        "score = Abel form": 0,
+        r"score $\le$ bound": 0,
+        r"score $\le \mathrm{bound}/(d/2)$, the plotted curve": 0,
+    }
     rows = []
     for width in (8, 32, 128):
         thetas = inverse_frequencies_mp(width, 10000, dps)
@@ -702,8 +707,8 @@ def _decay_bound() -> Fact:
         claim={
             "draws": 36,
             "score = Abel form": 36,
-            "score <= bound": 36,
-            "score <= bound/(d/2), the plotted curve": 27,
+            r"score $\le$ bound": 36,
+            r"score $\le \mathrm{bound}/(d/2)$, the plotted curve": 27,
         },
         compute=_decay_bound_compute,
         method="mpmath at {dps} digits, 36 seeded draws",

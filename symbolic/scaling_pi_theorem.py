@@ -279,17 +279,19 @@ def _pi_counterexample(dps: int, exponent: int = 2):
             corrected = (width + 4 * log_c) * spread / (8 * log_c)
             value[f"{label}: paper's bound holds"] = bool(err <= paper)
             value[f"{label}: corrected bound holds"] = bool(err <= corrected)
-            rows.append((f"{label}: |a(s) - a_linear(s)| at the midpoint", mpmath.nstr(err, 8)))
-            rows.append((f"{label}: paper d(s - s_1)(s_2 - s)/(8 ln c)", mpmath.nstr(paper, 8)))
-            rows.append((f"{label}: corrected (d + 4 ln c)(s - s_1)(s_2 - s)/(8 ln c)", mpmath.nstr(corrected, 8)))
+            rows.append((f"{label}: " + r"$|a(s) - a_{\mathrm{linear}}(s)|$ at the midpoint", mpmath.nstr(err, 8)))
+            rows.append((f"{label}: " + r"paper $d(s - s_1)(s_2 - s)/(8 \ln c)$", mpmath.nstr(paper, 8)))
+            rows.append(
+                (f"{label}: " + r"corrected $(d + 4 \ln c)(s - s_1)(s_2 - s)/(8 \ln c)$", mpmath.nstr(corrected, 8))
+            )
         sharp = mpmath.fsum(t**2 for t in theta)
         rows.append(
             (
-                "Σ_j θ_j² = |a''(0)|, against the paper's M = d/(4 ln c)",
+                r"$\sum_j \theta_j^2 = |a''(0)|$, against the paper's $M = d/(4 \ln c)$",
                 [mpmath.nstr(sharp, 8), mpmath.nstr(width / (4 * log_c), 8)],
             )
         )
-        value["paper's M bounds |a''(0)|"] = bool(sharp <= width / (4 * log_c))
+        value[r"paper's $M$ bounds $|a''(0)|$"] = bool(sharp <= width / (4 * log_c))
     return value, rows
 
 
@@ -310,7 +312,7 @@ def pi_counterexample() -> Fact:
             "[0, 1]: corrected bound holds": True,
             "[0, 1/8]: paper's bound holds": False,
             "[0, 1/8]: corrected bound holds": True,
-            "paper's M bounds |a''(0)|": False,
+            r"paper's $M$ bounds $|a''(0)|$": False,
         },
         _pi_counterexample,
         method="mpmath at {dps} digits (θ_j from numeric.sinusoid.inverse_frequencies_mp)",

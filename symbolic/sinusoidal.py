@@ -390,9 +390,9 @@ def _worked_examples(dps, exponent=lambda j: mpmath.mpf(2 * j) / 512):
     idx = (0, 128, 255)
     den = [mpmath.mpf(10000) ** exponent(j) for j in idx]
     val = [mpmath.sin(1 / x) for x in den]
-    value = {"denominator": [_fmt(x, 8) for x in den], "sin(1/denominator)": [_fmt(x, 6) for x in val]}
-    table = [(f"i={j}: 10000^({2 * j}/512)", x) for j, x in zip(idx, den, strict=True)]
-    table += [(f"i={j}: sin(1/10000^({2 * j}/512))", x) for j, x in zip(idx, val, strict=True)]
+    value = {"denominator": [_fmt(x, 8) for x in den], r"$\sin(1/\mathrm{denominator})$": [_fmt(x, 6) for x in val]}
+    table = [(f"$i = {j}$: $10000^{{{2 * j}/512}}$", x) for j, x in zip(idx, den, strict=True)]
+    table += [(f"$i = {j}$: " + r"$\sin(1/10000^{%d/512})$" % (2 * j), x) for j, x in zip(idx, val, strict=True)]
     return value, table
 
 
@@ -406,7 +406,7 @@ def worked_examples_512() -> Fact:
         r"and writes 10000), so the value is $\sin(1.0366 \cdot 10^{-4})$, not $\sin(0.0001)$.",
         {
             "denominator": ["1.0000000", "100.00000", "9646.6162"],
-            "sin(1/denominator)": ["0.841471", "0.00999983", "0.000103663"],
+            r"$\sin(1/\mathrm{denominator})$": ["0.841471", "0.00999983", "0.000103663"],
         },
         _worked_examples,
         method="mpmath at {dps} digits",
@@ -556,8 +556,8 @@ def _near_repeats(dps, gap_of=lambda kk: 2 * abs(mpmath.sin(mpmath.mpf(kk) / 2))
             best = gap
             records.append((kk, gap))
     value = [kk for kk, _ in records]
-    table = [(f"k={kk}: 2|sin(k/2)|", g) for kk, g in records]
-    table.append(("sin(0), sin(6)", [mpmath.sin(0), mpmath.nstr(mpmath.sin(6), 6)]))
+    table = [(f"$k = {kk}$: " + r"$2 |\sin(k/2)|$", g) for kk, g in records]
+    table.append((r"$\sin 0$, $\sin 6$", [mpmath.sin(0), mpmath.nstr(mpmath.sin(6), 6)]))
     return value, table
 
 
@@ -599,7 +599,7 @@ def _fast_slow(dps, exponent=lambda j: mpmath.mpf(2 * j) / 512):
     th = [mpmath.mpf(10000) ** (-exponent(j)) for j in idx]
     sep = [2 * mpmath.sin(x / 2) for x in th]  # 2 sin(θ_i/2): the pair's move per position step
     value = [_fmt(x, 4) for x in sep]
-    return value, [(f"i={j}: 2 sin(θ_i/2)", x) for j, x in zip(idx, sep, strict=True)]
+    return value, [(f"$i = {j}$: " + r"$2 \sin(\theta_i/2)$", x) for j, x in zip(idx, sep, strict=True)]
 
 
 def fast_slow_separation() -> Fact:

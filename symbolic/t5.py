@@ -38,7 +38,7 @@ def _t5_bias(dps: int, swapped: bool = False):
     after, before = int(bias([10], [15])[0, 0, 0]), int(bias([15], [10])[0, 0, 0])
     value = {
         "constant along diagonals": toeplitz,
-        "positions shifted by 10^6: unchanged": shifted,
+        "positions shifted by $10^6$: unchanged": shifted,
         "query 10, key 15 (r = +5)": after,
         "query 15, key 10 (r = -5)": before,
     }
@@ -58,7 +58,7 @@ def t5_translation() -> Fact:
         "reads 5.",
         {
             "constant along diagonals": True,
-            "positions shifted by 10^6: unchanged": True,
+            "positions shifted by $10^6$: unchanged": True,
             "query 10, key 15 (r = +5)": 21,
             "query 15, key 10 (r = -5)": 5,
         },
@@ -98,7 +98,7 @@ def _t5_boundaries(dps: int, bucket=None):
         closed.append(int(mpmath.ceil(edge - settings.rel_tol(dps))))  # exact powers stay put
     used = {bucket(r) for r in range(-130, 131)}
     unused = [bb for bb in range(32) if bb not in used]
-    rows = [("first |r| of each bucket (r <= 0)", firsts), ("closed form", closed), ("unused buckets", unused)]
+    rows = [(r"first $|r|$ of each bucket ($r \le 0$)", firsts), ("closed form", closed), ("unused buckets", unused)]
     return [firsts, unused, firsts == closed], rows
 
 

@@ -165,7 +165,7 @@ def _shift_labels(dps: int, shift=rel_shift):
                         mismatches += int(out[a, b] != 1000 * (a + 2) + (a + mem + 1 + kl - b))
             if (q, mem) == (3, 1):
                 above = [[int(x) for x in row] for row in out]
-    rows.append(("rel_shift of the labels for q_len = 3, m_len = 1", above))
+    rows.append(("`rel_shift` of the labels for `q_len = 3`, `m_len = 1`", above))
     rows.append(("entries checked", sum(q * (q + mem) for q in range(1, 7) for mem in range(5))))
     return mismatches, rows
 
@@ -222,7 +222,10 @@ def _toeplitz(dps: int, shift=rel_shift):
     return [toeplitz, agrees], [
         ("distances on and below the diagonal", sorted(by_distance)),
         ("largest spread of one distance's scores", float(spread)),
-        ("largest |shift - direct| on and below the diagonal", float(np.max(np.abs(A - direct)[mask]))),
+        (
+            r"largest $|\mathrm{shift} - \mathrm{direct}|$ on and below the diagonal",
+            float(np.max(np.abs(A - direct)[mask])),
+        ),
     ]
 
 

@@ -197,8 +197,8 @@ def _groups(rows: list[tuple[str, object]]) -> list[tuple[str, list]]:
         items = _listed(value)
         if items is None:
             return ("values",)
-        prefix, sep, suffix = label.rpartition(": ")
-        if sep and prefix and len(suffix.split(", ")) == len(items):
+        prefix, sep, suffix = _rpartition(label)
+        if sep and prefix and len(_heads(suffix)) == len(items):
             return ("columns", suffix)
         if len(items) <= WIDEST_ROW:
             return ("parallel", len(items))
@@ -218,6 +218,30 @@ def _groups(rows: list[tuple[str, object]]) -> list[tuple[str, list]]:
         else:
             merged.append((name, rs))
     return merged
+
+
+def _outside_math(text: str, sep: str) -> list[int]:
+    r"""Where ``sep`` occurs in prose outside its ``$...$`` math."""
+    spans = [m.span() for m in re.finditer(r"\$[^$]*\$", text)]
+    return [m.start() for m in re.finditer(re.escape(sep), text) if not any(a <= m.start() < b for a, b in spans)]
+
+
+def _rpartition(label: str) -> tuple[str, str, str]:
+    r"""A label ``what: heads`` cut at its last ``": "`` outside math (``$\varphi(0, 1)$`` is never cut)."""
+    at = _outside_math(label, ": ")
+    if not at:
+        return "", "", label
+    return label[: at[-1]], ": ", label[at[-1] + 2 :]
+
+
+def _heads(suffix: str) -> list[str]:
+    r"""The heads ``a, b, c`` of a label's suffix, cut at the commas outside math.
+
+    >>> _heads(r"$\varphi(0, 1)$, $\varphi(K)$")
+    ['$\\varphi(0, 1)$', '$\\varphi(K)$']
+    """
+    cuts = [-2, *_outside_math(suffix, ", "), len(suffix)]
+    return [suffix[a + 2 : b] for a, b in zip(cuts, cuts[1:], strict=False)]
 
 
 def _head(text: str) -> str:
@@ -248,8 +272,14 @@ def _label(text: str) -> str:
     """
     if _SHORT_FORMULA.fullmatch(text):
         return _math(text)
-    text = _GREEK_WORD.sub(lambda m: {"phi": "φ", "theta": "θ"}[m.group(1)], text)
-    return re.sub(r"(?<=\w)->(?=\w)", " → ", text)
+    out = []
+    for kind, s in segments(text):  # math and code written at the source are kept as they are
+        if kind == "text":
+            s = _GREEK_WORD.sub(lambda m: {"phi": "φ", "theta": "θ"}[m.group(1)], s)
+            out.append(re.sub(r"(?<=\w)->(?=\w)", " → ", s))
+        else:
+            out.append(f"${s}$" if kind == "math" else f"`{s}`")
+    return "".join(out)
 
 
 def fact_tables(c: Fact) -> list[Block]:
@@ -266,16 +296,16 @@ def fact_tables(c: Fact) -> list[Block]:
             head = ("", *(_label(str(k)) for k in rows[0][1]))
             body = tuple((_label(label), *(value_cell(x) for x in v.values())) for label, v in rows)
         elif name == "columns":
-            suffix = rows[0][0].rpartition(": ")[2]
-            head = ("", *(_head(h) for h in suffix.split(", ")))
-            body = tuple((_label(label.rpartition(": ")[0]), *cells(v)) for label, v in rows)
+            suffix = _rpartition(rows[0][0])[2]
+            head = ("", *(_head(h) for h in _heads(suffix)))
+            body = tuple((_label(_rpartition(label)[0]), *cells(v)) for label, v in rows)
         elif name == "parallel":
-            suffixes = {label.rpartition(": ")[2] for label, _ in rows}
+            suffixes = {_rpartition(label)[2] for label, _ in rows}
             if len(suffixes) == 1 and all(": " in label for label, _ in rows):
                 what = suffixes.pop()
                 caption = what[:1].upper() + what[1:] + ":"
                 head = ()
-                body = tuple((_label(label.rpartition(": ")[0]), *cells(v)) for label, v in rows)
+                body = tuple((_label(_rpartition(label)[0]), *cells(v)) for label, v in rows)
             elif _index_like(_listed(rows[0][1]) or []):
                 head = (_label(rows[0][0]), *cells(rows[0][1]))  # distinct integers: what the columns are
                 body = tuple((_label(label), *cells(v)) for label, v in rows[1:])

@@ -11,6 +11,7 @@ from posproof.symbolic.results import VerifyResult
 
 from .equations import formula_tex
 from .markdown import identity_markdown
+from .prose import prose
 
 # ==============================================================================================================
 # Jupyter: what the claims' and results' _repr_*_ methods return.
@@ -29,6 +30,14 @@ def repr_latex(c) -> str | None:
     return "$$" + formula_tex(c.formula) + "$$"
 
 
+def _detail(text: str) -> str:
+    r"""A result's detail (the computed rows' labels are prose) with its math as Unicode."""
+    try:
+        return prose(text, "text")
+    except ValueError:  # an unpaired $ in a value: the detail as it is
+        return text
+
+
 def result_html(r) -> str:
     r"""A :class:`~posproof.symbolic.results.VerifyResult` as a small HTML table: status, symbolic, numeric, steps."""
     err = r.numeric_max_rel_error
@@ -44,7 +53,7 @@ def result_html(r) -> str:
         ("seconds", f"{r.seconds:.3f}"),
     ]
     if r.detail:
-        cells.append(("detail", r.detail))
+        cells.append(("detail", _detail(r.detail)))
     body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in cells)
     return f'<table class="posproof-result">{body}</table>'
 

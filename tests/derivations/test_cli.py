@@ -50,6 +50,16 @@ def test_check_exits_1_when_a_claim_fails(capsys, monkeypatch):
     assert code == 1 and "failed" in out
 
 
+def test_a_failed_fact_prints_its_labels_as_the_text_format_does(capsys, monkeypatch):
+    from posproof.symbolic import registry
+
+    bad = registry.get("deberta-translation-invariant").wrong_variant()
+    monkeypatch.setattr(registry, "get", lambda i: bad)
+    code, out, _ = run(capsys, "check", "deberta-translation-invariant")
+    assert code == 1 and "code: max |gather - direct| = " in out  # the label's $...$ typeset, as derive --format text
+    assert "$" not in out and "\\mathrm" not in out
+
+
 @pytest.mark.parametrize(
     "argv, fragment",
     [

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from posproof.numeric.formatting import DIGITS
-from posproof.printing import blocks, formats
+from posproof.printing import blocks, formats, prose
 from posproof.printing.json import as_json
+from posproof.symbolic import settings
 from posproof.symbolic.core import Fact
 from tests.claims import CLAIMS
 
@@ -57,6 +58,31 @@ def test_every_fact_exports_its_values_as_a_table_of_readable_numbers(fact):
     assert data and all(t["rows"] for t in data)
     assert not [cell for t in data for row in t["rows"] for cell in row if REPR.search(cell)]
     json.dumps(data)
+
+
+#: ASCII math in a label outside its ``$...$``: a caret, a subscript glued to a letter, an ASCII relation, a norm
+#: or absolute value in bars, a function applied in ASCII, a Greek letter spelled out, a ``²``.
+ASCII_LABEL = re.compile(
+    r"\^|(?<=[A-Za-z])_(?=\w)|>=|<=|!=|\||\b(?:conj|sqrt|sin|cos|exp|ln|log|Re|phi)\(|(?<=[\w)])²"
+    r"|\b(?:theta|zeta|gamma|lambda|sigma|phi)(?:_\w+)?\b"
+)
+
+
+def _ascii_math(label: str) -> bool:
+    return any(kind == "text" and ASCII_LABEL.search(s) for kind, s in prose.segments(label))
+
+
+@pytest.mark.parametrize("fact", FACTS, ids=[c.id for c in FACTS])
+def test_every_label_writes_its_mathematics_in_dollars_and_the_claim_uses_the_same_keys(fact):
+    value, table = fact.compute(settings.DEFAULT_DPS)
+    labels = [str(label) for label, _ in table]
+    labels += [str(k) for _, v in table if isinstance(v, dict) for k in v]
+    if isinstance(fact.claim, dict):
+        assert set(map(str, fact.claim)) == set(map(str, value)), fact.id  # the claim names what was computed
+        labels += [str(k) for k in fact.claim] + [str(k) for v in fact.claim.values() if isinstance(v, dict) for k in v]
+    assert not [label for label in labels if _ascii_math(label)], fact.id
+    text = formats.render(fact, "text")
+    assert "$" not in text.split("computed with", 1)[1].split("\n  note:", 1)[0], fact.id  # labels typeset
 
 
 def test_a_label_value_table_has_typeset_heads_in_every_format():
