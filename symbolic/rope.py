@@ -29,6 +29,7 @@ from . import lemmas, settings, sources
 from ._symbols import TH_real, theta
 from ._symbols import d_even as d
 from .core import Definition, Domain, Fact, Kernel, Step, Theorem
+from .strategies import bind
 
 TOPIC = "rope"
 ROFORMER = sources.ROFORMER
@@ -197,6 +198,80 @@ class RopeEntry(Kernel):
         r, c, pos, _, _ = self.args
         out = r"\left(R_{%s}\right)_{%s %s}" % tuple(printer._print(a) for a in (pos, r, c))
         return out if exp is None else r"%s^{%s}" % (out, exp)
+
+
+class _BlockScore(Kernel):
+    r"""A score of RoPE's block-diagonal rotation at width ``d`` (args ``q, k, theta, m, n, d``: IndexedBases of the
+    query, key and frequencies, the two positions, the width), interleaved planes ``(2i, 2i + 1)``. Numerically
+    the rotations are :func:`numeric.rotary.rope_mp`'s (``inv_freq`` the frequencies), the code people run.
+    ``doit()`` is the sum over the planes with its summation variable bound as the engine binds the sums it is
+    compared with (:func:`strategies.bind`), so that ``unfold`` meets the same sum."""
+
+    nargs = 6
+
+    @staticmethod
+    def _rotate(table, freqs, pos, width):
+        from posproof.numeric.rotary import rope_mp
+
+        vector = [table[j] for j in range(int(width))]
+        inv_freq = [freqs[j] for j in range(int(width) // 2)]
+        return rope_mp([vector], [pos], inv_freq=inv_freq, dps=mpmath.mp.dps)[0]
+
+    def _matrices(self):
+        r"""``R_m``, ``R_n``, ``R_{n-m}``, ``q`` and ``k`` as named matrices (the statement's symbols)."""
+        qb, kb, _, pos_m, pos_n, width = self.args
+        rot = lambda name: sp.MatrixSymbol(f"R_{name}", width, width)  # noqa: E731
+        vec = lambda base: sp.MatrixSymbol(str(base.label), width, 1)  # noqa: E731
+        return rot(pos_m), rot(pos_n), rot(f"{{{pos_n}-{pos_m}}}"), vec(qb), vec(kb)
+
+    def shown(self):  # pragma: no cover - every subclass overrides it
+        raise NotImplementedError
+
+    def _latex(self, printer, exp=None):
+        out = printer._print(self.shown())
+        return out if exp is None else r"\left(%s\right)^{%s}" % (out, exp)
+
+    def _sympystr(self, printer):
+        return printer._print(self.shown())
+
+
+class RopeScore(_BlockScore):
+    r"""``(R_m q)^T (R_n k)``: the query rotated to position ``m`` scored against the key rotated to ``n``;
+    ``doit()`` writes it plane by plane, numerically both are rotated by :func:`numeric.rotary.rope_mp`."""
+
+    @classmethod
+    def numeric(cls, qt, kt, freqs, pos_m, pos_n, width):
+        rq = cls._rotate(qt, freqs, pos_m, width)
+        rk = cls._rotate(kt, freqs, pos_n, width)
+        return mpmath.fsum(x * y for x, y in zip(rq, rk, strict=True))
+
+    def doit(self, **hints):
+        qb, kb, freqs, pos_m, pos_n, width = self.args
+        plane = _plane_score(*_interleaved(qb), *_interleaved(kb), i).xreplace({th: freqs, m: pos_m, n: pos_n})
+        return bind(sp.Sum(plane, (i, 0, width / 2 - 1)))
+
+    def shown(self):
+        Rm, Rn, _, qv, kv = self._matrices()
+        return sp.MatMul(sp.Transpose(sp.MatMul(Rm, qv)), sp.MatMul(Rn, kv))
+
+
+class RopeRelative(_BlockScore):
+    r"""``q^T R_{n-m} k``: the key alone rotated by the relative position; ``doit()`` writes it plane by plane,
+    numerically the key is rotated to ``n - m`` by :func:`numeric.rotary.rope_mp`."""
+
+    @classmethod
+    def numeric(cls, qt, kt, freqs, pos_m, pos_n, width):
+        rk = cls._rotate(kt, freqs, pos_n - pos_m, width)
+        return mpmath.fsum(qt[j] * y for j, y in enumerate(rk))
+
+    def doit(self, **hints):
+        qb, kb, freqs, pos_m, pos_n, width = self.args
+        plane = _relative_plane(*_interleaved(qb), *_interleaved(kb), i).xreplace({th: freqs, m: pos_m, n: pos_n})
+        return bind(sp.Sum(plane, (i, 0, width / 2 - 1)))
+
+    def shown(self):
+        _, _, Rnm, qv, kv = self._matrices()
+        return sp.MatMul(sp.Transpose(qv), Rnm, kv)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -385,13 +460,14 @@ def _block_diagonal_d4() -> Definition:
 
 
 def _block_relative() -> Theorem:
+    score, relative = RopeScore(q, k, th, m, n, d), RopeRelative(q, k, th, m, n, d)
     lhs = _over_planes(_plane_score(*_interleaved(q), *_interleaved(k), i))
     cos_, sin_ = sp.cos((n - m) * th[i]), sp.sin((n - m) * th[i])
     q0, q1 = _interleaved(q)
     k0, k1 = _interleaved(k)
     e1 = _over_planes((q0 * k0 + q1 * k1) * cos_ + (q1 * k0 - q0 * k1) * sin_)
     rhs = _over_planes(_relative_plane(q0, q1, k0, k1, i))
-    wrong = _over_planes(_relative_plane(q0, q1, k0, k1, i).subs(n - m, m - n))
+    wrong = RopeRelative(q, k, th, n, m, d)  # q^T R_{m-n} k: the query's rotation minus the key's
     return Theorem(
         "rope-block-relative",
         "For every even $d$: $(R_m q)^T (R_n k) = q^T R_{n-m} k$",
@@ -399,12 +475,26 @@ def _block_relative() -> Theorem:
         f"{ROFORMER}, eq. 16; {ARTICLE}",
         steps=(
             Step(
+                score,
+                lhs,
+                r"$R_m$ and $R_n$ are block diagonal: the score is a sum over the planes "
+                r"$q_{(i)} = (q_{2i}, q_{2i+1})$, $k_{(i)}$ likewise, of "
+                r"$(R(m \theta_i) q_{(i)})^T (R(n \theta_i) k_{(i)})$",
+                ("unfold",),
+            ),
+            Step(
                 lhs,
                 e1,
                 r"per plane, $R(m \theta_i)^T R(n \theta_i) = R((n - m) \theta_i)$ (angle differences)",
                 ("expand", "expand_trig", "expand"),
             ),
-            Step(e1, rhs, "regroup as $q^T R_{n-m} k$, plane by plane", ("expand",)),
+            Step(e1, rhs, r"regroup each plane as $q_{(i)}^T R((n - m) \theta_i) k_{(i)}$", ("expand",)),
+            Step(
+                rhs,
+                relative,
+                "$R_{n-m}$ is block diagonal too: the sum over the planes is $q^T R_{n-m} k$",
+                ("unfold",),
+            ),
         ),
         assumptions=(
             r"$d = 2h$ even, planes $i = 0, \dots, d/2 - 1$ on channels $(2i, 2i + 1)$",
@@ -412,14 +502,9 @@ def _block_relative() -> Theorem:
             r"$\theta_i$ arbitrary reals",
             "$m, n$ integer",
         ),
-        formula=sp.Eq(
-            sp.MatMul(sp.Transpose(sp.MatMul(_Rm, _qv)), sp.MatMul(_Rn, _kv)),
-            sp.MatMul(sp.Transpose(_qv), _Rnm, _kv),
-            evaluate=False,
-        ),
+        formula=sp.Eq(score.shown(), relative.shown(), evaluate=False),
         sizes=D_SIZES,
-        notes="R_m is block diagonal, so (R_m q)^T (R_n k) is a sum over planes; as this holds for every q and k, "
-        "R_m^T R_n = R_{n-m}.",
+        notes="As this holds for every $q$ and $k$, $R_m^T R_n = R_{n-m}$.",
         wrong=wrong,
     )
 
