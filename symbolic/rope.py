@@ -220,9 +220,11 @@ class _BlockScore(Kernel):
     def _matrices(self):
         r"""``R_m``, ``R_n``, ``R_{n-m}``, ``q`` and ``k`` as named matrices (the statement's symbols)."""
         qb, kb, _, pos_m, pos_n, width = self.args
-        rot = lambda name: sp.MatrixSymbol(f"R_{name}", width, width)  # noqa: E731
+        rot = lambda name: sp.MatrixSymbol(f"R_{{{name}}}" if len(name) > 1 else f"R_{name}", width, width)  # noqa: E731
         vec = lambda base: sp.MatrixSymbol(str(base.label), width, 1)  # noqa: E731
-        return rot(pos_m), rot(pos_n), rot(f"{{{pos_n}-{pos_m}}}"), vec(qb), vec(kb)
+        both = pos_m.is_Symbol and pos_n.is_Symbol  # the statement's R_{n-m}; else the difference as SymPy writes it
+        relative = f"{pos_n}-{pos_m}" if both else sp.latex(pos_n - pos_m)
+        return rot(sp.latex(pos_m)), rot(sp.latex(pos_n)), rot(relative), vec(qb), vec(kb)
 
     def shown(self):  # pragma: no cover - every subclass overrides it
         raise NotImplementedError
@@ -272,6 +274,66 @@ class RopeRelative(_BlockScore):
     def shown(self):
         _, _, Rnm, qv, kv = self._matrices()
         return sp.MatMul(sp.Transpose(qv), Rnm, kv)
+
+
+class HalfScore(_BlockScore):
+    r"""``(H_m P q)^T (H_n P k)``: the half layout's rotations ``H`` (planes ``(i, i + d/2)``) applied to the permuted
+    query and key (:class:`Permuted`); ``doit()`` writes it plane by plane, numerically ``q`` and ``k`` are permuted
+    by :func:`numeric.rotary.layout_permutation` and rotated by :func:`numeric.rotary.rope_mp` (half layout)."""
+
+    @classmethod
+    def numeric(cls, qt, kt, freqs, pos_m, pos_n, width):
+        from posproof.numeric.rotary import layout_permutation, rope_mp
+
+        order = [int(c) for c in layout_permutation(int(width))]
+        inv_freq = [freqs[j] for j in range(int(width) // 2)]
+        rq, rk = (
+            rope_mp([[t[c] for c in order]], [pos], inv_freq=inv_freq, layout="half", dps=mpmath.mp.dps)[0]
+            for t, pos in ((qt, pos_m), (kt, pos_n))
+        )
+        return mpmath.fsum(x * y for x, y in zip(rq, rk, strict=True))
+
+    def doit(self, **hints):
+        qb, kb, freqs, pos_m, pos_n, width = self.args
+        pq = (Permuted(qb, i, width), Permuted(qb, i + width / 2, width))
+        pk = (Permuted(kb, i, width), Permuted(kb, i + width / 2, width))
+        plane = _plane_score(*pq, *pk, i).xreplace({th: freqs, m: pos_m, n: pos_n})
+        return bind(sp.Sum(plane, (i, 0, width / 2 - 1)))
+
+    def shown(self):
+        _, _, _, pos_m, pos_n, width = self.args
+        Hm, Hn = (sp.MatrixSymbol(f"H_{sp.latex(p)}", width, width) for p in (pos_m, pos_n))
+        _, _, _, qv, kv = self._matrices()
+        P = sp.MatrixSymbol("P", width, width)
+        return sp.MatMul(sp.Transpose(sp.MatMul(Hm, P, qv)), Hn, P, kv)
+
+
+class PlaneDot(Kernel):
+    r"""``q^T k`` at width ``d`` (args ``q, k, d``), written as the sum over the interleaved planes ``(2i, 2i + 1)``
+    by ``doit()`` (bound as :class:`RopeScore`'s sum); numerically the dot product of the two tables."""
+
+    nargs = 3
+
+    @classmethod
+    def numeric(cls, qt, kt, width):
+        return mpmath.fsum(qt[j] * kt[j] for j in range(int(width)))
+
+    def doit(self, **hints):
+        qb, kb, width = self.args
+        return bind(sp.Sum(qb[2 * i] * kb[2 * i] + qb[2 * i + 1] * kb[2 * i + 1], (i, 0, width / 2 - 1)))
+
+    def shown(self):
+        qb, kb, width = self.args
+        return sp.MatMul(
+            sp.Transpose(sp.MatrixSymbol(str(qb.label), width, 1)), sp.MatrixSymbol(str(kb.label), width, 1)
+        )
+
+    def _latex(self, printer, exp=None):
+        out = printer._print(self.shown())
+        return out if exp is None else r"\left(%s\right)^{%s}" % (out, exp)
+
+    def _sympystr(self, printer):
+        return printer._print(self.shown())
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -512,6 +574,7 @@ def _block_relative() -> Theorem:
 def _block_orthogonal() -> Theorem:
     q0, q1 = _interleaved(q)
     k0, k1 = _interleaved(k)
+    score, plain = RopeScore(q, k, th, m, m, d), PlaneDot(q, k, d)
     lhs = _over_planes(_plane_score(q0, q1, k0, k1, i).subs(n, m))
     rhs = _over_planes(q0 * k0 + q1 * k1)
     return Theorem(
@@ -519,16 +582,16 @@ def _block_orthogonal() -> Theorem:
         "$R_m$ is orthogonal for every even $d$: $(R_m q)^T (R_m k) = q^T k$",
         TOPIC,
         f"{ROFORMER}, section 3.2",
-        steps=(Step(lhs, rhs, r"$\cos^2 + \sin^2 = 1$ in every plane", ("expand", "combine_sums", "trigsimp")),),
-        assumptions=("$d = 2h$ even, interleaved planes $(2i, 2i + 1)$", "$q, k$ real vectors", "$m$ integer"),
-        formula=sp.Eq(
-            sp.MatMul(sp.Transpose(sp.MatMul(_Rm, _qv)), sp.MatMul(_Rm, _kv)),
-            sp.MatMul(sp.Transpose(_qv), _kv),
-            evaluate=False,
+        steps=(
+            Step(score, lhs, "$R_m$ is block diagonal: the score is a sum over the planes", ("unfold",)),
+            Step(lhs, rhs, r"$\cos^2 + \sin^2 = 1$ in every plane", ("expand", "combine_sums", "trigsimp")),
+            Step(rhs, plain, "the sum over the planes of $q_{2i} k_{2i} + q_{2i+1} k_{2i+1}$ is $q^T k$", ("unfold",)),
         ),
+        assumptions=("$d = 2h$ even, interleaved planes $(2i, 2i + 1)$", "$q, k$ real vectors", "$m$ integer"),
+        formula=sp.Eq(score.shown(), plain.shown(), evaluate=False),
         sizes=D_SIZES,
-        notes="With k = q this is |R_m q| = |q|: RoPE keeps every query and key length.",
-        wrong=_over_planes((q0 * k0 + q1 * k1) * sp.cos(m * th[i])),
+        notes="With $k = q$ this is $|R_m q| = |q|$: RoPE keeps every query and key length.",
+        wrong=RopeRelative(q, k, th, -m, m, d),  # q^T R_{2m} k: a rotation left in
     )
 
 
@@ -562,8 +625,8 @@ def _layout_scores() -> Theorem:
     Pk = (Permuted(k, i, d), Permuted(k, i + half, d))
     lhs = _over_planes(_plane_score(*Pq, *Pk, i))
     e1 = _over_planes(_plane_score(*_interleaved(q), *_interleaved(k), i))
-    rhs = _over_planes(_relative_plane(*_interleaved(q), *_interleaved(k), i))
-    wrong = _over_planes(_relative_plane(*_half(q), *_half(k), i))
+    wrong = _over_planes(_plane_score(*_half(q), *_half(k), i))  # the half kernel on unpermuted q and k
+    half_score, score = HalfScore(q, k, th, m, n, d), RopeScore(q, k, th, m, n, d)
     return Theorem(
         "rope-layout-permutation",
         "Half layout on permuted $q$, $k$ scores exactly as the interleaved layout",
@@ -571,18 +634,19 @@ def _layout_scores() -> Theorem:
         sources.LAYOUTS,
         steps=(
             Step(
+                half_score,
+                lhs,
+                "$H_m$ and $H_n$ rotate the planes $(i, i + d/2)$: the score is a sum over those planes",
+                ("unfold", "unfold"),  # the score, then the permutation inside it
+            ),
+            Step(
                 lhs,
                 e1,
                 "the half layout rotates channels $(i, i + d/2)$; $P$ puts $q_{2i}, q_{2i+1}$ there ($i < d/2$ on the "
                 "summation range decides $P$'s branch)",
                 ("unfold", "refine_limits", "expand"),
             ),
-            Step(
-                e1,
-                rhs,
-                "the interleaved score depends on $n - m$ only (`rope-block-relative`)",
-                ("expand", "expand_trig", "expand"),
-            ),
+            Step(e1, score, "the sum over the interleaved planes is the interleaved score", ("unfold",)),
         ),
         assumptions=(
             r"$P$: $(P v)_i = v_{2i}$, $(P v)_{i + d/2} = v_{2i+1}$ for $i = 0, \dots, d/2 - 1$ (a channel "
@@ -591,16 +655,11 @@ def _layout_scores() -> Theorem:
             "projection is permuted per key-value head)",
             r"$d$ even, $\theta_i$ arbitrary reals",
         ),
-        formula=sp.Eq(
-            sp.MatMul(
-                sp.Transpose(sp.MatMul(sp.MatrixSymbol("H_m", d, d), _P, _qv)), sp.MatrixSymbol("H_n", d, d), _P, _kv
-            ),
-            sp.MatMul(sp.Transpose(sp.MatMul(_Rm, _qv)), sp.MatMul(_Rn, _kv)),
-            evaluate=False,
-        ),
+        formula=sp.Eq(half_score.shown(), score.shown(), evaluate=False),
         sizes=D_SIZES,
-        notes="The registered mistake is the layout mix-up: the half kernel applied to unpermuted (interleaved) "
-        "q and k pairs channels (i, i + d/2) instead of (2i, 2i + 1).",
+        notes="By `rope-block-relative` both depend on $n - m$ only. The registered mistake is the layout mix-up: the "
+        "half kernel applied to unpermuted (interleaved) $q$ and $k$ pairs channels $(i, i + d/2)$ instead of "
+        "$(2i, 2i + 1)$.",
         wrong=wrong,
     )
 
