@@ -16,7 +16,7 @@ import sympy as sp
 
 from . import settings, sources
 from ._symbols import d_any as d
-from .core import Fact, Step, Theorem
+from .core import Fact, Kernel, Step, Theorem
 
 WHY = sources.article("Why Need Positional Encoding ?")
 SUM = sources.article("So how can we fix this ?")
@@ -62,6 +62,37 @@ def softmax_rows(S: sp.MatrixBase, causal: bool = False) -> sp.ImmutableMatrix:
         return sp.exp(S[j, k]) / sp.Add(*[sp.exp(S[j, l]) for l in range(n) if seen(j, l)])
 
     return sp.ImmutableMatrix(n, n, entry)
+
+
+class Weight(Kernel):
+    r"""An entry of a causal softmax matrix, displayed by name (``A_{jk}``, or ``A'_{jk}`` for the scores of the
+    tokens in another order) instead of its fraction: args ``primed, j, k`` and row ``j``'s visible scores
+    ``s_{j0}, ..., s_{jj}`` as the matrix holds them. ``doit()`` is ``exp(s_{jk}) / Σ_l exp(s_{jl})``; numerically
+    the same quotient in mpmath."""
+
+    @classmethod
+    def numeric(cls, primed, j, k, *row):
+        return mpmath.exp(row[int(k)]) / mpmath.fsum(mpmath.exp(s) for s in row)
+
+    def doit(self, **hints):
+        _, _, k, *row = self.args
+        return sp.exp(row[int(k)]) / sp.Add(*[sp.exp(s) for s in row])
+
+    def _name(self) -> str:
+        primed, j, k = self.args[:3]
+        return "A%s_{%s%s}" % ("'" if primed else "", j, k)
+
+    def _latex(self, printer, exp=None):
+        return self._name() if exp is None else r"\left(%s\right)^{%s}" % (self._name(), exp)
+
+    def _sympystr(self, printer):
+        return self._name().replace("{", "").replace("}", "")
+
+
+def weights_row(S: sp.MatrixBase, j: int, primed: bool = False) -> list:
+    r"""Row ``j`` of ``softmax(S)`` under the causal mask as named :class:`Weight`\ s ``A_{j0}, ..., A_{jj}``."""
+    row = [S[j, l] for l in range(j + 1)]
+    return [Weight(int(primed), j, k, *row) for k in range(j + 1)]
 
 
 def permutation_matrix(sigma) -> sp.ImmutableMatrix:
@@ -171,9 +202,9 @@ def causal_prefix_invariance() -> Theorem:
     S, V = scores(3), values(3)
     P = permutation_matrix((1, 0, 2))  # "dog bites man" -> "bites dog man"
 
-    def out(S_, V_, row=2):  # the last token's output, the products as written
-        A = softmax_rows(S_, causal=True)
-        return sp.Add(*[sp.Mul(A[row, k], V_[k], evaluate=False) for k in range(3)], evaluate=False)
+    def out(S_, V_, row=2, primed=False):  # a token's output: its softmax weights (named) times the values
+        A = weights_row(S_, row, primed)
+        return sp.Add(*[sp.Mul(A[k], V_[k], evaluate=False) for k in range(row + 1)], evaluate=False)
 
     return Theorem(
         "order-causal-mask-no-position",
@@ -183,17 +214,24 @@ def causal_prefix_invariance() -> Theorem:
         f"{sources.SELF_ATTENTION}; {sources.note('Position rules affect context extension')}",
         (
             Step(
-                out(P * S * P.T, P * V),
+                out(P * S * P.T, P * V, primed=True),
                 out(S, V),
-                "the mask shows 'man' both earlier tokens; their sum is unordered",
-                ("expand",),
+                r"the swapped row $(P S P^T)_{2k} = s_{2 \pi(k)}$ holds the same three scores, so $A'_{2k} = "
+                r"A_{2 \pi(k)}$: the mask shows 'man' both earlier tokens, and their sum is unordered",
+                ("unfold", "expand"),
             ),
         ),
-        assumptions=(r"three tokens, causal mask: token $j$ reads tokens $k \le j$", "one attention layer"),
+        assumptions=(
+            r"three tokens, causal mask: token $j$ reads tokens $k \le j$; one attention layer",
+            r"$A = \operatorname{softmax}(S)$ under the mask, $S$ the $3 \times 3$ scores $s_{jk}$; the last row: "
+            r"$A_{2k} = e^{s_{2k}} / (e^{s_{20}} + e^{s_{21}} + e^{s_{22}})$",
+            r"$A'$ the same for the order 'bites dog man': scores $P S P^T$ and values $P v$, "
+            r"$P$ swapping tokens 0 and 1 ($\pi = (1, 0, 2)$)",
+        ),
         formula=sp.Eq(_out(_x[1], _x[0], _x[2]), _out(_x[0], _x[1], _x[2]), evaluate=False),
         notes="The mask breaks equivariance (order-dog-bites-man), yet 'dog bites man' and 'bites dog man' give "
         "'man' the same output: position information and a causal mask do different jobs (the RoPE note).",
-        wrong=out(S, V, row=1),
+        wrong=out(S, V, row=1),  # the middle token's output: it does see the order
     )
 
 

@@ -276,3 +276,9 @@ def test_column_vectors_of_fractions_of_fractions_are_compared_row_by_row():
     tex = formats.render(BY_ID["extension-llama3-blend-continuous"], "latex")
     assert r"\left(\begin{matrix}\frac{\frac" not in tex  # no fraction of fractions in a matrix's script size
     assert tex.count(r"&= \frac{2 \pi") == 2
+
+
+def test_the_causal_softmax_is_named_with_one_entry_shown():
+    tex = formats.render(BY_ID["order-causal-mask-no-position"], "latex")
+    assert tex.count("e^{s_{2k}}") == 1 and r"\frac{e^{s" not in tex  # one entry, in the assumptions
+    assert "A'_{20}" in tex and "A_{20}" in tex
