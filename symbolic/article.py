@@ -97,7 +97,10 @@ def pair_index_range() -> Fact:
         _pair_index,
         method="numeric.sinusoid (array shapes)",
         wrong=lambda dps: _pair_index(dps, inclusive=True),
-        notes="The wrong computation lets i run up to d_model/2, as the article's 'up to d_model/2' reads.",
+        notes=(
+            r"The wrong computation lets $i$ run up to $d_{\mathrm{model}}/2$, as the article's 'up to "
+            r"$d_{\mathrm{model}}/2$' reads."
+        ),
         formula=sp.Eq(sp.Symbol("i_last"), sp.Symbol("d") / 2 - 1),
     )
 
@@ -169,9 +172,12 @@ def fast_wave_step() -> Theorem:
             r"the fastest pair of the paper's code has $\theta_0 = 1$: "
             r"$\mathrm{PE}(\mathrm{pos}, 0) = \sin(\mathrm{pos})$",
         ),
-        notes="So one step moves the wave by at most 0.959, never from a peak (1.0) to a valley (-1.0), a move of "
-        "2 that would need θ = π; from pos = 0 to 1 it moves from 0 to sin 1 = 0.841. The cosine of the pair obeys "
-        "the same bound. The registered mistake takes the first step, sin² 1, for the largest.",
+        notes=(
+            r"So one step moves the wave by at most 0.959, never from a peak (1.0) to a valley (-1.0), a move "
+            r"of 2 that would need $\theta = \pi$; from $\mathrm{pos} = 0$ to 1 it moves from 0 to $\sin 1 = "
+            r"0.841$. The cosine of the pair obeys the same bound. The registered mistake takes the first "
+            r"step, $\sin^2 1$, for the largest."
+        ),
         wrong=sp.sin(1) ** 2,
         formula=sp.Le(step, 4 * sp.sin(half) ** 2),  # the proved relation (the engine checks it is)
     )
@@ -311,10 +317,12 @@ def positions_every_layer() -> Fact:
         method="NumPy float64 (numeric.sinusoid; rotations by numeric.rotary.rope_mp at 30 digits), agreement to "
         + f"{tolerances.FACT_FLOAT64_ATOL:g}",
         wrong=lambda dps: _every_layer(dps, rotate_keys=False),
-        notes="Absolute codes are added once, at the input; Transformer-XL, DeBERTa, T5, ALiBi and RoPE act on the "
-        "scores of every attention layer, which is what keeps the whole stack relative. Rotating the embedding "
-        "before W_q and W_k is relative only if W_q^T W_k commutes with the rotations "
-        "(attention-rotation-commutant). The wrong computation rotates the queries only.",
+        notes=(
+            r"Absolute codes are added once, at the input; Transformer-XL, DeBERTa, T5, ALiBi and RoPE act on "
+            r"the scores of every attention layer, which is what keeps the whole stack relative. Rotating the "
+            r"embedding before $W_q$ and $W_k$ is relative only if $W_q^T W_k$ commutes with the rotations "
+            r"(attention-rotation-commutant). The wrong computation rotates the queries only."
+        ),
         formula=sp.Eq(sp.Function("f")(pos + sp.Symbol("t")), sp.Function("f")(pos)),
     )
 
@@ -384,8 +392,10 @@ def rope_per_head() -> Fact:
         _per_head,
         method="numeric.rotary.rope_mp at 30 digits, rounded to float64; angles of rotated unit pairs",
         wrong=lambda dps: _per_head(dps, per_head=False),
-        notes="So d in θ_i = b^(-2i/d) is the head width, about 128, and the rotation acts on 64 planes per head. "
-        "The wrong computation rotates the 4096 channels as one vector.",
+        notes=(
+            r"So $d$ in $\theta_i = b^{-2i/d}$ is the head width, about 128, and the rotation acts on 64 "
+            r"planes per head. The wrong computation rotates the 4096 channels as one vector."
+        ),
         formula=sp.Eq(sp.Symbol("d"), 128),
     )
 

@@ -122,8 +122,10 @@ def expansion() -> Theorem:
         ),
         formula=sp.Eq(lhs, rhs, evaluate=False),
         sizes=MAT_SIZES,
-        notes="Only the last term, p_m^T W_q^T W_k p_n, involves both positions; the middle two involve one "
-        "absolute position each, so the score is not a function of m - n alone.",
+        notes=(
+            r"Only the last term, $p_m^T W_q^T W_k p_n$, involves both positions; the middle two involve one "
+            r"absolute position each, so the score is not a function of $m - n$ alone."
+        ),
         wrong=x_m.T * W_q.T * W_k * x_n + p_m.T * W_q.T * W_k * p_n,  # the cross terms forgotten
     )
 
@@ -160,10 +162,13 @@ def rotation_commutant() -> Theorem:
             sp.MatAdd(sp.MatMul(_R_phi, _B2), sp.MatMul(sp.sin(phi), _C_B), evaluate=False),
             evaluate=False,
         ),
-        notes="The identity is what is proved; the 'exactly when' reads its entries: for sin φ ≠ 0 the "
-        "commutator sin φ·C(B) vanishes iff ε - α = 0 and β + γ = 0, i.e. B = α I + γ J with "
-        "J = [[0, -1], [1, 0]]: a scaled rotation. So W_q^T W_k commutes with every pair rotation R(m θ_i) "
-        "(distinct θ_i) iff it is block diagonal with such blocks; W_q^T W_k = I is α = 1, γ = 0.",
+        notes=(
+            r"The identity is what is proved; the 'exactly when' reads its entries: for $\sin \varphi \ne 0$ "
+            r"the commutator $\sin \varphi \cdot C(B)$ vanishes iff $\varepsilon - \alpha = 0$ and $\beta + "
+            r"\gamma = 0$, i.e. $B = \alpha I + \gamma J$ with $J$ the rotation by $\pi/2$: a scaled rotation."
+            r" So $W_q^T W_k$ commutes with every pair rotation $R(m \theta_i)$ (distinct $\theta_i$) iff it "
+            r"is block diagonal with such blocks; $W_q^T W_k = I$ is $\alpha = 1$, $\gamma = 0$."
+        ),
         wrong=sp.MatAdd(
             sp.MatMul(R, B, evaluate=False), sp.sin(phi) * _commutator(pa - pe, pb + pc), evaluate=False
         ),  # the commutator with the wrong sign
@@ -202,8 +207,10 @@ def position_term_commuting() -> Theorem:
         ),
         formula=sp.Eq(sp.MatMul(sp.Transpose(p_m), *_M_pp.args, p_n), rhs, evaluate=False),
         sizes=PAIR_SIZES,
-        notes="With W_q^T W_k = I (a_i = 1, c_i = 0) the term is Σ_i cos((m - n) θ_i), the sinusoidal dot "
-        "product. The right side depends on m and n only through m - n.",
+        notes=(
+            r"With $W_q^T W_k = I$ ($a_i = 1$, $c_i = 0$) the term is $\sum_i \cos((m - n) \theta_i)$, the "
+            r"sinusoidal dot product. The right side depends on $m$ and $n$ only through $m - n$."
+        ),
         wrong=pairs(A_[i] * sp.cos((m - n) * theta_i) + C_[i] * sp.sin((m - n) * theta_i)),
     )
 
@@ -226,9 +233,12 @@ def position_term_general() -> Theorem:
         ),
         formula=sp.Eq(sp.MatMul(sp.Transpose(p_m), *_M_pp.args, p_n), rhs, evaluate=False),
         sizes=PAIR_SIZES,
-        notes="The m + n part vanishes for every m, n iff ε_i = α_i and γ_i = -β_i: exactly the commuting blocks "
-        "of attention-rotation-commutant. Off-diagonal blocks (pairs i ≠ i') add sin(mθ_i) sin(nθ_i') "
-        "terms, which are not functions of m - n either. Adding sinusoids does not make attention relative.",
+        notes=(
+            r"The $m + n$ part vanishes for every $m$, $n$ iff $\varepsilon_i = \alpha_i$ and $\gamma_i = "
+            r"-\beta_i$: exactly the commuting blocks of attention-rotation-commutant. Off-diagonal blocks "
+            r"(pairs $i \ne i'$) add $\sin(m \theta_i) \sin(n \theta_{i'})$ terms, which are not functions of "
+            r"$m - n$ either. Adding sinusoids does not make attention relative."
+        ),
         wrong=pairs(half * rel),
     )
 
@@ -270,9 +280,11 @@ def position_term_counterexample() -> Fact:
         claim=[False, True],
         compute=_counterexample,
         method="mpmath at {dps} digits",
-        notes="W_q and W_k are fixed 4 x 4 integer matrices (seeded); values agree to 40 digits for the identity "
-        "and differ in the first digits for the general matrix. The wrong computation replaces the random matrix "
-        "by a commuting one (a scaled rotation per pair), which is relative.",
+        notes=(
+            r"$W_q$ and $W_k$ are fixed $4 \times 4$ integer matrices (seeded); values agree to 40 digits for "
+            r"the identity and differ in the first digits for the general matrix. The wrong computation "
+            r"replaces the random matrix by a commuting one (a scaled rotation per pair), which is relative."
+        ),
         wrong=lambda dps: _counterexample(dps, commuting=True),
         formula=sp.Ne(sp.Function("phi")(0, 3), sp.Function("phi")(5, 8), evaluate=False),
     )

@@ -139,8 +139,10 @@ def deberta_from_four_terms() -> Theorem:
         ),
         formula=sp.Eq(sp.Add(full, sp.Mul(-1, p2p, evaluate=False), evaluate=False), three, evaluate=False),
         sizes={d: (1, 2, 3)},
-        notes="DeBERTa scales the sum by 1/sqrt(3d): three terms, not one. The public code indexes p2c with "
-        "δ(i, j) instead (deberta-p2c-code-vs-paper); that is the registered mistake.",
+        notes=(
+            r"DeBERTa scales the sum by $1/\sqrt{3d}$: three terms, not one. The public code indexes p2c with "
+            r"$\delta(i, j)$ instead (deberta-p2c-code-vs-paper); that is the registered mistake."
+        ),
         wrong=comps(QC[l] * KC[l] + QC[l] * KR[d_ij, l] + KC[l] * QR[d_ij, l]),
     )
 
@@ -258,9 +260,11 @@ def deberta_p2c() -> Fact:
         claim=[True, [0, 1]],
         compute=_p2c,
         method="numeric.deberta.deberta_delta (exact integers)",
-        notes="numeric.deberta takes the convention as a parameter (p2c_index='code' or 'paper'); the gather "
-        "formulation without the transpose, or with +r instead of -r, is the known p2c sign bug, and the wrong "
-        "computation here.",
+        notes=(
+            r"`numeric.deberta` takes the convention as a parameter (`p2c_index` 'code' or 'paper'); the "
+            r"gather formulation without the transpose, or with $+r$ instead of $-r$, is the known p2c sign "
+            r"bug, and the wrong computation here."
+        ),
         wrong=lambda dps: _p2c(dps, transposed=False),
         formula=sp.Implies(
             sp.Lt(sp.Abs(i - j), k), sp.Eq(Delta(j, i, k), 2 * k - Delta(i, j, k), evaluate=False), evaluate=False
@@ -298,8 +302,11 @@ def deberta_log_buckets() -> Fact:
         claim=[0, 1, 127, 128, 129, 130, 169, 207, 255, 256, -129, -255],
         compute=_log_buckets,
         method="mpmath at {dps} digits (numeric.deberta.deberta_log_bucket_mp)",
-        notes="r = 512 gives 256 (the reference does not cap); the score's clip(· + k, 0, 2k - 1) saturates it. "
-        "The wrong computation divides by log(max_position/mid) instead of log((max_position - 1)/mid).",
+        notes=(
+            r"$r = 512$ gives 256 (the reference does not cap); the score's $\mathrm{clip}(\cdot + k, 0, 2k - "
+            r"1)$ saturates it. The wrong computation divides by $\log(M/\mathrm{mid})$ instead of $\log((M - "
+            r"1)/\mathrm{mid})$, $M$ the `max_position`."
+        ),
         wrong=lambda dps: _log_buckets(dps, top_offset=0),
         formula=(
             sp.Eq(_bucket(128), 128, evaluate=False),

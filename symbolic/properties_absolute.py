@@ -79,8 +79,10 @@ def counting_shift() -> Theorem:
         rel="<",
         assumptions=("$c > 0$ (counting or normalized counting)", r"positions $m, n \ge 0$, shift $t \ge 1$"),
         sizes={d_any: (1, 4)},
-        notes="Translation invariance fails for every pair of positions. The registered mistake shifts the query "
-        "only: φ(m + t, n) - φ(m, n) = d c² t n vanishes at n = 0.",
+        notes=(
+            r"Translation invariance fails for every pair of positions. The registered mistake shifts the "
+            r"query only: $\varphi(m + t, n) - \varphi(m, n) = d c^2 t n$ vanishes at $n = 0$."
+        ),
         wrong=proximity(shifted(m0, t), n0, counting),
         formula=sp.Lt(varphi(m, n), varphi(m + t, n + t)),
     )

@@ -114,7 +114,7 @@ def length_sinusoidal() -> Fact:
         _sinusoidal,
         method="NumPy float64 (numeric.extension.phase_coverage)",
         wrong=lambda dps: _sinusoidal(dps, exponent=1.0),
-        notes="The wrong computation uses θ_i = 10000^(-i/d) (the 'i/d for 2i/d' slip).",
+        notes=r"The wrong computation uses $\theta_i = 10000^{-i/d}$ (the '$i/d$ for $2i/d$' slip).",
         formula=sp.Symbol("L_0") * sp.Symbol("theta_i") < 2 * sp.pi,
     )  # fmt: skip
 
@@ -216,8 +216,10 @@ def length_alibi() -> Fact:
         _alibi,
         method="exact rationals (numeric.alibi.alibi_slope_exponents)",
         wrong=lambda dps: _alibi(dps, form="bloom"),
-        notes="Softmax maps those biases to ever smaller weights, which is ALiBi's design; the values themselves "
-        "are new. The wrong computation uses Bloom's m_h j (the key position).",
+        notes=(
+            r"Softmax maps those biases to ever smaller weights, which is ALiBi's design; the values "
+            r"themselves are new. The wrong computation uses Bloom's $m_h j$ (the key position)."
+        ),
         formula=sp.Lt(-m_h * (sp.Symbol("L") - 1), -m_h * (sp.Symbol("L_0") - 1)),
     )
 

@@ -120,8 +120,11 @@ def alibi_antisymmetric() -> Theorem:
         [Step(lhs, rhs, "the gap is $2 m_h s > 0$", ("expand",), rel="<")],
         rel="<",
         assumptions=("$m_h > 0$ a head's slope; query $i$, key $j = i - s$ with $s \\ge 1$",),
-        notes="φ(j, i) = -φ(i, j): the formula is antisymmetric. A causal model never reads a key after the query, "
-        "so ALiBi scores one order only; the registered mistake is the symmetric variant -m_h|i - j|.",
+        notes=(
+            r"$\varphi(j, i) = -\varphi(i, j)$: the formula is antisymmetric. A causal model never reads a key"
+            r" after the query, so ALiBi scores one order only; the registered mistake is the symmetric "
+            r"variant $-m_h |i - j|$."
+        ),
         wrong=-m_h * sp.Abs(difference(key, qi)),
         formula=sp.Lt(varphi(qi, qi - s), varphi(qi - s, qi)),
     )

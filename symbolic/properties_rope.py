@@ -43,9 +43,12 @@ def rope_odd_part() -> Theorem:
             r"$a$ real: the plane's frequency $\theta_i$, or $f_i \theta_i$ under any scaling rule; "
             "$A > 0$ the attention factor",
         ),
-        notes="The score is a sum of planes, so φ(m, n) = φ(n, m) for all m, n exactly when every plane has "
-        "q_1 k_0 = q_0 k_1 (e.g. q = k), and fails otherwise (q = (1, 0), k = (0, 1), a(n - m) = 1 gives "
-        "-2A² sin 1). The registered mistake is 'RoPE scores are symmetric': 0.",
+        notes=(
+            r"The score is a sum of planes, so $\varphi(m, n) = \varphi(n, m)$ for all $m$, $n$ exactly when "
+            r"every plane has $q_1 k_0 = q_0 k_1$ (e.g. $q = k$), and fails otherwise ($q = (1, 0)$, $k = (0, "
+            r"1)$, $a(n - m) = 1$ gives $-2A^2 \sin 1$). The registered mistake is 'RoPE scores are "
+            r"symmetric': 0."
+        ),
         wrong=sp.Integer(0),
         formula=sp.Eq(varphi(m, n) - varphi(n, m), rhs),
     )
@@ -163,9 +166,12 @@ def xpos_relative() -> Theorem:
             r"$\zeta > 0$ the plane's decay base ($(2i + 0.4d)/(1.4d)$ in xPos), $\gamma > 0$ ($512$ in xPos): "
             r"the query is scaled by $\zeta^{m/\gamma}$, the key by $\zeta^{-n/\gamma}$",
         ),
-        notes="Every factor depends on m - n only: xPos is translation invariant. For ζ < 1 the factor "
-        "ζ^((m-n)/γ) decays for keys before the query (m > n) and grows for keys after it, so the score is not "
-        "symmetric even for q = k (properties-xpos-rules). The registered mistake is the exponent (n - m)/γ.",
+        notes=(
+            r"Every factor depends on $m - n$ only: xPos is translation invariant. For $\zeta < 1$ the factor "
+            r"$\zeta^{(m-n)/\gamma}$ decays for keys before the query ($m > n$) and grows for keys after it, "
+            r"so the score is not symmetric even for $q = k$ (properties-xpos-rules). The registered mistake "
+            r"is the exponent $(n - m)/\gamma$."
+        ),
         wrong=zeta ** ((n - m) / gamma) * _relative_plane((n - m) * theta_real),
         formula=sp.Eq(varphi(m, n), zeta ** ((m - n) / gamma) * sp.Function("psi")(n - m)),
     )
@@ -217,8 +223,11 @@ def xpos_rules() -> Fact:
         _xpos,
         method="mpmath at {dps} digits",
         wrong=lambda dps: _xpos(dps, sign=-1),
-        notes="The decay is slow (ζ_0^(11/512) = 0.973): over the short range where φ falls, the cos sum decides, "
-        "as for RoPE (properties-rope-monotone-range). The wrong computation uses the exponent (n - m)/γ.",
+        notes=(
+            r"The decay is slow ($\zeta_0^{11/512} = 0.973$): over the short range where $\varphi$ falls, the "
+            r"cosine sum decides, as for RoPE (properties-rope-monotone-range). The wrong computation uses the"
+            r" exponent $(n - m)/\gamma$."
+        ),
         formula=sp.Lt(varphi(5, 0), varphi(0, 5)),
     )
 

@@ -409,7 +409,7 @@ def _complex_form() -> Theorem:
         ),
         assumptions=("$q, k$ complex (one 2-D pair each)", "$m, n$ integer positions", r"$\theta > 0$ real"),
         formula=sp.Eq(lhs, rhs, evaluate=False),
-        notes="The article writes the product as (q k) e^{i(m-n)theta}; the key enters conjugated.",
+        notes=r"The article writes the product as $(q k) e^{i(m-n)\theta}$; the key enters conjugated.",
         wrong=qc * sp.conjugate(kc) * sp.exp(I * (m + n) * theta),
     )
 
@@ -492,7 +492,10 @@ def _real_part() -> Theorem:
         ),
         assumptions=("$q = (q_0, q_1)$, $k = (k_0, k_1)$ real", "$m, n$ integer", r"$\theta > 0$"),
         formula=sp.Eq(lhs, rhs, evaluate=False),
-        notes="Sign convention: the relative angle is (n - m) theta, key minus query (q^T R(-a) k = q^T R(a)^T k).",
+        notes=(
+            r"Sign convention: the relative angle is $(n - m) \theta$, key minus query ($q^T R(-a) k = q^T "
+            r"R(a)^T k$)."
+        ),
         wrong=Dot(qv, sp.MatMul(Rot((m - n) * theta), kv)),
     )
 
@@ -515,8 +518,10 @@ def _block_diagonal_d4() -> Definition:
         assumptions=("$d = 4$ (planes $i = 0, 1$), interleaved layout", "$b > 1$ the base", "$m$ integer position"),
         formula=sp.Eq(sp.MatrixSymbol("R_m", 4, 4), R4, evaluate=False),
         domains={"b": Domain("real", 1.001, 1e6, log=True)},
-        notes="The article prints the same matrix with theta_1, theta_2; we count planes from 0 as the code does. "
-        "The general-d claims are Sums over planes (rope-block-relative).",
+        notes=(
+            r"The article prints the same matrix with $\theta_1$, $\theta_2$; we count planes from 0 as the "
+            r"code does. The general-$d$ claims are sums over planes (rope-block-relative)."
+        ),
         wrong=wrong,
     )
 
@@ -693,9 +698,11 @@ def _abel() -> Theorem:
         ),
         formula=sp.Eq(lhs, rhs, evaluate=False),
         sizes=D_SIZES,
-        notes="With S_0 = 0 and h_{d/2} = 0 the boundary terms vanish: sum_i h_i e^{i(m-n)theta_i} = "
-        "-sum_i S_{i+1} (h_{i+1} - h_i), whose modulus is at most (max_i |h_{i+1} - h_i|) sum_j |S_j| "
-        "(rope-decay-bound checks this numerically).",
+        notes=(
+            r"With $S_0 = 0$ and $h_{d/2} = 0$ the boundary terms vanish: $\sum_i h_i e^{i(m-n)\theta_i} = "
+            r"-\sum_i S_{i+1} (h_{i+1} - h_i)$, whose modulus is at most $(\max_i |h_{i+1} - h_i|) \sum_j "
+            r"|S_j|$ (rope-decay-bound checks this numerically)."
+        ),
         wrong=wrong,
     )
 
@@ -986,8 +993,10 @@ def _layout_fact() -> Fact:
             sp.MatMul(sp.Transpose(sp.MatMul(_Rm, _qv)), sp.MatMul(_Rn, _kv)),
             evaluate=False,
         ),
-        notes="The wrong computation applies the inverse permutation (converting in the wrong direction); it "
-        "coincides with P only for d <= 4.",
+        notes=(
+            r"The wrong computation applies the inverse permutation (converting in the wrong direction); it "
+            r"coincides with $P$ only for $d \le 4$."
+        ),
     )
 
 

@@ -85,10 +85,12 @@ def float64_agrees() -> Fact:
             sp.Pow(10, -10, evaluate=False),
             evaluate=False,
         ),
-        notes="A float64 kernel can only agree to ~1e-16, so it is compared here with its own tolerance, not in "
-        "a 50-digit definition. Near a YaRN correction dimension within float rounding of an integer the floor "
-        "or ceil can differ, hence the generic configuration. The wrong computation takes YaRN's correction "
-        "range from the extended length s·L_0.",
+        notes=(
+            r"A float64 kernel can only agree to about $10^{-16}$, so it is compared here with its own "
+            r"tolerance, not in a 50-digit definition. Near a YaRN correction dimension within float rounding "
+            r"of an integer the floor or ceil can differ, hence the generic configuration. The wrong "
+            r"computation takes YaRN's correction range from the extended length $s L_0$."
+        ),
     )
 
 

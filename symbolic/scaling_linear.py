@@ -71,9 +71,12 @@ def pi_angle_in_range() -> Theorem:
             sp.Le(0, pos * theta_i / s, evaluate=False),
             sp.Lt(pos * theta_i / s, L0 * theta_i, evaluate=False),
         ),
-        notes="Training shows pair i the angles m θ_i, m < L_0, all in [0, L_0 θ_i). The interpolated angles "
-        "reach (L_0 - 1/s) θ_i at m = s L_0 - 1: beyond the largest trained angle (L_0 - 1) θ_i for s > 1, but "
-        "still below L_0 θ_i. That is the registered mistake: (L_0 - 1) θ_i is not an upper bound.",
+        notes=(
+            r"Training shows pair $i$ the angles $m \theta_i$, $m < L_0$, all in $[0, L_0 \theta_i)$. The "
+            r"interpolated angles reach $(L_0 - 1/s) \theta_i$ at $m = s L_0 - 1$: beyond the largest trained "
+            r"angle $(L_0 - 1) \theta_i$ for $s > 1$, but still below $L_0 \theta_i$. That is the registered "
+            r"mistake: $(L_0 - 1) \theta_i$ is not an upper bound."
+        ),
         wrong=(L0 - 1) * theta_i,
     )
 

@@ -80,8 +80,11 @@ def llama3_continuous() -> Theorem:
             sp.Eq(_tp(L0 / f_low), 2 * sp.pi * f_low / (L0 * s), evaluate=False),
             sp.Eq(_tp(L0 / f_high), 2 * sp.pi * f_high / L0, evaluate=False),
         ),
-        notes="So the three bands join without a jump, and a wavelength exactly on a boundary gets the same "
-        "frequency from either side. The registered mistake runs the blend the other way (σ = 1 at L_0/f_low).",
+        notes=(
+            r"So the three bands join without a jump, and a wavelength exactly on a boundary gets the same "
+            r"frequency from either side. The registered mistake runs the blend the other way ($\sigma = 1$ at"
+            r" $L_0/f_{\mathrm{low}}$)."
+        ),
         wrong=sp.Matrix([2 * sp.pi * f_low / L0, 2 * sp.pi * high / (L0 * s)]),
     )
 
@@ -173,7 +176,7 @@ def llama31_bands() -> Fact:
             sp.Eq(sp.Symbol("N_{blended}"), 6, evaluate=False),
             sp.Eq(sp.Symbol("N_{divided}"), 29, evaluate=False),
         ),
-        notes="The wrong computation returns the unscaled frequencies (a bug seen in ports of apply_scaling).",
+        notes=r"The wrong computation returns the unscaled frequencies (a bug seen in ports of `apply_scaling`).",
     )
 
 

@@ -96,7 +96,9 @@ def ntk_base() -> Theorem:
         ),
         formula=sp.Eq(sp.Symbol("bprime"), b * s ** (d_even / (d_even - 2)), evaluate=False),
         domains=H_DOMAIN,
-        notes="The first pair needs no condition: θ_0 = b^0 = 1 for every base (extension-ntk-conditions).",
+        notes=(
+            r"The first pair needs no condition: $\theta_0 = b^0 = 1$ for every base " r"(extension-ntk-conditions)."
+        ),
         wrong=b * s ** ((2 * h + 2) / (2 * h + 1)),  # the exponent d/(d-1)
     )
 
@@ -124,8 +126,11 @@ def ntk_conditions() -> Theorem:
             sp.Eq(_TP[d_even / 2 - 1], TH[d_even / 2 - 1] / s, evaluate=False),
         ),
         domains=H_DOMAIN,
-        notes="Between the two, θ'_i = θ_i·s^(-2i/(d-2)): the fast pairs are nearly untouched and the slow ones "
-        "interpolated. The registered mistake divides the last frequency by s^(d/(d-2)), the factor of the base.",
+        notes=(
+            r"Between the two, $\theta'_i = \theta_i s^{-2i/(d-2)}$: the fast pairs are nearly untouched and "
+            r"the slow ones interpolated. The registered mistake divides the last frequency by $s^{d/(d-2)}$, "
+            r"the factor of the base."
+        ),
         wrong=sp.Matrix([sp.Integer(1), THETA_LAST / s**KAPPA]),
     )
 
@@ -185,9 +190,11 @@ def dynamic_ntk() -> Theorem:
             evaluate=False,
         ),
         sizes={d_even: (4, 8, 128)},
-        notes="The factor 1 + sk/L_0 is at least 1, the two branches meet at n = L_0 (k = 0: factor 1), and the "
-        "factor reaches s at n = L_0(2s - 1)/s. "
-        "The registered mistake uses n instead of max(n, L_0): below L_0 the base would shrink.",
+        notes=(
+            r"The factor $1 + sk/L_0$ is at least 1, the two branches meet at $n = L_0$ ($k = 0$: factor 1), "
+            r"and the factor reaches $s$ at $n = L_0(2s - 1)/s$. The registered mistake uses $n$ instead of "
+            r"$\max(n, L_0)$: below $L_0$ the base would shrink."
+        ),
         wrong=sp.Matrix(
             [
                 b * (s * (L0 - kk) / L0 - (s - 1)) ** (d_even / (d_even - 2)),

@@ -54,8 +54,10 @@ def pi_remainder() -> Theorem:
             "s": Domain("real", -1, 1),
             "s_2": Domain("real", 1, 100),
         },
-        notes="The paper writes the first-order terms as a'(s)(s - s_k), with the opposite sign; they cancel "
-        "either way, so eq. 11 stands. The registered mistake flips the sign of R(s).",
+        notes=(
+            r"The paper writes the first-order terms as $a'(s)(s - s_k)$, with the opposite sign; they cancel "
+            r"either way, so eq. 11 stands. The registered mistake flips the sign of $R(s)$."
+        ),
         wrong=-_remainder(s1, sv, s2, A1, A2),
     )
 
@@ -90,10 +92,12 @@ def pi_remainder_bound() -> Theorem:
             r"$a''(\xi_k) = \beta_k - M$ with $\beta_k \ge 0$, i.e. $a''(\xi_k) \ge -M$ ($M > 0$)",
         ),
         formula=sp.Le(_R(sv), M * (sv - s1) * (s2 - sv) / 2, evaluate=False),
-        notes="The paper's middle expression (s - s_1)(s_2 - s)/(2(s_2 - s_1))[M(s - s_1) + M(s_2 - s)] is the same "
-        "bound. If a'' ≤ M instead, -a has (-a)'' ≥ -M and remainder -R, so the same bound holds for -R: "
-        "|a''| ≤ M gives |R(s)| ≤ (M/2)(s - s_1)(s_2 - s). The registered mistake halves the constant again, "
-        "M/4 (a factor 1/2 counted twice).",
+        notes=(
+            r"The paper's middle expression $\frac{(s - s_1)(s_2 - s)}{2(s_2 - s_1)}[M(s - s_1) + M(s_2 - s)]$"
+            r" is the same bound. If $a'' \le M$ instead, $-a$ has $(-a)'' \ge -M$ and remainder $-R$, so the "
+            r"same bound holds for $-R$: $|a''| \le M$ gives $|R(s)| \le (M/2)(s - s_1)(s_2 - s)$. The "
+            r"registered mistake halves the constant again, $M/4$ (a factor $1/2$ counted twice)."
+        ),
         wrong=M * p * qq / 4,
     )
 
@@ -129,9 +133,11 @@ def pi_geometric_bound() -> Theorem:
         ),
         sizes={d_even: (2, 8, 128)},
         domains={"u": Domain("real", 1e-6, 10 ** (sp.Integer(60) / d_even) - 1, log=True)},
-        notes="Eq. 12, |a''(s)| ≤ (max_j |h_j|) Σ_j θ_j², is proved for every even d in "
-        "extension-pi-second-derivative-bound; this claim bounds the sum. The registered mistake is the paper's "
-        "next step, the bound d/(4 ln c) = 1/ln(1 + u) (extension-pi-step14-fails).",
+        notes=(
+            r"Eq. 12, $|a''(s)| \le (\max_j |h_j|) \sum_j \theta_j^2$, is proved for every even $d$ in "
+            r"extension-pi-second-derivative-bound; this claim bounds the sum. The registered mistake is the "
+            r"paper's next step, the bound $d/(4 \ln c) = 1/\ln(1 + u)$ (extension-pi-step14-fails)."
+        ),
         wrong=1 / sp.log(1 + u),
     )
 
@@ -184,8 +190,11 @@ def pi_second_derivative_bound() -> Theorem:
         formula=sp.Le(sp.Abs(sp.Derivative(_a(sv), (sv, 2))), bound, evaluate=False),
         sizes={d_even: (2, 4, 8)},
         domains={"s": Domain("real", -20, 20), "theta": Domain("real", -2, 2)},
-        notes="Eq. 13 (extension-pi-geometric-bound) bounds the sum for the RoPE frequencies; eq. 14, the paper's "
-        "next step, fails (extension-pi-step14-fails). The registered mistake drops the square of theta_j.",
+        notes=(
+            r"Eq. 13 (extension-pi-geometric-bound) bounds the sum for the RoPE frequencies; eq. 14, the "
+            r"paper's next step, fails (extension-pi-step14-fails). The registered mistake drops the square of"
+            r" $\theta_j$."
+        ),
         wrong=h_max * sp.Sum(sp.Abs(_theta[j]), (j, 0, top)),
     )
 
@@ -212,11 +221,13 @@ def pi_step14_fails() -> Theorem:
         rel=">",
         assumptions=("$c = 10^4$, $d = 128$ (LLaMA's head width and base, the paper's own numbers)",),
         formula=sp.Gt(lhs, rhs, evaluate=False),
-        notes="By strict convexity of the exponential the inequality is reversed for every x ≠ 0, so eq. 14, "
-        "1/(1 - c^(-4/d)) ≤ d/(4 ln c), fails for every d and c > 1: at LLaMA's setting 1/(1 - c^(-4/d)) = "
-        "3.99830807 > d/(4 ln c) = 3.4744, and the sum it bounds, Σ_j θ_j² = 3.99830803 (= |a''(0)| for h_j = 1), "
-        "exceeds the paper's M too. The registered mistake takes the other tangent bound 1/(1 + (4/d) ln c) as "
-        "a lower bound.",
+        notes=(
+            r"By strict convexity of the exponential the inequality is reversed for every $x \ne 0$, so eq. "
+            r"14, $1/(1 - c^{-4/d}) \le d/(4 \ln c)$, fails for every $d$ and $c > 1$: at LLaMA's setting "
+            r"$1/(1 - c^{-4/d}) = 3.99830807 > d/(4 \ln c) = 3.4744$, and the sum it bounds, $\sum_j "
+            r"\theta_j^2 = 3.99830803$ ($= |a''(0)|$ for $h_j = 1$), exceeds the paper's $M$ too. The "
+            r"registered mistake takes the other tangent bound $1/(1 + (4/d) \ln c)$ as a lower bound."
+        ),
         wrong=1 / (1 + 4 * sp.log(c) / width),
     )
 
@@ -249,12 +260,15 @@ def pi_corrected_constant() -> Theorem:
         formula=sp.Le(
             1 / (1 - sp.Pow(_cc, -4 / d_even, evaluate=False)), d_even / (4 * sp.log(_cc)) + 1, evaluate=False
         ),
-        notes="So |a''(s)| ≤ (max_j |h_j|)(d/(4 ln c) + 1) and, with eq. 11 and 16 (which hold), the corrected "
-        "Theorem 2.1 reads |a(s) - a_linear(s)| ≤ (max_j |h_j|)(d + 4 ln c)(s - s_1)(s_2 - s)/(8 ln c). At c = "
-        "10^4, d = 128 and unit grid spacing: (d + 4 ln c)/(32 ln c) = 0.5593 instead of 0.4343, and against the "
-        "paper's extrapolation bound 2d·max|h_j| the ratio is ~458×, not ~600×. The sharp constant is Σ_j θ_j² = "
-        "(1 - c^-2)/(1 - c^(-4/d)) (3.9983 at LLaMA's setting, attained by |a''(0)| for h_j = 1). The registered "
-        "mistake is the paper's constant d/(4 ln c).",
+        notes=(
+            r"So $|a''(s)| \le (\max_j |h_j|)(d/(4 \ln c) + 1)$ and, with eq. 11 and 16 (which hold), the "
+            r"corrected Theorem 2.1 reads $|a(s) - a_{\mathrm{linear}}(s)| \le (\max_j |h_j|)(d + 4 \ln c)(s -"
+            r" s_1)(s_2 - s)/(8 \ln c)$. At $c = 10^4$, $d = 128$ and unit grid spacing: $(d + 4 \ln c)/(32 "
+            r"\ln c) = 0.5593$ instead of 0.4343, and against the paper's extrapolation bound $2d \max_j "
+            r"|h_j|$ the ratio is about 458, not about 600. The sharp constant is $\sum_j \theta_j^2 = (1 - "
+            r"c^{-2})/(1 - c^{-4/d})$ (3.9983 at LLaMA's setting, attained by $|a''(0)|$ for $h_j = 1$). The "
+            r"registered mistake is the paper's constant $d/(4 \ln c)$."
+        ),
         wrong=1 / x_,
     )
 
@@ -322,9 +336,12 @@ def pi_counterexample() -> Fact:
             sp.Integer(128) / (32 * sp.log(sp.Integer(10) ** 4, evaluate=False)),
             evaluate=False,
         ),
-        notes="h_j = 1 is q = k with unit pairs: a(s) is then Σ_j cos(sθ_j), the sinusoidal dot product. As "
-        "s_2 - s_1 → 0 at s = 0 the ratio of the error to the paper's bound tends to Σ_j θ_j²/(d/(4 ln c)) = "
-        "1.151. The wrong computation forgets the 2 in the exponent, θ_j = c^(-j/d).",
+        notes=(
+            r"$h_j = 1$ is $q = k$ with unit pairs: $a(s)$ is then $\sum_j \cos(s \theta_j)$, the sinusoidal "
+            r"dot product. As $s_2 - s_1 \to 0$ at $s = 0$ the ratio of the error to the paper's bound tends "
+            r"to $\sum_j \theta_j^2 / (d/(4 \ln c)) = 1.151$. The wrong computation forgets the 2 in the "
+            r"exponent, $\theta_j = c^{-j/d}$."
+        ),
     )
 
 

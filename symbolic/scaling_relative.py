@@ -61,9 +61,11 @@ def scaled_relative() -> Theorem:
             evaluate=False,
         ),
         sizes={d_even: (2, 6)},
-        notes="Scaling changes the frequencies, not the algebra: the score still depends on n - m only, through "
-        "the scaled angles (n - m) f_i θ_i, and the attention factor scales every logit by A². With f_i = 1/s "
-        "this is RoPE at the interpolated positions m/s, n/s.",
+        notes=(
+            r"Scaling changes the frequencies, not the algebra: the score still depends on $n - m$ only, "
+            r"through the scaled angles $(n - m) f_i \theta_i$, and the attention factor scales every logit by"
+            r" $A^2$. With $f_i = 1/s$ this is RoPE at the interpolated positions $m/s$, $n/s$."
+        ),
         wrong=sp.Sum(relative((n - m) * TH[i]), (i, 0, d_even / 2 - 1)),
     )
 

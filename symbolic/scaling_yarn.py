@@ -123,10 +123,13 @@ def yarn_correction_dimension() -> Theorem:
         ),
         given=(sp.Q.gt(b, 1),),
         domains={"b": Domain("real", 1.001, 1e6, log=True)},
-        notes="YaRN's ramp runs from low = c(β_fast) (β_fast = 32 rotations: kept) to high = c(β_slow) "
-        "(β_slow = 1: interpolated); c decreases in r, so low < high. transformers floors low, ceils high and "
-        "clamps both to [0, d - 1], with the trained L_0 in c(r). The registered mistake counts radians as "
-        "rotations (L_0 θ = r).",
+        notes=(
+            r"YaRN's ramp runs from $\mathrm{low} = c(\beta_{\mathrm{fast}})$ ($\beta_{\mathrm{fast}} = 32$ "
+            r"rotations: kept) to $\mathrm{high} = c(\beta_{\mathrm{slow}})$ ($\beta_{\mathrm{slow}} = 1$: "
+            r"interpolated); $c$ decreases in $r$, so $\mathrm{low} < \mathrm{high}$. transformers floors low,"
+            r" ceils high and clamps both to $[0, d - 1]$, with the trained $L_0$ in $c(r)$. The registered "
+            r"mistake counts radians as rotations ($L_0 \theta = r$)."
+        ),
         wrong=r,
     )
 
@@ -259,9 +262,12 @@ def yarn_definition() -> Definition:
             "s": FACTOR_INT,
             "L_0": Domain("integer", 512, 65536, log=True),
         },
-        notes="With truncate true (the default) low and high are floor c(32) and ceil c(1): "
-        "extension-yarn-truncated-inv-freq; the float64 kernel is compared in extension-float64-agrees. The "
-        "registered mistake takes the correction range from the extended length s·L_0 instead of the trained L_0.",
+        notes=(
+            r"With truncate true (the default) low and high are $\lfloor c(32) \rfloor$ and $\lceil c(1) "
+            r"\rceil$: extension-yarn-truncated-inv-freq; the float64 kernel is compared in "
+            r"extension-float64-agrees. The registered mistake takes the correction range from the extended "
+            r"length $s L_0$ instead of the trained $L_0$."
+        ),
         wrong=theta_prime(s * L0),
     )
 

@@ -196,7 +196,10 @@ def denominators_512() -> Theorem:
         source=sources.article("More on '$i$' and '$d_{model}$'") + ", Examples A-C",
         assumptions=(r"$d_{\mathrm{model}} = 512$", "$b = 10000$"),
         sizes={},
-        notes="The article rounds 510/512 to 1 and writes 10000; the exact denominator is 10^(255/64) ≈ 9646.6.",
+        notes=(
+            r"The article rounds 510/512 to 1 and writes 10000; the exact denominator is $10^{255/64} \approx "
+            r"9646.6$."
+        ),
         wrong=sp.Matrix([1, 100, 10000]),
         formula=sp.Eq(
             sp.Pow(10000, sp.Mul(510, sp.Pow(512, -1, evaluate=False), evaluate=False), evaluate=False),
@@ -234,7 +237,10 @@ def shift_is_linear() -> Theorem:
                 ("expand", "expand_trig", "expand"),
             )
         ],
-        notes="M_k contains no pos: the full M_k is block diagonal with this 2x2 block for each pair i, for any d.",
+        notes=(
+            r"$M_k$ contains no $\mathrm{pos}$: the full $M_k$ is block diagonal with this $2 \times 2$ block "
+            r"for each pair $i$, for any $d$."
+        ),
         wrong=M_k.T * pe_pair(pos),
         formula=sp.Eq(_pe(pos + k), sp.MatMul(sp.MatrixSymbol("M_k", d, d), _pe(pos)), evaluate=False),
     )
@@ -301,7 +307,7 @@ def neighbour_distance() -> Theorem:
             ),
         ],
         notes="Unlike binary codes, the step from one position to the next has the same size at every position; "
-        "pair i contributes 2|sin(θ_i/2)| to it.",
+        r"pair $i$ contributes $2|\sin(\theta_i/2)|$ to it.",
         wrong=pairs(4 * sp.sin(theta_i) ** 2),
         formula=sp.Eq(
             sp.MatMul(sp.Transpose(_pe(pos + 1) - _pe(pos)), _pe(pos + 1) - _pe(pos)),
@@ -344,8 +350,10 @@ def wavelengths() -> Theorem:
         given=(sp.Q.gt(b, 1),),
         assumptions=(*ASSUME, "$b > 1$"),
         domains={"b": BASE},
-        notes="The paper's 'from 2π to 10000·2π' is the limit d → ∞; for d = 512 the longest wavelength is "
-        "2π·10^(255/64) ≈ 60611, not 62832.",
+        notes=(
+            r"The paper's 'from $2\pi$ to $10000 \cdot 2\pi$' is the limit $d \to \infty$; for $d = 512$ the "
+            r"longest wavelength is $2\pi \cdot 10^{255/64} \approx 60611$, not 62832."
+        ),
         wrong=2 * sp.pi * b / b ** (4 / d),
         formula=(
             sp.Eq(LAMBDA[i + 1] / LAMBDA[i], b ** (2 / d), evaluate=False),
@@ -539,7 +547,7 @@ def monotone_range() -> Fact:
                 sizes={d: (4, 64, 128, 512)},
             ),
         ),
-        notes="The wrong computation uses the frequencies 10000^(-i/d) (the 'i/d instead of 2i/d' slip).",
+        notes="The wrong computation uses the frequencies $10000^{-i/d}$ (the '$i/d$ instead of $2i/d$' slip).",
         formula=(
             sp.Lt(Proximity(K + 1, 512, 10000), Proximity(K, 512, 10000), evaluate=False),
             sp.Contains(K, sp.Range(0, 43), evaluate=False),
@@ -628,7 +636,10 @@ def fast_slow_separation() -> Fact:
                 domains={"i": Domain("integer", 0, 255)},
             ),
         ),
-        notes="The wrong computation indexes the frequencies from 1 (θ_i = 10000^(-2(i+1)/512)): an off-by-one.",
+        notes=(
+            r"The wrong computation indexes the frequencies from 1 ($\theta_i = 10000^{-2(i+1)/512}$): an "
+            r"off-by-one."
+        ),
         formula=sp.Eq(
             PairStep(0, 1, i, 512, 10000), 2 * sp.sin(sp.Integer(10000) ** (-2 * i / 512) / 2), evaluate=False
         ),

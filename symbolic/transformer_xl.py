@@ -64,8 +64,10 @@ def txl_from_four_terms() -> Theorem:
         ),
         formula=sp.Eq(lhs, rhs, evaluate=False),
         sizes=MAT_SIZES,
-        notes="The right side is what the reference code computes: AC = (q + r_w_bias) k^T and "
-        "BD = (q + r_r_bias) r^T, with r_w_bias = u and r_r_bias = v.",
+        notes=(
+            r"The right side is what the reference code computes: $\mathrm{AC} = (q + u) k^T$ and $\mathrm{BD}"
+            r" = (q + v) r^T$, with `r_w_bias` the $u$ and `r_r_bias` the $v$."
+        ),
         wrong=(W_q * x_m + v).T * W_kE * x_n + (W_q * x_m + u).T * W_kR * R_mn,  # u and v swapped
     )
 
@@ -132,8 +134,10 @@ def txl_shift_distance() -> Theorem:
             r"$j \le i + m_{\mathrm{len}}$ (see `txl-rel-shift-index`)",
         ),
         formula=sp.Eq(lhs, ri + mlen - rj, evaluate=False),
-        notes="i + m_len is the query's absolute position, so this is exactly R_{i'-j}: the trick computes the "
-        "direct O(L^2) gather on and below the causal diagonal.",
+        notes=(
+            r"$i + m_{\mathrm{len}}$ is the query's absolute position, so this is exactly $R_{i'-j}$: the "
+            r"trick computes the direct $O(L^2)$ gather on and below the causal diagonal."
+        ),
         wrong=ri + mlen - rj + 1,
     )
 

@@ -256,9 +256,9 @@ def test_a_heading_writes_its_mathematics_in_dollars(claim_id):
 
 
 @pytest.mark.parametrize("claim_id", IDS)
-def test_justifications_and_assumptions_write_their_mathematics_in_dollars(claim_id):
+def test_justifications_assumptions_and_notes_write_their_mathematics_in_dollars(claim_id):
     c = BY_ID[claim_id]
-    strings = [st.why for st in c.steps] + list(getattr(c, "assumptions", ()))
+    strings = [st.why for st in c.steps] + list(getattr(c, "assumptions", ())) + [c.notes or ""]
     strings += [d.why for d in getattr(c, "definitions", ())]
     plain = [s for s in strings if _ascii_math(s)]
     assert not plain, plain
