@@ -259,3 +259,13 @@ def test_the_numeric_line_differentiates_with_mpmath():
         domains={"s": Domain("real", -3, 3)},
     ).verify()
     assert not wrong.ok and wrong.numeric == "disagree"
+
+
+def test_regression_alpha_never_captures_a_free_name_nor_merges_two_limits():
+    f = sp.IndexedBase("f")
+    b0 = sp.Symbol("b0", integer=True, nonnegative=True)  # a user's free symbol with a canonical-looking name
+    renamed = alpha(bind(sp.Sum(f[i] * b0, (i, 0, n))))
+    assert b0 in renamed.free_symbols
+    two = alpha(bind(sp.Sum(f[i, j], (i, 0, n), (j, 0, n))))
+    diagonal = alpha(bind(sp.Sum(f[i, i], (i, 0, n), (j, 0, n))))
+    assert two != diagonal
