@@ -568,7 +568,7 @@ def table_latex(trained: int | None = None, target: int | None = None) -> str:
     the LaTeX export."""
     rows = table(trained, target)
     cols = ["scheme", r"$\varphi(m, n)$", *map(_tex, RULES)]
-    widths = ["2.0cm", "3.5cm", "2.3cm", "2.3cm", "2.3cm"]
+    widths = ["2.0cm", "3.6cm", "2.3cm", "2.3cm", "2.3cm"]
     if trained:
         cols.append(f"beyond $L_0 = {trained}$ ($L = {target}$)")
         widths.append("2.6cm")

@@ -22,8 +22,9 @@ def blocks_latex(bs: Iterable[Block], level: str = "subsection") -> str:
     for b in bs:
         if b.kind == "heading":
             out.append(f"% {b.label}\n\\{level}{{{prose(b.text, 'latex')}}}\\label{{claim:{b.label}}}")
-        elif b.kind == "para":
-            out.append(prose(b.text, "latex"))
+        elif b.kind == "para":  # code names break only at dots: ragged right, so a line is never stretched thin
+            text = prose(b.text, "latex")
+            out.append(r"{\raggedright " + text + r"\par}" if r"\texttt" in text else text)
         elif b.kind == "statement":
             out.append("\\textbf{Statement.}\n" + _display_latex(b.tex))
         elif b.kind == "math":
