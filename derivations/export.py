@@ -239,8 +239,10 @@ def _figure_reference(name: str) -> str:
 
 
 def _lower_first(title: str) -> str:
-    r"""A figure title inside a sentence: ``Sinusoidal heatmap`` → ``sinusoidal heatmap``, ``T5 ...`` kept."""
-    return title[0].lower() + title[1:] if title[1:2].islower() else title
+    r"""A figure title inside a sentence: ``Sinusoidal heatmap`` → ``sinusoidal heatmap``; a first word that is
+    not a plain capitalised word (``T5 ...``, ``RoPE ...``) is kept."""
+    first = title.split(" ", 1)[0]
+    return title[0].lower() + title[1:] if first[1:].isalpha() and first[1:].islower() else title
 
 
 def topic_file(topic: str, claims, figures: Iterable[str] = ()) -> str:

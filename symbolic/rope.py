@@ -701,7 +701,7 @@ def _abel() -> Theorem:
         notes=(
             r"With $S_0 = 0$ and $h_{d/2} = 0$ the boundary terms vanish: $\sum_i h_i e^{i(m-n)\theta_i} = "
             r"-\sum_i S_{i+1} (h_{i+1} - h_i)$, whose modulus is at most $(\max_i |h_{i+1} - h_i|) \sum_j "
-            r"|S_j|$ (rope-decay-bound checks this numerically)."
+            r"|S_j|$ (rope-decay-bound proves this for every even $d$)."
         ),
         wrong=wrong,
     )
