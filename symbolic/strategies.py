@@ -561,59 +561,60 @@ def _bound_dummy(var, lo, hi):
     return dummy
 
 
+def _rebound(e, fresh: Callable, depth: int = 0):
+    r"""``e`` with every bound variable of a Sum, Product or :class:`Maximum` replaced by ``fresh(holder, var, lo,
+    hi, depth)`` (outer limits first, so an inner range sees the outer variable's new name; ``depth`` counts the
+    limits around it). The one traversal :func:`bind` and :func:`alpha` share."""
+    if isinstance(e, sp.MatrixBase):
+        return e.applyfunc(lambda x: _rebound(x, fresh, depth))
+    if not isinstance(e, sp.Basic) or not e.has(sp.Sum, sp.Product, Maximum):
+        return e
+    if isinstance(e, (sp.Sum, sp.Product, Maximum)):
+        sub: dict = {}
+        limits = []
+        for k, (var, lo, hi) in enumerate(reversed(e.limits)):  # SymPy lists the innermost limit first
+            lo, hi = (_rebound(x.xreplace(sub), fresh, depth + k) for x in (lo, hi))
+            sub[var] = fresh(e, var, lo, hi, depth + k)
+            limits.append((sub[var], lo, hi))
+        return type(e)(_rebound(e.function.xreplace(sub), fresh, depth + len(e.limits)), *reversed(limits))
+    args = [_rebound(a, fresh, depth) for a in e.args]
+    return e.func(*args) if args != list(e.args) else e
+
+
 def bind(e, given: tuple = ()):
     r"""``e`` with every bound variable of a Sum, Product or :class:`Maximum` replaced by a dummy carrying only what
     its limits imply (outer limits first, so an inner range may use the outer variable's bounds; a shadowed name
     gets its own dummy). Run before any strategy and any sign decision: no rewrite then sees what the user
     *declared* about a bound variable. A range not proved forward raises ``ValueError`` (the engine refuses
     reversed ranges; a maximum also needs a nonempty range)."""
-    if isinstance(e, sp.MatrixBase):
-        return e.applyfunc(lambda x: bind(x, given))
-    if not isinstance(e, sp.Basic) or not e.has(sp.Sum, sp.Product, Maximum):
-        return e
-    if isinstance(e, (sp.Sum, sp.Product, Maximum)):
-        sub: dict = {}
-        limits = []
-        for var, lo, hi in reversed(e.limits):  # SymPy lists the innermost limit first
-            lo, hi = bind(lo.xreplace(sub), given), bind(hi.xreplace(sub), given)
-            if not forward(lo, hi, given):
-                raise ValueError(f"the range {var} = {lo} .. {hi} is not proved forward ({hi} >= {lo} - 1)")
-            if isinstance(e, Maximum) and not forward(lo, hi - 1, given):  # the maximum of nothing is no number
-                raise ValueError(f"the range {var} = {lo} .. {hi} of a maximum is not proved nonempty ({hi} >= {lo})")
-            sub[var] = _bound_dummy(var, lo, hi)
-            limits.append((sub[var], lo, hi))
-        return type(e)(bind(e.function.xreplace(sub), given), *reversed(limits))
-    args = [bind(a, given) for a in e.args]
-    return e.func(*args) if args != list(e.args) else e
+
+    def fresh(holder, var, lo, hi, depth):
+        if not forward(lo, hi, given):
+            raise ValueError(f"the range {var} = {lo} .. {hi} is not proved forward ({hi} >= {lo} - 1)")
+        if isinstance(holder, Maximum) and not forward(lo, hi - 1, given):  # the maximum of nothing is no number
+            raise ValueError(f"the range {var} = {lo} .. {hi} of a maximum is not proved nonempty ({hi} >= {lo})")
+        return _bound_dummy(var, lo, hi)
+
+    return _rebound(e, fresh)
 
 
 #: The canonical bound variables of :func:`alpha`, one per (depth, assumptions).
 _ALPHA: dict = {}
 
 
-def alpha(e, depth: int = 0):
-    r"""``e`` with each bound variable renamed by its nesting depth (``_b0`` outermost): two expressions that differ
+def alpha(e):
+    r"""``e`` with each bound variable renamed by its nesting depth (``b0`` outermost): two expressions that differ
     only in the names of their bound variables become identical (alpha-equivalence). They are dummies, never free
     anywhere, so no free variable is captured. Run on :func:`bind`'s output."""
-    if isinstance(e, sp.MatrixBase):
-        return e.applyfunc(lambda x: alpha(x, depth))
-    if not isinstance(e, sp.Basic) or not e.has(sp.Sum, sp.Product, Maximum):
-        return e
-    if isinstance(e, (sp.Sum, sp.Product, Maximum)):
-        sub: dict = {}
-        limits = []
-        for k, (var, lo, hi) in enumerate(reversed(e.limits)):
-            lo, hi = alpha(lo.xreplace(sub), depth + k), alpha(hi.xreplace(sub), depth + k)
-            kw = {a: v for a, v in var.assumptions0.items() if v is not None}
-            key = (depth + k, tuple(sorted(kw.items())))
-            if key not in _ALPHA:
-                _ALPHA[key] = sp.Dummy(f"b{depth + k}", **kw)
-            sub[var] = _ALPHA[key]
-            limits.append((sub[var], lo, hi))
-        inner = alpha(e.function.xreplace(sub), depth + len(e.limits))
-        return type(e)(inner, *reversed(limits))
-    args = [alpha(a, depth) for a in e.args]
-    return e.func(*args) if args != list(e.args) else e
+
+    def fresh(holder, var, lo, hi, depth):
+        kw = {a: v for a, v in var.assumptions0.items() if v is not None}
+        key = (depth, tuple(sorted(kw.items())))
+        if key not in _ALPHA:
+            _ALPHA[key] = sp.Dummy(f"b{depth}", **kw)
+        return _ALPHA[key]
+
+    return _rebound(e, fresh)
 
 
 def _in_sums(f: Callable, e):

@@ -533,8 +533,8 @@ MUTANTS += [
     Mutant(
         "core-reversed-range-assumed-forward",
         STRATEGIES,
-        "            if not forward(lo, hi, given):\n",
-        "            if False:\n",
+        '        if not forward(lo, hi, given):\n            raise ValueError(f"the range {var}',
+        '        if False:\n            raise ValueError(f"the range {var}',
         "a range not proved forward is summed as if it were (class 1)",
         SOUNDNESS,
     ),
@@ -754,8 +754,8 @@ MUTANTS += [
     Mutant(
         "maximum-empty-range",
         STRATEGIES,
-        "            if isinstance(e, Maximum) and not forward(lo, hi - 1, given):",
-        "            if False:",
+        "        if isinstance(holder, Maximum) and not forward(lo, hi - 1, given):",
+        "        if False:",
         "a maximum over a range that may be empty is accepted",
         NEW_ENGINE,
     ),
@@ -827,8 +827,8 @@ MUTANTS += [
     Mutant(
         "alpha-shares-free-names",
         STRATEGIES,
-        '                _ALPHA[key] = sp.Dummy(f"b{depth + k}", **kw)',
-        '                _ALPHA[key] = sp.Symbol(f"b{depth}", **kw)',
+        '            _ALPHA[key] = sp.Dummy(f"b{depth}", **kw)',
+        '            _ALPHA[key] = sp.Symbol("b0", **kw)',
         "bound variables of different depths renamed to one name (capture)",
         NEW_ENGINE + PROOFS,
     ),
