@@ -29,7 +29,6 @@ from . import lemmas, settings, sources
 from ._symbols import TH_real, theta
 from ._symbols import d_even as d
 from .core import Definition, Domain, Fact, Kernel, Step, Theorem
-from .strategies import bind
 
 TOPIC = "rope"
 ROFORMER = sources.ROFORMER
@@ -204,8 +203,7 @@ class _BlockScore(Kernel):
     r"""A score of RoPE's block-diagonal rotation at width ``d`` (args ``q, k, theta, m, n, d``: IndexedBases of the
     query, key and frequencies, the two positions, the width), interleaved planes ``(2i, 2i + 1)``. Numerically
     the rotations are :func:`numeric.rotary.rope_mp`'s (``inv_freq`` the frequencies), the code people run.
-    ``doit()`` is the sum over the planes with its summation variable bound as the engine binds the sums it is
-    compared with (:func:`strategies.bind`), so that ``unfold`` meets the same sum."""
+    ``doit()`` is the sum over the planes (``unfold`` binds its variable as the engine binds the sides)."""
 
     nargs = 6
 
@@ -250,7 +248,7 @@ class RopeScore(_BlockScore):
     def doit(self, **hints):
         qb, kb, freqs, pos_m, pos_n, width = self.args
         plane = _plane_score(*_interleaved(qb), *_interleaved(kb), i).xreplace({th: freqs, m: pos_m, n: pos_n})
-        return bind(sp.Sum(plane, (i, 0, width / 2 - 1)))
+        return sp.Sum(plane, (i, 0, width / 2 - 1))
 
     def shown(self):
         Rm, Rn, _, qv, kv = self._matrices()
@@ -269,7 +267,7 @@ class RopeRelative(_BlockScore):
     def doit(self, **hints):
         qb, kb, freqs, pos_m, pos_n, width = self.args
         plane = _relative_plane(*_interleaved(qb), *_interleaved(kb), i).xreplace({th: freqs, m: pos_m, n: pos_n})
-        return bind(sp.Sum(plane, (i, 0, width / 2 - 1)))
+        return sp.Sum(plane, (i, 0, width / 2 - 1))
 
     def shown(self):
         _, _, Rnm, qv, kv = self._matrices()
@@ -298,7 +296,7 @@ class HalfScore(_BlockScore):
         pq = (Permuted(qb, i, width), Permuted(qb, i + width / 2, width))
         pk = (Permuted(kb, i, width), Permuted(kb, i + width / 2, width))
         plane = _plane_score(*pq, *pk, i).xreplace({th: freqs, m: pos_m, n: pos_n})
-        return bind(sp.Sum(plane, (i, 0, width / 2 - 1)))
+        return sp.Sum(plane, (i, 0, width / 2 - 1))
 
     def shown(self):
         _, _, _, pos_m, pos_n, width = self.args
@@ -320,7 +318,7 @@ class PlaneDot(Kernel):
 
     def doit(self, **hints):
         qb, kb, width = self.args
-        return bind(sp.Sum(qb[2 * i] * kb[2 * i] + qb[2 * i + 1] * kb[2 * i + 1], (i, 0, width / 2 - 1)))
+        return sp.Sum(qb[2 * i] * kb[2 * i] + qb[2 * i + 1] * kb[2 * i + 1], (i, 0, width / 2 - 1))
 
     def shown(self):
         qb, kb, width = self.args

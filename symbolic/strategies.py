@@ -300,9 +300,10 @@ def _doit(e):
 @strategy("unfold")
 def _unfold(e):
     r"""Replace each :class:`Kernel` by its definition (its ``doit``), and nothing else: a sum with a symbolic range
-    is left as it is, where ``doit`` would try to evaluate it."""
+    is left as it is, where ``doit`` would try to evaluate it. A definition's sums are bound like the sides'
+    (:func:`bind`), so that they meet the sums they are compared with."""
     if isinstance(e, sp.Basic) and e.has(Kernel):
-        return e.replace(lambda x: isinstance(x, Kernel), lambda k: k.doit())
+        return e.replace(lambda x: isinstance(x, Kernel), lambda k: bind(k.doit()))
     return e
 
 

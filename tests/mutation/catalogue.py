@@ -902,3 +902,14 @@ MUTANTS += [
         MULTIAXIS_TESTS,
     ),
 ]
+
+MUTANTS += [
+    Mutant(
+        "unfold-unbound",
+        STRATEGIES,
+        "lambda k: bind(k.doit())",
+        "lambda k: k.doit()",
+        "a kernel's definition unfolded with its summation variables unbound (it never meets the sides' sums)",
+        PROOFS,
+    ),
+]

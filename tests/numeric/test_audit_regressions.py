@@ -177,12 +177,7 @@ def _rope_in(dtype_of_positions):
         p = np.asarray(positions).astype(dtype_of_positions).astype(np.float32)  # positions in this dtype
         inv = (base ** (-np.arange(0, d, 2) / d)).astype(np.float32)
         ang = p[:, None] * inv
-        c, s = np.cos(ang), np.sin(ang)
-        x = vectors.astype(np.float32)
-        out = np.empty_like(x)
-        out[:, 0::2] = x[:, 0::2] * c - x[:, 1::2] * s
-        out[:, 1::2] = x[:, 0::2] * s + x[:, 1::2] * c
-        return out.astype(vectors.dtype)
+        return _turn_interleaved(vectors, ang)
 
     return rope
 
@@ -275,12 +270,7 @@ def test_regression_dtype_checks_every_pair():
         d = vectors.shape[1]
         inv = (base ** (-np.arange(0, d, 2) / d)).astype(vectors.dtype).astype(np.float32)  # theta_0 = 1 exact
         ang = np.asarray(positions, dtype=np.float32)[:, None] * inv
-        c, s = np.cos(ang), np.sin(ang)
-        x = vectors.astype(np.float32)
-        out = np.empty_like(x)
-        out[:, 0::2] = x[:, 0::2] * c - x[:, 1::2] * s
-        out[:, 1::2] = x[:, 0::2] * s + x[:, 1::2] * c
-        return out.astype(vectors.dtype)
+        return _turn_interleaved(vectors, ang)
 
     # float64 and float32 probes see the frequencies of float32 and float64 inputs: only bfloat16 inputs show it,
     # and pair 0 (theta_0 = 1, exact in bfloat16) never does
@@ -343,3 +333,13 @@ def test_regression_rotary_dim_is_kept_exactly_not_through_a_float_factor():
     assert audit.audit_rope(thirty, width=44, rotary_dim=30).ok
     report = audit.audit_rope(twenty_eight, width=44, rotary_dim=30)
     assert not report.ok and [f.id for f in report.findings] == ["partial-rotary-width"]
+
+
+def _turn_interleaved(vectors, ang):
+    r"""Interleaved pairs turned by ``ang`` (tokens, pairs) in float32, returned in the vectors' dtype."""
+    c, s = np.cos(ang), np.sin(ang)
+    x = vectors.astype(np.float32)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * c - x[:, 1::2] * s
+    out[:, 1::2] = x[:, 0::2] * s + x[:, 1::2] * c
+    return out.astype(vectors.dtype)
