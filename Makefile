@@ -25,7 +25,7 @@ test: lint
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy posproof
+	$(BIN)/python -m tests.typecheck
 
 check: $(STAMP)
 	$(BIN)/posproof check

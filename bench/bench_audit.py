@@ -21,9 +21,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _timing import best  # noqa: E402
-
 from posproof.numeric import audit, rope_mp, sinusoidal_mp  # noqa: E402
 from posproof.numeric.vectors import write_vectors  # noqa: E402
+
 from tests.audit_corpus import all_cases  # noqa: E402
 
 

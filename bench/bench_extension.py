@@ -15,9 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _timing import best  # noqa: E402
-
-from posproof.numeric.extension import base_bound, extension_report  # noqa: E402
-from posproof.numeric.scaling import rope_inv_freq  # noqa: E402
+from posproof.numeric.scaling.extension import base_bound, extension_report  # noqa: E402
+from posproof.numeric.scaling.rules import rope_inv_freq  # noqa: E402
 
 
 def main() -> None:

@@ -19,7 +19,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _timing import best  # noqa: E402
 from bench_rope import cold  # noqa: E402
-
 from posproof.numeric.multiaxis import mrope_axes, multiaxis_table  # noqa: E402
 from posproof.numeric.rotary import rope_table  # noqa: E402
 

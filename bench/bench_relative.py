@@ -17,7 +17,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _timing import best  # noqa: E402
-
 from posproof.numeric.deberta import deberta_scores_direct, deberta_scores_gather  # noqa: E402
 from posproof.numeric.t5 import t5_relative_bucket  # noqa: E402
 from posproof.numeric.transformer_xl import txl_scores_direct, txl_scores_shift  # noqa: E402

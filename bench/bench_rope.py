@@ -29,8 +29,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _timing import best  # noqa: E402
-
 from posproof.numeric.rotary import rope, rope_table  # noqa: E402
+
 from tests.note_functions import note_rope as note_rope  # noqa: E402  (the RoPE note's function, verbatim)
 
 _EVICT = np.ones(24 * 2**20, dtype=np.float32)  # 96 MiB: three times the L3 cache

@@ -6,7 +6,7 @@ test run):
     python bench/sweep_transformers.py [--families llama,gemma3,...] [--no-rules] [--json OUT]
 
 Prints one line per target and the counts: targets (audited), conform, false alarms, crashes (an exception inside
-the audit), unsupported (the adapter of numeric/_audit_hf.py cannot call this family's code in the standard way:
+the audit), unsupported (the adapter of numeric/audit/hf.py cannot call this family's code in the standard way:
 its plain call raised, reason listed) and skipped (no default configuration, no text rotary embedding, a
 configuration transformers or posproof refuses).
 """
@@ -45,9 +45,8 @@ INTENDED = {
 
 
 def _targets(families, rules: bool):
+    from posproof.numeric.audit.hf import load_config
     from transformers.models.auto.configuration_auto import CONFIG_MAPPING
-
-    from posproof.numeric._audit_hf import load_config
 
     for model_type in families or sorted(CONFIG_MAPPING.keys()):
         try:
@@ -74,9 +73,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
     import transformers
-
-    from posproof.numeric._audit_hf import TransformersRope, layer_types
     from posproof.numeric.audit import AuditCallError, audit_rope
+    from posproof.numeric.audit.hf import TransformersRope, layer_types
 
     families = args.families.split(",") if args.families else None
     counts = {"targets": 0, "conform": 0, "intended deviations": 0, "false alarms": 0, "crashes": 0}

@@ -6,8 +6,9 @@ import sys
 
 
 def main(topic: str) -> int:
-    from posproof.printing.latex import topic_latex
     from posproof.symbolic import registry
+
+    from posproof.printing.latex import topic_latex
 
     sys.stdout.write(topic_latex(registry.topic(topic)))
     return 0

@@ -1,5 +1,5 @@
 r"""What every subcommand of ``posproof`` shares: one-line usage errors, option parsers, the error handling of
-``main``, and running a subcommand on its own (``python -m posproof.derivations.<name>``).
+``main``, and running a subcommand on its own (``python -m posproof.derivations.commands.<name>``).
 
 The subcommand modules import this and never :mod:`posproof.derivations.cli`, which imports them: no cycle.
 Exit codes: 0 success, 1 a claim failed, 2 a usage error (one line on stderr naming the option as typed).
@@ -14,6 +14,8 @@ import re
 import sys
 from collections.abc import Callable
 from contextlib import contextmanager
+
+from posproof.printing.formats import format_names
 
 
 class UsageError(Exception):
@@ -77,7 +79,7 @@ def run(build_parser: Callable[[], argparse.ArgumentParser], argv: list[str] | N
 
 
 def standalone(add_parser: Callable, argv: list[str] | None = None) -> int:
-    r"""``python -m posproof.derivations.<name> ...``: ``posproof <name> ...`` with one subcommand's parser."""
+    r"""``python -m posproof.derivations.commands.<name> ...``: ``posproof <name> ...`` with one subcommand's parser."""
     names: list[str] = []
 
     def build() -> argparse.ArgumentParser:
@@ -89,3 +91,26 @@ def standalone(add_parser: Callable, argv: list[str] | None = None) -> int:
 
     build()
     return run(build, [*names[:1], *(sys.argv[1:] if argv is None else argv)])
+
+
+#: Output formats and their spellings: the same in ``derive`` and ``export`` (``html`` too: one page).
+FORMATS = format_names("latex", "markdown", "text", "json", "html")
+
+
+def output_format(text: str) -> str:
+    r"""The format ``--format`` names (any spelling of :data:`FORMATS`); a usage error otherwise."""
+    if text not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {text!r}")
+    return FORMATS[text]
+
+
+def select(ids: list[str]) -> list:
+    r"""The claims ``ids`` names (all when empty; an id given twice is checked and counted once)."""
+    from posproof.symbolic import registry
+
+    if not ids:
+        return list(registry.all())
+    try:
+        return [registry.get(i) for i in dict.fromkeys(ids)]
+    except ValueError as e:
+        raise UsageError(str(e)) from None

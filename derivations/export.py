@@ -6,7 +6,7 @@ export wrote: the next export into that directory replaces those files and remov
 and an export refuses a non-empty directory without the marker unless ``force`` is given.
 
 * ``latex``: ``posproof.tex`` (title, contents, one section per topic, the figures, the rules table when
-  :mod:`derivations.properties` provides it, the references) ``\input``\ s one file per topic; ``pdflatex``
+  :mod:`derivations.commands.properties` provides it, the references) ``\input``\ s one file per topic; ``pdflatex``
   compiles it with no overfull box.
 * ``markdown``: ``index.md`` and one file per topic, with ``$...$``/``$$...$$`` math (GitHub, Jupyter, MkDocs)
   and SVG figures in ``figures/``.
@@ -29,6 +29,8 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from posproof.derivations.commands import properties
+
 from posproof.printing import latex as latex_format
 from posproof.printing import markdown as markdown_format
 from posproof.printing import text as text_format
@@ -36,7 +38,7 @@ from posproof.printing.blocks import blocks
 from posproof.printing.html import (
     KATEX_MISSING,
     OutputError,
-    _Math,
+    PageMath,
     blocks_html,
     claim_html,
     katex_css,
@@ -44,8 +46,6 @@ from posproof.printing.html import (
 )
 from posproof.printing.json import as_json
 from posproof.printing.prose import prose
-
-from . import properties
 
 #: The file an export leaves in its directory: what it wrote (so that it may replace it next time).
 MARKER = ".posproof-export.json"
@@ -108,7 +108,8 @@ def references(topics: Iterable[tuple[str, tuple]]) -> list[tuple[str, list[str]
 
 # ---- the rules table (issue 11) ------------------------------------------------------------------------------
 
-#: The rules table per format (:mod:`derivations.properties`): a function returning it as LaTeX, Markdown or HTML
+#: The rules table per format (:mod:`derivations.commands.properties`): a function returning it as LaTeX, Markdown or
+#: HTML
 #: (no arguments). ``None`` leaves the table out; HTML falls back to the Markdown table.
 RULES_TABLE: dict[str, Callable[..., str] | None] = {
     "latex": properties.table_latex,
@@ -148,7 +149,7 @@ def _markdown_table_html(table: str) -> str:
 
 def _figures(suffix: str) -> tuple[dict[str, bytes], str]:
     r"""Every figure as ``{name: bytes}`` in ``suffix`` (``pdf``, ``svg``), or nothing and a note saying why."""
-    from . import plots
+    from posproof.derivations import plots
 
     if not plots.available():
         return {}, plots.INSTALL
@@ -158,7 +159,7 @@ def _figures(suffix: str) -> tuple[dict[str, bytes], str]:
 @functools.cache
 def _draw_all(suffix: str) -> dict[str, bytes]:
     r"""Every figure, drawn once per process (the bytes are the same on every run)."""
-    from . import plots
+    from posproof.derivations import plots
 
     return {name: plots.plot_bytes(name, suffix) for name in plots.PLOTS}
 
@@ -166,7 +167,7 @@ def _draw_all(suffix: str) -> dict[str, bytes]:
 def placement(topics, figures: Iterable[str]) -> dict[str, list[str]]:
     r"""Where each figure goes: ``{claim id: [figure names]}``, after the claim it draws (a figure of no claim of
     its topic after the topic's last claim); every format places and numbers the figures in this order."""
-    from . import plots
+    from posproof.derivations import plots
 
     figures = list(figures)
     out: dict[str, list[str]] = {}
@@ -189,7 +190,7 @@ def _numbers(places: dict[str, list[str]]) -> dict[str, int]:
 
 
 def _figures_of(topic: str) -> list[str]:
-    from . import plots
+    from posproof.derivations import plots
 
     return [name for name, spec in plots.PLOTS.items() if spec.topic == topic]
 
@@ -222,7 +223,7 @@ PREAMBLE = r"""\documentclass[a4paper]{article}
 
 
 def _latex_figure(name: str) -> str:
-    from . import plots
+    from posproof.derivations import plots
 
     spec = plots.PLOTS[name]
     return (
@@ -233,7 +234,7 @@ def _latex_figure(name: str) -> str:
 
 
 def _figure_reference(name: str) -> str:
-    from . import plots
+    from posproof.derivations import plots
 
     return f"Figure~\\ref{{fig:{name}}} draws this: {_tex_text(_lower_first(plots.PLOTS[name].title))}."
 
@@ -327,7 +328,7 @@ def _latex_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
 
 
 def _markdown_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
-    from . import plots
+    from posproof.derivations import plots
 
     figures, note = _figures("svg") if with_figures else ({}, "")
     files = {}
@@ -398,9 +399,9 @@ def _svg_body(svg: bytes) -> str:
 def html_page(topics, with_figures: bool = True, katex: bool | None = None) -> tuple[str, list[str], str]:
     r"""The self-contained page, the math errors (none expected) and a note on missing figures. The math is set
     by KaTeX when Node.js and the katex package are there (``katex=None``), else as MathML."""
-    from . import plots
+    from posproof.derivations import plots
 
-    math = _Math(katex)
+    math = PageMath(katex)
     figures, note = _figures("svg") if with_figures else ({}, "")
     toc = "".join(f'<li><a href="#topic-{t}">{html.escape(topic_title(t))}</a></li>' for t, _ in topics)
     parts = [f"<h1>{html.escape(TITLE)}</h1>", f"<p>{html.escape(ABSTRACT)}</p>", f"<nav><ol>{toc}</ol></nav>"]

@@ -2,7 +2,7 @@ r"""``python -m posproof.derivations.multiaxis``: the multi-axis RoPE derivation
 
 import sys
 
-from ._topic import main
+from posproof.derivations._topic import main
 
 if __name__ == "__main__":
     sys.exit(main("multiaxis"))

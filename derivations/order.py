@@ -2,7 +2,7 @@ r"""``python -m posproof.derivations.order``: the order derivations as LaTeX."""
 
 import sys
 
-from ._topic import main
+from posproof.derivations._topic import main
 
 if __name__ == "__main__":
     sys.exit(main("order"))

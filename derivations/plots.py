@@ -193,7 +193,7 @@ RULE_SETTINGS = {
 
 
 def _extension(fig):
-    from posproof.numeric.scaling import rope_inv_freq
+    from posproof.numeric.scaling.rules import rope_inv_freq
 
     ax = fig.subplots()
     for k, (name, scaling) in enumerate(RULE_SETTINGS.items()):

@@ -2,7 +2,7 @@ r"""``python -m posproof.derivations.relative``: the relative derivations as LaT
 
 import sys
 
-from ._topic import main
+from posproof.derivations._topic import main
 
 if __name__ == "__main__":
     sys.exit(main("relative"))

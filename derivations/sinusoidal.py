@@ -2,7 +2,7 @@ r"""``python -m posproof.derivations.sinusoidal``: the sinusoidal derivations as
 
 import sys
 
-from ._topic import main
+from posproof.derivations._topic import main
 
 if __name__ == "__main__":
     sys.exit(main("sinusoidal"))

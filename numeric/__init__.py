@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import importlib
 
+if __name__ != "posproof.numeric":  # one import identity: never a second copy
+    raise ImportError(f"import posproof.numeric, not {__name__} (the folder installs as posproof.numeric)")
+
 #: Each scheme's kernels, by module.
 KERNELS = {
     "sinusoid": ("sinusoidal", "sinusoidal_mp", "inverse_frequencies", "inverse_frequencies_mp"),

@@ -11,8 +11,7 @@ imports rotary, so the one-axis kernel takes them from here, not from there).
 from __future__ import annotations
 
 import numpy as np
-
-from . import _validate
+from posproof.numeric import _validate
 
 
 def axis_map(axes, pairs: int | None, n_axes: int) -> np.ndarray:

@@ -174,7 +174,7 @@ def layout(value, name: str = "layout") -> str:
 
 
 def dps(value, name: str = "dps") -> int:
-    from .tolerances import MAX_DPS, MIN_DPS
+    from posproof.numeric.tolerances import MAX_DPS, MIN_DPS
 
     if not _is_int(value) or not MIN_DPS <= int(value) <= MAX_DPS:
         raise ValueError(f"{name} must be an integer in [{MIN_DPS}, {MAX_DPS}], got {value!r}")

@@ -16,8 +16,7 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-
-from . import _validate
+from posproof.numeric import _validate
 
 __all__ = ["alibi_slope_exponents", "alibi_slopes", "alibi_slopes_mp", "alibi_bias", "FORMS"]
 

@@ -28,8 +28,7 @@ import math
 
 import mpmath
 import numpy as np
-
-from . import _validate
+from posproof.numeric import _validate
 
 __all__ = [
     "deberta_delta",

@@ -33,11 +33,12 @@ from typing import NamedTuple
 
 import mpmath
 import numpy as np
-
-from . import _axis_map, _validate
-from .rotary import RopeTable, rope_table
-from .scaling import proportional_inv_freq  # one definition, with the other rules and the config reader
-from .sinusoid import inverse_frequencies, inverse_frequencies_mp
+from posproof.numeric import _axis_map, _validate
+from posproof.numeric.rotary import RopeTable, rope_table
+from posproof.numeric.scaling.rules import (
+    proportional_inv_freq,  # one definition, with the other rules and the config reader
+)
+from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
     "mrope_axes",
@@ -134,7 +135,7 @@ def multiaxis_table(
     with ``axes``. ``rotary_dim`` (default ``width``): the leading channels that rotate (``axes`` and ``inv_freq``
     then have ``rotary_dim/2`` entries, the default frequencies are ``base**(-2i/rotary_dim)``)."""
     width = _validate.even_width(width)
-    r = _rotary_width(width, rotary_dim)
+    r = rotary_width(width, rotary_dim)
     theta = inverse_frequencies(r, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
     if theta.shape != (r // 2,):
         what = "width/2" if r == width else "rotary_dim/2"
@@ -144,7 +145,7 @@ def multiaxis_table(
     )
 
 
-def _rotary_width(width: int, rotary_dim) -> int:
+def rotary_width(width: int, rotary_dim) -> int:
     r"""``rotary_dim`` checked: an even integer in ``[2, width]`` (``width`` when ``None``)."""
     if rotary_dim is None:
         return width
@@ -193,7 +194,7 @@ def rope_multiaxis_mp(
     width = x.shape[-1]
     if width == 0 or width % 2:
         raise ValueError(f"vectors must be (tokens, width) with an even width, got shape {x.shape}")
-    r = _rotary_width(width, rotary_dim)
+    r = rotary_width(width, rotary_dim)
     with mpmath.workdps(_validate.dps(dps)):
         theta = inverse_frequencies_mp(r, base, dps=dps) if inv_freq is None else [mpmath.mpf(t) for t in inv_freq]
         if len(theta) != r // 2:
@@ -250,7 +251,7 @@ def rope_axes_from_config(config, seq_len: int | None = None, *, layer_type: str
     r"""``(inv_freq, axes, attention_factor)`` of a multi-axis transformers configuration: M-RoPE (``mrope_section``
     in ``rope_parameters`` or ``rope_scaling``, interleaved when ``mrope_interleaved`` is true or the model is a
     Qwen3-VL) or axial 2-D (``rope_type: "axial"``). The frequencies are
-    :func:`~posproof.numeric.scaling.rope_inv_freq_from_config`'s (every scaling rule it reads, the partial rotary
+    :func:`~posproof.numeric.scaling.rules.rope_inv_freq_from_config`'s (every scaling rule it reads, the partial rotary
     factor included), laid out by the axis map. With ``partial_rotary_factor < 1`` (GLM-4V) the sections split the
     ``rotary_dim/2`` rotated pairs (``.rotary_dim`` of the result); pass ``rotary_dim=`` on to
     :func:`~posproof.numeric.rotary.rope`, the other channels pass through.
@@ -265,7 +266,7 @@ def rope_axes_from_config(config, seq_len: int | None = None, *, layer_type: str
     >>> rope_axes_from_config(glm41v).rotary_dim  # of head_dim 128: channels 64 .. 127 pass through
     64
     """
-    from .scaling import rope_inv_freq_from_config, rope_scaling_from_config
+    from posproof.numeric.scaling.rules import rope_inv_freq_from_config, rope_scaling_from_config
 
     holder = _rope_holder(config)
     params = holder.get("rope_parameters") or holder.get("rope_scaling") or {}

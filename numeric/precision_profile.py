@@ -37,11 +37,10 @@ from typing import Any
 
 import mpmath
 import numpy as np
-
-from . import _validate
-from .rotary import rope_mp
-from .sinusoid import inverse_frequencies, inverse_frequencies_mp
-from .tolerances import PROFILE_REFERENCE_DPS, PROFILE_TOLERANCE
+from posproof.numeric import _validate
+from posproof.numeric.rotary import rope_mp
+from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp
+from posproof.numeric.tolerances import PROFILE_REFERENCE_DPS, PROFILE_TOLERANCE
 
 __all__ = [
     "DTYPES",

@@ -38,9 +38,8 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 from mpmath import libmp
-
-from . import _axis_map, _fast, _mp, _validate
-from .sinusoid import inverse_frequencies, inverse_frequencies_mp
+from posproof.numeric import _axis_map, _fast, _mp, _validate
+from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
     "rope",

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import mpmath
 import numpy as np
-
-from . import _mp, _validate
+from posproof.numeric import _mp, _validate
 
 __all__ = ["inverse_frequencies", "sinusoidal", "sinusoidal_mp", "inverse_frequencies_mp", "FREQUENCIES"]
 

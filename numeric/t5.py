@@ -26,8 +26,7 @@ from dataclasses import dataclass
 
 import mpmath
 import numpy as np
-
-from . import _validate
+from posproof.numeric import _validate
 
 __all__ = [
     "T5BucketConfig",

@@ -1,7 +1,7 @@
 r"""Every tolerance of posproof's float computations, in one place, each with the reason for its value.
 
 The proof engine's own settings (working digits, numeric points, seed, the error a numeric step may have) are the
-engine's: :mod:`posproof.symbolic.settings`."""
+engine's: :mod:`posproof.symbolic.engine.settings`."""
 
 #: The smallest precision ``--dps`` accepts: below ~20 digits the engine's guard digits leave nothing to check.
 MIN_DPS = 20
@@ -28,7 +28,8 @@ FLOAT64_ATOL = 1e-12
 ROPE_FLOAT32_RTOL = 4 * 2.0**-23
 
 
-# ---- the audit of users' implementations (numeric/audit.py and numeric/_audit_*.py) ------------------------------
+# ---- the audit of users' implementations (numeric/audit/__init__.py and numeric/_audit_*.py)
+# ------------------------------
 
 #: An entry of ``A_m`` (images of unit vectors) below this couples nothing: a rotated unit vector has entries
 #: ``cos``/``sin`` of size ~1 or exact zeros; 1e-9 is far below any sine the probes produce (the probes go up to
@@ -106,7 +107,7 @@ PROFILE_TOLERANCE = 1e-3
 PROFILE_REFERENCE_DPS = 30
 
 
-# ---- context extension against Hugging Face transformers (tests/numeric/test_scaling.py) ------------------------
+# ---- context extension against Hugging Face transformers (tests/numeric/scaling/test_rules.py) ----------------------
 
 #: Our float64 against transformers' formulas evaluated in float64 (its float32 code run with float64 tensors):
 #: the same formulas in a different order (b**(-x) vs 1/b**x, theta/s vs 1/(s b**x)) differ by a few ulps; measured

@@ -18,9 +18,8 @@ right, entries of the *next* query row ``i + 1`` at distances ``i + mlen + 1 + k
 from __future__ import annotations
 
 import numpy as np
-
-from . import _validate
-from .sinusoid import sinusoidal
+from posproof.numeric import _validate
+from posproof.numeric.sinusoid import sinusoidal
 
 __all__ = [
     "rel_shift",

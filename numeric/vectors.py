@@ -23,14 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import mpmath
-
-from ._io import write_atomic
-from .alibi import alibi_slope_exponents, alibi_slopes_mp
-from .deberta import deberta_log_bucket_mp
-from .rotary import rope_mp
-from .scaling import RopeScaling
-from .sinusoid import inverse_frequencies_mp, sinusoidal_mp
-from .t5 import t5_relative_bucket_mp
+from posproof.numeric._io import write_atomic
+from posproof.numeric.alibi import alibi_slope_exponents, alibi_slopes_mp
+from posproof.numeric.deberta import deberta_log_bucket_mp
+from posproof.numeric.rotary import rope_mp
+from posproof.numeric.scaling.rules import RopeScaling
+from posproof.numeric.sinusoid import inverse_frequencies_mp, sinusoidal_mp
+from posproof.numeric.t5 import t5_relative_bucket_mp
 
 __all__ = ["DIGITS", "DPS", "golden_vectors", "write_vectors", "decimal"]
 
@@ -237,7 +236,7 @@ MULTIAXIS_POSITIONS = ((0, 0, 0), (5, 5, 5), (7, 0, 3), (7, 13, 2), (4095, 4095,
 
 
 def _multiaxis() -> dict:
-    from .multiaxis import axial_axes, axial_inv_freq_mp, mrope_axes, rope_multiaxis_mp
+    from posproof.numeric.multiaxis import axial_axes, axial_inv_freq_mp, mrope_axes, rope_multiaxis_mp
 
     cases = []
     setups = (

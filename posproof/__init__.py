@@ -2,7 +2,7 @@ r"""posproof: machine-checked derivations of transformer positional encodings.
 
 The package has four layers, each a subpackage (the repository keeps three of them as the top-level folders
 ``symbolic/``, ``numeric/`` and ``derivations/``; ``pyproject.toml`` installs them here, so nothing of posproof
-lands at the top level of site-packages):
+lands at the top level of site-packages, and each refuses to import under its folder name):
 
 - :mod:`posproof.numeric`: NumPy kernels and their mpmath twins (the bottom layer: it imports no other);
 - :mod:`posproof.symbolic`: the proof engine and the catalogue of claims (imports ``numeric``);
@@ -22,7 +22,11 @@ from __future__ import annotations
 
 import importlib
 
-from .symbolic import display as _display
+from posproof import _moved
+
+_moved.install()  # old module paths keep importing, with a DeprecationWarning
+
+from posproof.symbolic.engine import display as _display  # noqa: E402
 
 
 class _Printer:
@@ -30,7 +34,7 @@ class _Printer:
     imported on the first display (so that ``import posproof`` does not load the printers)."""
 
     def _printing(self):
-        from .printing.jupyter import PRINTER
+        from posproof.printing.jupyter import PRINTER
 
         return PRINTER
 
@@ -53,15 +57,15 @@ _PUBLIC = {
     # writing and checking claims
     **dict.fromkeys(
         ("Theorem", "Step", "Definition", "Fact", "Kernel", "Domain", "VerifyResult", "StepResult"),
-        "posproof.symbolic.core",
+        "posproof.symbolic.engine.core",
     ),
     **dict.fromkeys(("get", "ids", "topic"), "posproof.symbolic.registry"),
-    "check": "posproof.derivations.check",
+    "check": "posproof.derivations.commands.check",
     # kernels
     **dict.fromkeys(("rope", "rope_table", "rope_mp", "RopeTable", "layout_permutation"), "posproof.numeric.rotary"),
     **dict.fromkeys(
         ("rope_inv_freq", "rope_inv_freq_mp", "rope_inv_freq_from_config", "rope_scaling_from_config", "RopeScaling"),
-        "posproof.numeric.scaling",
+        "posproof.numeric.scaling.rules",
     ),
     **dict.fromkeys(("sinusoidal", "sinusoidal_mp"), "posproof.numeric.sinusoid"),
     **dict.fromkeys(
@@ -90,8 +94,8 @@ __all__ = sorted(_PUBLIC)
 
 
 def __getattr__(name: str):
-    if name == "Identity":  # deprecated: Theorem (posproof.symbolic.core warns)
-        return getattr(importlib.import_module("posproof.symbolic.core"), name)
+    if name == "Identity":  # deprecated: Theorem (posproof.symbolic.engine.core warns)
+        return getattr(importlib.import_module("posproof.symbolic.engine.core"), name)
     if name in _PUBLIC:
         value = getattr(importlib.import_module(_PUBLIC[name]), name)
         globals()[name] = value

@@ -12,12 +12,10 @@ from fractions import Fraction
 
 import numpy as np
 import sympy as sp
-
 from posproof.numeric import alibi
-
-from . import sources
-from .attention import TOPIC, _identity, difference
-from .core import Fact, Step, Theorem
+from posproof.symbolic import sources
+from posproof.symbolic.attention import TOPIC, _identity, difference
+from posproof.symbolic.engine.core import Fact, Step, Theorem
 
 ALIBI = sources.ALIBI
 

@@ -18,11 +18,11 @@ import random
 
 import mpmath
 import sympy as sp
-
-from . import settings, sources
-from ._symbols import TH
-from ._symbols import d_any as d
-from .core import Fact, Step, Theorem
+from posproof.symbolic import sources
+from posproof.symbolic.engine import settings
+from posproof.symbolic.engine.core import Fact, Step, Theorem
+from posproof.symbolic.symbols import TH
+from posproof.symbolic.symbols import d_any as d
 
 RELATIVE = sources.article("Relative Positions")
 TUPE = sources.TUPE
@@ -31,7 +31,7 @@ TOPIC = "relative"
 
 
 # ---- symbols, named like the math -----------------------------------------------------------------------------
-# d: width of queries and keys (symbolic._symbols.d_any)
+# d: width of queries and keys (symbolic.symbols.d_any)
 h = sp.Symbol("h", integer=True, positive=True)  # number of 2-D pairs, d = 2h
 i = sp.Symbol("i", integer=True, nonnegative=True)  # pair index 0 .. h-1 (and DeBERTa's query position)
 j = sp.Symbol("j", integer=True)  # DeBERTa's key position

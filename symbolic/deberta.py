@@ -13,12 +13,10 @@ import math
 import mpmath
 import numpy as np
 import sympy as sp
-
 from posproof.numeric import deberta, formatting, tolerances
-
-from . import sources
-from .attention import TOPIC, _identity, comps, d, l
-from .core import Definition, Fact, Kernel, Step, Theorem
+from posproof.symbolic import sources
+from posproof.symbolic.attention import TOPIC, _identity, comps, d, l
+from posproof.symbolic.engine.core import Definition, Fact, Kernel, Step, Theorem
 
 DEBERTA = sources.DEBERTA
 DEBERTA_CODE = sources.DEBERTA_CODE

@@ -13,16 +13,16 @@ from fractions import Fraction
 
 import mpmath
 import sympy as sp
-
-from . import settings, sources
-from ._symbols import d_any as d
-from .core import Fact, Kernel, Step, Theorem
+from posproof.symbolic import sources
+from posproof.symbolic.engine import settings
+from posproof.symbolic.engine.core import Fact, Kernel, Step, Theorem
+from posproof.symbolic.symbols import d_any as d
 
 WHY = sources.article("Why Need Positional Encoding ?")
 SUM = sources.article("So how can we fix this ?")
 
 N = sp.Symbol("N", integer=True, positive=True)  # tokens
-# d: width (symbolic._symbols.d_any)
+# d: width (symbolic.symbols.d_any)
 
 pos = sp.Symbol("pos", real=True)
 
@@ -140,9 +140,9 @@ def scores_permute() -> Theorem:
 
 
 def permutation_equivariance() -> Theorem:
-    from .domains import Domain
-    from .lemmas import SOFTMAX_PERMUTATION
-    from .permutation import PermutationMap
+    from posproof.symbolic.engine.domains import Domain
+    from posproof.symbolic.engine.permutation import PermutationMap
+    from posproof.symbolic.lemmas import SOFTMAX_PERMUTATION
 
     i, c = sp.Symbol("i", integer=True, nonnegative=True), sp.Symbol("c", integer=True, nonnegative=True)
     j, k = sp.Symbol("j", integer=True, nonnegative=True), sp.Symbol("k", integer=True, nonnegative=True)

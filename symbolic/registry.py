@@ -19,7 +19,8 @@ from functools import cache
 TOPICS = ("order", "sinusoidal", "relative", "rope", "extension", "multiaxis", "properties", "article", "lemmas")
 
 
-#: One module per scheme, in reading order (each module's claims share one topic).
+#: One module per scheme, in reading order (each module's claims share one topic), as paths below
+#: :mod:`posproof.symbolic`.
 MODULES = (
     "order",
     "sinusoidal",
@@ -28,21 +29,21 @@ MODULES = (
     "deberta",
     "t5",
     "alibi",
-    "rope",
-    "scaling_relative",
-    "scaling_linear",
-    "scaling_ntk",
-    "scaling_yarn",
-    "scaling_llama3",
-    "scaling_float64",
-    "scaling_pi_theorem",
-    "multiaxis",
-    "properties_absolute",
-    "properties_relative",
-    "properties_rope",
-    "properties_causal",
-    "properties_lengths",
-    "article",
+    "rope.rotary",
+    "scaling.relative",
+    "scaling.linear",
+    "scaling.ntk",
+    "scaling.yarn",
+    "scaling.llama3",
+    "scaling.float64",
+    "scaling.pi_theorem",
+    "rope.multiaxis",
+    "properties.absolute",
+    "properties.relative",
+    "properties.rope",
+    "properties.causal",
+    "properties.lengths",
+    "article.claims",
     "lemmas",
 )
 

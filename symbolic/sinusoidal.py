@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import mpmath
 import sympy as sp
-
 from posproof.numeric import sinusoid
-
-from . import sources
-from ._symbols import TH
-from ._symbols import d_even as d
-from .core import Definition, Domain, Fact, Kernel, Step, Theorem
+from posproof.symbolic import sources
+from posproof.symbolic.engine.core import Definition, Domain, Fact, Kernel, Step, Theorem
+from posproof.symbolic.symbols import TH
+from posproof.symbolic.symbols import d_even as d
 
 MATHS = sources.article("Maths behind Positional Encoding")
 VASWANI = sources.VASWANI
 
 # ---- symbols, named like the math -----------------------------------------------------------------------------
-# d: encoded width d_model (symbolic._symbols.d_even)
+# d: encoded width d_model (symbolic.symbols.d_even)
 
 i = sp.Symbol("i", integer=True, nonnegative=True)  # pair index 0 .. d/2 - 1
 pos, m, n, t, k = sp.symbols("pos m n t k", real=True)  # positions and shifts (real: interpolation allowed)

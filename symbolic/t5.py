@@ -10,12 +10,11 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 import sympy as sp
-
 from posproof.numeric import t5
-
-from . import settings, sources
-from .attention import TOPIC
-from .core import Fact
+from posproof.symbolic import sources
+from posproof.symbolic.attention import TOPIC
+from posproof.symbolic.engine import settings
+from posproof.symbolic.engine.core import Fact
 
 T5 = sources.T5
 

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import sympy as sp
-
 from posproof.numeric import tolerances
 from posproof.numeric.transformer_xl import causal_mask, rel_shift, txl_scores_direct, txl_scores_shift
-
-from . import sources
-from .attention import (
+from posproof.symbolic import sources
+from posproof.symbolic.attention import (
     MAT_SIZES,
     TOPIC,
     W_q,
@@ -30,7 +28,7 @@ from .attention import (
     x_m,
     x_n,
 )
-from .core import Fact, Step, Theorem
+from posproof.symbolic.engine.core import Fact, Step, Theorem
 
 TXL = sources.TXL
 

@@ -26,7 +26,7 @@ TESTS: tuple[str, ...] = (
     "tests/numeric/test_vectors.py",
     "tests/derivations/test_export.py::test_export_is_byte_identical_on_rerun",
     "tests/derivations/test_plots.py::test_every_figure_draws_and_is_deterministic",
-    "tests/derivations/test_properties.py",
+    "tests/derivations/commands/test_properties.py",
     "tests/test_readme.py",
 )
 

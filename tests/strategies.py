@@ -99,7 +99,8 @@ def overlapping_out(draw):
     return x, pos, shift
 
 
-# ---- context extension (issue 9: numeric/scaling.py, numeric/extension.py) -------------------------------------
+# ---- context extension (issue 9: numeric/scaling/rules.py, numeric/scaling/extension.py)
+# -------------------------------------
 #: Head widths for the scaling rules (even, >= 4 so that every rule, NTK included, accepts them).
 scaling_widths = st.integers(min_value=2, max_value=64).map(lambda h: 2 * h)
 #: Scaling factors s >= 1, including exactly 1 (the boundary where every rule is the identity).

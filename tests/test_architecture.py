@@ -1,11 +1,17 @@
-r"""The layers and the size of modules, as docs/architecture.md states them.
+r"""The layers, the rooms and the size of modules, as docs/architecture.md states them.
 
-Every ``import`` in the package is read with :mod:`ast` (at the top of a module or inside a function alike):
+Every ``import`` in the package is read with :mod:`ast`: at the top of a module, inside a function, and under
+``if TYPE_CHECKING:`` alike (an annotation-only import is an arrow too: a cycle through one is a cycle of the design,
+even when it never runs):
 
 - ``numeric`` imports nothing of posproof's above it; ``symbolic`` imports only ``numeric``; ``printing`` never
-  imports ``derivations``;
-- the graph of modules has no cycle (imports under ``if TYPE_CHECKING:`` are annotations, not arrows);
-- no module is longer than :data:`MAX_LINES` unless the top of the file says why (a comment ``# Long module:``).
+  imports ``derivations``; :mod:`posproof._moved` (the old paths) imports nothing of posproof's and anyone may
+  import it;
+- the engine (``symbolic/engine/``) imports no module of the catalogue;
+- the graph of modules has no cycle;
+- an underscore name is imported only inside its own subpackage;
+- no module is longer than :data:`MAX_LINES` unless the top of the file says why (a comment ``# Long module:``);
+- the tests mirror the packages: every folder of ``tests/`` named like a package is one.
 """
 
 from __future__ import annotations
@@ -19,37 +25,36 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The folders of the layers, bottom to top, and the package name each installs as.
 LAYERS = {
+    "compat": ("posproof/_moved.py", "posproof._moved"),
     "numeric": ("numeric", "posproof.numeric"),
     "symbolic": ("symbolic", "posproof.symbolic"),
     "printing": ("posproof/printing", "posproof.printing"),
     "derivations": ("derivations", "posproof.derivations"),
-    "api": ("posproof", "posproof"),
+    "api": ("posproof/__init__.py", "posproof"),
 }
 #: What each layer may import (besides itself).
 ALLOWED = {
-    "numeric": set(),
-    "symbolic": {"numeric"},
-    "printing": {"numeric", "symbolic"},
-    "derivations": {"numeric", "symbolic", "printing"},
-    "api": {"numeric", "symbolic", "printing", "derivations"},
+    "compat": set(),
+    "numeric": {"compat"},
+    "symbolic": {"numeric", "compat"},
+    "printing": {"numeric", "symbolic", "compat"},
+    "derivations": {"numeric", "symbolic", "printing", "compat"},
+    "api": {"numeric", "symbolic", "printing", "derivations", "compat"},
 }
+ENGINE = "posproof.symbolic.engine"
 MAX_LINES = 700
 REASON = "# Long module:"
 
 
 def _modules() -> dict[str, Path]:
     out: dict[str, Path] = {}
-    for folder, package in LAYERS.values():
-        base = ROOT / folder
-        if not base.is_dir():
+    for where, package in LAYERS.values():
+        base = ROOT / where
+        if base.is_file():
+            out[package] = base
             continue
-        for path in sorted(base.glob("*.py")) + sorted(base.glob("*/*.py")):
-            if path.parent != base and path.parent.is_symlink():
-                continue
-            rel = path.relative_to(base).with_suffix("")
-            parts = [p for p in rel.parts if p != "__init__"]
-            if folder == "posproof" and parts and parts[0] in ("symbolic", "numeric", "derivations", "printing"):
-                continue  # the links to the layers' folders, and printing: read as their own layers
+        for path in sorted(base.rglob("*.py")):
+            parts = [p for p in path.relative_to(base).with_suffix("").parts if p != "__init__"]
             out[".".join([package, *parts])] = path
     return out
 
@@ -62,25 +67,18 @@ def _layer(module: str) -> str:
     return next(name for name, (_, p) in LAYERS.items() if p == best)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
+def _package(module: str) -> str:
+    return module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
 
 
-def _imports(module: str, path: Path) -> set[str]:
+def _imports(module: str, path: Path) -> dict[str, set[str]]:
+    r"""Module imported -> the names taken from it (``"*"`` for the module itself), every import of ``module``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found: set[str] = set()
-    typing_only = {  # `if TYPE_CHECKING:` blocks: names for annotations, no import at run time
-        id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and _is_type_checking(block.test)
-        for stmt in block.body for n in ast.walk(stmt)
-    }  # fmt: skip
+    package = _package(module)
+    found: dict[str, set[str]] = {}
     for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
         if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
+            pairs = [(a.name, "*") for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -88,23 +86,30 @@ def _imports(module: str, path: Path) -> set[str]:
                 stem = ".".join(base + ([node.module] if node.module else []))
             else:
                 stem = node.module or ""
-            names = [f"{stem}.{a.name}" if f"{stem}.{a.name}" in MODULES else stem for a in node.names]
+            pairs = [(f"{stem}.{a.name}", "*") if f"{stem}.{a.name}" in MODULES else (stem, a.name) for a in node.names]
         else:
             continue
-        for name in names:
+        for name, taken in pairs:
             while name and name not in MODULES:  # a name inside a module: the module
                 name = name.rpartition(".")[0]
             if name.startswith("posproof") and name != module:
-                found.add(name)
+                found.setdefault(name, set()).add(taken)
     return found
 
 
-GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
+IMPORTS = {m: _imports(m, p) for m, p in MODULES.items()}
+GRAPH = {m: set(found) for m, found in IMPORTS.items()}
 
 
 def test_the_package_is_read():
     assert "posproof.symbolic.registry" in MODULES and "posproof.numeric.rotary" in MODULES
-    assert "posproof.derivations.cli" in MODULES
+    assert "posproof.derivations.cli" in MODULES and "posproof.symbolic.engine.core" in MODULES
+    assert "posproof.numeric.audit.rope" in MODULES and "posproof.derivations.commands.check" in MODULES
+
+
+def test_no_link_in_the_repository():
+    links = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_symlink() and ".venv" not in p.parts]
+    assert not links, f"symlinks: {links}"
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -114,7 +119,13 @@ def test_no_arrow_up_the_layers(module):
     assert not wrong, f"{module} ({mine}) imports {wrong}"
 
 
-def test_no_cycle():
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith(ENGINE)))
+def test_the_engine_imports_no_claim(module):
+    catalogue = sorted(t for t in GRAPH[module] if _layer(t) == "symbolic" and not t.startswith(ENGINE))
+    assert not catalogue, f"{module} (the engine) imports the catalogue: {catalogue}"
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -125,7 +136,7 @@ def test_no_cycle():
         index[v] = low[v] = len(index)
         stack.append(v)
         on.add(v)
-        for w in sorted(GRAPH.get(v, ())):
+        for w in sorted(graph.get(v, ())):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -142,10 +153,36 @@ def test_no_cycle():
             if len(comp) > 1:
                 cycles.append(sorted(comp))
 
-    for v in sorted(GRAPH):
+    for v in sorted(graph):
         if v not in index:
             visit(v)
-    assert not cycles, f"import cycles: {cycles}"
+    return cycles
+
+
+def test_no_cycle():
+    assert not _cycles(GRAPH), f"import cycles: {_cycles(GRAPH)}"
+
+
+def test_a_cycle_through_an_annotation_only_import_is_found(tmp_path):
+    a = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from posproof.numeric import b\n"
+    (tmp_path / "a.py").write_text(a)
+    (tmp_path / "b.py").write_text("from posproof.numeric import a\n")
+    MODULES.update({"posproof.numeric.a": tmp_path / "a.py", "posproof.numeric.b": tmp_path / "b.py"})
+    try:
+        graph = {m: set(_imports(m, MODULES[m])) for m in ("posproof.numeric.a", "posproof.numeric.b")}
+    finally:
+        del MODULES["posproof.numeric.a"], MODULES["posproof.numeric.b"]
+    assert _cycles(graph) == [["posproof.numeric.a", "posproof.numeric.b"]]
+
+
+def test_underscore_names_stay_inside_their_subpackage():
+    wrong = []
+    for module, found in IMPORTS.items():
+        for target, names in found.items():
+            private = sorted(n for n in names if n.startswith("_") and not n.startswith("__"))
+            if private and _package(target) != _package(module):
+                wrong.append(f"{module} takes {private} from {target}")
+    assert not wrong, "\n".join(wrong)
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -155,6 +192,16 @@ def test_long_modules_say_why(module):
         assert any(line.startswith(REASON) for line in lines[:30]), (
             f"{module} has {len(lines)} lines: split it, or say why at its top ({REASON} ...)"
         )
+
+
+def test_tests_mirror_the_packages():
+    packages = {str(p.parent.relative_to(ROOT / folder)) for folder in ("symbolic", "numeric", "derivations")
+                for p in (ROOT / folder).rglob("__init__.py")}  # fmt: skip
+    for layer in ("symbolic", "numeric", "derivations", "printing"):
+        for sub in (ROOT / "tests" / layer).rglob("*"):
+            if sub.is_dir() and sub.name != "__pycache__" and any(sub.glob("test_*.py")):
+                rel = str(sub.relative_to(ROOT / "tests" / layer))
+                assert layer == "printing" or rel in packages, f"tests/{layer}/{rel} mirrors no package"
 
 
 def test_numeric_reexports_only_names_its_scheme_modules_export():

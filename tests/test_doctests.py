@@ -1,6 +1,7 @@
 r"""Every docstring example of the package runs, on the modules as ``import posproof.…`` loads them.
 
-(pytest's ``--doctest-modules`` would import ``symbolic/core.py`` as a second, top-level ``symbolic.core``: a
+(pytest's ``--doctest-modules`` would import ``symbolic/engine/core.py`` as a second, top-level
+``symbolic.engine.core``: a
 second registry. Walking the installed package imports each module once, under its real name.)"""
 
 from __future__ import annotations

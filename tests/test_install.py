@@ -48,7 +48,12 @@ def test_installs_beside_pypi_symbolic(tmp_path):
     assert top == {"posproof"}, f"posproof installed these top-level names: {sorted(top)}"
     assert not {"numeric", "derivations"} & {p.name for p in site.iterdir()}
     _run(py, "-c", sentry, cwd=tmp_path)
-    _run(py, "-c", "import posproof.symbolic.core, posproof.numeric.rotary, posproof.derivations.cli", cwd=tmp_path)
+    _run(
+        py,
+        "-c",
+        "import posproof.symbolic.engine.core, posproof.numeric.rotary, posproof.derivations.cli",
+        cwd=tmp_path,
+    )
 
     cli = tmp_path / "venv" / "bin" / "posproof"
     out = _run(cli, "check", "rope-complex-relative", "sinusoidal-dot-product", cwd=tmp_path).stdout

@@ -7,5 +7,5 @@ module per format (:mod:`.latex`, :mod:`.markdown`, :mod:`.text`, :mod:`.json`),
 :mod:`.formats` (the format names, :func:`render` of one claim). It sits above the engine (:mod:`posproof.symbolic`)
 and below the commands and exports (:mod:`posproof.derivations`). The engine's claims and results display in a
 notebook through :data:`.jupyter.PRINTER`, which ``import posproof`` registers with
-:mod:`posproof.symbolic.display` (and imports on the first display).
+:mod:`posproof.symbolic.engine.display` (and imports on the first display).
 """

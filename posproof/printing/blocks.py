@@ -15,12 +15,11 @@ import sympy as sp
 
 from posproof.numeric.formatting import number as _number
 from posproof.numeric.formatting import show as _show
-from posproof.symbolic import settings
-from posproof.symbolic.core import RELATIONS, Definition, Fact, Step
-
-from .equations import display, formula_tex, formula_text, given_tex, named, where_tex
-from .printers import latex
-from .prose import segments
+from posproof.printing.equations import display, formula_tex, formula_text, given_tex, named, where_tex
+from posproof.printing.printers import latex
+from posproof.printing.prose import segments
+from posproof.symbolic.engine import settings
+from posproof.symbolic.engine.core import RELATIONS, Definition, Fact, Step
 
 # ==============================================================================================================
 # Blocks: one claim as headings, paragraphs, displayed math, steps and tables; each format writes them.

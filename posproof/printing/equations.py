@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from .printers import LATEX_SETTINGS, LatexPrinter, _names, latex, pretty
-from .prose import _latex2text
+from posproof.printing.printers import LATEX_SETTINGS, LatexPrinter, _names, latex, pretty
+from posproof.printing.prose import _latex2text
 
 #: Widest displayed line, in the units of :func:`tex_width` (about one math letter of 10pt type; the standalone
 #: document's text is 16 cm wide). Lines are broken at the terms of sums to stay below it.
@@ -336,10 +336,9 @@ def _named_parts() -> tuple[tuple[sp.Basic, sp.Basic, sp.Basic], ...]:
     r"""``(pattern, name, shown)``: a sub-expression as the catalogue builds it, the name that stands for it,
     and its definition as displayed (in terms of the names before it), in the order they are substituted: an
     outer part before the parts it contains."""
-    from posproof.symbolic import scaling_llama3 as llama3
-    from posproof.symbolic import scaling_yarn as yarn
-    from posproof.symbolic._scaling_common import L0, b, i
-    from posproof.symbolic._symbols import TH, d_even
+    from posproof.symbolic.scaling import llama3, yarn
+    from posproof.symbolic.scaling.common import L0, b, i
+    from posproof.symbolic.symbols import TH, d_even
 
     c = sp.Function("c")
     low, high, gamma = sp.Symbol("low"), sp.Symbol("high"), sp.Symbol("gamma_i")
@@ -372,7 +371,7 @@ def named(expr) -> tuple[sp.Basic, list[tuple[sp.Basic, sp.Basic]]]:
     A part is found as a subtree, or as some of the factors of a product (``σ_i θ_i``)."""
     if not isinstance(expr, sp.Basic) or isinstance(expr, sp.MatrixBase):
         return expr, []
-    from posproof.symbolic.scaling_yarn import correction_dimension, r
+    from posproof.symbolic.scaling.yarn import correction_dimension, r
 
     out = expr
     found: list[tuple[sp.Basic, sp.Basic]] = []

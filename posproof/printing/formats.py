@@ -4,10 +4,10 @@ r"""The output formats: their names and short aliases, once for every command (:
 
 from __future__ import annotations
 
-from .html import claim_html
-from .latex import identity_latex
-from .markdown import identity_markdown
-from .text import identity_text
+from posproof.printing.html import claim_html
+from posproof.printing.latex import identity_latex
+from posproof.printing.markdown import identity_markdown
+from posproof.printing.text import identity_text
 
 #: Every output format posproof writes.
 FORMATS = ("latex", "markdown", "text", "json", "html")

@@ -1,4 +1,4 @@
-r"""HTML of claims: :func:`blocks_html` writes blocks with a math callback, :class:`_Math` collects a page's
+r"""HTML of claims: :func:`blocks_html` writes blocks with a math callback, :class:`PageMath` collects a page's
 formulas and fills in their rendering: KaTeX's (:func:`katex_render`) when Node.js and the katex package are
 there, else MathML (:func:`mathml_render`, pure Python, which browsers set natively), so that a plain
 ``pip install`` exports HTML. :func:`claim_html` is one claim as a fragment. :func:`katex_dir` finds the KaTeX
@@ -17,8 +17,8 @@ import subprocess
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from .blocks import Block, blocks
-from .prose import prose
+from posproof.printing.blocks import Block, blocks
+from posproof.printing.prose import prose
 
 
 class OutputError(Exception):
@@ -129,7 +129,7 @@ def katex_css(kdir: Path) -> str:
     )
 
 
-class _Math:
+class PageMath:
     r"""Collects the formulas of a page, then substitutes KaTeX's rendering for placeholders."""
 
     def __init__(self, katex: bool | None = None):
@@ -188,6 +188,6 @@ def table_html(b: Block, p: Callable[[str], str]) -> str:
 
 def claim_html(c) -> str:
     r"""One claim as an HTML fragment with its math set by KaTeX."""
-    math = _Math()
+    math = PageMath()
     page, _ = math.fill(blocks_html(blocks(c), math))
     return page + "\n"

@@ -8,12 +8,11 @@ import json
 
 import sympy as sp
 
-from posproof.symbolic.core import Definition, Fact, Step
-
-from .blocks import _method, fact_tables
-from .equations import formula_tex
-from .printers import latex, sstr
-from .prose import prose
+from posproof.printing.blocks import _method, fact_tables
+from posproof.printing.equations import formula_tex
+from posproof.printing.printers import latex, sstr
+from posproof.printing.prose import prose
+from posproof.symbolic.engine.core import Definition, Fact, Step
 
 # ==============================================================================================================
 # JSON

@@ -1,17 +1,16 @@
 r"""What the engine's objects show in a notebook: a claim as Markdown (its statement as one formula), a
-:class:`~posproof.symbolic.results.VerifyResult` as a small table. :data:`PRINTER` answers the engine's
-:class:`~posproof.symbolic.display.Printable` (``posproof.printing`` registers it on import).
+:class:`~posproof.symbolic.engine.results.VerifyResult` as a small table. :data:`PRINTER` answers the engine's
+:class:`~posproof.symbolic.engine.display.Printable` (``posproof.printing`` registers it on import).
 """
 
 from __future__ import annotations
 
 import html
 
-from posproof.symbolic.results import VerifyResult
-
-from .equations import formula_tex
-from .markdown import identity_markdown
-from .prose import prose
+from posproof.printing.equations import formula_tex
+from posproof.printing.markdown import identity_markdown
+from posproof.printing.prose import prose
+from posproof.symbolic.engine.results import VerifyResult
 
 # ==============================================================================================================
 # Jupyter: what the claims' and results' _repr_*_ methods return.
@@ -39,7 +38,8 @@ def _detail(text: str) -> str:
 
 
 def result_html(r) -> str:
-    r"""A :class:`~posproof.symbolic.results.VerifyResult` as a small HTML table: status, symbolic, numeric, steps."""
+    r"""A :class:`~posproof.symbolic.engine.results.VerifyResult` as a small HTML table: status, symbolic, numeric,
+    steps."""
     err = r.numeric_max_rel_error
     cells = [
         ("claim", r.id),
@@ -77,7 +77,7 @@ def result_markdown(r) -> str:
 
 
 class JupyterPrinter:
-    r"""The printer behind :class:`~posproof.symbolic.display.Printable`: a claim as Markdown and as its formula,
+    r"""The printer behind :class:`~posproof.symbolic.engine.display.Printable`: a claim as Markdown and as its formula,
     a result as Markdown and HTML tables."""
 
     def markdown(self, obj) -> str | None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .blocks import Block, blocks
-from .prose import _tex_escape, prose
+from posproof.printing.blocks import Block, blocks
+from posproof.printing.prose import _tex_escape, prose
 
 # ---- LaTeX -----------------------------------------------------------------------------------------------------
 

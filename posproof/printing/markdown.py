@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .blocks import Block, blocks
-from .prose import prose
+from posproof.printing.blocks import Block, blocks
+from posproof.printing.prose import prose
 
 # ---- Markdown --------------------------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from sympy.printing.latex import greek_letters_set, modifier_dict
 from sympy.printing.pretty.pretty import PrettyPrinter as _SympyPrettyPrinter
 from sympy.printing.str import StrPrinter as _SympyStrPrinter
 
-from .prose import _tex_escape, math_text
+from posproof.printing.prose import _tex_escape, math_text
 
 #: LaTeX printer settings used everywhere (golden files pin the output).
 LATEX_SETTINGS = dict(mat_delim="(", mul_symbol=None, ln_notation=True)  # \ln, as the prose writes it

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from sympy.logic.boolalg import BooleanAtom
 
-from posproof.symbolic.core import Definition, Fact
-
-from .blocks import Block, _method, _why, blocks, fact_tables
-from .equations import formula_text, given_plain, named
-from .printers import sstr
-from .prose import prose
+from posproof.printing.blocks import Block, _method, _why, blocks, fact_tables
+from posproof.printing.equations import formula_text, given_plain, named
+from posproof.printing.printers import sstr
+from posproof.printing.prose import prose
+from posproof.symbolic.engine.core import Definition, Fact
 
 # ---- plain text --------------------------------------------------------------------------------------------------
 

@@ -3,8 +3,7 @@ interleave-in, half-out apply function, rotary on the trailing channels, dynamic
 current length, YaRN with a wrong attention factor, an output with NaN."""
 
 import numpy as np
-
-from posproof.numeric.scaling import rope_inv_freq
+from posproof.numeric.scaling.rules import rope_inv_freq
 
 from . import case
 

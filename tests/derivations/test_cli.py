@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 import pytest
-
 from posproof.derivations.cli import main
+
 from tests.claims import IDS
 
 

@@ -7,7 +7,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from posproof.derivations import export
 from posproof.derivations.cli import main
 

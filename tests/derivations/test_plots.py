@@ -1,7 +1,6 @@
 r"""``posproof plot`` (issue 12): every figure in every file type, the same bytes on every run."""
 
 import pytest
-
 from posproof.derivations import plots
 from posproof.derivations.cli import main
 

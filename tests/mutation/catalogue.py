@@ -20,13 +20,13 @@ class Mutant:
     tests: tuple[str, ...]
 
 
-CORE = "symbolic/core.py"
-STRATEGIES = "symbolic/strategies.py"
-NUMERIC_LINE = "symbolic/numeric_line.py"
-DOMAINS = "symbolic/domains.py"
-ENGINE_TESTS = ("tests/symbolic/test_engine.py", "tests/symbolic/test_false_claims.py")
+CORE = "symbolic/engine/core.py"
+STRATEGIES = "symbolic/engine/strategies.py"
+NUMERIC_LINE = "symbolic/engine/numeric_line.py"
+DOMAINS = "symbolic/engine/domains.py"
+ENGINE_TESTS = ("tests/symbolic/engine/test_engine.py", "tests/symbolic/engine/test_false_claims.py")
 PROOFS = ("tests/symbolic/test_catalogue.py",)
-SOUNDNESS = ("tests/symbolic/test_soundness_classes.py",)
+SOUNDNESS = ("tests/symbolic/engine/test_soundness_classes.py",)
 
 MUTANTS: list[Mutant] = [
     # ---- the engine: symbolic line ------------------------------------------------------------------------------
@@ -178,7 +178,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-tolerance-loosened",
-        "symbolic/settings.py",
+        "symbolic/engine/settings.py",
         "GUARD_DIGITS = 10\n",
         "GUARD_DIGITS = 30\n",
         "the tolerance loosened by 10^20: right to 25 digits passes '50 digits'",
@@ -219,7 +219,7 @@ ROPE_TESTS = (
     "tests/symbolic/test_catalogue.py",
 )
 RELATIVE_CLAIMS = ("tests/symbolic/test_catalogue.py", "tests/symbolic/test_relative_schemes.py")
-SCALING_TESTS = ("tests/numeric/test_scaling.py", "tests/symbolic/test_catalogue.py")
+SCALING_TESTS = ("tests/numeric/scaling/test_rules.py", "tests/symbolic/test_catalogue.py")
 
 MUTANTS += [
     # ---- issue 17: kernels and configuration reading ------------------------------------------------------------
@@ -241,28 +241,28 @@ MUTANTS += [
     ),
     Mutant(
         "config-rope-theta-default-10000",
-        "numeric/scaling.py",
+        "numeric/scaling/rules.py",
         '    if base is None:\n        raise ValueError(\n            "config has no rope_theta',
         "    if base is None:\n        base = 10000.0\n    if False:\n"
         '        raise ValueError(\n            "config has no rope_theta',
         "a config without rope_theta silently gets base 10000 (Cohere's default is 5e5)",
-        ("tests/numeric/test_scaling.py",),
+        ("tests/numeric/scaling/test_rules.py",),
     ),
     Mutant(
         "config-gemma3-local-base-ignored",
-        "numeric/scaling.py",
+        "numeric/scaling/rules.py",
         '            local["rope_theta"] = local_base\n',
         "            pass\n",
         "Gemma 3's rope_local_base_freq ignored: the sliding layers get the global base",
-        ("tests/numeric/test_scaling.py",),
+        ("tests/numeric/scaling/test_rules.py",),
     ),
     Mutant(
         "audit-output-permutation-not-undone",
-        "numeric/_audit_rope.py",
+        "numeric/audit/rope.py",
         "            if (perm != np.arange(d)).any() and (A0[perm, np.arange(d)] > 0).all():\n",
         "            if False:\n",
         "DeepSeek's interleave-in, half-out apply function is a false not-relative alarm",
-        ("tests/numeric/test_audit_regressions.py",),
+        ("tests/numeric/audit/test_audit_regressions.py",),
     ),
     # ---- RoPE kernels: the bug classes of shipped code -------------------------------------------------------------
     Mutant(
@@ -357,7 +357,7 @@ MUTANTS += [
     # ---- context extension ---------------------------------------------------------------------------------------
     Mutant(
         "scaling-yarn-extended-length",
-        "numeric/scaling.py",
+        "numeric/scaling/rules.py",
         "        c = lambda r: (d * log(L0 / (r * 2 * pi))) / (2 * log(b))\n",
         "        c = lambda r: (d * log(L0 * self.s / (r * 2 * pi))) / (2 * log(b))\n",
         "YaRN's correction range from the extended instead of the original length",
@@ -365,7 +365,7 @@ MUTANTS += [
     ),
     Mutant(
         "scaling-yarn-clamp-half",
-        "numeric/scaling.py",
+        "numeric/scaling/rules.py",
         "        low, high = max(low, 0), min(high, d - 1)\n",
         "        low, high = max(low, 0), min(high, d // 2 - 1)\n",
         "YaRN's range clamped to d/2 - 1",
@@ -373,7 +373,7 @@ MUTANTS += [
     ),
     Mutant(
         "scaling-llama3-unscaled",
-        "numeric/scaling.py",
+        "numeric/scaling/rules.py",
         "            out = np.where(lam > L0 / low, theta / s, theta)\n",
         "            out = np.where(lam > L0 / low, theta, theta)\n",
         "Llama 3 returns the unscaled frequencies for long wavelengths",
@@ -381,7 +381,7 @@ MUTANTS += [
     ),
     Mutant(
         "scaling-ntk-exponent",
-        "numeric/scaling.py",
+        "numeric/scaling/rules.py",
         "            return inverse_frequencies(d, b * s ** (d / (d - 2))), 1.0\n",
         "            return inverse_frequencies(d, b * s ** (d / (d - 1))), 1.0\n",
         "NTK-aware base with d/(d-1)",
@@ -389,7 +389,7 @@ MUTANTS += [
     ),
     Mutant(
         "scaling-dynamic-no-reset",
-        "numeric/scaling.py",
+        "numeric/scaling/rules.py",
         "            L = L0 if seq_len is None else max(seq_len, L0)\n            return inverse_frequencies(d, b *",
         "            L = L0 if seq_len is None else seq_len\n            return inverse_frequencies(d, b *",
         "dynamic NTK not reset for inputs shorter than L0",
@@ -688,7 +688,7 @@ MUTANTS += [
         "            if not isinstance(self.cites, CITATIONS):\n",
         "            if False:\n",
         "any object answering holds() -> True proves a step",
-        ("tests/symbolic/test_lemmas.py",),
+        ("tests/symbolic/engine/test_lemmas.py",),
     ),
     Mutant(
         "lemma-unproved-cited",
@@ -696,7 +696,7 @@ MUTANTS += [
         "        if not lemma.proved:\n",
         "        if False:\n",
         "a lemma cited without its theorem verifying",
-        ("tests/symbolic/test_lemmas.py",),
+        ("tests/symbolic/engine/test_lemmas.py",),
     ),
     Mutant(
         "lemma-declarations-unchecked",
@@ -704,7 +704,7 @@ MUTANTS += [
         '                if getattr(var, f"is_{fact}") and getattr(_sympify(value), f"is_{fact}") is not True:\n',
         "                if False:\n",
         "a lemma for N >= 0 cited at a negative N",
-        ("tests/symbolic/test_lemmas.py",),
+        ("tests/symbolic/engine/test_lemmas.py",),
     ),
     Mutant(
         "lemma-sides-unchecked",
@@ -712,7 +712,7 @@ MUTANTS += [
         "                if not _same(written, inst, step.strategy, given):\n",
         "                if False:\n",
         "a step citing a lemma need not be its instance",
-        ("tests/symbolic/test_lemmas.py",),
+        ("tests/symbolic/engine/test_lemmas.py",),
     ),
     Mutant(
         "lemma-relation-unchecked",
@@ -720,7 +720,7 @@ MUTANTS += [
         "        if step.rel != lemma.theorem.rel:\n",
         "        if False:\n",
         "an '=' lemma cited for an inequality",
-        ("tests/symbolic/test_lemmas.py",),
+        ("tests/symbolic/engine/test_lemmas.py",),
     ),
     Mutant(
         "core-abs-sides-one-part",
@@ -728,7 +728,7 @@ MUTANTS += [
         "    return [(a, big), (-a, big)]\n",
         "    return [(a, big)]\n",
         "|a| <= b from a <= b alone",
-        ("tests/symbolic/test_lemmas.py",),
+        ("tests/symbolic/engine/test_lemmas.py",),
     ),
     Mutant(
         "core-nonnegative-any-coefficient",
@@ -736,7 +736,7 @@ MUTANTS += [
         "    if rest == a and c.is_Rational and abs(c) <= 1:\n",
         "    if rest == a and c.is_Rational:\n",
         "|a| + c a taken nonnegative for any c",
-        ("tests/symbolic/test_lemmas.py",),
+        ("tests/symbolic/engine/test_lemmas.py",),
     ),
     Mutant(
         "core-nonnegative-sum-any-range",
@@ -744,11 +744,11 @@ MUTANTS += [
         "        if not all(forward(lo, hi, given) for _, lo, hi in e.limits):\n            return False\n",
         "        if False:\n            return False\n",
         "a sum of nonnegative terms over a reversed range taken nonnegative",
-        ("tests/symbolic/test_lemmas.py",),
+        ("tests/symbolic/engine/test_lemmas.py",),
     ),
 ]
 
-NEW_ENGINE = ("tests/symbolic/test_proofs_for_every_size.py",)
+NEW_ENGINE = ("tests/symbolic/engine/test_proofs_for_every_size.py",)
 MUTANTS += [
     # ---- issue 16: the pieces that prove results for every size (Maximum, reindex, squares, citations) ----------
     Mutant(
@@ -866,7 +866,7 @@ MUTANTS += [
     ),
 ]
 
-MULTIAXIS_TESTS = ("tests/numeric/test_multiaxis.py", "tests/numeric/test_audit_multiaxis.py")
+MULTIAXIS_TESTS = ("tests/numeric/test_multiaxis.py", "tests/numeric/audit/test_audit_multiaxis.py")
 MUTANTS += [
     # ---- multi-axis RoPE (issue 18): the kernel's axis map, M-RoPE's layouts, the audit's channel probe ---------
     Mutant(
@@ -895,7 +895,7 @@ MUTANTS += [
     ),
     Mutant(
         "multiaxis-audit-pass-through-unchecked",
-        "numeric/_audit_multiaxis.py",
+        "numeric/audit/multiaxis.py",
         "        if moved[r:].any():",
         "        if False:",
         "the audit does not notice pass-through channels that rotate (partial M-RoPE over the whole head)",

@@ -6,9 +6,9 @@ import mpmath
 import numpy as np
 import pytest
 from hypothesis import given
-
 from posproof.numeric import alibi_slopes
 from posproof.numeric.alibi import alibi_bias, alibi_slope_exponents, alibi_slopes_mp
+
 from tests import strategies as S
 
 

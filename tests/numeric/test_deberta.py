@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-
 from posproof.numeric import deberta_log_bucket
 from posproof.numeric.deberta import (
     deberta_delta,
@@ -14,6 +13,7 @@ from posproof.numeric.deberta import (
     deberta_scores_direct,
     deberta_scores_gather,
 )
+
 from tests import strategies as S
 
 

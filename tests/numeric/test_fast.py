@@ -3,7 +3,6 @@ shape the kernel takes, the ones it declines (it must fall back, not write a cop
 
 import numpy as np
 import pytest
-
 from posproof.numeric import _fast, rope, rope_table
 
 pytestmark = pytest.mark.skipif(not _fast.ENABLED, reason="numba not installed (pip install 'posproof[fast]')")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from posproof.numeric import multiaxis as M
 from posproof.numeric import tolerances
 from posproof.numeric.rotary import rope

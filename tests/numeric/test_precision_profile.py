@@ -35,7 +35,6 @@ def test_regression_the_precision_figure_does_not_depend_on_the_cpu():
     # the rope-precision figure differed between CPUs (NumPy's SIMD cos/sin and reductions differ in the last bit):
     # exact=True takes correctly rounded theta, cos, sin and sums, and measures the same errors to rounding
     import numpy as np
-
     from posproof.numeric import precision_profile as pp
 
     probe = pp.make_probe(16, dtype="float32")

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from posproof.numeric import (
     interleaved_to_half_rows,
     layout_permutation,
@@ -18,6 +17,7 @@ from posproof.numeric import (
     rope_table,
     tolerances,
 )
+
 from tests import strategies as S
 from tests.note_functions import note_rope as note_rope  # the RoPE note's function, verbatim
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from posproof.numeric import inverse_frequencies, sinusoidal, sinusoidal_mp, tolerances
+
 from tests import strategies as S
 
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-
 from posproof.numeric import t5_relative_bucket
 from posproof.numeric.t5 import T5BucketConfig, t5_bias, t5_bucket_boundaries, t5_bucket_table, t5_relative_bucket_mp
+
 from tests import strategies as S
 
 

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from posproof.numeric.transformer_xl import (
     causal_mask,
     rel_shift,
@@ -13,6 +12,7 @@ from posproof.numeric.transformer_xl import (
     txl_scores_direct,
     txl_scores_shift,
 )
+
 from tests import strategies as S
 
 

@@ -5,11 +5,10 @@ import json
 
 import numpy as np
 import pytest
-
-from posproof.derivations import vectors as cli_vectors
 from posproof.derivations.args import Parser, UsageError
+from posproof.derivations.commands import vectors as cli_vectors
 from posproof.numeric import alibi_slopes, deberta_log_bucket, rope, sinusoidal, t5_relative_bucket, vectors
-from posproof.numeric.scaling import rope_inv_freq
+from posproof.numeric.scaling.rules import rope_inv_freq
 
 
 @pytest.fixture(scope="module")

@@ -7,12 +7,12 @@ import re
 import mpmath
 import numpy as np
 import pytest
-
 from posproof.numeric.formatting import DIGITS
+from posproof.symbolic.engine import settings
+from posproof.symbolic.engine.core import Fact
+
 from posproof.printing import blocks, formats, prose
 from posproof.printing.json import as_json
-from posproof.symbolic import settings
-from posproof.symbolic.core import Fact
 from tests.claims import CLAIMS
 
 FACTS = [c for c in CLAIMS if isinstance(c, Fact)]

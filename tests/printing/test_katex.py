@@ -7,11 +7,11 @@ import shutil
 import subprocess
 
 import pytest
-
 from posproof.derivations import export
+from posproof.symbolic import registry
+
 from posproof.printing import html as katex
 from posproof.printing.blocks import blocks, math_of
-from posproof.symbolic import registry
 
 needs_katex = pytest.mark.skipif(
     shutil.which("node") is None or katex.katex_dir() is None,

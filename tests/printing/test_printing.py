@@ -5,10 +5,10 @@ import re
 
 import pytest
 import sympy as sp
+from posproof.symbolic import registry
 
 from posproof.printing import blocks, equations, formats, printers, prose
 from posproof.printing import text as text_format
-from posproof.symbolic import registry
 from tests.claims import BY_ID, IDS
 
 

@@ -6,9 +6,9 @@ mistake is rejected, and so is every perturbed intermediate expression of a deri
 import re
 
 import pytest
+from posproof.symbolic.engine import settings
+from posproof.symbolic.engine.core import Definition, Fact, Theorem
 
-from posproof.symbolic import settings
-from posproof.symbolic.core import Definition, Fact, Theorem
 from tests.claims import BY_ID, CLAIMS, IDS
 
 CHAINED = [(c.id, j) for c in CLAIMS if isinstance(c, Theorem) and c.chained for j in range(len(c.steps) - 1)]

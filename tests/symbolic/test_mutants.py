@@ -3,7 +3,6 @@ would have caught one, and tests/mutation/ keeps the catalogue that ``make mutat
 
 import numpy as np
 import pytest
-
 from posproof.numeric import rope_table, t5_bias, t5_relative_bucket
 
 

@@ -4,7 +4,6 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-
 from posproof.numeric import alibi_slopes, deberta_delta
 from posproof.numeric.alibi import alibi_slopes_mp
 from posproof.numeric.transformer_xl import txl_relative_embeddings, txl_scores_direct

@@ -1,0 +1,312 @@
+r"""Transformers' own RoPE for a model configuration, as a function the audit can call: the model's
+``*RotaryEmbedding`` and its ``apply_rotary_pos_emb``, built for whatever head width the audit probes, and the
+expectation the configuration declares (read by :func:`numeric.scaling.rope_scaling_from_config`).
+
+torch and transformers are imported only here, only when asked (``pip install 'posproof[transformers]'``)."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from posproof.numeric.scaling.rules import RULE_KEYS, config_layer_types, flatten_text_config, rope_scaling_from_config
+
+#: The keys of a head width, set to the probed width (per layer too).
+_WIDTH_KEYS = ("qk_rope_head_dim", "head_dim", "attention_head_dim")
+#: Rotary classes that are not the language model's (vision towers, audio encoders, ...).
+_NOT_TEXT = ("Vision", "Audio", "Patch", "Image", "Video", "Encoder", "Speech", "Visual", "2D", "3D")
+
+
+class TransformersUnavailable(ImportError):
+    r"""torch or transformers is not installed."""
+
+
+def _modules():
+    try:
+        import torch
+        import transformers
+    except ImportError as e:
+        raise TransformersUnavailable(
+            f"auditing transformers' own RoPE needs torch and transformers ({e.name} is not installed): "
+            "pip install 'posproof[transformers]'"
+        ) from None
+    return torch, transformers
+
+
+def load_config(source: str | Mapping) -> dict:
+    r"""A configuration: a mapping, a path to a ``config.json``, or a ``model_type`` (transformers' defaults)."""
+    if isinstance(source, Mapping):
+        return dict(source)
+    path = Path(source)
+    if path.suffix == ".json" or path.is_file():
+        try:
+            value = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as e:
+            raise ValueError(f"cannot read {source}: {e.strerror or e}") from None
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{source} is not valid JSON: {e.msg} at line {e.lineno}") from None
+        if not isinstance(value, dict):
+            raise ValueError(f"{source} must hold a JSON object (a config.json)")
+        return value
+    _, transformers = _modules()
+    try:
+        return transformers.AutoConfig.for_model(source).to_dict()
+    except ValueError:
+        raise ValueError(f"{source!r} is neither a config.json nor a model_type transformers knows") from None
+
+
+def _text(config: Mapping) -> Mapping:
+    text = config.get("text_config")
+    if isinstance(text, Mapping) and not any(
+        config.get(k) is not None for k in ("rope_theta", "head_dim", "hidden_size")
+    ):
+        return text
+    return config
+
+
+def _quiet():
+    log = logging.getLogger("transformers")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    return log, level
+
+
+@dataclass
+class TransformersRope:
+    r"""``fn(q, k, positions)`` (``(1, 1, tokens, width)`` torch tensors and ``(1, tokens)`` positions) running the
+    model's rotary embedding, built for the probed width, and its apply function; ``expected`` the keyword
+    arguments of :func:`numeric.audit.audit_rope` the configuration declares; ``describe`` a one-line name."""
+
+    config: dict
+    layer_type: str | None
+    rotary: Any = None
+    apply: Any = None
+    model_type: str = ""
+    expected: dict = field(default_factory=dict)
+    describe: str = ""
+
+    def __post_init__(self):
+        torch, transformers = _modules()
+        from transformers.models.auto.configuration_auto import model_type_to_module_name
+
+        self._torch = torch
+        text = dict(flatten_text_config(self.config))
+        self.model_type = str(text.get("model_type") or self.config.get("model_type") or "")
+        if not self.model_type:
+            raise ValueError("the config has no model_type: transformers' RoPE cannot be chosen")
+        top_type = str(self.config.get("model_type") or self.model_type)
+        module_name = model_type_to_module_name(top_type)
+        try:
+            module = __import__(f"transformers.models.{module_name}.modeling_{module_name}", fromlist=["_"])
+        except ImportError as e:
+            raise ValueError(f"transformers has no modeling module for model_type {top_type!r} ({e})") from None
+        classes = [
+            c
+            for n, c in vars(module).items()
+            if n.endswith("RotaryEmbedding") and isinstance(c, type) and not any(w in n for w in _NOT_TEXT)
+        ]
+        text_first = sorted(classes, key=lambda c: ("Text" not in c.__name__, c.__name__))
+        if not text_first:
+            raise ValueError(f"transformers' {module_name} has no text rotary embedding class")
+        self.rotary = text_first[0]
+        part = [w for w in _NOT_TEXT if w.lower() in self.model_type.split("_")]
+        if part and "Text" in self.rotary.__name__:  # an audio or vision part of a multimodal model
+            raise ValueError(
+                f"model_type {self.model_type!r} is the {part[0].lower()} part of a multimodal model: its attention "
+                f"does not use {self.rotary.__name__}, the language model's"
+            )
+        self.text = text
+        hf = self._hf_config(None)
+        interleave = bool(getattr(hf, "rope_interleave", False))
+        apply = getattr(module, "apply_rotary_pos_emb_interleave", None) if interleave else None
+        self.apply = apply or getattr(module, "apply_rotary_pos_emb", None)
+        self.apply = self.apply or getattr(module, "apply_rotary_pos_emb_interleave", None)
+        self._complex = self.apply is None and callable(getattr(module, "apply_rotary_emb", None))
+        if self._complex:  # Meta's complex form (Llama 4, DeepSeek-V2): apply_rotary_emb(xq, xk, freqs_cis)
+            self.apply = module.apply_rotary_emb
+        if self.apply is None:
+            raise ValueError(f"transformers' {module_name} has no apply_rotary_pos_emb")
+        forward = inspect.signature(self.rotary.forward).parameters
+        if "position_ids" not in forward:
+            raise ValueError(f"{self.rotary.__name__}.forward takes no position_ids (not a text RoPE)")
+        self._layer_kw = "layer_type" in forward
+        apply_args = list(inspect.signature(self.apply).parameters)
+        self._single = len(apply_args) > 1 and apply_args[1] == "cos"  # apply(x, cos, sin): one tensor at a time
+        if "mrope_section" in apply_args:
+            raise ValueError(f"{module_name}'s apply function splits multimodal (3-axis) positions: not audited here")
+        cfg = rope_scaling_from_config(self.config, self.layer_type)
+        keys = set(RULE_KEYS[cfg.rope_type])
+        scaling: dict = {"rope_type": cfg.rope_type}
+        for k, v in cfg.as_dict().items():
+            if k in keys and v is not None:
+                scaling[k] = v
+        if cfg.rope_type != "default":
+            scaling["factor"] = cfg.s
+        if cfg.L0 is not None and "original_max_position_embeddings" in keys:
+            scaling["original_max_position_embeddings"] = cfg.L0
+        if cfg.partial_rotary_factor != 1.0:
+            scaling["partial_rotary_factor"] = cfg.partial_rotary_factor
+        self._factor = cfg.partial_rotary_factor
+        rope_head = self.text.get("qk_rope_head_dim")
+        self._head_split = cfg.partial_rotary_factor != 1.0 and rope_head is not None and cfg.width != rope_head
+        self.expected = {"base": cfg.base, "scaling": scaling, "width": cfg.width, "call": "q,k,positions@bhsd"}
+        layer = f" [{self.layer_type}]" if self.layer_type else ""
+        self.describe = f"transformers {transformers.__version__} {self.rotary.__name__} + {self.apply.__name__}{layer}"
+        self._cache: dict[int, Any] = {}
+        self._slices: bool | None = None  # whether apply takes the whole head (None: not tried yet)
+        self._tokens_first: bool | None = None  # a complex apply_rotary_emb's axes (None: not tried yet)
+
+    def _widths(self, settings: Mapping, width: int) -> dict:
+        r"""The head-width keys of ``settings`` (the config, or one layer's overrides) for a probed ``width``: each
+        width key becomes ``width``; where the head is ``nope + rope`` channels and the partial factor gives the rope
+        slice (DeepSeek-V4, dots3: ``qk_rope_head_dim = int(head_dim * partial_rotary_factor)``), the slice and the
+        rest keep that split."""
+        out = {k: width for k in _WIDTH_KEYS if settings.get(k) is not None}
+        if self._head_split and "qk_rope_head_dim" in out:
+            rope = int(width * self._factor)
+            out["qk_rope_head_dim"] = rope
+            if "head_dim" in out or settings.get("qk_nope_head_dim") is not None:
+                out["head_dim"] = width
+        if self._head_split and settings.get("qk_nope_head_dim") is not None:
+            out["qk_nope_head_dim"] = width - int(width * self._factor)
+        return out
+
+    def _hf_config(self, width: int | None):
+        _, transformers = _modules()
+        kw = dict(self.text)
+        kw.pop("model_type", None)
+        kw.pop("transformers_version", None)
+        if width is not None:
+            kw.update(self._widths(kw, width))
+            if not any(kw.get(k) is not None for k in _WIDTH_KEYS):
+                kw["head_dim"] = width
+            if isinstance(kw.get("per_layer_config"), Mapping):  # Gemma 4's wider full-attention heads: probed too
+                kw["per_layer_config"] = {
+                    i: {**layer, **self._widths(layer, width)} for i, layer in kw["per_layer_config"].items()
+                }
+        log, level = _quiet()
+        try:
+            try:
+                return transformers.AutoConfig.for_model(self.model_type, **kw)
+            except AttributeError:  # head_dim is a property of hidden_size / num_attention_heads (Falcon)
+                if width is None or not kw.get("num_attention_heads"):
+                    raise
+                kw.pop("head_dim", None)
+                kw["hidden_size"] = width * kw["num_attention_heads"]
+                return transformers.AutoConfig.for_model(self.model_type, **kw)
+        finally:
+            log.setLevel(level)
+
+    def _apply_complex(self, q, k, freqs_cis):
+        r"""Meta's ``apply_rotary_emb(xq, xk, freqs_cis)`` (``freqs_cis`` ``(1, tokens, r/2)`` complex, as the rotary
+        returns it) on the first ``r`` channels: with the head axis first (DeepSeek-V2 broadcasts ``(b, h, s, d)``),
+        else with the tokens first (Llama 4 takes ``(b, s, h, d)``: on the other axes its broadcast does not give the
+        input's shape back)."""
+        torch = self._torch
+        r = 2 * int(freqs_cis.shape[-1])
+        q_rot, k_rot = q[..., :r], k[..., :r]
+        if self._tokens_first is None:  # decided on two tokens: a wrong broadcast of all of them can fill the memory
+            two = self.apply(q_rot[:, :, :2], k_rot[:, :, :2], freqs_cis[:, :2])[0]
+            self._tokens_first = tuple(two.shape) != tuple(q_rot[:, :, :2].shape)
+        if self._tokens_first:
+            q_out, k_out = self.apply(q_rot.transpose(1, 2), k_rot.transpose(1, 2), freqs_cis)
+            q_out, k_out = q_out.transpose(1, 2), k_out.transpose(1, 2)
+        else:
+            q_out, k_out = self.apply(q_rot, k_rot, freqs_cis)
+        if r < int(q.shape[-1]):
+            q_out = torch.cat([q_out, q[..., r:]], dim=-1)
+            k_out = torch.cat([k_out, k[..., r:]], dim=-1)
+        return q_out, k_out
+
+    def _whole_head(self, q, k, cos, sin):
+        r"""The apply function on the whole head, when it accepts it (it slices the head itself, as DeepSeek-V4's
+        does); ``None`` when it raises on the width (it expects the rotary slice only), and never tried again."""
+        try:
+            if self._single:
+                out = self.apply(q, cos, sin), self.apply(k, cos, sin)
+            else:
+                out = self.apply(q, k, cos, sin)
+        except Exception as e:  # noqa: BLE001 - a size mismatch: this apply function takes the slice only
+            if self._slices is None and _shape_error(e):
+                self._slices = False
+                return None
+            raise
+        if tuple(out[0].shape) != tuple(q.shape):
+            self._slices = False
+            return None
+        self._slices = True
+        return out
+
+    def __call__(self, q, k, positions):
+        torch = self._torch
+        q, k, positions = (torch.as_tensor(a) for a in (q, k, positions))  # NumPy in: the model's code is torch
+        width = int(q.shape[-1])
+        if width not in self._cache:
+            self._cache[width] = self._hf_config(width)
+        log, level = _quiet()
+        try:
+            rotary = self.rotary(self._cache[width])  # a fresh module per call: no cache carried between calls
+            _fit_sections(rotary)
+            kw = {"layer_type": self.layer_type} if self._layer_kw and self.layer_type else {}
+            with torch.no_grad():
+                out = rotary(q, positions, **kw)
+                if self._complex:
+                    return self._apply_complex(q, k, out)
+                cos, sin = out
+                r = int(cos.shape[-1])  # as the models' attention does: rotate the first r channels, pass the rest
+                if 2 * r == int(width * self._factor):  # one value per pair (gpt-oss): the cache covers 2r channels
+                    r *= 2
+                if r < width and self._slices is not False:  # an apply function that picks its own slice
+                    out = self._whole_head(q, k, cos, sin)  # (DeepSeek-V4 rotates the last r channels)
+                    if out is not None:
+                        return out
+                q_rot, k_rot = q[..., :r], k[..., :r]
+                if self._single:
+                    q_out, k_out = self.apply(q_rot, cos, sin), self.apply(k_rot, cos, sin)
+                else:
+                    q_out, k_out = self.apply(q_rot, k_rot, cos, sin)
+                if r < width:
+                    q_out = torch.cat([q_out, q[..., r:]], dim=-1)
+                    k_out = torch.cat([k_out, k[..., r:]], dim=-1)
+                return q_out, k_out
+        finally:
+            log.setLevel(level)
+
+
+def _fit_sections(rotary) -> None:
+    r"""A multimodal rotary that splits its pairs into M-RoPE sections (``mrope_section``: GLM-4V, HunYuan-VL) gets
+    sections that add up to its pairs at the probed width, in the configured proportions (the first takes the
+    rest; no section given: one). The audit's text positions are the same on every axis, so any split turns every
+    pair by ``m theta_i``: what is audited is the model's code for text tokens."""
+    if not hasattr(rotary, "mrope_section"):
+        return
+    inv = getattr(rotary, "inv_freq", None)
+    if inv is None:
+        return
+    n = int(inv.shape[-1])
+    sections = rotary.mrope_section
+    if sections is None:
+        rotary.mrope_section = [n]
+        return
+    sections = [int(v) for v in sections]
+    total = sum(sections)
+    if total == n or total <= 0:
+        return
+    scaled = [v * n // total for v in sections]
+    scaled[0] += n - sum(scaled)
+    rotary.mrope_section = scaled
+
+
+def _shape_error(e: Exception) -> bool:
+    return isinstance(e, (RuntimeError, ValueError, IndexError))
+
+
+def layer_types(config: Mapping) -> list[str | None]:
+    r"""The layer types whose RoPE differs (``[None]`` when one RoPE serves every layer): the config reader's
+    :func:`numeric.scaling.config_layer_types`."""
+    return config_layer_types(config)

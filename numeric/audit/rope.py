@@ -1,0 +1,607 @@
+r"""The RoPE audit proper: :func:`audit_rope` probes the function, reads the structure, matches the
+frequencies and turns what differs into findings, root causes first; :func:`assert_rope_conforms` is the helper
+for users' test suites."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+import mpmath
+import numpy as np
+from posproof.numeric import _validate
+from posproof.numeric import precision_profile as pp
+from posproof.numeric.audit.call import RopeCall, _ShapeError
+from posproof.numeric.audit.model import _Model, rope_exact_float
+from posproof.numeric.audit.multiaxis import audit_multiaxis
+from posproof.numeric.audit.probe import (
+    _Angles,
+    _probe_matrices,
+    _read_angles,
+    _same_frequencies,
+    _Structure,
+    _structure,
+    _worst_pair,
+)
+from posproof.numeric.audit.report import (
+    AuditCallError,
+    Finding,
+    RopeConformanceError,
+    RopeMatch,
+    RopeReport,
+    SchemeReport,
+    _name,
+    _pairs_text,
+    _short,
+)
+from posproof.numeric.audit.rope_checks import _RopeChecks
+from posproof.numeric.audit.rules import _Candidate, _candidates, _first_match, _fit_base
+from posproof.numeric.scaling.rules import rope_inv_freq
+from posproof.numeric.sinusoid import inverse_frequencies
+from posproof.numeric.tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
+from posproof.numeric.tolerances import AUDIT_FREQ_RTOL as FREQ_RTOL
+from posproof.numeric.tolerances import AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW
+
+
+@dataclass(frozen=True)
+class _Frequencies:
+    r"""The frequency rule an output matches: the ``candidate`` of :func:`_candidates` (``None`` if none), else the
+    ``fitted`` base of geometric frequencies (``None`` if not geometric), the ``model`` of what the output computes
+    (``None`` if neither), and the candidates tried (the expected first)."""
+
+    candidate: _Candidate | None
+    fitted: float | None
+    model: _Model | None
+    candidates: list[_Candidate]
+
+
+class _RopeAudit(_RopeChecks):
+    r"""One audit of one function: :meth:`audit` gives the report."""
+
+    # ---- the audit
+    def audit(self) -> RopeReport:
+        x0 = self.rng.uniform(-1, 1, (3, self.width))  # (tokens, width)
+        pos0 = np.array([0, 1, 2])
+        findings = self._shape_findings(x0, pos0)
+        if findings:
+            return self._report(findings, None, None)
+        findings += self._dtype_findings(x0, pos0)
+        matches = []
+        profile = None
+        for which in (0, 1) if self.call.qk else (0,):
+            label = self._label(which)
+            if self.call.qk:
+                cross = self._cross_wired(which)
+                if cross is not None:
+                    findings.append(cross)
+                    continue
+            f, match, prof = self._audit_output(which, label)
+            findings.extend(f)
+            matches.append(match)
+            profile = profile or prof
+        match = matches[0] if matches else None
+        if self.call.qk and len(matches) == 2:
+            p0, p1 = (self.permutations.get(w) for w in (0, 1))
+            same = (p0 is None and p1 is None) or (p0 is not None and p1 is not None and np.array_equal(p0, p1))
+            if not same or self.offsets.get(0) != self.offsets.get(1):
+                findings.append(
+                    Finding(
+                        "not-relative",
+                        "q and k come out with their channels in different orders: scores are not RoPE's",
+                        {"width": self.width},
+                        None,
+                    )
+                )
+        return self._report(findings, match, profile)
+
+    def _label(self, which: int) -> str | None:
+        return ("q", "k")[which] if self.call.qk else None
+
+    def _shape_findings(self, x0: np.ndarray, pos0: np.ndarray) -> list[Finding]:
+        outs, _ = self.caller.raw(x0, pos0)  # AuditCallError if it raises
+        findings = []
+        for w, y in enumerate(outs):
+            if y.size != x0.size or (y.shape != x0.shape and self.call.axes == "td"):
+                findings.append(
+                    Finding(
+                        "shape-or-dtype",
+                        f"returns shape {y.shape} for input {x0.shape}",
+                        {
+                            "width": self.width,
+                            "positions": [0, 1, 2],
+                            "input_shape": list(x0.shape),
+                            "output_shape": list(y.shape),
+                        },
+                        self._label(w),
+                    )
+                )
+        return findings
+
+    def _dtype_findings(self, x0: np.ndarray, pos0: np.ndarray) -> list[Finding]:
+        findings = []
+        for dtype in (np.float64, np.float32):
+            outs, dtypes = self.caller.raw(x0.astype(dtype), pos0)
+            for w, dt in enumerate(dtypes):
+                if dt != np.dtype(dtype).name:
+                    findings.append(
+                        Finding(
+                            "shape-or-dtype",
+                            f"returns {dt} for {np.dtype(dtype).name} input",
+                            {
+                                "width": self.width,
+                                "positions": [0, 1, 2],
+                                "input_dtype": np.dtype(dtype).name,
+                                "output_dtype": dt,
+                            },
+                            self._label(w),
+                        )
+                    )
+        return findings
+
+    def _report(self, findings, match, profile) -> RopeReport:
+        if match is None:
+            match = RopeMatch(None, None, None, None, None, None, None, self.caller.backend or "numpy")
+        # one finding per id and output
+        seen, unique = set(), []
+        for f in findings:
+            if (f.id, f.output) not in seen:
+                seen.add((f.id, f.output))
+                unique.append(f)
+        name = self.name if self.name is not None else _name(self.fn)
+        return RopeReport(tuple(unique), self.expected_dict(), match, profile, name, tuple(self.notes))
+
+    # ---- one output
+    def _audit_output(self, which: int, label):
+        r"""``(findings, match, profile)`` of output ``which``: does it follow the positions; the structure of
+        ``A_m``; what the angles say; the frequency rule; then, if nothing explains a failure yet, the behaviour."""
+        f = self._out(which)
+        model = self._expected_model(self.width, self.top + 1)
+        A = _probe_matrices(f, self.P, self.width)  # (positions, out, in)
+        bad = self._non_finite(A, label)
+        if bad is not None:
+            return [bad], None, None
+        A, f = self._normalise_channels(A, f, which, label)
+        ignored = self._ignores_positions(f, label)
+        if ignored is not None:
+            return [ignored], None, None
+        st = _structure(A, self.P, self.width, self.cfg.rope_type == "proportional")
+        if st.kind != "rotation" or st.layout is None:
+            return self._generic(f, model, st, label)
+        ang = _read_angles(st, self.P, model.layout)
+        if self.layout == "auto":
+            self.found_layout = ang.layout
+            model = self._expected_model(self.width, self.top + 1)
+        eps, eps_stage, precision = self._precision(f, st, ang.layout, ang.delta, ang.omega, ang.sigma, model)
+        if eps_stage == "jump":  # eps is then the first position where angles leave m theta_i
+            ang, eps = replace(ang, jumps=sorted(set(ang.jumps) | {int(eps)})), None
+        self._low_precision = precision in ("float16", "bfloat16")
+        freq = self._frequencies(ang, precision, model)
+        # findings, root causes first
+        findings = self._angle_findings(f, label, st, ang)
+        findings += self._frequency_findings(f, label, ang, freq, model)
+        if precision in ("float16", "bfloat16") and not ang.jumps:
+            findings.append(self._precision_finding(f, precision, eps, label))
+        # behavioural checks (confirm, and catch what the structure did not explain)
+        if all(x.id == "low-precision-angles" for x in findings):  # nothing explains a failure yet
+            findings.extend(self._behaviour(f, freq.model, eps, st, label))
+        if self.dtype is not None and ang.exact and which not in self.permutations and which not in self.offsets:
+            low = self._input_dtype_finding(which, label, st, ang)
+            if low is not None:
+                findings.append(low)
+        expected = freq.candidate is not None and freq.candidate.name == ""
+        profile = self._profile(f, freq.model, expected) if freq.model is not None and ang.exact else None
+        return findings, self._matched(ang, freq, precision, eps), profile
+
+    def _non_finite(self, A: np.ndarray, label) -> Finding | None:
+        r"""``non-finite`` if a unit vector at a position below 2**15 (where even float16 angles are finite) comes out
+        NaN or inf (``A``: the probed matrices): the first such position, input and channel."""
+        d = self.width
+        small = np.array([p < 2**15 for p in self.P])
+        bad = ~np.isfinite(A) & small[:, None, None]  # (positions, out, in)
+        if not bad.any():
+            return None
+        k, channel, j = (int(v) for v in np.argwhere(bad.transpose(0, 2, 1))[0][[0, 2, 1]])
+        m = self.P[k]
+        vec = np.zeros(d)
+        vec[j] = 1.0
+        got = A[k, :, j]
+        ex = {"width": d, "positions": [m], "vectors": [vec.tolist()], "got": [got.tolist()]}
+        msg = f"returns {got[channel]} at position {m}, channel {channel} for the unit vector e_{j} (finite input)"
+        return Finding("non-finite", msg, ex, label)
+
+    def _normalise_channels(self, A: np.ndarray, f, which: int, label):
+        r"""Undo what keeps scores RoPE's but moves channels, in the probed matrices ``A`` and in ``f``: an output
+        permutation (DeepSeek's interleave-in, half-out ``apply_rotary_pos_emb_interleave``; the same for q and k,
+        so every score is unchanged) and a rotary slice at the end of the head instead of its start (DeepSeek-V4).
+        Each is noted in the report."""
+        d = self.width
+        A0 = A[0]  # (out, in): the map at position 0
+        big = np.abs(A0) > 0.5
+        if np.isfinite(A0).all() and (big.sum(0) == 1).all() and (big.sum(1) == 1).all():
+            perm = np.argmax(big, axis=0)  # input channel j comes out at channel perm[j]
+            if (perm != np.arange(d)).any() and (A0[perm, np.arange(d)] > 0).all():
+                self.permutations[which] = perm
+                moves = ", ".join(f"{j}->{int(perm[j])}" for j in range(min(d, 4)))
+                self.notes.append(
+                    f"{'output ' + label + ' ' if label else 'the output '}is permuted (input channels {moves}, ...): "
+                    "audited with the permutation undone"
+                    + ("; q and k must share it" if label else "; scores are unchanged when q and k share it")
+                )
+                g = f
+                f = lambda x, pos, anchor=None: g(x, pos, anchor)[:, perm]  # noqa: E731
+                A = A[:, perm, :]
+        diag = np.einsum("kii->ki", A)[:, :, None] * np.eye(d)  # (positions, d, d)
+        off = (np.abs(np.nan_to_num(A - diag)) > 1e-6).any(axis=0)  # coupled at some position
+        coupled = np.flatnonzero(off.any(axis=0) | off.any(axis=1))
+        if coupled.size and coupled[0] > 0 and coupled.size == d - coupled[0] and coupled.size % 2 == 0:
+            o = int(coupled[0])  # rotary on the trailing channels [o, d): move them to the front
+            self.offsets[which] = o
+            self.notes.append(f"rotates the trailing {d - o} of {d} channels (rotary offset {o}): audited as leading")
+            h = f
+            f = lambda x, pos, anchor=None: np.roll(h(np.roll(x, o, axis=1), pos, anchor), -o, axis=1)  # noqa: E731
+            A = np.roll(np.roll(A, -o, axis=1), -o, axis=2)
+        return A, f
+
+    def _frequencies(self, ang: _Angles, precision, model: _Model) -> _Frequencies:
+        r"""The measured frequencies against the expected rule, else named alternatives, else a fitted base."""
+        n, d = ang.theta.size, self.width
+        rtol = FREQ_RTOL_LOW if precision in ("float16", "bfloat16") else FREQ_RTOL
+        cands = _candidates(self.cfg, self.top + 1 if self.seq_len is None else self.seq_len, d)
+        c = _first_match(cands, ang.theta, ang.rho, rtol)
+        fitted = None if c is not None else _fit_base(ang.theta, 2 * n)
+        matched = None
+        if c is not None:
+            mp_theta = model.theta_mp if c.name == "" else tuple(mpmath.mpf(float(t)) for t in c.theta)
+            matched = _Model(ang.layout, c.theta, mp_theta, c.attention_factor, 2 * n, d)
+        elif fitted is not None:
+            th = inverse_frequencies(2 * n, fitted)  # (pairs,)
+            matched = _Model(ang.layout, th, tuple(mpmath.mpf(float(t)) for t in th), ang.rho, 2 * n, d)
+        return _Frequencies(c, fitted, matched, cands)
+
+    def _angle_findings(self, f, label, st: _Structure, ang: _Angles) -> list[Finding]:
+        r"""Layout, rotary width, cos/sin swap, direction, offset, and angles that leave ``m theta_i``."""
+        d, n, layout, quarter = self.width, len(st.pairs), ang.layout, ang.quarter
+        findings = []
+        if self.layout != "auto" and layout != self.layout and n > 1:
+            findings.append(
+                self._example_finding(
+                    "layout-half-vs-interleaved",
+                    f"pairs channels in the {layout} layout ({_pairs_text(st.pairs)}), not {self.layout}",
+                    f,
+                    label,
+                    lambda X, p, mw, w: rope_exact_float(X, p, replace(mw, layout=layout)),
+                )
+            )
+        if 2 * n != self.cfg.d:
+            findings.append(
+                self._example_finding(
+                    "partial-rotary-width",
+                    f"rotates {2 * n} of {d} channels; the configured rotary width is {self.cfg.d}",
+                    f,
+                    label,
+                    lambda X, p, mw, w: self._bug_width(X, p, mw, w, 2 * n / d),
+                )
+            )
+        if ang.swapped:
+            findings.append(
+                self._example_finding(
+                    "cos-sin-swapped",
+                    "exchanges cos and sin: at position 0 every pair is turned by a quarter turn instead of left alone",
+                    f,
+                    label,
+                    lambda X, p, mw, w: rope_exact_float(X, p, mw, quarter - p[:, None] * np.sign(quarter) * mw.theta),
+                )
+            )
+        if ang.sigma_eff < 0:
+            findings.append(
+                self._example_finding(
+                    "rotation-sign",
+                    "rotates each pair clockwise (angle -m theta_i); "
+                    "RoPE rotates counter-clockwise, (x, y) -> (x cos - y sin, x sin + y cos)",
+                    f,
+                    label,
+                    lambda X, p, mw, w: rope_exact_float(X, -p, mw),
+                )
+            )
+        if ang.offset != 0.0:
+            offset = ang.offset
+            shift = round(offset) if abs(offset - round(offset)) < 1e-3 else offset
+            findings.append(
+                self._example_finding(
+                    "position-offset",
+                    f"rotates by (m {'+' if shift > 0 else '-'} {abs(shift):g}) theta_i instead of m theta_i",
+                    f,
+                    label,
+                    lambda X, p, mw, w: rope_exact_float(X, p + shift, mw),
+                )
+            )
+        if ang.jumps:
+            first = min(ang.jumps)
+            findings.append(
+                Finding(
+                    "not-relative",
+                    f"its angles stop growing in proportion to the position (first "
+                    f"seen at m = {first}): scores there do not depend on n - m only",
+                    self._relative_example(f),
+                    label,
+                )
+            )
+        return findings
+
+    def _frequency_findings(self, f, label, ang: _Angles, freq: _Frequencies, model: _Model) -> list[Finding]:
+        r"""The frequency rule or base or attention factor the output computes instead of the configured one."""
+        if ang.jumps:  # no single frequency describes such angles: the frequency findings would be noise
+            return []
+        n, c, fitted, rho, theta = ang.theta.size, freq.candidate, freq.fitted, ang.rho, ang.theta
+        full = 2 * n == self.cfg.d  # the configured rotary width (else partial-rotary-width said it)
+        if full and c is not None and c.name:
+            key = c.key
+            return [
+                self._example_finding(
+                    c.name,
+                    f"computes {c.sentence}",
+                    f,
+                    label,
+                    lambda X, p, mw, w: self._bug_rule(X, p, mw, w, key),
+                )
+            ]
+        if full and c is None and fitted is not None and abs(fitted / self.base - 1) > 1e-6:
+            b = fitted
+            return [
+                self._example_finding(
+                    "wrong-base",
+                    f"uses base {b:.6g} instead of {self.base:g}",
+                    f,
+                    label,
+                    lambda X, p, mw, w: rope_exact_float(
+                        X, p, replace(mw, theta=inverse_frequencies(mw.rotary_dim, b))
+                    ),
+                )
+            ]
+        if full and c is None:  # the frequencies of a known rule with another attention factor
+            rtol = FREQ_RTOL_LOW if ang.theta.size and self._low_precision else FREQ_RTOL
+            same = [k for k in freq.candidates if k.theta.size == n and _same_frequencies(theta, k.theta, rtol)]
+            if same:
+                k, af = same[0], model.attention_factor
+                what = "the configured rule's" if not k.name else k.sentence + "'s"
+                why = ""
+                if abs(rho - af * af) <= BLOCK_TOL and af != 1.0:
+                    why = " (the factor applied twice)"
+                elif self.cfg.L0 is not None and self.cfg.s > 1:
+                    lr = float(np.sqrt(1 + np.log(self.cfg.s) / np.log(self.cfg.L0)))
+                    why = " (LongRoPE's sqrt(1 + ln s / ln L0))" if abs(rho - lr) <= BLOCK_TOL else ""
+                return [
+                    self._example_finding(
+                        "wrong-scaling",
+                        f"computes {what} frequencies but scales cos and sin by {rho:.6g}{why} instead of the "
+                        f"attention factor {af:.6g} of {self.cfg.rope_type}",
+                        f,
+                        label,
+                        lambda X, p, mw, w: rope_exact_float(X, p, replace(mw, attention_factor=rho)),
+                    )
+                ]
+        if full and c is None and fitted is None:
+            expected = freq.candidates[0].theta  # (pairs,) when the width is the configured one
+            worst = _worst_pair(theta, expected) if expected.size == n else 0
+            return [
+                self._example_finding(
+                    "disagrees-with-reference",
+                    f"its frequencies match no known rule "
+                    f"(pair {worst}: {theta[worst]:.6g} per position, expected "
+                    f"{expected[worst]:.6g})",
+                    f,
+                    label,
+                )
+            ]
+        if c is None and fitted is not None and abs(rho - model.attention_factor) > BLOCK_TOL:
+            return [
+                self._example_finding(
+                    "wrong-scaling",
+                    f"scales cos and sin by {rho:.6g} instead of {model.attention_factor:.6g}",
+                    f,
+                    label,
+                    lambda X, p, mw, w: rope_exact_float(X, p, replace(mw, attention_factor=rho)),
+                )
+            ]
+        return []
+
+    def _matched(self, ang: _Angles, freq: _Frequencies, precision, eps) -> RopeMatch:
+        r"""What the output computes, as far as the probes tell."""
+        c, fitted = freq.candidate, freq.fitted
+        base_matched = c.base if c is not None and c.name in ("", "wrong-scaling") else fitted
+        if c is not None and c.name == "frequency-exponent":
+            base_matched = None
+        rule = (
+            (c.sentence if c.name else f"{self.cfg.rope_type} (as configured)")
+            if c
+            else (f"plain RoPE, base {fitted:.6g}" if fitted else None)
+        )
+        return RopeMatch(
+            ang.layout,
+            2 * ang.theta.size,
+            rule,
+            base_matched,
+            ang.rho,
+            "supplied cache" if self.call.cached else precision,
+            eps,
+            self.caller.backend or "numpy",
+        )
+
+
+# ---- multi-axis RoPE: dispatched to numeric/audit/multiaxis.py -------------------------------------------------
+
+#: Keys of a ``scaling`` mapping that declare M-RoPE (transformers' ``rope_parameters``); ``rope_type: "axial"``
+#: declares axial 2-D RoPE.
+MULTIAXIS_KEYS = ("mrope_section", "mrope_interleaved")
+
+
+def _multiaxis_kind(scaling) -> str | None:
+    r"""``"mrope"``, ``"axial"`` or ``None`` (one position per token) for a ``scaling`` mapping."""
+    if not isinstance(scaling, Mapping):
+        return None
+    rule = scaling.get("rope_type", scaling.get("type"))
+    if rule == "axial":
+        return "axial"
+    return "mrope" if rule == "mrope" or any(k in scaling for k in MULTIAXIS_KEYS) else None
+
+
+def _audit_rope_multiaxis(
+    fn, kind: str, layout: str, base: float, scaling: Mapping, width: int, seq_len, name, rotary_dim=None
+):
+    r""":func:`audit_rope` for a multi-axis ``scaling``: :func:`audit_multiaxis` of ``fn(vectors (N, d), positions
+    (N, A))`` with the frequencies (and attention factor) of the rest of the mapping, over the rotary width its
+    ``partial_rotary_factor`` (or ``rotary_dim``) gives; ``layout="auto"`` accepts either pair layout (``"half"``,
+    transformers', is reported when neither conforms)."""
+    rest = {k: v for k, v in scaling.items() if k not in (*MULTIAXIS_KEYS, "rope_type", "type")}
+    if rotary_dim is not None:
+        if kind == "axial":
+            raise ValueError("rotary_dim: axial 2-D RoPE rotates every pair (leave it out)")
+        if "partial_rotary_factor" in rest:
+            raise ValueError("give either rotary_dim or partial_rotary_factor in scaling")
+        rd = _validate.even_width(rotary_dim, "rotary_dim")
+        if rd > width:
+            raise ValueError(f"rotary_dim must be an even integer in [2, {width}], got {rotary_dim!r}")
+    sections, interleaved = scaling.get("mrope_section"), scaling.get("mrope_interleaved", False)
+    if not isinstance(interleaved, (bool, np.bool_)):
+        raise ValueError(f"mrope_interleaved must be true or false, got {interleaved!r}")
+    if kind == "axial":
+        if sections is not None or interleaved or rest:
+            extra = sorted(set(scaling) - {"rope_type", "type"})
+            raise ValueError(f"scaling: rope_type 'axial' (2-D RoPE) reads no other key, got {extra}")
+        inv_freq, factor = None, 1.0
+    else:
+        if sections is None:
+            raise ValueError("scaling: mrope_section is required for M-RoPE (e.g. [16, 24, 24] for width 128)")
+        rule = scaling.get("rope_type", scaling.get("type", "default"))
+        rule_map = {**rest, "rope_type": "default" if rule == "mrope" else rule}
+        # (r/2,): r = rotary_dim, else int(width * partial_rotary_factor) as transformers truncates it
+        inv_freq, factor = rope_inv_freq(width if rotary_dim is None else rd, base, rule_map, seq_len)
+    probe_axes = 2 if kind == "axial" else len(sections) if isinstance(sections, (list, tuple)) else 3
+    x0, p0 = np.ones((3, width)), np.zeros((3, probe_axes), dtype=np.int64)
+    try:
+        fn(x0, p0)
+    except Exception as e:  # noqa: BLE001 - the user's function may raise anything
+        first = (str(e).splitlines() or [""])[0]
+        raise AuditCallError(
+            f"{name or _name(fn)}(vectors (3, {width}), positions (3, {probe_axes})) raised {type(e).__name__}: "
+            f"{first} (a multi-axis audit calls fn(vectors, positions) with one position vector per token)"
+        ) from None
+    report = None
+    for each in ("half", "interleaved") if layout == "auto" else (layout,):
+        got = audit_multiaxis(
+            fn, width, mrope_section=sections, mrope_interleaved=bool(interleaved), axial=kind == "axial", base=base,
+            inv_freq=inv_freq, layout=each, attention_factor=factor,
+            rotary_dim=None if inv_freq is None else 2 * inv_freq.size,
+        )  # fmt: skip
+        report = report or got
+        if got.ok:
+            report = got
+            break
+    assert report is not None
+    return report if name is None else replace(report, function=name)
+
+
+def audit_rope(
+    fn,
+    *,
+    layout: str = "auto",
+    base: float = 10000.0,
+    scaling: Mapping | None = None,
+    width: int = 64,
+    rotary_dim: int | None = None,
+    call: RopeCall | str | None = None,
+    tolerance: float = pp.DEFAULT_TOLERANCE,
+    max_position: int = pp.PROFILE_POSITIONS[-1] + max(pp.DISTANCES),
+    seq_len: int | None = None,
+    seed: int = 0,
+    name: str | None = None,
+    dtype: str | None = None,
+) -> RopeReport | SchemeReport:
+    r"""Audit a RoPE function against the configured model; see the module docstring.
+
+    ``fn``: called as ``fn(vectors, positions, base)`` (``(tokens, width)`` float arrays, integer positions) unless
+    ``call`` says otherwise (:class:`RopeCall` or its text form). ``layout``: ``"interleaved"``, ``"half"`` or
+    ``"auto"`` (either passes; the one found is reported). ``base``; ``scaling``: a ``rope_scaling`` mapping as
+    in :mod:`numeric.scaling` (``partial_rotary_factor`` included) or ``rotary_dim``; ``width``: the head width
+    probed; ``max_position``: the largest position the function must handle (probes and shifts stay at or below
+    it; the profile's positions above it are left out); ``seq_len``: the current length for dynamic NTK and LongRoPE
+    (default: the largest probed position + 1, as Hugging Face computes it from the positions); ``tolerance``: the
+    precision profile's score-error tolerance; ``name``: how the report names the function (default
+    ``module:qualname``; the command line gives the ``MODULE:FUNCTION`` typed). Raises :class:`AuditCallError` if the
+    function raises on a plain call. ``dtype``: ``"bfloat16"`` or ``"float16"`` also feeds unit vectors in that dtype
+    and checks that nearby positions keep their own angles (positions built in the input dtype).
+
+    Multi-axis RoPE: a ``scaling`` with ``mrope_section`` (and ``mrope_interleaved``; M-RoPE) or ``rope_type:
+    "axial"`` (axial 2-D) audits ``fn(vectors (N, d), positions (N, A))`` with
+    :func:`~posproof.numeric.audit.audit_multiaxis` (the same findings, a :class:`SchemeReport`); the mapping's other
+    keys give the frequencies (``partial_rotary_factor`` or ``rotary_dim``: GLM-4V's partial M-RoPE, the sections
+    split the rotated pairs); ``call`` and ``dtype`` do not apply.
+
+    >>> import numpy as np
+    >>> def note_rope(vectors, positions, base=10_000.0):
+    ...     width = vectors.shape[1]
+    ...     frequencies = base ** (-np.arange(0, width, 2) / width)
+    ...     angles = np.asarray(positions)[:, None] * frequencies
+    ...     cosine, sine = np.cos(angles), np.sin(angles)
+    ...     even, odd = vectors[:, 0::2], vectors[:, 1::2]
+    ...     rotated = np.empty_like(vectors)
+    ...     rotated[:, 0::2] = even * cosine - odd * sine
+    ...     rotated[:, 1::2] = even * sine + odd * cosine
+    ...     return rotated
+    >>> report = audit_rope(note_rope, layout="interleaved", width=16, max_position=4096)
+    >>> report.ok, report.matched.layout, report.matched.angle_precision
+    (True, 'interleaved', 'float64')
+    """
+    if not callable(fn):
+        raise ValueError(f"fn must be callable, got {type(fn).__name__}")
+    if layout != "auto":
+        layout = _validate.layout(layout)
+    seq = None if seq_len is None else _validate.positive_int(seq_len, "seq_len")
+    kind = _multiaxis_kind(scaling)
+    if kind is not None:
+        given = [k for k, v in (("call", call), ("dtype", dtype)) if v is not None]
+        if given:
+            raise ValueError(
+                f"{', '.join(given)}: not read by a multi-axis audit (fn(vectors, positions (N, A))): leave them out"
+            )
+        assert scaling is not None
+        width = _validate.positive_int(width, "width")
+        return _audit_rope_multiaxis(fn, kind, layout, base, scaling, width, seq, name, rotary_dim)
+    auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed)
+    auditor.name = auditor.caller.name = name
+    if dtype is not None:
+        if dtype not in ("bfloat16", "float16"):
+            raise ValueError(f"dtype must be bfloat16 or float16 (the inputs' dtype), got {dtype!r}")
+        pp.dtype_of(dtype)  # bfloat16 needs ml_dtypes
+    auditor.dtype = dtype
+    try:
+        report = auditor.audit()
+        L0 = auditor.cfg.L0
+        if auditor.cfg.rope_type == "longrope" and seq is None and L0 is not None and 4 <= L0 - 1 < auditor.top:
+            # the probes' length is past L0 (long factors): audit the short regime too, at lengths <= L0
+            short = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, L0 - 1, seq, seed)
+            short.name = short.caller.name = name
+            seen = {(f.id, f.output) for f in report.findings}
+            extra = tuple(
+                replace(f, message=f"at lengths <= L0 = {L0} (short_factor): {f.message}")
+                for f in short.audit().findings
+                if (f.id, f.output) not in seen
+            )
+            if extra:
+                report = replace(report, findings=report.findings + extra)
+        return report
+    except _ShapeError as e:
+        raise AuditCallError(
+            f"{name or _name(fn)} returned shape {e.args[0]} for some inputs and the input's shape for others"
+        ) from None
+
+
+def assert_rope_conforms(fn, layout: str = "auto", base: float = 10000.0, **kwargs) -> RopeReport | SchemeReport:
+    r"""For users' test suites: :func:`audit_rope` and raise :class:`RopeConformanceError` (an ``AssertionError``)
+    listing the findings if there are any; returns the report otherwise."""
+    report = audit_rope(fn, layout=layout, base=base, **kwargs)
+    if not report.ok:
+        lines = [f"{_name(fn)} does not conform to RoPE ({layout}, base {base:g}):"]
+        lines += [f"  [{f.id}] {f.message} (example: {_short(f.example)})" for f in report.findings]
+        raise RopeConformanceError("\n".join(lines))
+    return report

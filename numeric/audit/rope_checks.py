@@ -1,0 +1,361 @@
+r"""The RoPE audit's checks beyond the structure: cross-wiring of ``(q, k)`` functions, the precision of the
+angles, behavioural checks on random vectors (norms, shifts, the reference), the findings when the structure is
+not a rotation per pair, and the precision profile."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import replace
+
+import numpy as np
+from posproof.numeric import precision_profile as pp
+from posproof.numeric.audit.call import _ShapeError
+from posproof.numeric.audit.model import _Model, _reference_rows, rope_exact_float
+from posproof.numeric.audit.probe import _Angles, _same_frequencies, _Structure, _wrap
+from posproof.numeric.audit.report import AuditCallError, Finding, RopeMatch, _pairs_text
+from posproof.numeric.audit.rope_base import _RopeAuditBase
+from posproof.numeric.formatting import show
+from posproof.numeric.tolerances import AUDIT_ANGLE_JUMP_RTOL as ANGLE_JUMP_RTOL
+from posproof.numeric.tolerances import AUDIT_BFLOAT16_EPS as BFLOAT16_EPS
+from posproof.numeric.tolerances import AUDIT_CROSS_ATOL as CROSS_ATOL
+from posproof.numeric.tolerances import AUDIT_EXAMPLE_ATOL as EXAMPLE_ATOL
+from posproof.numeric.tolerances import AUDIT_FLOAT32_EPS as FLOAT32_EPS
+from posproof.numeric.tolerances import AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW
+from posproof.numeric.tolerances import AUDIT_INPUT_DTYPE_ANGLE_TOL as INPUT_DTYPE_ANGLE_TOL
+from posproof.numeric.tolerances import AUDIT_LOW_PRECISION_EPS as LOW_PRECISION_EPS
+from posproof.numeric.tolerances import AUDIT_NORM_RTOL as NORM_RTOL
+from posproof.numeric.tolerances import AUDIT_SHIFT_ATOL as SHIFT_ATOL
+
+
+def _allowed(eps: float | None, positions: np.ndarray, theta_max: float) -> np.ndarray:
+    r"""Score error under a shift explained by the detected angle precision: 8 ``eps m theta_max`` per position, plus
+    :data:`SHIFT_ATOL` (the angle error grows with the position; 8 covers both rotated vectors and the spread)."""
+    e = 0.0 if eps is None else eps
+    return SHIFT_ATOL + 8 * e * np.abs(positions).astype(np.float64) * theta_max
+
+
+class _RopeChecks(_RopeAuditBase):
+    r"""The checks that follow the structure (used by :class:`numeric.audit.rope._RopeAudit`)."""
+
+    # ---- positions
+    def _ignores_positions(self, f, label) -> Finding | None:
+        r"""``ignores-positions`` if the output is the same at positions 0 and 7 (one call each), or differs for two
+        equal rows at the same position 7 (one call: the row index is used). Checked on a seeded random vector of the
+        audit's width; the example is the smallest width that shows the same, with a seeded vector of quarters
+        (exact in every dtype and printed whole) and the outputs the function gave for it."""
+        v = self.rng.uniform(-1, 1, (1, self.width))
+        how = self._position_failure(f, v)
+        if how is None:
+            return None
+        sentence = {
+            "same": "gives the same output at positions 0 and 7",
+            "row": "rotates two equal rows at the same position 7 differently (it uses the row index)",
+        }[how]
+        ex = None
+        for w in self._widths():  # smallest first; the audit's width last
+            q = self.rng.integers(1, 8, (1, w)) / 4.0  # 0.25 .. 1.75, never 0: every channel carries a value
+            if self._position_failure(f, q) == how:
+                ex = self._position_example(f, q, how)
+                if ex is not None:
+                    break
+        if ex is None:  # only the random vector shows it
+            ex = self._position_example(f, v, how, check_printed=False)
+        assert ex is not None  # unchecked printing always gives one
+        return Finding("ignores-positions", f"the function {sentence}", ex, label)
+
+    @staticmethod
+    def _position_failure(f, v: np.ndarray) -> str | None:
+        r"""``"same"`` (no change from position 0 to 7), ``"row"`` (two equal rows at 7 differ) or ``None``."""
+        y_a, y_b = f(v, np.array([0])), f(v, np.array([7]))
+        if np.allclose(y_a, y_b, atol=1e-12):
+            return "same"
+        y_two = f(np.concatenate([v, v]), np.array([7, 7]))
+        return None if np.allclose(y_two[0], y_two[1], atol=1e-9) else "row"
+
+    @staticmethod
+    def _position_example(f, v: np.ndarray, how: str, check_printed: bool = True) -> dict | None:
+        r"""The example of :meth:`_ignores_positions` for vector ``v`` ``(1, w)``; ``None`` when its printed outputs
+        (6 digits) would not show the difference the sentence states."""
+        w = v.shape[1]
+        if how == "same":
+            got = [f(v, np.array([0]))[0].tolist(), f(v, np.array([7]))[0].tolist()]
+            return {"width": w, "vectors": v.tolist(), "positions": [0, 7], "calls": "one per position", "got": got}
+        y = f(np.concatenate([v, v]), np.array([7, 7]))
+        if check_printed and show(y[0].tolist()) == show(y[1].tolist()):
+            return None
+        return {"width": w, "vectors": np.concatenate([v, v]).tolist(), "positions": [7, 7], "got": y.tolist()}
+
+    # ---- 16-bit inputs (dtype=)
+    def _input_dtype_finding(self, which: int, label, st: _Structure, ang: _Angles) -> Finding | None:
+        r"""With 16-bit inputs (``dtype=``): every pair ``i`` of a unit vector on the first channel of each pair, at
+        positions 1001 .. 30011, must turn by ``m theta_i`` to within the dtype's rounding of cos and sin. Positions
+        or angles built in the input dtype (rotary-embedding-torch) give 1001, 1002 and 1003 one angle (seen in the
+        fast pairs); frequencies rounded to the input dtype are seen in the pairs whose ``theta_i`` it cannot hold
+        (``theta_0 = 1`` is exact in every dtype). The example is the smallest position and its worst pair."""
+        assert self.dtype is not None
+        dt = pp.dtype_of(self.dtype)
+        d = self.width
+        a = np.array([p[0] for p in st.pairs])  # (pairs,)
+        b = np.array([p[1] for p in st.pairs])
+        model = self._expected_model(d, self.top + 1)
+        theta = ang.theta  # (pairs,) as measured on float64 probes
+        if _same_frequencies(theta, model.theta, FREQ_RTOL_LOW):
+            theta = model.theta  # the configured frequencies, exact
+        ms = np.array([m for m in (1001, 1002, 1003, 3001, 10007, 30011) if m <= self.max_position])
+        if not ms.size:
+            return None
+        x = np.zeros((ms.size, d))
+        x[:, a] = 1.0  # every pair at once: each turns its own first channel
+        xa, pa = self._anchored(x, ms)
+        xa = xa.astype(dt)
+        outs, _ = self.caller.raw(xa, pa, np.zeros_like(xa) if self.call.qk else None)
+        y = np.asarray(outs[which], dtype=np.float64).reshape(xa.shape)[:-1]  # (positions, d)
+        with np.errstate(invalid="ignore"):
+            got = np.arctan2(y[:, b], y[:, a])  # (positions, pairs)
+            err = np.abs(_wrap(got - ms[:, None] * theta[None, :]))
+        err = np.where(np.isfinite(err), err, np.pi)
+        bad = err > INPUT_DTYPE_ANGLE_TOL  # (positions, pairs)
+        if not bad.any():
+            return None
+        j = int(np.flatnonzero(bad.any(axis=1))[0])  # the smallest position that shows it
+        i = int(np.argmax(err[j]))  # its worst pair
+        m, n_bad = int(ms[j]), int(bad[j].sum())
+        others = f" ({n_bad} of {len(st.pairs)} pairs there)" if n_bad > 1 else ""
+        message = (
+            f"with {self.dtype} inputs it turns pair {i} at position {m} by an angle {err[j, i]:.3g} rad off "
+            f"m theta_{i}{others} (its positions, frequencies or angles are computed in {self.dtype}: nearby "
+            "positions share one angle)"
+        )
+        vec = np.zeros(d)
+        vec[a[i]] = 1.0
+        ex = {
+            "width": d,
+            "dtype": self.dtype,
+            "positions": [m],
+            "vectors": [vec.tolist()],
+            "pair": [int(a[i]), int(b[i])],
+            "expected_angle": float(_wrap(m * theta[i])),
+            "got_angle": float(got[j, i]),
+        }
+        return Finding("low-precision-angles", message, ex, label)
+
+    def _cross_wired(self, which: int) -> Finding | None:
+        d = self.width
+        own, o1, o2 = (self.rng.uniform(-1, 1, (4, d)) for _ in range(3))
+        pos = np.array([0, 1, 5, 17])
+        a, b = self._qk(own, o1, pos, which), self._qk(own, o2, pos, which)  # only the other input changes
+        delta = float(np.max(np.abs(a - b)))
+        if delta <= CROSS_ATOL:
+            return None
+        mine, other = ("query", "key") if which == 0 else ("key", "query")
+        ex = self._cross_example(which)
+        return Finding(
+            "qk-cross-wired",
+            f"the rotated {mine} changes when only the {other} input changes (by up to {delta:.3g})",
+            ex,
+            ("q", "k")[which],
+        )
+
+    # ---- precision of the angles
+    def _precision(self, f, st: _Structure, layout, delta, omega, sigma, model: _Model):
+        r"""``(eps, stage, name)``: the median relative angle error on angles of 16..128 rad (stage 1) and, if that
+        is small, on 256..3e5 rad (stage 2), and the dtype it indicates."""
+        if self.call.cached:
+            return None, None, "supplied cache"
+        d = self.width
+        n = len(st.pairs)
+        a = np.array([p[0] for p in st.pairs])
+        b = np.array([p[1] for p in st.pairs])
+        theta = np.abs(omega)  # measured frequencies (exact enough for prediction: see below)
+        if model.theta.size == n and _same_frequencies(theta, model.theta, FREQ_RTOL_LOW):
+            theta = model.theta  # the exact expected frequencies: their rounding is part of what is measured
+        ms = np.array([m for m in (1001, 3001, 10007, 30011, 100003, 300007, 1000003) if m <= self.max_position])
+        if not ms.size:
+            return None, None, None
+        v = np.zeros((ms.size, d))
+        v[:, a] = 1.0  # the first channel of every pair: the output holds rho (cos phi, sin phi) per pair
+        with np.errstate(all="ignore"):
+            y = f(v, ms)  # (positions, d)
+        phi = np.arctan2(y[:, b], y[:, a])  # (positions, pairs)
+        exact = delta[None, :] + sigma * ms[:, None] * theta[None, :]  # (positions, pairs)
+        mag = np.abs(ms[:, None] * theta[None, :])
+        with np.errstate(invalid="ignore", divide="ignore"):  # pairs that do not turn (proportional): no error
+            err = np.where(theta[None, :] == 0, 0.0, np.abs(_wrap(phi - exact)) / mag)  # (positions, pairs)
+        if (~np.isfinite(err)).any():  # non-finite angles (float16 overflows at 65504)
+            return float("inf"), 1, "float16"
+        # angles of 0.25 .. 3 rad cannot wrap by a relative error < 1: there a jump is seen for what it is
+        small = (mag >= 0.25) & (mag <= 3)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # positions without such a pair: all-NaN rows
+            per_m = np.nanmax(np.where(small, err, np.nan), axis=1) if small.any() else np.zeros(ms.size)
+        wild = np.flatnonzero(np.nan_to_num(per_m) > ANGLE_JUMP_RTOL)
+        if wild.size:  # not rounding: angles leave m theta_i (a clamped table, a wrapped index)
+            return int(ms[wild[0]]), "jump", None
+        # a frequency exact in float16 (1, 1/2, ...) is exact in every dtype: its angles show no rounding of theta
+        with np.errstate(over="ignore"):
+            informative = (theta.astype(np.float16).astype(np.float64) != theta)[None, :]  # (1, pairs)
+        s1 = (mag >= 16) & (mag <= 128) & informative
+        eps1 = float(np.median(err[s1])) if s1.any() else None
+        if eps1 is not None and eps1 > LOW_PRECISION_EPS:
+            return eps1, 1, "bfloat16" if eps1 > BFLOAT16_EPS else "float16"
+        s2 = (mag >= 256) & (mag <= 3e5) & informative
+        if not s2.any():
+            return eps1, 1, None
+        eps2 = float(np.median(err[s2]))
+        return eps2, 2, "float64" if eps2 <= FLOAT32_EPS else "float32"
+
+    def _precision_finding(self, f, precision, eps, label) -> Finding:
+        msg = (
+            f"computes its angles in {precision} (median relative angle error {eps:.2g}; float32 angles give "
+            f"~3e-08): nearby positions get the same or wrong angles long before the context ends"
+        )
+        dt = pp.dtype_of(precision)
+
+        def bug(X, p, mw, w):  # positions, frequencies and their product rounded to the 16-bit dtype
+            with np.errstate(all="ignore"):
+                ang = (p.astype(dt)[:, None] * mw.theta.astype(dt)[None, :]).astype(np.float64)
+            return rope_exact_float(X, p, mw, ang)
+
+        return Finding("low-precision-angles", msg, self._example(f, bug), label)
+
+    # ---- behavioural checks on random vectors
+    def _behaviour(self, f, model: _Model | None, eps, st: _Structure, label) -> list[Finding]:
+        d = self.width
+        out = []
+        top = self.top
+        rng = self.rng
+        # norms
+        xs = rng.uniform(-1, 1, (8, d))
+        ps = np.concatenate([[0, 1, 5, 100], rng.integers(0, top + 1, 4)])
+        y = f(xs, ps)
+        ref_model = model if model is not None else self._expected_model(d, top + 1)
+        af, r = ref_model.attention_factor, ref_model.rotary_dim
+        # the rotated channels (the first r in either layout) scale by the attention factor, the others pass
+        total_x = np.hypot(np.linalg.norm(xs[:, :r], axis=1) * af, np.linalg.norm(xs[:, r:], axis=1))
+        total_y = np.linalg.norm(y, axis=1)
+        if np.max(np.abs(total_y / total_x - 1)) > NORM_RTOL:
+            j = int(np.argmax(np.abs(total_y / total_x - 1)))
+            out.append(
+                Finding(
+                    "not-norm-preserving",
+                    f"changes the length of a rotated vector: |x| = "
+                    f"{total_x[j]:.6g}, |f(x)| = {total_y[j]:.6g} at position {int(ps[j])}",
+                    self._norm_example(f),
+                    label,
+                )
+            )
+        # relative property under shifts
+        q, k = rng.uniform(-1, 1, (2, 16, d))
+        m = rng.integers(0, top // 2 + 1, 16)
+        n = rng.integers(0, top // 2 + 1, 16)
+        t = rng.integers(1, top - np.maximum(m, n) + 1)
+        s1 = np.einsum("td,td->t", f(q, m), f(k, n))
+        s2 = np.einsum("td,td->t", f(q, m + t), f(k, n + t))
+        scale = np.linalg.norm(q, axis=1) * np.linalg.norm(k, axis=1)
+        theta_max = float(np.max(model.theta)) if model is not None else 1.0
+        allowed = _allowed(eps, np.maximum(m, n) + t, theta_max)
+        if np.any(np.abs(s1 - s2) / scale > allowed):
+            out.append(
+                Finding(
+                    "not-relative",
+                    "scores change when query and key positions shift together",
+                    self._relative_example(f),
+                    label,
+                )
+            )
+        # agreement with the reference at safe positions
+        if model is None:
+            model = self._expected_model(d, top + 1)
+        xs = rng.uniform(-1, 1, (4, d))
+        ps = np.array([0, 1, 3, 10])
+        got = f(xs, ps)
+        ref = _reference_rows(xs, ps, model).astype(float)
+        if np.max(np.abs(got - ref)) > max(EXAMPLE_ATOL, 64 * (eps or 0) * 10) and not out:
+            out.append(
+                Finding(
+                    "disagrees-with-reference",
+                    "its output differs from the 50-digit reference of the configured model",
+                    self._example(f),
+                    label,
+                )
+            )
+        return out
+
+    def _generic(self, f, model, st: _Structure, label):
+        r"""The structure is not a rotation per pair in a known layout: the behavioural checks say what fails."""
+        if st.kind == "not-orthogonal":  # the root cause; scores then fail to be relative as a consequence
+            out = [
+                Finding(
+                    "not-norm-preserving",
+                    f"its 2x2 blocks are not rotations (pairs {_pairs_text(st.pairs)})",
+                    self._norm_example(f),
+                    label,
+                )
+            ]
+        elif st.kind == "reflection":
+            out = [
+                Finding(
+                    "not-relative",
+                    "its 2x2 blocks are reflections, not rotations: they keep lengths but "
+                    "scores do not depend on n - m only",
+                    self._relative_example(f),
+                    label,
+                )
+            ]
+        else:
+            out = self._behaviour(f, None, None, st, label)
+        if not out:
+            out.append(
+                Finding(
+                    "disagrees-with-reference",
+                    f"pairs no channels the way RoPE does ({'no pairs' if not st.pairs else _pairs_text(st.pairs)})",
+                    self._example(f),
+                    label,
+                )
+            )
+        match = RopeMatch(
+            st.layout, st.rotary_dim or None, None, None, None, None, None, self.caller.backend or "numpy"
+        )
+        return out, match, None
+
+    # ---- the precision profile of the function (float32 inputs)
+    def _profile(self, f, model: _Model, expected: bool = False) -> pp.Profile | None:
+        if self.max_position - max(pp.DISTANCES) < 1:  # no room for the profile's distances: no profile
+            return None
+        if self._length_dependent() and expected:
+            # every profile call holds a row at max_position: the function sees that length, and so does the model
+            at = self._expected_model(self.width, self.max_position + 1)
+            model = replace(model, theta=at.theta, theta_mp=at.theta_mp, attention_factor=at.attention_factor)
+        probe = pp.make_probe(
+            self.width,
+            dtype="float32",
+            layout=model.layout,
+            inv_freq=list(model.theta_mp),
+            attention_factor=model.attention_factor if model.attention_factor != 1.0 else None,
+            rotary_dim=model.rotary_dim,
+        )
+
+        def rotate(x, pos):
+            return self._run32(x, pos)
+
+        try:
+            return pp.function_profile(
+                rotate, probe, tolerance=self.tolerance, max_position=self.max_position - max(pp.DISTANCES)
+            )
+        except (AuditCallError, _ShapeError):
+            return None
+
+    def _length_dependent(self) -> bool:
+        return self.seq_len is None and self.cfg.rope_type in ("dynamic", "longrope")
+
+    def _run32(self, x, pos):
+        # x float32 rows; the anchor at the top probed position, or at max_position for rules of the current length
+        xa, pa = self._anchored(x, pos, self.max_position if self._length_dependent() else None)
+        o = self.offsets.get(0, 0)
+        if o:
+            xa = np.roll(xa, o, axis=1)
+        outs, _ = self.caller.raw(xa, pa, np.zeros_like(xa) if self.call.qk else None)
+        y = np.asarray(outs[0], dtype=np.float64).reshape(xa.shape)
+        if 0 in self.permutations:
+            y = y[:, self.permutations[0]]
+        return (np.roll(y, -o, axis=1) if o else y)[:-1]

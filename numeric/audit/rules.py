@@ -1,0 +1,216 @@
+r"""The frequency rules an audited function is matched against: the configured rule first, then named
+plausible mistakes (no scaling, another scaling rule, YaRN's correction range from the wrong length, the head
+width instead of the rotary width, wrong exponents) as :class:`_Candidate`, and the base of geometric frequencies
+(:func:`_fit_base`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from posproof.numeric.audit.probe import _same_frequencies
+from posproof.numeric.scaling.rules import ROPE_TYPES, RopeScaling
+from posproof.numeric.sinusoid import inverse_frequencies
+from posproof.numeric.tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    key: str  # stable across widths (for minimal examples at smaller widths)
+    name: str  # finding id, or "" for the expected
+    sentence: str
+    theta: np.ndarray  # (r'/2,)
+    attention_factor: float
+    base: float | None = None
+
+
+def _yarn_theta(cfg: RopeScaling, L0: float, clamp_high: float | None = None) -> np.ndarray:
+    r"""YaRN's ``theta'_i`` with the correction range computed from ``L0`` (and ``high`` clamped to
+    ``clamp_high``): the real bug variants, built from the same definitions as :mod:`numeric.scaling`."""
+    d, b, s = cfg.d, cfg.base, cfg.s
+    c = lambda r: d * math.log(L0 / (2 * math.pi * r)) / (2 * math.log(b))
+    low: float = max(math.floor(c(cfg.beta_fast_)), 0)
+    high: float = min(math.ceil(c(cfg.beta_slow_)), d - 1 if clamp_high is None else clamp_high)
+    if low == high:
+        high += 0.001
+    i = np.arange(d // 2)
+    gamma = np.clip((i - low) / (high - low), 0, 1)  # 1 past high: fully interpolated
+    theta = inverse_frequencies(d, b)  # (d/2,): b^(-2i/d)
+    return gamma * theta / s + (1 - gamma) * theta
+
+
+def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
+    r"""The expected frequencies first, then named alternatives (each a plausible mistake)."""
+    d, b = cfg.d, cfg.base
+    i = np.arange(d // 2, dtype=np.float64)
+    theta = inverse_frequencies(d, b)  # (d/2,): b^(-2i/d), the plain rule
+    th, af = cfg.inv_freq(seq_len)
+    out = [_Candidate("expected", "", "the configured rule", th, af, b)]
+    if cfg.rope_type != "default":
+        out.append(
+            _Candidate(
+                "no-scaling",
+                "wrong-scaling",
+                f"no scaling (plain RoPE, base {b:g}) instead of {cfg.rope_type}",
+                theta,
+                1.0,
+                b,
+            )
+        )
+    params = {
+        "factor": cfg.factor if cfg.factor is not None else (cfg.s if cfg.rope_type != "default" else None),
+        "original_max_position_embeddings": cfg.L0,
+        "max_position_embeddings": cfg.max_position_embeddings,
+    }
+    for rule in ROPE_TYPES:
+        if (
+            rule in (cfg.rope_type, "default", "longrope")
+            or params["factor"] is None
+            or cfg.rope_type == "proportional"
+        ):
+            continue
+        kw: dict = {"factor": params["factor"], "partial_rotary_factor": cfg.partial_rotary_factor}
+        if rule in ("dynamic", "yarn", "llama3"):
+            if params["original_max_position_embeddings"] is None:
+                continue
+            kw["original_max_position_embeddings"] = params["original_max_position_embeddings"]
+        if rule == "llama3":
+            kw.update(low_freq_factor=cfg.low_freq_factor or 1.0, high_freq_factor=cfg.high_freq_factor or 4.0)
+        if rule == "dynamic":
+            kw.pop("original_max_position_embeddings")
+            kw["max_position_embeddings"] = params["original_max_position_embeddings"]
+        try:
+            alt = RopeScaling(width, b, rule, **kw)
+            t, a = alt.inv_freq(seq_len)
+        except ValueError:
+            continue
+        out.append(
+            _Candidate(
+                f"rule:{rule}",
+                "wrong-scaling",
+                f"the {rule} rule (factor {params['factor']:g}) instead of {cfg.rope_type}",
+                t,
+                a,
+                b,
+            )
+        )
+    if cfg.rope_type == "yarn" and cfg.L0 is not None:
+        s = cfg.s
+        out.append(
+            _Candidate(
+                "yarn-extended",
+                "wrong-scaling",
+                f"YaRN with the correction range computed from the extended length {s:g} x L0 instead of L0 = {cfg.L0}",
+                _yarn_theta(cfg, s * cfg.L0),
+                af,
+                b,
+            )
+        )
+        out.append(
+            _Candidate(
+                "yarn-clamped",
+                "wrong-scaling",
+                "YaRN with the correction range clamped to d/2 - 1 instead of d - 1",
+                _yarn_theta(cfg, cfg.L0, d // 2 - 1),
+                af,
+                b,
+            )
+        )
+        out.append(
+            _Candidate(
+                "yarn-no-attention", "wrong-scaling", "YaRN frequencies without its attention factor", th, 1.0, b
+            )
+        )
+    if cfg.rope_type == "longrope" and cfg.L0 is not None:
+        long = seq_len > cfg.L0
+        other, other_af = cfg.inv_freq(cfg.L0 if long else cfg.L0 + 1)
+        out.append(
+            _Candidate(
+                "longrope-other-table",
+                "wrong-scaling",
+                f"LongRoPE's {'short_factor' if long else 'long_factor'} at length {seq_len} "
+                f"({'>' if long else '<='} L0 = {cfg.L0}), where {'long_factor' if long else 'short_factor'} applies",
+                other,
+                other_af,
+                b,
+            )
+        )
+    if cfg.rope_type != "default" and af != 1.0:
+        out.append(
+            _Candidate(
+                "no-attention",
+                "wrong-scaling",
+                f"{cfg.rope_type} frequencies without the attention factor {af:.6g}",
+                th,
+                1.0,
+                b,
+            )
+        )
+    # widths and exponents (for the plain rule); the width first: b^(-2i/width) with width = 2d is also b^(-i/d)
+    scale = th / theta  # what the rule does to each frequency
+    if d < width:
+        out.append(
+            _Candidate(
+                "partial-width",
+                "partial-rotary-width",
+                f"theta_i = b^(-2i/{width}): built over the head width {width} instead of the rotary width {d}",
+                inverse_frequencies(width, b)[: d // 2] * scale,
+                af,
+                b,
+            )
+        )
+    out.append(
+        _Candidate(
+            "exp-i/d",
+            "frequency-exponent",
+            "theta_i = b^(-i/d) (exponent i/d instead of 2i/d)",
+            b ** (-i / d) * scale,
+            af,
+            b,
+        )
+    )
+    out.append(
+        _Candidate(
+            "exp-off-by-one",
+            "frequency-exponent",
+            "theta_i = b^(-2(i+1)/d) (exponent off by one pair)",
+            b ** (-2 * (i + 1) / d) * scale,
+            af,
+            b,
+        )
+    )
+    if d >= 4:
+        out.append(
+            _Candidate(
+                "exp-t2t",
+                "frequency-exponent",
+                "theta_i = b^(-i/(d/2-1)) (tensor2tensor's timescales)",
+                inverse_frequencies(d, b, "tensor2tensor") * scale,
+                af,
+                b,
+            )
+        )
+    return out
+
+
+def _first_match(cands: list[_Candidate], theta: np.ndarray, rho: float, rtol: float) -> _Candidate | None:
+    r"""The first candidate whose frequencies are the measured ``theta`` ``(pairs,)`` within ``rtol`` and whose
+    attention factor is ``rho`` within :data:`BLOCK_TOL`."""
+    for c in cands:
+        if _same_frequencies(theta, c.theta, rtol):
+            if abs(rho - c.attention_factor) <= BLOCK_TOL:
+                return c
+    return None
+
+
+def _fit_base(omega: np.ndarray, d: int) -> float | None:
+    r"""The base ``b'`` with ``omega_i = b'^(-2i/d)`` if the frequencies are geometric from 1, else ``None``."""
+    if omega.size < 2 or not np.all(omega > 0) or abs(omega[0] - 1) > 1e-3:
+        return None
+    i = np.arange(omega.size)
+    slope = np.polyfit(i, np.log(omega), 1)[0]
+    b = math.exp(-slope * d / 2)
+    if not (math.isfinite(b) and b > 1):
+        return None
+    return b if np.max(np.abs(inverse_frequencies(d, b) / omega - 1)) < 1e-3 else None

@@ -1,0 +1,11 @@
+r"""The article: claims behind statements of 'Positional Encoding 101' and the RoPE note (:mod:`.claims`).
+
+``posproof.symbolic.article`` was one module; its names are now :mod:`.claims`'s (reading them here still works,
+with a :class:`DeprecationWarning`).
+"""
+
+
+def __getattr__(name: str):
+    from posproof._moved import forward
+
+    return forward(__name__, "posproof.symbolic.article.claims", name)

@@ -1,0 +1,674 @@
+r"""The named strategies of the symbolic line: targeted SymPy rewrites of a step's difference ``lhs - rhs``.
+
+Every strategy in :data:`STRATEGIES` is an equivalence under the assumptions the symbols were declared with (no
+forced rewrites, no blanket ``simplify``), applied inside Sum summands too; :data:`SIDE_STRATEGIES` map both
+sides of an inequality by an increasing function first. :func:`reduce_difference` applies a step's strategies in
+turn and merges Sums again; ``_is_zero`` and ``_is`` decide what the result proves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import sympy as sp
+from posproof.symbolic.engine.kernel import Kernel
+from posproof.symbolic.engine.maximum import Maximum
+from posproof.symbolic.engine.permutation import PermutationMap
+from sympy.core.sympify import _sympify  # strict: never parses a string
+
+# ==============================================================================================================
+# Strategies: named, targeted rewrites of the difference lhs - rhs (Sum summands are rewritten too). Each is an
+# equivalence under the assumptions the symbols were declared with: no forced rewrites, no blanket simplify.
+# ==============================================================================================================
+
+STRATEGIES: dict[str, Callable[[Any], Any]] = {}
+
+
+def strategy(name: str):
+    r"""Register a strategy under ``name``; its docstring says why it is an equivalence."""
+
+    def register(f):
+        if not (f.__doc__ or "").strip():
+            raise ValueError(f"strategy {name!r} needs a docstring saying why it is sound")
+        STRATEGIES[name] = f
+        return f
+
+    return register
+
+
+@strategy("expand")
+def _expand(e):
+    r"""``sympy.expand`` without ``force``: distributes products; splits ``(xy)^a``, ``x^(a+b)`` and ``log(xy)``
+    only where the declared assumptions make the rule valid (e.g. positive bases)."""
+    return sp.expand(e)
+
+
+@strategy("expand_trig")
+def _expand_trig(e):
+    r"""Angle-addition and multiple-angle formulas: identities of the analytic functions, valid everywhere."""
+    return sp.expand_trig(e)
+
+
+@strategy("trigsimp")
+def _trigsimp(e):
+    r"""SymPy's trigonometric simplifier (``sin^2 + cos^2 = 1`` and relatives): it rewrites with identities that
+    hold for all complex arguments."""
+    return sp.trigsimp(e)
+
+
+@strategy("powsimp")
+def _powsimp(e):
+    r"""Combine powers ``x^a x^b = x^(a+b)`` (always valid) and ``x^a y^a = (xy)^a`` only when SymPy can show it
+    valid from the assumptions (no ``force``: ``sqrt(x) sqrt(y)`` stays apart for real ``x, y``)."""
+    return sp.powsimp(e)
+
+
+@strategy("powdenest")
+def _powdenest(e):
+    r"""``(x^a)^b = x^(ab)`` only where the assumptions make it valid (no ``force``: ``sqrt(x^2)`` is not ``x``
+    for real ``x``)."""
+    return sp.powdenest(e)
+
+
+@strategy("expand_log")
+def _expand_log(e):
+    r"""``log(xy) = log x + log y`` and ``log(x^a) = a log x`` only for arguments the assumptions make positive
+    (no ``force``)."""
+    return sp.expand_log(e)
+
+
+@strategy("expand_complex")
+def _expand_complex(e):
+    r"""Split into real and imaginary parts using the symbols' realness (``re``/``im`` of real symbols): exact where
+    no power has a branch cut. SymPy 1.14 rewrites ``conj(w^a)`` as ``conj(w)^a``, false on the cut (``conj((-2)^(k/2))
+    = -(-2)^(k/2)`` for even ``k``), so a power whose exponent is not proved an integer needs a base proved
+    nonnegative; otherwise the strategy refuses (raises ``ValueError``) and proves nothing."""
+    if isinstance(e, sp.Basic):
+        for p in e.atoms(sp.Pow):
+            if not (p.exp.is_integer or p.base.is_extended_nonnegative):
+                raise ValueError(f"expand_complex refuses {p}: a power with a branch cut")
+    return sp.expand_complex(e)
+
+
+@strategy("expand_power_exp")
+def _expand_power_exp(e):
+    r"""``x^(a+b) = x^a x^b``: valid for every nonzero base (``x^c = exp(c log x)`` on the principal branch)."""
+    return sp.expand_power_exp(e)
+
+
+@strategy("exp_to_trig")
+def _exp_to_trig(e):
+    r"""Rewrite exponentials with ``cos``/``sin`` (Euler's formula): an identity of analytic functions."""
+    return e.rewrite(sp.cos)
+
+
+@strategy("trig_to_exp")
+def _trig_to_exp(e):
+    r"""Rewrite ``sin``/``cos`` with complex exponentials (Euler's formula): an identity of analytic functions."""
+    return e.rewrite(sp.exp)
+
+
+@strategy("cancel")
+def _cancel(e):
+    r"""Put a rational function in lowest terms: equal wherever both forms are defined (it can only remove a
+    removable singularity)."""
+    return sp.cancel(e)
+
+
+@strategy("together")
+def _together(e):
+    r"""Put a sum of fractions over a common denominator: the same function."""
+    return sp.together(e)
+
+
+@strategy("factor_terms")
+def _factor_terms(e):
+    r"""Pull common factors out of sums without expanding: the same expression regrouped."""
+    return sp.factor_terms(e)
+
+
+def combine_sums(e):
+    r"""Merge ``c1*Sum(f1, L) + c2*Sum(f2, L)`` into ``Sum(c1*f1 + c2*f2, L)`` for identical limits ``L``: linearity
+    of a finite sum. A coefficient is every factor of a term beside its one Sum (free of the summation variables,
+    which are :func:`bind`'s dummies by then)."""
+    if not isinstance(e, sp.Add):
+        return e
+    by_limits: dict[tuple, list] = {}
+    rest = []
+    for term in e.args:
+        factors = sp.Mul.make_args(term)
+        sums = [f for f in factors if isinstance(f, sp.Sum)]
+        if len(sums) == 1:
+            body = sums[0]
+            coeff = sp.Mul(*[f for f in factors if f is not body])
+            if not coeff.has(*[v for v, _, _ in body.limits]):
+                by_limits.setdefault(body.limits, []).append(coeff * body.function)
+                continue
+        rest.append(term)
+    merged = [sp.Sum(sp.Add(*fs), *lims) for lims, fs in by_limits.items()]
+    return sp.Add(*merged, *rest)
+
+
+strategy("combine_sums")(combine_sums)
+
+
+@strategy("split_last")
+def _split_last(e):
+    r"""Split the last term off every one-limit Sum whose range is proved nonempty (``hi - lo >= 0`` from the
+    assumptions): ``Σ_{i=lo}^{hi} f(i) = Σ_{i=lo}^{hi-1} f(i) + f(hi)``, the definition of a finite sum. The shorter
+    sum binds the dummy :func:`bind` gives its range, so it meets the same sum written elsewhere."""
+
+    def split(s: sp.Sum):
+        if len(s.limits) != 1:
+            return s
+        ((var, lo, hi),) = s.limits
+        if (hi - lo).is_nonnegative is not True or not (hi - lo).is_integer:
+            return s
+        shorter = bind(sp.Sum(s.function, (var, lo, hi - 1)))
+        return shorter + s.function.xreplace({var: hi})
+
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        return e.replace(lambda x: isinstance(x, sp.Sum), split)
+    return e
+
+
+@strategy("reindex")
+def _reindex(e):
+    r"""Re-index a sum by a permutation: ``Σ_{k=0}^{n-1} f(π(k)) = Σ_{k=0}^{n-1} f(k)`` when ``π`` is a
+    :class:`~posproof.symbolic.engine.permutation.PermutationMap` of ``{0, ..., n - 1}`` and ``k`` occurs in the
+    summand only
+    as ``π(k)`` (the commutative law of finite sums, *Concrete Mathematics* §2.3)."""
+
+    def reindexed(s: sp.Sum):
+        if len(s.limits) != 1:
+            return s
+        ((var, lo, hi),) = s.limits
+        f = s.function
+        perms = {x for x in f.atoms(PermutationMap) if x.args[1] == var}
+        if len(perms) != 1 or lo != 0:
+            return s
+        (p,) = perms
+        if sp.expand(hi - (p.args[0] - 1)) != 0:
+            return s
+        u = sp.Dummy("u")
+        body = f.xreplace({p: u})
+        if body.has(var):  # k also occurs outside π(k): not of the form f(π(k))
+            return s
+        return sp.Sum(body.xreplace({u: var}), (var, lo, hi))
+
+    if isinstance(e, sp.Basic) and e.has(PermutationMap):
+        return e.replace(lambda x: isinstance(x, sp.Sum), reindexed)
+    return e
+
+
+@strategy("split_abs")
+def _split_abs(e):
+    r"""``|a b| = |a| |b|`` (the modulus is multiplicative), everywhere: SymPy splits a product's modulus only when
+    it knows the factors' signs."""
+    if isinstance(e, sp.Basic) and e.has(sp.Abs):
+        return e.replace(
+            lambda x: isinstance(x, sp.Abs) and isinstance(x.args[0], sp.Mul),
+            lambda x: sp.Mul(*[sp.Abs(f) for f in x.args[0].args]),
+        )
+    return e
+
+
+@strategy("unroll")
+def _unroll(e):
+    r"""Write out every Sum whose limits are integers term by term (the definition of a finite sum), and nothing else:
+    where ``doit`` would also try to evaluate the sums with symbolic limits inside the terms."""
+
+    def out(s: sp.Sum):
+        if len(s.limits) != 1:
+            return s
+        ((var, lo, hi),) = s.limits
+        if not (lo.is_Integer and hi.is_Integer) or hi - lo > 64:
+            return s
+        return sp.Add(*[s.function.xreplace({var: sp.Integer(k)}) for k in range(int(lo), int(hi) + 1)])
+
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        return e.replace(lambda x: isinstance(x, sp.Sum), out)
+    return e
+
+
+#: The second copy of a summation variable in a squared sum (one per variable, so both sides of a step agree).
+_COPIES: dict = {}
+
+
+def _copy(var):
+    if var not in _COPIES:
+        _COPIES[var] = sp.Dummy(f"{var.name}'", **{k: v for k, v in var.assumptions0.items() if v is not None})
+    return _COPIES[var]
+
+
+@strategy("square_sums")
+def _square_sums(e):
+    r"""Multiply out squares of one-limit finite sums into double sums over a second copy ``j`` of the variable:
+    ``(Σ_i f_i)^2 = Σ_i Σ_j f_i f_j`` (distributivity) and ``|Σ_i f_i|^2 = Σ_i Σ_j Re(f_i conj(f_j))`` (``|w|^2 = w
+    conj(w)``, a real number, so equal to its real part)."""
+
+    def double(s: sp.Sum, product):
+        ((var, lo, hi),) = s.limits
+        j = _copy(var)
+        f = s.function
+        return sp.Sum(product(f, f.xreplace({var: j})), (j, lo, hi), (var, lo, hi))
+
+    def square(x):
+        base = x.base
+        if isinstance(base, sp.Abs) and isinstance(base.args[0], sp.Sum) and len(base.args[0].limits) == 1:
+            return double(base.args[0], lambda a, b: sp.re(a * sp.conjugate(b)))
+        if isinstance(base, sp.Sum) and len(base.limits) == 1:
+            return double(base, lambda a, b: a * b)
+        return x
+
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        return e.replace(lambda x: isinstance(x, sp.Pow) and x.exp == 2, square)
+    return e
+
+
+#: What ``doit`` leaves as it is: SymPy's ``doit`` would also run ``integrate``, ``limit`` and infinite sums and
+#: products, whose results are not equivalences under our assumptions (``∫_0^π atan(tan t) dt`` comes out
+#: ``-π²/2``). A strategy for one of them would need its own docstring saying why it is sound.
+def _not_for_doit(x) -> bool:
+    if isinstance(x, (sp.Integral, sp.Limit)):
+        return True
+    if isinstance(x, (sp.Sum, sp.Product)):
+        return any(b.has(sp.oo, -sp.oo, sp.zoo) for _, lo, hi in x.limits for b in (lo, hi))
+    return False
+
+
+@strategy("doit")
+def _doit(e):
+    r"""Evaluate what is written out only in form: explicit matrices, finite sums and products (over ranges proved
+    forward: see :func:`bind`), and :class:`Kernel` functions unfolded into their definitions. Integrals, limits and
+    infinite sums or products are held back unevaluated (SymPy's ``doit`` would run ``integrate`` and ``limit``)."""
+    if not isinstance(e, sp.Basic):
+        return e.doit()
+    held: dict = {}
+
+    def hold(x):
+        p = sp.Dummy("held")
+        held[p] = x
+        return p
+
+    if e.has(sp.Integral, sp.Limit, sp.Sum, sp.Product):
+        e = e.replace(_not_for_doit, hold)
+    return e.doit().xreplace(held)
+
+
+@strategy("unfold")
+def _unfold(e):
+    r"""Replace each :class:`Kernel` by its definition (its ``doit``), and nothing else: a sum with a symbolic range
+    is left as it is, where ``doit`` would try to evaluate it. A definition's sums are bound like the sides'
+    (:func:`bind`), so that they meet the sums they are compared with."""
+    if isinstance(e, sp.Basic) and e.has(Kernel):
+        return e.replace(lambda x: isinstance(x, Kernel), lambda k: bind(k.doit()))
+    return e
+
+
+@strategy("block_collapse")
+def _block_collapse(e):
+    r"""Block-matrix multiplication and addition: exact matrix algebra."""
+    return sp.block_collapse(e)
+
+
+@strategy("piecewise_fold")
+def _piecewise_fold(e):
+    r"""Merge a sum of ``Piecewise`` into one ``Piecewise`` branch by branch: the same function on every branch."""
+    return sp.piecewise_fold(e)
+
+
+@strategy("identity")
+def _identity(e):
+    r"""No rewrite: the difference must already be zero as written."""
+    return e
+
+
+def _decide_on_range(cond, var, lo, hi):
+    r"""``True``/``False`` if ``cond`` holds/fails for every integer ``var`` in ``[lo, hi]``, else ``None``.
+
+    Sound: ``var = lo + j`` with ``j >= 0`` covers every value ``>= lo`` (a superset of the range), and
+    ``var = hi - j`` every value ``<= hi``; a condition decided on a superset is decided on the range."""
+    j = sp.Dummy("j", integer=True, nonnegative=True)
+    for sub in (lo + j, hi - j):
+        if cond.subs(var, sub) is sp.true:
+            return True
+        if sp.Not(cond).subs(var, sub) is sp.true:
+            return False
+    return None
+
+
+@strategy("refine_limits")
+def _refine_limits(e):
+    r"""Decide the conditions of a ``Piecewise`` inside a ``Sum`` from the summation range (e.g. ``i < d/2`` for
+    ``i = 0 .. d/2 - 1``): a condition that holds on the whole range is replaced by true there."""
+
+    def refine(s: sp.Sum):
+        f = s.function
+        for var, lo, hi in s.limits:
+
+            def fix(c, var=var, lo=lo, hi=hi):
+                if isinstance(c, (sp.core.relational.Relational,)):
+                    v = _decide_on_range(c, var, lo, hi)
+                    return c if v is None else (sp.true if v else sp.false)
+                return c
+
+            f = f.replace(
+                lambda x: isinstance(x, sp.Piecewise),
+                lambda pw, fix=fix: sp.Piecewise(*[(ex, fix(c)) for ex, c in pw.args]),
+            )
+        return sp.Sum(f, *s.limits)
+
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        return e.replace(lambda x: isinstance(x, sp.Sum), refine)
+    return e
+
+
+#: Strategies for inequality steps that transform both sides by a strictly increasing function (so ``a < b``
+#: iff ``f(a) < f(b)``) before the difference is taken. Each checks the domain where it is increasing.
+SIDE_STRATEGIES: dict[str, Callable[[Any, Any, tuple], list]] = {}
+
+
+def _log_sides(small, big, given: tuple):
+    r"""``a < b`` iff ``log a < log b`` for positive ``a, b``: both sides must be proved positive first."""
+    for side in (small, big):
+        if not _is(sp.Q.positive(side), side.is_positive, given):
+            raise ValueError("log_sides needs both sides proved positive")
+    return [(sp.log(small), sp.log(big))]
+
+
+def _abs_sides(small, big, given: tuple):
+    r"""``|a| <= b`` iff ``a <= b`` and ``-a <= b``, for real ``a`` (``|a| = max(a, -a)``; the same with ``<``): the
+    small side must be ``Abs`` of an expression proved real, and both parts must be proved."""
+    if not (isinstance(small, sp.Abs) and _is(sp.Q.real(small.args[0]), small.args[0].is_real, given)):
+        raise ValueError("abs_sides needs the small side |a| with a proved real")
+    a = small.args[0]
+    return [(a, big), (-a, big)]
+
+
+def _square_sides(small, big, given: tuple):
+    r"""``a <= b`` iff ``a^2 <= b^2`` for ``a, b >= 0`` (squaring is increasing there): both sides must be proved
+    nonnegative first."""
+    for side in (small, big):
+        if not nonnegative(side, given):
+            raise ValueError("square_sides needs both sides proved nonnegative")
+    return [(small**2, big**2)]
+
+
+SIDE_STRATEGIES["square_sides"] = _square_sides
+SIDE_STRATEGIES["log_sides"] = _log_sides
+SIDE_STRATEGIES["abs_sides"] = _abs_sides
+STRATEGY_NAMES = frozenset(STRATEGIES) | frozenset(SIDE_STRATEGIES)
+
+
+def nonnegative(e, given: tuple = (), ranges: dict | None = None) -> bool:
+    r"""Whether ``e >= 0`` is proved: SymPy's assumptions (and ``given``) first, then rules SymPy lacks, each sound on
+    its own:
+
+    - a Sum over a range proved forward of a summand proved nonnegative is (every term is, and there is no reversed
+      range to flip the sign); the summand is judged knowing the range of each summation variable (``ranges``);
+    - a product of factors each proved nonnegative is; so is ``sqrt(w conj(w))``;
+    - a sum of terms is, when after removing pairs that are nonnegative together every other term is:
+      ``|a| + c a`` for real ``a`` and ``|a| + c Re(a)`` for any ``a`` (a rational ``|c| <= 1``: ``|a| >= |Re a|``;
+      ``|a|`` may be written as the product of its factors' moduli), and ``c Maximum(f, (i, lo, hi)) - c f(x)``
+      (``c > 0``) for an ``x`` proved in ``lo .. hi`` on every value of the summation variables around it."""
+    ranges = ranges or {}
+    if _is(sp.Q.nonnegative(e), getattr(e, "is_nonnegative", None), given):
+        return True
+    if isinstance(e, sp.Sum):
+        if not all(forward(lo, hi, given) for _, lo, hi in e.limits):
+            return False
+        return nonnegative(e.function, given, {**ranges, **{v: (lo, hi) for v, lo, hi in e.limits}})
+    if isinstance(e, sp.Mul):
+        return all(nonnegative(f, given, ranges) for f in e.args)
+    if isinstance(e, sp.Pow) and e.exp == sp.S.Half and _modulus_squared(e.base):
+        return True  # sqrt(w conj(w)) = |w|: SymPy writes |w| so when conj(w) is simple
+    if not isinstance(e, sp.Add):
+        return False
+    rest = list(e.args)
+    for t in e.args:
+        if t not in rest:
+            continue
+        partner = _partner(t, rest, given, ranges)
+        if partner is not None:
+            rest.remove(t)
+            rest.remove(partner)
+    if len(rest) == len(e.args):
+        return False
+    return all(nonnegative(t, given, ranges) for t in rest)
+
+
+def _modulus_squared(e) -> bool:
+    r"""Whether ``e`` is ``w conj(w)`` (as two factors, in either order): ``|w|^2 >= 0``."""
+    factors = sp.Mul.make_args(e)
+    return len(factors) == 2 and sp.conjugate(factors[0]) == factors[1]
+
+
+def _moduli(a) -> set:
+    r"""``|a|`` as SymPy writes it, and as the product of the moduli of ``a``'s factors (the same number)."""
+    return {sp.Abs(a), sp.Mul(*[sp.Abs(f) for f in sp.Mul.make_args(a)])}
+
+
+def _partner(t, rest: list, given: tuple, ranges: dict):
+    r"""A term of ``rest`` that makes ``t + partner >= 0`` by the pair rules of :func:`nonnegative`, or ``None``."""
+    if isinstance(t, sp.Abs) and t.args[0].is_real:  # |a| + c a
+        a = t.args[0]
+        return next((u for u in rest if u is not t and _multiple(u, a) is not None), None)
+    c, body = t.as_coeff_Mul()
+    if isinstance(body, sp.re) and c.is_Rational and abs(c) <= 1:  # c Re(a) + |a|
+        moduli = _moduli(body.args[0])
+        return next((u for u in rest if u is not t and u in moduli), None)
+    if isinstance(body, Maximum) and c.is_positive:  # c max_i f(i) - c f(x), x in the range
+        ((var, lo, hi),) = body.limits
+        for u in rest:
+            if u is t:
+                continue
+            x = _argument_of(-u / c, body.function, var)
+            if x is not None and _within(x, lo, hi, given, ranges):
+                return u
+    return None
+
+
+def _argument_of(value, f, var):
+    r"""An ``x`` with ``f(x) == value`` exactly (structurally), found by matching, or ``None``."""
+    w = sp.Wild("w")
+    m = value.match(f.xreplace({var: w}))
+    if not m or w not in m:
+        return None
+    x = m[w]
+    return x if f.xreplace({var: x}) == value else None
+
+
+def _within(x, lo, hi, given: tuple, ranges: dict) -> bool:
+    r"""Whether ``lo <= x <= hi`` for every value of the summation variables in ``x`` (``x = v + c`` for one of
+    them, ``c`` free of it; or ``x`` free of all of them)."""
+    inner = [v for v in ranges if x.has(v)]
+    if not inner:
+        low, high = x, x
+    elif len(inner) == 1 and sp.diff(x, inner[0]) == 1 and not (x - inner[0]).has(inner[0]):
+        v = inner[0]
+        low, high = ranges[v][0] + (x - v), ranges[v][1] + (x - v)
+    else:
+        return False
+    return all(_is(sp.Q.nonnegative(g), g.is_nonnegative, given) for g in (sp.expand(low - lo), sp.expand(hi - high)))
+
+
+def _multiple(u, a):
+    r"""``c`` if ``u = c a`` with a rational ``|c| <= 1``, else ``None``."""
+    c, rest = u.as_coeff_Mul()
+    if rest == a and c.is_Rational and abs(c) <= 1:
+        return c
+    if u == a:
+        return sp.Integer(1)
+    return None
+
+
+def _is(query, fast, given: tuple) -> bool:
+    r"""Whether SymPy proves ``query``: the old assumptions (``fast``) first, then ``ask`` with the ``given``
+    facts. ``None`` (not proved) counts as not proved."""
+    if fast is True:
+        return True
+    if not given:
+        return False
+    return sp.ask(query, sp.And(*given)) is True
+
+
+#: Bound-variable dummies, one per (name, limits, assumptions): the same sum written twice binds the same dummy,
+#: so that ``combine_sums`` still sees equal limits on both sides of a step.
+_BOUND: dict[tuple, sp.Dummy] = {}
+
+
+def forward(lo, hi, given: tuple = ()) -> bool:
+    r"""Whether the range ``lo .. hi`` is proved *forward*: ``hi - lo`` an integer and ``hi >= lo - 1`` (``hi = lo -
+    1`` is the empty sum, the same under the empty-sum and SymPy's Karr conventions). A reversed range means
+    different things under the two conventions, so the engine refuses it (both lines)."""
+    span = _sympify(hi - lo)
+    if span.has(sp.oo, -sp.oo, sp.zoo):
+        return bool(lo.is_integer and hi is sp.oo)
+    return span.is_integer is True and _is(sp.Q.nonnegative(span + 1), (span + 1).is_nonnegative, given)
+
+
+#: The assumptions a message names first (SymPy derives many more: ``algebraic``, ``extended_nonnegative``...).
+_NAMED = ("integer", "even", "odd", "positive", "nonnegative", "negative", "nonpositive", "nonzero", "zero", "real")
+
+
+def _bound_dummy(var, lo, hi):
+    r"""A dummy for a summation (product) variable with only what a forward range ``lo .. hi`` implies: an integer if
+    ``lo`` is one (a real if ``lo`` is real), nonnegative/positive if ``lo`` is, else nonpositive/negative if ``hi``
+    is. Nothing the user declared about ``var`` is kept."""
+    kw: dict = {"integer": True} if lo.is_integer else ({"real": True} if lo.is_real else {})
+    if lo.is_positive:
+        kw["positive"] = True
+    elif lo.is_nonnegative:
+        kw["nonnegative"] = True
+    elif hi.is_negative:
+        kw["negative"] = True
+    elif hi.is_nonpositive:
+        kw["nonpositive"] = True
+    key = (var.name, sp.srepr(lo), sp.srepr(hi), tuple(sorted(kw)))
+    if key not in _BOUND:
+        _BOUND[key] = sp.Dummy(var.name, **kw)
+    dummy = _BOUND[key]
+    # SymPy has already used the declaration when the claim was built (Abs(i) is i for a nonnegative i), so a
+    # declaration the range does not imply cannot be undone here: the claim is refused.
+    for fact, holds in sorted(
+        var.assumptions0.items(), key=lambda kv: (_NAMED.index(kv[0]) if kv[0] in _NAMED else len(_NAMED), kv[0])
+    ):
+        if holds and getattr(dummy, f"is_{fact}", None) is not True:
+            raise ValueError(
+                f"the bound variable {var} is declared {fact}, which its range {lo} .. {hi} does not imply"
+            )
+    return dummy
+
+
+def _rebound(e, fresh: Callable, depth: int = 0):
+    r"""``e`` with every bound variable of a Sum, Product or :class:`Maximum` replaced by ``fresh(holder, var, lo,
+    hi, depth)`` (outer limits first, so an inner range sees the outer variable's new name; ``depth`` counts the
+    limits around it). The one traversal :func:`bind` and :func:`alpha` share."""
+    if isinstance(e, sp.MatrixBase):
+        return e.applyfunc(lambda x: _rebound(x, fresh, depth))
+    if not isinstance(e, sp.Basic) or not e.has(sp.Sum, sp.Product, Maximum):
+        return e
+    if isinstance(e, (sp.Sum, sp.Product, Maximum)):
+        sub: dict = {}
+        limits = []
+        for k, (var, lo, hi) in enumerate(reversed(e.limits)):  # SymPy lists the innermost limit first
+            lo, hi = (_rebound(x.xreplace(sub), fresh, depth + k) for x in (lo, hi))
+            sub[var] = fresh(e, var, lo, hi, depth + k)
+            limits.append((sub[var], lo, hi))
+        return type(e)(_rebound(e.function.xreplace(sub), fresh, depth + len(e.limits)), *reversed(limits))
+    args = [_rebound(a, fresh, depth) for a in e.args]
+    return e.func(*args) if args != list(e.args) else e
+
+
+def bind(e, given: tuple = ()):
+    r"""``e`` with every bound variable of a Sum, Product or :class:`Maximum` replaced by a dummy carrying only what
+    its limits imply (outer limits first, so an inner range may use the outer variable's bounds; a shadowed name
+    gets its own dummy). Run before any strategy and any sign decision: no rewrite then sees what the user
+    *declared* about a bound variable. A range not proved forward raises ``ValueError`` (the engine refuses
+    reversed ranges; a maximum also needs a nonempty range)."""
+
+    def fresh(holder, var, lo, hi, depth):
+        if not forward(lo, hi, given):
+            raise ValueError(f"the range {var} = {lo} .. {hi} is not proved forward ({hi} >= {lo} - 1)")
+        if isinstance(holder, Maximum) and not forward(lo, hi - 1, given):  # the maximum of nothing is no number
+            raise ValueError(f"the range {var} = {lo} .. {hi} of a maximum is not proved nonempty ({hi} >= {lo})")
+        return _bound_dummy(var, lo, hi)
+
+    return _rebound(e, fresh)
+
+
+#: The canonical bound variables of :func:`alpha`, one per (depth, assumptions).
+_ALPHA: dict = {}
+
+
+def alpha(e):
+    r"""``e`` with each bound variable renamed by its nesting depth (``b0`` outermost): two expressions that differ
+    only in the names of their bound variables become identical (alpha-equivalence). They are dummies, never free
+    anywhere, so no free variable is captured. Run on :func:`bind`'s output."""
+
+    def fresh(holder, var, lo, hi, depth):
+        kw = {a: v for a, v in var.assumptions0.items() if v is not None}
+        key = (depth, tuple(sorted(kw.items())))
+        if key not in _ALPHA:
+            _ALPHA[key] = sp.Dummy(f"b{depth}", **kw)
+        return _ALPHA[key]
+
+    return _rebound(e, fresh)
+
+
+def _in_sums(f: Callable, e):
+    r"""Apply ``f`` to every Sum's summand (innermost first), then to the whole expression. The summation variables
+    are the dummies of :func:`bind` by then. A nested ``Sum(Sum(..))`` is one multi-limit Sum in SymPy: its summand
+    is rewritten once."""
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        e = e.replace(lambda x: isinstance(x, sp.Sum), lambda s: sp.Sum(f(s.function), *s.limits))
+    return f(e)
+
+
+def _is_zero(e) -> bool:
+    if isinstance(e, sp.MatrixBase):
+        return all(_is_zero(x) for x in e)
+    if isinstance(e, sp.MatrixExpr):
+        if isinstance(e, sp.ZeroMatrix):
+            return True
+        if all(isinstance(s, (int, sp.Integer)) for s in e.shape):
+            return _is_zero(e.as_explicit())
+        return False
+    if isinstance(e, sp.Sum):
+        return _is_zero(e.function)
+    return e == 0
+
+
+def congruent(lhs, rhs) -> tuple[Any, Any] | None:
+    r"""``(a, b)`` if ``lhs = F(a)`` and ``rhs = F(b)`` for one function ``F`` of one argument (then ``a = b`` proves
+    ``lhs = rhs``: a function takes equal values at equal arguments), else ``None``."""
+    if (
+        isinstance(lhs, sp.Basic)
+        and isinstance(rhs, sp.Basic)
+        and lhs.func == rhs.func
+        and len(lhs.args) == len(rhs.args) == 1
+        and isinstance(lhs, (sp.Function, sp.Abs, sp.re, sp.im))
+    ):
+        return lhs.args[0], rhs.args[0]
+    return None
+
+
+def reduce_difference(lhs, rhs, strategy: Sequence[str], given: tuple = ()):
+    r"""``lhs - rhs`` after each named strategy in turn (Matrix entries one by one), bound variables replaced by
+    :func:`bind` first."""
+    e = bind(lhs, given) - bind(rhs, given)
+    for name in strategy:
+        f = STRATEGIES[name]
+        if isinstance(e, sp.MatrixBase):
+            e = e.applyfunc(lambda x, f=f: _in_sums(f, x))
+        else:
+            e = _in_sums(f, e)
+    # Strategies such as expand split one Sum into several: merge Sums over the same range again (a structural
+    # normal form, not a simplification) so that summands which cancel can be seen to cancel.
+    if isinstance(e, sp.MatrixBase):
+        return e.applyfunc(lambda x: _in_sums(combine_sums, x))
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        e = _in_sums(combine_sums, e)
+    return e

@@ -1,0 +1,83 @@
+r"""Shared by the context-extension modules (:mod:`symbolic.scaling` lists them): the topic, the symbols named like the
+math, the sampling domains, the named symbols of the short statements, and the base of the kernels that evaluate
+:func:`numeric.scaling.rope_inv_freq_mp` at the working precision."""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+from posproof.numeric.scaling.rules import rope_inv_freq_mp
+from posproof.symbolic import sources
+from posproof.symbolic.engine.core import Domain, Kernel, Theorem
+from posproof.symbolic.symbols import d_even
+
+TOPIC = "extension"
+CHEN = sources.CHEN_PI
+HF = sources.HF_ROPE
+
+# ---- symbols, named like the math (the rotary width d_even, theta_i, TH, m, n: symbolic.symbols) --------------
+i = sp.Symbol("i", integer=True, nonnegative=True)  # pair index
+b = sp.Symbol("b", positive=True)  # base
+s = sp.Symbol("s", positive=True)  # factor
+L0 = sp.Symbol("L_0", integer=True, positive=True)  # trained length
+
+#: A pair index of width d.
+PAIR = Domain("integer", 0, d_even / 2 - 1)
+#: Configuration values are float64 numbers in the code: integers are drawn so that they are exact there.
+BASE_INT = Domain("integer", 2, 10**6, log=True)
+FACTOR_INT = Domain("integer", 1, 64, log=True)
+#: A real factor s > 1, for claims that need it strictly.
+FACTOR_GT1 = Domain("real", 1.000001, 1e3, log=True)
+
+
+# ---- named symbols for the short statements (formula=) ---------------------------------------------------------
+_TP = sp.IndexedBase("thetaprime", positive=True)  # the scaled frequencies theta'_i
+_tp = sp.Function("thetaprime")  # a scaled frequency as a function of the ramp or of the wavelength
+
+
+def _identity(id_: str, title: str, source: str, steps, **kw) -> Theorem:
+    return Theorem(id_, title, TOPIC, source, tuple(steps), **kw)
+
+
+# ==============================================================================================================
+# Kernels: the frequencies as numeric.scaling computes them (mpmath twin, at the working precision).
+# ==============================================================================================================
+
+
+def _int(x) -> int:
+    if not mpmath.isint(x):
+        raise ValueError(f"expected an integer, got {x}")
+    return int(x)
+
+
+def _float(x) -> float:
+    r"""A point's value as the float64 a configuration file holds (the domains draw values exact in float64)."""
+    f = float(x)
+    if mpmath.mpf(f) != x:
+        raise ValueError(f"{x} is not exactly a float64 number")
+    return f
+
+
+class _RuleInvFreq(Kernel):
+    r"""``theta'_i`` of one rule (args ``i, d, b, *rest``), from :func:`numeric.scaling.rope_inv_freq_mp`;
+    subclasses name the rule and turn ``rest`` into the scaling mapping. No symbolic unfolding: it is what is
+    defined."""
+
+    rule = ""
+
+    @classmethod
+    def scaling_of(cls, *rest) -> tuple[dict, dict]:  # pragma: no cover - every subclass overrides it
+        raise NotImplementedError
+
+    @classmethod
+    def numeric(cls, pair, width, base, *rest):
+        scaling, kw = cls.scaling_of(*rest)
+        inv, _ = rope_inv_freq_mp(_int(width), _float(base), scaling, dps=mpmath.mp.dps, **kw)
+        return inv[_int(pair)]
+
+    def doit(self, **hints):
+        return self
+
+    def _latex(self, printer, exp=None):
+        out = r"\theta^{\prime\,\mathrm{%s}}_{%s}" % (self.rule, printer._print(self.args[0]))
+        return out if exp is None else r"\left(%s\right)^{%s}" % (out, exp)
