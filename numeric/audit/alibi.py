@@ -9,8 +9,8 @@ import mpmath
 import numpy as np
 from posproof.numeric import _validate
 from posproof.numeric.alibi import alibi_slopes
-from posproof.numeric.audit.call import _call_scheme, _to_numpy
-from posproof.numeric.audit.report import AuditCallError, Finding, SchemeReport, _fmt, _name, _ranges_text
+from posproof.numeric.audit.call import call_scheme, to_numpy
+from posproof.numeric.audit.report import AuditCallError, Finding, SchemeReport, exact_text, function_name, ranges_text
 
 
 def _alibi_variants(n: int) -> dict[str, np.ndarray]:
@@ -32,9 +32,9 @@ def audit_alibi(slopes_fn, n_heads: Sequence[int] = tuple(range(1, 65)), rtol: f
     wrong: dict[int, np.ndarray] = {}
     findings: list[Finding] = []
     for n in counts:
-        raw = _call_scheme(slopes_fn, (n,), f"({n})")
+        raw = call_scheme(slopes_fn, (n,), f"({n})")
         try:
-            got, _ = _to_numpy(raw, f"slopes_fn({n})")
+            got, _ = to_numpy(raw, f"slopes_fn({n})")
         except AuditCallError:
             got = np.asarray(raw, dtype=np.float64) if isinstance(raw, (list, tuple)) else np.array([np.nan])
         got = np.asarray(got, dtype=np.float64).reshape(-1)
@@ -64,11 +64,13 @@ def audit_alibi(slopes_fn, n_heads: Sequence[int] = tuple(range(1, 65)), rtol: f
                 "alibi-slope-exponent": "has an off exponent",
                 "alibi-wrong-slopes": "returns slopes that differ from Press et al.'s",
             }[id_]
-            msg = f"{what} (n_heads = {_ranges_text(ns)}; first at {n})"
+            msg = f"{what} (n_heads = {ranges_text(ns)}; first at {n})"
             findings.append(
                 Finding(
-                    id_, msg, {"n_heads": n, "expected": [_fmt(mpmath.mpf(v)) for v in want], "got": wrong[n].tolist()}
+                    id_,
+                    msg,
+                    {"n_heads": n, "expected": [exact_text(mpmath.mpf(v)) for v in want], "got": wrong[n].tolist()},
                 )
             )
-    checked = f"slopes for n_heads in {_ranges_text(counts)} against 2^(e_h) of Press et al. (rtol {rtol:g})"
-    return SchemeReport("alibi", tuple(findings), checked, _name(slopes_fn))
+    checked = f"slopes for n_heads in {ranges_text(counts)} against 2^(e_h) of Press et al. (rtol {rtol:g})"
+    return SchemeReport("alibi", tuple(findings), checked, function_name(slopes_fn))

@@ -1,6 +1,6 @@
 r"""Calling a user's function: :class:`RopeCall` (which arguments, which axes), the caches posproof builds for
-it, the conversion of torch tensors and other outputs to NumPy, :class:`_Caller` (the RoPE calls, NumPy first, then
-torch) and :func:`_call_scheme` (the ALiBi and T5 calls)."""
+it, the conversion of torch tensors and other outputs to NumPy, :class:`Caller` (the RoPE calls, NumPy first, then
+torch) and :func:`call_scheme` (the ALiBi and T5 calls)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from posproof.numeric.audit.model import _Model, _table
-from posproof.numeric.audit.report import AuditCallError, _name
+from posproof.numeric.audit.model import RopeModel, model_table
+from posproof.numeric.audit.report import AuditCallError, function_name
 
 #: Argument names a :class:`RopeCall` may use. Caches are built by posproof from float64 angles of the configured
 #: model: ``cos``/``sin`` (alias ``cos_half``/``sin_half``) as Hugging Face's ``cat(freqs, freqs)`` ``(tokens, r)``;
@@ -107,7 +107,7 @@ def _torch():
     return _TORCH[0]
 
 
-def _to_numpy(value, what: str) -> tuple[np.ndarray, str]:
+def to_numpy(value, what: str) -> tuple[np.ndarray, str]:
     r"""An output as a float64-or-narrower NumPy array and the name of its dtype."""
     torch = _torch()
     if torch is not None and isinstance(value, torch.Tensor):
@@ -125,21 +125,21 @@ def _to_numpy(value, what: str) -> tuple[np.ndarray, str]:
     return arr, arr.dtype.name
 
 
-class _Caller:
+class Caller:
     r"""Calls the user's function on ``(tokens, width)`` float arrays and integer positions, in the call's form."""
 
-    def __init__(self, fn, call: RopeCall, base: float, expected: Callable[[int, int], _Model]):
+    def __init__(self, fn, call: RopeCall, base: float, expected: Callable[[int, int], RopeModel]):
         self.fn, self.call, self.base, self.expected = fn, call, base, expected
         self.backend: str | None = None
         self.name: str | None = None  # how messages name the function (default module:qualname)
 
     def describe(self, x: np.ndarray) -> str:
-        name = self.name if self.name is not None else _name(self.fn)
+        name = self.name if self.name is not None else function_name(self.fn)
         return f"{name}({', '.join(self.call.args)}) with {x.shape[0]} rows of width {x.shape[1]}"
 
     def _cache(self, name: str, pos: np.ndarray, width: int, dtype) -> np.ndarray:
         model = self.expected(width, int(pos.max()) + 1 if pos.size else 1)
-        table = _table(pos, model, width)
+        table = model_table(pos, model, width)
         c, s = table.cos, table.sin  # (tokens, r/2): attention factor times cos, sin of m theta_i
         kind = name.split("_")[-1] if "_" in name else ("cis" if name == "freqs_cis" else "half")
         if name == "freqs_cis":
@@ -205,25 +205,25 @@ class _Caller:
             outs = tuple(result) if self.call.qk and isinstance(result, (tuple, list)) else (result,)
             if self.call.qk and len(outs) != 2:
                 raise AuditCallError(f"{self.describe(x)} must return (q_rotated, k_rotated), got {len(outs)} values")
-            conv = [_to_numpy(o, f"the output of {self.describe(x)}") for o in outs]
+            conv = [to_numpy(o, f"the output of {self.describe(x)}") for o in outs]
             return tuple(c[0] for c in conv), tuple(c[1] for c in conv)
         with_ = " / ".join(f"{b}: {e}" for b, e in zip(tries, errors, strict=True))
         raise AuditCallError(f"{self.describe(x)} raised ({with_})")
 
     def __call__(self, x: np.ndarray, pos: np.ndarray, which: int = 0, other: np.ndarray | None = None) -> np.ndarray:
-        r"""Output ``which`` as float64 ``(tokens, width)``; a wrong shape raises :class:`_ShapeError`."""
+        r"""Output ``which`` as float64 ``(tokens, width)``; a wrong shape raises :class:`ShapeError`."""
         outs, _ = self.raw(x, pos, other)
         y = outs[which]
         if y.size != x.size:
-            raise _ShapeError(y.shape)
+            raise ShapeError(y.shape)
         return y.reshape(x.shape).astype(np.float64)
 
 
-class _ShapeError(Exception):
+class ShapeError(Exception):
     pass
 
 
-def _call_scheme(fn, args: tuple, what: str):
+def call_scheme(fn, args: tuple, what: str):
     try:
         return fn(*args)
     except Exception as e:  # noqa: BLE001 - the user's code may raise anything
@@ -235,4 +235,6 @@ def _call_scheme(fn, args: tuple, what: str):
             except Exception:  # noqa: BLE001
                 pass
         msg = str(e).splitlines()[0] if str(e) else ""
-        raise AuditCallError(f"{_name(fn)}{what} raised {type(e).__name__}" + (f": {msg}" if msg else "")) from None
+        raise AuditCallError(
+            f"{function_name(fn)}{what} raised {type(e).__name__}" + (f": {msg}" if msg else "")
+        ) from None

@@ -1,6 +1,6 @@
-r"""The RoPE model an audit compares against (:class:`_Model`: layout, frequencies, attention factor, rotary
+r"""The RoPE model an audit compares against (:class:`RopeModel`: layout, frequencies, attention factor, rotary
 width) and what it computes: the float64 rotation used for scanning (:func:`rope_exact_float`) and the 50-digit
-reference rows quoted in examples (:func:`_reference_rows`)."""
+reference rows quoted in examples (:func:`reference_rows`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from posproof.numeric.tolerances import AUDIT_REFERENCE_DPS as REFERENCE_DPS
 
 
 @dataclass(frozen=True)
-class _Model:
+class RopeModel:
     r"""A RoPE model: what the reference computes."""
 
     layout: str
@@ -23,7 +23,7 @@ class _Model:
     width: int
 
 
-def _table(pos: np.ndarray, model: _Model, width: int, angles: np.ndarray | None = None) -> RopeTable:
+def model_table(pos: np.ndarray, model: RopeModel, width: int, angles: np.ndarray | None = None) -> RopeTable:
     r"""The model's cos/sin (times the attention factor) at ``pos`` ``(tokens,)`` for vectors of ``width``: the
     float64 angles ``m theta_i`` of :func:`numeric.rotary.rope_table`, or ``angles`` ``(tokens, r/2)`` when given
     (simulated 16-bit angles may be inf: their pairs come out NaN)."""
@@ -37,14 +37,14 @@ def _table(pos: np.ndarray, model: _Model, width: int, angles: np.ndarray | None
     return RopeTable(np.asarray(pos, np.float64), width, None, model.layout, c, s, model.rotary_dim, model.theta, af)
 
 
-def rope_exact_float(x: np.ndarray, pos: np.ndarray, model: _Model, angles: np.ndarray | None = None) -> np.ndarray:
+def rope_exact_float(x: np.ndarray, pos: np.ndarray, model: RopeModel, angles: np.ndarray | None = None) -> np.ndarray:
     r"""The model's rotation of ``x`` ``(tokens, width)`` in float64 by :mod:`numeric.rotary`'s kernel (for
     scanning; examples quote the 50-digit reference); ``angles`` ``(tokens, r/2)`` replace ``m theta_i`` when
     given."""
-    return _table(pos, model, x.shape[1], angles).apply(x.astype(np.float64), check_finite=False)
+    return model_table(pos, model, x.shape[1], angles).apply(x.astype(np.float64), check_finite=False)
 
 
-def _reference_rows(x: np.ndarray, pos: np.ndarray, model: _Model) -> np.ndarray:
+def reference_rows(x: np.ndarray, pos: np.ndarray, model: RopeModel) -> np.ndarray:
     r"""The 50-digit reference of ``model`` on rows ``x`` ``(tokens, width)``, as mpf object array."""
     out = rope_mp(
         x.tolist(),

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 from posproof.numeric import _validate, formatting
-from posproof.numeric.audit.report import Finding, SchemeReport, _name
+from posproof.numeric.audit.report import Finding, SchemeReport, function_name
 from posproof.numeric.multiaxis import axial_axes, axial_inv_freq, mrope_axes, rope_multiaxis, rotary_width
 from posproof.numeric.sinusoid import inverse_frequencies
 from posproof.numeric.tolerances import AUDIT_MULTIAXIS_AXIS_ON as AXIS_ON
@@ -219,11 +219,11 @@ def audit_multiaxis(
     )  # fmt: skip
     channels = _channel_finding(fn, width, r, n_axes, declared)
     if isinstance(channels, Finding):
-        return SchemeReport("multiaxis", (channels,), what, _name(fn))
+        return SchemeReport("multiaxis", (channels,), what, function_name(fn))
     probe = None if channels is False else _probe(fn, width, r, n_axes, layout, theta)
     if probe is None:
         findings.append(Finding("multiaxis-shape", MULTIAXIS_FINDINGS["multiaxis-shape"], {"width": width}))
-        return SchemeReport("multiaxis", tuple(findings), what, _name(fn))
+        return SchemeReport("multiaxis", tuple(findings), what, function_name(fn))
     size = np.abs(probe)  # (A, d/2)
     on = (size > AXIS_ON * size.max(axis=0)) & (size > 0)  # pair i turns with axis a
     measured = np.where(on.sum(axis=0) == 1, on.argmax(axis=0), -1)
@@ -261,4 +261,4 @@ def audit_multiaxis(
             ex = {"positions": pos[row].tolist(), "max |got - expected|": "non-finite" if got is None
                   else formatting.number(float(np.max(np.abs(got[row] - want[row]))))}  # fmt: skip
             findings.append(Finding("mrope-text-not-1d", MULTIAXIS_FINDINGS["mrope-text-not-1d"], ex))
-    return SchemeReport("multiaxis", tuple(findings), what, _name(fn))
+    return SchemeReport("multiaxis", tuple(findings), what, function_name(fn))

@@ -1,7 +1,7 @@
 r"""What unit-vector probes show about a RoPE function: the probed positions, the matrices ``A_m`` read as
-channel pairs, a layout, a rotary width and ``2 x 2`` blocks ``rho R(phi)`` (:func:`_probe`, :func:`_structure`),
+channel pairs, a layout, a rotary width and ``2 x 2`` blocks ``rho R(phi)`` (:func:`_probe`, :func:`read_structure`),
 the angle advance per position of each pair, unwrapped over doubling positions (:func:`_unwrap_frequencies`), and
-what the angles say: sign, quarter turn, offset, frequencies (:func:`_read_angles`)."""
+what the angles say: sign, quarter turn, offset, frequencies (:func:`read_angles`)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from posproof.numeric.tolerances import AUDIT_COUPLING_TOL as COUPLING_TOL
 from posproof.numeric.tolerances import AUDIT_UNWRAP_JUMP as UNWRAP_JUMP
 
 
-def _wrap(a):
+def wrap_angle(a):
     return (np.asarray(a) + np.pi) % (2 * np.pi) - np.pi
 
 
-def _probe_positions(max_position: int) -> list[int]:
+def probe_positions(max_position: int) -> list[int]:
     out = [0, 1, 2, 3]
     p = 4
     while p <= max_position and p <= 2**24:
@@ -29,7 +29,7 @@ def _probe_positions(max_position: int) -> list[int]:
 
 
 @dataclass
-class _Structure:
+class Structure:
     r"""What the unit-vector probes show (one output of the function)."""
 
     pairs: list  # [(a, b)] channel pairs, a < b
@@ -41,7 +41,7 @@ class _Structure:
     worst_pair: int = 0
 
 
-def _structure(A: np.ndarray, P: list, width: int, still_pairs: bool = False) -> _Structure:
+def read_structure(A: np.ndarray, P: list, width: int, still_pairs: bool = False) -> Structure:
     r"""``A``: ``(positions, width, width)`` the matrices ``A_m`` (NaN where the function gave non-finite values).
 
     ``still_pairs`` (proportional RoPE, whose last pairs turn by 0): channels that no position moves are read as
@@ -53,7 +53,7 @@ def _structure(A: np.ndarray, P: list, width: int, still_pairs: bool = False) ->
     off = off | off.T
     partners = [np.flatnonzero(off[c]) for c in range(width)]
     if any(p.size > 1 for p in partners):
-        return _Structure([], None, 0, "none", None, None)
+        return Structure([], None, 0, "none", None, None)
     pairs = sorted({(min(c, int(p[0])), max(c, int(p[0]))) for c, p in enumerate(partners) if p.size})
     if still_pairs and pairs and width % 2 == 0:
         h, k = width // 2, len(pairs)
@@ -70,7 +70,7 @@ def _structure(A: np.ndarray, P: list, width: int, still_pairs: bool = False) ->
     if n and pairs == [(i, i + n) for i in range(n)]:
         layout = "half" if layout is None else "either"
     if not n:
-        return _Structure([], None, 0, "none", None, None)
+        return Structure([], None, 0, "none", None, None)
     a, b = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
     c11, c12, c21, c22 = A[:, a, a], A[:, a, b], A[:, b, a], A[:, b, b]  # (positions, pairs)
     with np.errstate(invalid="ignore"):
@@ -82,18 +82,18 @@ def _structure(A: np.ndarray, P: list, width: int, still_pairs: bool = False) ->
         kind = "rotation"
         if np.nanmax(np.abs(rho_all - rho)) > BLOCK_TOL:
             kind = "not-orthogonal"
-        return _Structure(pairs, layout, 2 * n, kind, rho, np.arctan2(c21, c11), int(np.argmax(rot)))
+        return Structure(pairs, layout, 2 * n, kind, rho, np.arctan2(c21, c11), int(np.argmax(rot)))
     kind = "reflection" if np.all(np.minimum(rot, ref) <= BLOCK_TOL) else "not-orthogonal"
-    return _Structure(pairs, layout, 2 * n, kind, None, None, int(np.argmax(rot)))
+    return Structure(pairs, layout, 2 * n, kind, None, None, int(np.argmax(rot)))
 
 
-def _same_frequencies(theta: np.ndarray, ref: np.ndarray, rtol: float) -> bool:
+def same_frequencies(theta: np.ndarray, ref: np.ndarray, rtol: float) -> bool:
     r"""``theta`` is ``ref`` within a relative ``rtol`` pair by pair (same size); a pair that does not turn
     (``ref_i = 0``, proportional RoPE) must measure exactly 0, as a rotation by ``cos 0 = 1, sin 0 = 0`` does."""
     return theta.shape == ref.shape and bool(np.all(np.abs(theta - ref) <= rtol * np.abs(ref)))
 
 
-def _worst_pair(theta: np.ndarray, ref: np.ndarray) -> int:
+def furthest_pair(theta: np.ndarray, ref: np.ndarray) -> int:
     r"""The pair whose frequency is furthest from ``ref`` in relative terms (absolute where ``ref_i = 0``)."""
     scale = np.where(ref == 0, 1.0, np.abs(ref))
     return int(np.argmax(np.abs(theta - ref) / scale))
@@ -103,14 +103,14 @@ def _unwrap_frequencies(phi: np.ndarray, P: list) -> tuple[np.ndarray, list]:
     r"""Per pair, the angle advance per position ``omega_i`` from ``phi`` ``(positions, pairs)`` at ``P``: start at
     ``m = 1`` and refine over ``m = 2, 4, 8, ...`` while ``|m omega| <= 16`` (no ambiguity of the wrap). Also the
     positions where an angle jumps away from ``m omega`` (by more than :data:`UNWRAP_JUMP`)."""
-    omega = _wrap(phi[1] - phi[0])  # (pairs,)
+    omega = wrap_angle(phi[1] - phi[0])  # (pairs,)
     jumps = []
     for j, m in enumerate(P):
         if m < 2:
             continue
         pred = m * omega
         ok = np.isfinite(phi[j]) & (np.abs(pred) <= 16)
-        resid = _wrap(phi[j] - phi[0] - pred)
+        resid = wrap_angle(phi[j] - phi[0] - pred)
         bad = ok & (np.abs(resid) > UNWRAP_JUMP)
         if bad.any():  # angles from here on are not m omega: refine no further
             jumps.append(int(m))
@@ -119,7 +119,7 @@ def _unwrap_frequencies(phi: np.ndarray, P: list) -> tuple[np.ndarray, list]:
     return omega, jumps
 
 
-def _probe_matrices(f: Callable, P: list, width: int) -> np.ndarray:
+def probe_matrices(f: Callable, P: list, width: int) -> np.ndarray:
     r"""Call ``f(x, positions)`` once with the ``width x width`` identity at every position of ``P``: the matrices
     ``A_m`` it applies, ``(positions, out, in)``."""
     X = np.tile(np.eye(width), (len(P), 1))  # (positions * width, width)
@@ -129,13 +129,13 @@ def _probe_matrices(f: Callable, P: list, width: int) -> np.ndarray:
     return Y.reshape(len(P), width, width).transpose(0, 2, 1)  # (positions, width, width)
 
 
-def _probe(f: Callable, P: list, width: int) -> _Structure:
-    r"""The structure of the matrices :func:`_probe_matrices` reads."""
-    return _structure(_probe_matrices(f, P, width), P, width)
+def _probe(f: Callable, P: list, width: int) -> Structure:
+    r"""The structure of the matrices :func:`probe_matrices` reads."""
+    return read_structure(probe_matrices(f, P, width), P, width)
 
 
 @dataclass(frozen=True)
-class _Angles:
+class Angles:
     r"""What the block angles ``phi_i(m)`` of a rotation per pair say (one output of the function)."""
 
     layout: str  # the layout found ("either", for one pair, read as the expected one)
@@ -156,24 +156,24 @@ class _Angles:
         return not self.swapped and self.sigma_eff > 0 and self.offset == 0.0 and not self.jumps
 
 
-def _read_angles(st: _Structure, P: list, expected_layout: str) -> _Angles:
+def read_angles(st: Structure, P: list, expected_layout: str) -> Angles:
     r"""Sign, quarter turn, offset and frequencies from the blocks of a rotation per pair in a known layout."""
     layout = st.layout if st.layout != "either" else expected_layout
     phi = st.phi  # (positions, pairs)
     assert layout is not None and phi is not None and st.rho is not None
     ok_rows = np.isfinite(phi).all(axis=1)
     phi = np.where(ok_rows[:, None], phi, np.nan)
-    delta = _wrap(phi[0])  # angle at position 0, (pairs,)
+    delta = wrap_angle(phi[0])  # angle at position 0, (pairs,)
     omega, jumps = _unwrap_frequencies(phi, P)  # (pairs,), positions where angles leave m omega
     # sign, swap, offset
     swapped = bool(np.all(np.abs(np.abs(delta) - np.pi / 2) < ANGLE_TOL))
     quarter = np.sign(np.median(delta)) * np.pi / 2 if swapped else 0.0
     sigma = 1.0 if np.median(omega[np.abs(omega) > 1e-12]) >= 0 else -1.0
     sigma_eff = sigma * (-1.0 if quarter > 0 else 1.0)
-    rest = _wrap(delta - quarter)
+    rest = wrap_angle(delta - quarter)
     big = np.abs(omega) >= 0.05
     offset = 0.0
     if np.any(np.abs(rest) > ANGLE_TOL) and big.any():
         offset = float(np.median(rest[big] / omega[big]))
     rho = float(np.median(st.rho))
-    return _Angles(layout, delta, omega, jumps, swapped, quarter, sigma, sigma_eff, offset, np.abs(omega), rho)
+    return Angles(layout, delta, omega, jumps, swapped, quarter, sigma, sigma_eff, offset, np.abs(omega), rho)

@@ -153,25 +153,25 @@ class RopeConformanceError(AssertionError):
     r"""Raised by :func:`assert_rope_conforms`: the message lists the findings."""
 
 
-def _name(fn) -> str:
+def function_name(fn) -> str:
     return f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', repr(fn))}"
 
 
-def _fmt(v) -> str:
+def exact_text(v) -> str:
     return mpmath.nstr(v, 17, strip_zeros=False) if isinstance(v, mpmath.mpf) else repr(float(v))
 
 
-def _pairs_text(pairs: list) -> str:
+def pairs_text(pairs: list) -> str:
     shown = ", ".join(f"({a}, {b})" for a, b in pairs[:3])
     return shown + (", ..." if len(pairs) > 3 else "")
 
 
-def _short(example: Mapping) -> str:
+def example_text(example: Mapping) -> str:
     keys = [k for k in ("width", "positions", "n_heads", "relative_position") if k in example]
     return ", ".join(f"{k}={example[k]}" for k in keys) or "-"
 
 
-def _ranges_text(ns: Sequence[int]) -> str:
+def ranges_text(ns: Sequence[int]) -> str:
     out, start, prev = [], None, None
     for n in list(ns) + [None]:
         if start is None:

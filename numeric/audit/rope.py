@@ -11,17 +11,17 @@ import mpmath
 import numpy as np
 from posproof.numeric import _validate
 from posproof.numeric import precision_profile as pp
-from posproof.numeric.audit.call import RopeCall, _ShapeError
-from posproof.numeric.audit.model import _Model, rope_exact_float
+from posproof.numeric.audit.call import RopeCall, ShapeError
+from posproof.numeric.audit.model import RopeModel, rope_exact_float
 from posproof.numeric.audit.multiaxis import audit_multiaxis
 from posproof.numeric.audit.probe import (
-    _Angles,
-    _probe_matrices,
-    _read_angles,
-    _same_frequencies,
-    _Structure,
-    _structure,
-    _worst_pair,
+    Angles,
+    Structure,
+    furthest_pair,
+    probe_matrices,
+    read_angles,
+    read_structure,
+    same_frequencies,
 )
 from posproof.numeric.audit.report import (
     AuditCallError,
@@ -30,12 +30,12 @@ from posproof.numeric.audit.report import (
     RopeMatch,
     RopeReport,
     SchemeReport,
-    _name,
-    _pairs_text,
-    _short,
+    example_text,
+    function_name,
+    pairs_text,
 )
-from posproof.numeric.audit.rope_checks import _RopeChecks
-from posproof.numeric.audit.rules import _Candidate, _candidates, _first_match, _fit_base
+from posproof.numeric.audit.rope_checks import RopeChecks
+from posproof.numeric.audit.rules import Candidate, first_match, fit_base, rule_candidates
 from posproof.numeric.scaling.rules import rope_inv_freq
 from posproof.numeric.sinusoid import inverse_frequencies
 from posproof.numeric.tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
@@ -45,17 +45,17 @@ from posproof.numeric.tolerances import AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW
 
 @dataclass(frozen=True)
 class _Frequencies:
-    r"""The frequency rule an output matches: the ``candidate`` of :func:`_candidates` (``None`` if none), else the
+    r"""The frequency rule an output matches: the ``candidate`` of :func:`rule_candidates` (``None`` if none), else the
     ``fitted`` base of geometric frequencies (``None`` if not geometric), the ``model`` of what the output computes
     (``None`` if neither), and the candidates tried (the expected first)."""
 
-    candidate: _Candidate | None
+    candidate: Candidate | None
     fitted: float | None
-    model: _Model | None
-    candidates: list[_Candidate]
+    model: RopeModel | None
+    candidates: list[Candidate]
 
 
-class _RopeAudit(_RopeChecks):
+class _RopeAudit(RopeChecks):
     r"""One audit of one function: :meth:`audit` gives the report."""
 
     # ---- the audit
@@ -147,7 +147,7 @@ class _RopeAudit(_RopeChecks):
             if (f.id, f.output) not in seen:
                 seen.add((f.id, f.output))
                 unique.append(f)
-        name = self.name if self.name is not None else _name(self.fn)
+        name = self.name if self.name is not None else function_name(self.fn)
         return RopeReport(tuple(unique), self.expected_dict(), match, profile, name, tuple(self.notes))
 
     # ---- one output
@@ -156,7 +156,7 @@ class _RopeAudit(_RopeChecks):
         ``A_m``; what the angles say; the frequency rule; then, if nothing explains a failure yet, the behaviour."""
         f = self._out(which)
         model = self._expected_model(self.width, self.top + 1)
-        A = _probe_matrices(f, self.P, self.width)  # (positions, out, in)
+        A = probe_matrices(f, self.P, self.width)  # (positions, out, in)
         bad = self._non_finite(A, label)
         if bad is not None:
             return [bad], None, None
@@ -164,10 +164,10 @@ class _RopeAudit(_RopeChecks):
         ignored = self._ignores_positions(f, label)
         if ignored is not None:
             return [ignored], None, None
-        st = _structure(A, self.P, self.width, self.cfg.rope_type == "proportional")
+        st = read_structure(A, self.P, self.width, self.cfg.rope_type == "proportional")
         if st.kind != "rotation" or st.layout is None:
             return self._generic(f, model, st, label)
-        ang = _read_angles(st, self.P, model.layout)
+        ang = read_angles(st, self.P, model.layout)
         if self.layout == "auto":
             self.found_layout = ang.layout
             model = self._expected_model(self.width, self.top + 1)
@@ -242,23 +242,23 @@ class _RopeAudit(_RopeChecks):
             A = np.roll(np.roll(A, -o, axis=1), -o, axis=2)
         return A, f
 
-    def _frequencies(self, ang: _Angles, precision, model: _Model) -> _Frequencies:
+    def _frequencies(self, ang: Angles, precision, model: RopeModel) -> _Frequencies:
         r"""The measured frequencies against the expected rule, else named alternatives, else a fitted base."""
         n, d = ang.theta.size, self.width
         rtol = FREQ_RTOL_LOW if precision in ("float16", "bfloat16") else FREQ_RTOL
-        cands = _candidates(self.cfg, self.top + 1 if self.seq_len is None else self.seq_len, d)
-        c = _first_match(cands, ang.theta, ang.rho, rtol)
-        fitted = None if c is not None else _fit_base(ang.theta, 2 * n)
+        cands = rule_candidates(self.cfg, self.top + 1 if self.seq_len is None else self.seq_len, d)
+        c = first_match(cands, ang.theta, ang.rho, rtol)
+        fitted = None if c is not None else fit_base(ang.theta, 2 * n)
         matched = None
         if c is not None:
             mp_theta = model.theta_mp if c.name == "" else tuple(mpmath.mpf(float(t)) for t in c.theta)
-            matched = _Model(ang.layout, c.theta, mp_theta, c.attention_factor, 2 * n, d)
+            matched = RopeModel(ang.layout, c.theta, mp_theta, c.attention_factor, 2 * n, d)
         elif fitted is not None:
             th = inverse_frequencies(2 * n, fitted)  # (pairs,)
-            matched = _Model(ang.layout, th, tuple(mpmath.mpf(float(t)) for t in th), ang.rho, 2 * n, d)
+            matched = RopeModel(ang.layout, th, tuple(mpmath.mpf(float(t)) for t in th), ang.rho, 2 * n, d)
         return _Frequencies(c, fitted, matched, cands)
 
-    def _angle_findings(self, f, label, st: _Structure, ang: _Angles) -> list[Finding]:
+    def _angle_findings(self, f, label, st: Structure, ang: Angles) -> list[Finding]:
         r"""Layout, rotary width, cos/sin swap, direction, offset, and angles that leave ``m theta_i``."""
         d, n, layout, quarter = self.width, len(st.pairs), ang.layout, ang.quarter
         findings = []
@@ -266,7 +266,7 @@ class _RopeAudit(_RopeChecks):
             findings.append(
                 self._example_finding(
                     "layout-half-vs-interleaved",
-                    f"pairs channels in the {layout} layout ({_pairs_text(st.pairs)}), not {self.layout}",
+                    f"pairs channels in the {layout} layout ({pairs_text(st.pairs)}), not {self.layout}",
                     f,
                     label,
                     lambda X, p, mw, w: rope_exact_float(X, p, replace(mw, layout=layout)),
@@ -328,7 +328,7 @@ class _RopeAudit(_RopeChecks):
             )
         return findings
 
-    def _frequency_findings(self, f, label, ang: _Angles, freq: _Frequencies, model: _Model) -> list[Finding]:
+    def _frequency_findings(self, f, label, ang: Angles, freq: _Frequencies, model: RopeModel) -> list[Finding]:
         r"""The frequency rule or base or attention factor the output computes instead of the configured one."""
         if ang.jumps:  # no single frequency describes such angles: the frequency findings would be noise
             return []
@@ -360,7 +360,7 @@ class _RopeAudit(_RopeChecks):
             ]
         if full and c is None:  # the frequencies of a known rule with another attention factor
             rtol = FREQ_RTOL_LOW if ang.theta.size and self._low_precision else FREQ_RTOL
-            same = [k for k in freq.candidates if k.theta.size == n and _same_frequencies(theta, k.theta, rtol)]
+            same = [k for k in freq.candidates if k.theta.size == n and same_frequencies(theta, k.theta, rtol)]
             if same:
                 k, af = same[0], model.attention_factor
                 what = "the configured rule's" if not k.name else k.sentence + "'s"
@@ -382,7 +382,7 @@ class _RopeAudit(_RopeChecks):
                 ]
         if full and c is None and fitted is None:
             expected = freq.candidates[0].theta  # (pairs,) when the width is the configured one
-            worst = _worst_pair(theta, expected) if expected.size == n else 0
+            worst = furthest_pair(theta, expected) if expected.size == n else 0
             return [
                 self._example_finding(
                     "disagrees-with-reference",
@@ -405,7 +405,7 @@ class _RopeAudit(_RopeChecks):
             ]
         return []
 
-    def _matched(self, ang: _Angles, freq: _Frequencies, precision, eps) -> RopeMatch:
+    def _matched(self, ang: Angles, freq: _Frequencies, precision, eps) -> RopeMatch:
         r"""What the output computes, as far as the probes tell."""
         c, fitted = freq.candidate, freq.fitted
         base_matched = c.base if c is not None and c.name in ("", "wrong-scaling") else fitted
@@ -483,7 +483,8 @@ def _audit_rope_multiaxis(
     except Exception as e:  # noqa: BLE001 - the user's function may raise anything
         first = (str(e).splitlines() or [""])[0]
         raise AuditCallError(
-            f"{name or _name(fn)}(vectors (3, {width}), positions (3, {probe_axes})) raised {type(e).__name__}: "
+            f"{name or function_name(fn)}(vectors (3, {width}), positions (3, {probe_axes})) raised "
+            f"{type(e).__name__}: "
             f"{first} (a multi-axis audit calls fn(vectors, positions) with one position vector per token)"
         ) from None
     report = None
@@ -590,9 +591,9 @@ def audit_rope(
             if extra:
                 report = replace(report, findings=report.findings + extra)
         return report
-    except _ShapeError as e:
+    except ShapeError as e:
         raise AuditCallError(
-            f"{name or _name(fn)} returned shape {e.args[0]} for some inputs and the input's shape for others"
+            f"{name or function_name(fn)} returned shape {e.args[0]} for some inputs and the input's shape for others"
         ) from None
 
 
@@ -601,7 +602,7 @@ def assert_rope_conforms(fn, layout: str = "auto", base: float = 10000.0, **kwar
     listing the findings if there are any; returns the report otherwise."""
     report = audit_rope(fn, layout=layout, base=base, **kwargs)
     if not report.ok:
-        lines = [f"{_name(fn)} does not conform to RoPE ({layout}, base {base:g}):"]
-        lines += [f"  [{f.id}] {f.message} (example: {_short(f.example)})" for f in report.findings]
+        lines = [f"{function_name(fn)} does not conform to RoPE ({layout}, base {base:g}):"]
+        lines += [f"  [{f.id}] {f.message} (example: {example_text(f.example)})" for f in report.findings]
         raise RopeConformanceError("\n".join(lines))
     return report

@@ -11,11 +11,11 @@ from dataclasses import replace
 import numpy as np
 from posproof.numeric import _validate
 from posproof.numeric import precision_profile as pp
-from posproof.numeric.audit.call import RopeCall, _Caller
-from posproof.numeric.audit.model import _Model, _reference_rows, rope_exact_float
-from posproof.numeric.audit.probe import _probe_positions
-from posproof.numeric.audit.report import Finding, _fmt
-from posproof.numeric.audit.rules import _candidates
+from posproof.numeric.audit.call import Caller, RopeCall
+from posproof.numeric.audit.model import RopeModel, reference_rows, rope_exact_float
+from posproof.numeric.audit.probe import probe_positions
+from posproof.numeric.audit.report import Finding, exact_text
+from posproof.numeric.audit.rules import rule_candidates
 from posproof.numeric.scaling.rules import RopeScaling
 from posproof.numeric.tolerances import AUDIT_EXAMPLE_ATOL as EXAMPLE_ATOL
 from posproof.numeric.tolerances import AUDIT_NORM_RTOL as NORM_RTOL
@@ -31,7 +31,7 @@ def _factor_of(rotary_dim: int, width: int) -> float:
     return f
 
 
-class _RopeAuditBase:
+class RopeAuditBase:
     r"""The configuration audited against, the function's caller, the probed positions and the random state."""
 
     def __init__(self, fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, seed):
@@ -56,8 +56,8 @@ class _RopeAuditBase:
         self.max_position = _validate.positive_int(max_position, "max_position", 4)
         self.seq_len = seq_len
         self.rng = np.random.default_rng(seed)
-        self.caller = _Caller(fn, self.call, self.base, self._expected_model)
-        self.P = _probe_positions(self.max_position)
+        self.caller = Caller(fn, self.call, self.base, self._expected_model)
+        self.P = probe_positions(self.max_position)
         self.top = self.P[-1]
         self._widths_cache: list[int] | None = None
         self.found_layout: str | None = None  # the layout the probes found (set by the audit)
@@ -74,14 +74,14 @@ class _RopeAuditBase:
             return self.cfg
         return RopeScaling.from_mapping(width, self.base, self.scaling_mapping, self.mpe)
 
-    def _expected_model(self, width: int, seq_len: int) -> _Model:
+    def _expected_model(self, width: int, seq_len: int) -> RopeModel:
         cfg = self._cfg_at(width)
         L = self.seq_len if self.seq_len is not None else seq_len
         th, af = cfg.inv_freq(L)
         th_mp, _ = cfg.inv_freq_mp(L, dps=REFERENCE_DPS)
         # under "auto", examples are built in the layout the probes found (interleaved until then)
         layout = (self.found_layout or "interleaved") if self.layout == "auto" else self.layout
-        return _Model(layout, th, tuple(th_mp), af, cfg.d, width)
+        return RopeModel(layout, th, tuple(th_mp), af, cfg.d, width)
 
     def expected_dict(self) -> dict:
         return {
@@ -192,17 +192,17 @@ class _RopeAuditBase:
                     diff = diff * (np.max(np.abs(alone - approx), axis=1) > EXAMPLE_ATOL)
                 if np.max(diff) > EXAMPLE_ATOL:
                     j = int(np.argmax(diff))
-                    ref = _reference_rows(X[j : j + 1], pos[j : j + 1], model)
+                    ref = reference_rows(X[j : j + 1], pos[j : j + 1], model)
                     return {
                         "width": w,
                         "positions": [m],
                         "vectors": X[j : j + 1].tolist(),
-                        "expected": [_fmt(v) for v in ref[0]],
+                        "expected": [exact_text(v) for v in ref[0]],
                         "got": got[j].tolist(),
                     }
         return {"width": self.width}
 
-    def _bug_width(self, X, pos, mw: _Model, w: int, factor: float):
+    def _bug_width(self, X, pos, mw: RopeModel, w: int, factor: float):
         r"""The configured rule at rotary fraction ``factor`` instead of the configured one."""
         r = int(w * factor)
         if r < 2 or r % 2:
@@ -219,10 +219,10 @@ class _RopeAuditBase:
             return None
         return rope_exact_float(X, pos, replace(mw, theta=th, attention_factor=af, rotary_dim=r))
 
-    def _bug_rule(self, X, pos, mw: _Model, w: int, key: str):
-        r"""The named alternative ``key`` of :func:`_candidates` at width ``w``."""
+    def _bug_rule(self, X, pos, mw: RopeModel, w: int, key: str):
+        r"""The named alternative ``key`` of :func:`rule_candidates` at width ``w``."""
         L = self.top + 1 if self.seq_len is None else self.seq_len
-        alt = [c for c in _candidates(self._cfg_at(w), L, w) if c.key == key]
+        alt = [c for c in rule_candidates(self._cfg_at(w), L, w) if c.key == key]
         if not alt or alt[0].theta.size != mw.rotary_dim // 2:
             return None
         return rope_exact_float(X, pos, replace(mw, theta=alt[0].theta, attention_factor=alt[0].attention_factor))

@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import numpy as np
 from posproof.numeric import precision_profile as pp
-from posproof.numeric.audit.call import _ShapeError
-from posproof.numeric.audit.model import _Model, _reference_rows, rope_exact_float
-from posproof.numeric.audit.probe import _Angles, _same_frequencies, _Structure, _wrap
-from posproof.numeric.audit.report import AuditCallError, Finding, RopeMatch, _pairs_text
-from posproof.numeric.audit.rope_base import _RopeAuditBase
+from posproof.numeric.audit.call import ShapeError
+from posproof.numeric.audit.model import RopeModel, reference_rows, rope_exact_float
+from posproof.numeric.audit.probe import Angles, Structure, same_frequencies, wrap_angle
+from posproof.numeric.audit.report import AuditCallError, Finding, RopeMatch, pairs_text
+from posproof.numeric.audit.rope_base import RopeAuditBase
 from posproof.numeric.formatting import show
 from posproof.numeric.tolerances import AUDIT_ANGLE_JUMP_RTOL as ANGLE_JUMP_RTOL
 from posproof.numeric.tolerances import AUDIT_BFLOAT16_EPS as BFLOAT16_EPS
@@ -34,7 +34,7 @@ def _allowed(eps: float | None, positions: np.ndarray, theta_max: float) -> np.n
     return SHIFT_ATOL + 8 * e * np.abs(positions).astype(np.float64) * theta_max
 
 
-class _RopeChecks(_RopeAuditBase):
+class RopeChecks(RopeAuditBase):
     r"""The checks that follow the structure (used by :class:`numeric.audit.rope._RopeAudit`)."""
 
     # ---- positions
@@ -86,7 +86,7 @@ class _RopeChecks(_RopeAuditBase):
         return {"width": w, "vectors": np.concatenate([v, v]).tolist(), "positions": [7, 7], "got": y.tolist()}
 
     # ---- 16-bit inputs (dtype=)
-    def _input_dtype_finding(self, which: int, label, st: _Structure, ang: _Angles) -> Finding | None:
+    def _input_dtype_finding(self, which: int, label, st: Structure, ang: Angles) -> Finding | None:
         r"""With 16-bit inputs (``dtype=``): every pair ``i`` of a unit vector on the first channel of each pair, at
         positions 1001 .. 30011, must turn by ``m theta_i`` to within the dtype's rounding of cos and sin. Positions
         or angles built in the input dtype (rotary-embedding-torch) give 1001, 1002 and 1003 one angle (seen in the
@@ -99,7 +99,7 @@ class _RopeChecks(_RopeAuditBase):
         b = np.array([p[1] for p in st.pairs])
         model = self._expected_model(d, self.top + 1)
         theta = ang.theta  # (pairs,) as measured on float64 probes
-        if _same_frequencies(theta, model.theta, FREQ_RTOL_LOW):
+        if same_frequencies(theta, model.theta, FREQ_RTOL_LOW):
             theta = model.theta  # the configured frequencies, exact
         ms = np.array([m for m in (1001, 1002, 1003, 3001, 10007, 30011) if m <= self.max_position])
         if not ms.size:
@@ -112,7 +112,7 @@ class _RopeChecks(_RopeAuditBase):
         y = np.asarray(outs[which], dtype=np.float64).reshape(xa.shape)[:-1]  # (positions, d)
         with np.errstate(invalid="ignore"):
             got = np.arctan2(y[:, b], y[:, a])  # (positions, pairs)
-            err = np.abs(_wrap(got - ms[:, None] * theta[None, :]))
+            err = np.abs(wrap_angle(got - ms[:, None] * theta[None, :]))
         err = np.where(np.isfinite(err), err, np.pi)
         bad = err > INPUT_DTYPE_ANGLE_TOL  # (positions, pairs)
         if not bad.any():
@@ -134,7 +134,7 @@ class _RopeChecks(_RopeAuditBase):
             "positions": [m],
             "vectors": [vec.tolist()],
             "pair": [int(a[i]), int(b[i])],
-            "expected_angle": float(_wrap(m * theta[i])),
+            "expected_angle": float(wrap_angle(m * theta[i])),
             "got_angle": float(got[j, i]),
         }
         return Finding("low-precision-angles", message, ex, label)
@@ -157,7 +157,7 @@ class _RopeChecks(_RopeAuditBase):
         )
 
     # ---- precision of the angles
-    def _precision(self, f, st: _Structure, layout, delta, omega, sigma, model: _Model):
+    def _precision(self, f, st: Structure, layout, delta, omega, sigma, model: RopeModel):
         r"""``(eps, stage, name)``: the median relative angle error on angles of 16..128 rad (stage 1) and, if that
         is small, on 256..3e5 rad (stage 2), and the dtype it indicates."""
         if self.call.cached:
@@ -167,7 +167,7 @@ class _RopeChecks(_RopeAuditBase):
         a = np.array([p[0] for p in st.pairs])
         b = np.array([p[1] for p in st.pairs])
         theta = np.abs(omega)  # measured frequencies (exact enough for prediction: see below)
-        if model.theta.size == n and _same_frequencies(theta, model.theta, FREQ_RTOL_LOW):
+        if model.theta.size == n and same_frequencies(theta, model.theta, FREQ_RTOL_LOW):
             theta = model.theta  # the exact expected frequencies: their rounding is part of what is measured
         ms = np.array([m for m in (1001, 3001, 10007, 30011, 100003, 300007, 1000003) if m <= self.max_position])
         if not ms.size:
@@ -180,7 +180,7 @@ class _RopeChecks(_RopeAuditBase):
         exact = delta[None, :] + sigma * ms[:, None] * theta[None, :]  # (positions, pairs)
         mag = np.abs(ms[:, None] * theta[None, :])
         with np.errstate(invalid="ignore", divide="ignore"):  # pairs that do not turn (proportional): no error
-            err = np.where(theta[None, :] == 0, 0.0, np.abs(_wrap(phi - exact)) / mag)  # (positions, pairs)
+            err = np.where(theta[None, :] == 0, 0.0, np.abs(wrap_angle(phi - exact)) / mag)  # (positions, pairs)
         if (~np.isfinite(err)).any():  # non-finite angles (float16 overflows at 65504)
             return float("inf"), 1, "float16"
         # angles of 0.25 .. 3 rad cannot wrap by a relative error < 1: there a jump is seen for what it is
@@ -219,7 +219,7 @@ class _RopeChecks(_RopeAuditBase):
         return Finding("low-precision-angles", msg, self._example(f, bug), label)
 
     # ---- behavioural checks on random vectors
-    def _behaviour(self, f, model: _Model | None, eps, st: _Structure, label) -> list[Finding]:
+    def _behaviour(self, f, model: RopeModel | None, eps, st: Structure, label) -> list[Finding]:
         d = self.width
         out = []
         top = self.top
@@ -269,7 +269,7 @@ class _RopeChecks(_RopeAuditBase):
         xs = rng.uniform(-1, 1, (4, d))
         ps = np.array([0, 1, 3, 10])
         got = f(xs, ps)
-        ref = _reference_rows(xs, ps, model).astype(float)
+        ref = reference_rows(xs, ps, model).astype(float)
         if np.max(np.abs(got - ref)) > max(EXAMPLE_ATOL, 64 * (eps or 0) * 10) and not out:
             out.append(
                 Finding(
@@ -281,13 +281,13 @@ class _RopeChecks(_RopeAuditBase):
             )
         return out
 
-    def _generic(self, f, model, st: _Structure, label):
+    def _generic(self, f, model, st: Structure, label):
         r"""The structure is not a rotation per pair in a known layout: the behavioural checks say what fails."""
         if st.kind == "not-orthogonal":  # the root cause; scores then fail to be relative as a consequence
             out = [
                 Finding(
                     "not-norm-preserving",
-                    f"its 2x2 blocks are not rotations (pairs {_pairs_text(st.pairs)})",
+                    f"its 2x2 blocks are not rotations (pairs {pairs_text(st.pairs)})",
                     self._norm_example(f),
                     label,
                 )
@@ -308,7 +308,7 @@ class _RopeChecks(_RopeAuditBase):
             out.append(
                 Finding(
                     "disagrees-with-reference",
-                    f"pairs no channels the way RoPE does ({'no pairs' if not st.pairs else _pairs_text(st.pairs)})",
+                    f"pairs no channels the way RoPE does ({'no pairs' if not st.pairs else pairs_text(st.pairs)})",
                     self._example(f),
                     label,
                 )
@@ -319,7 +319,7 @@ class _RopeChecks(_RopeAuditBase):
         return out, match, None
 
     # ---- the precision profile of the function (float32 inputs)
-    def _profile(self, f, model: _Model, expected: bool = False) -> pp.Profile | None:
+    def _profile(self, f, model: RopeModel, expected: bool = False) -> pp.Profile | None:
         if self.max_position - max(pp.DISTANCES) < 1:  # no room for the profile's distances: no profile
             return None
         if self._length_dependent() and expected:
@@ -342,7 +342,7 @@ class _RopeChecks(_RopeAuditBase):
             return pp.function_profile(
                 rotate, probe, tolerance=self.tolerance, max_position=self.max_position - max(pp.DISTANCES)
             )
-        except (AuditCallError, _ShapeError):
+        except (AuditCallError, ShapeError):
             return None
 
     def _length_dependent(self) -> bool:

@@ -1,7 +1,7 @@
 r"""The frequency rules an audited function is matched against: the configured rule first, then named
 plausible mistakes (no scaling, another scaling rule, YaRN's correction range from the wrong length, the head
-width instead of the rotary width, wrong exponents) as :class:`_Candidate`, and the base of geometric frequencies
-(:func:`_fit_base`)."""
+width instead of the rotary width, wrong exponents) as :class:`Candidate`, and the base of geometric frequencies
+(:func:`fit_base`)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from posproof.numeric.audit.probe import _same_frequencies
+from posproof.numeric.audit.probe import same_frequencies
 from posproof.numeric.scaling.rules import ROPE_TYPES, RopeScaling
 from posproof.numeric.sinusoid import inverse_frequencies
 from posproof.numeric.tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 
 
 @dataclass(frozen=True)
-class _Candidate:
+class Candidate:
     key: str  # stable across widths (for minimal examples at smaller widths)
     name: str  # finding id, or "" for the expected
     sentence: str
@@ -40,16 +40,16 @@ def _yarn_theta(cfg: RopeScaling, L0: float, clamp_high: float | None = None) ->
     return gamma * theta / s + (1 - gamma) * theta
 
 
-def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
+def rule_candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[Candidate]:
     r"""The expected frequencies first, then named alternatives (each a plausible mistake)."""
     d, b = cfg.d, cfg.base
     i = np.arange(d // 2, dtype=np.float64)
     theta = inverse_frequencies(d, b)  # (d/2,): b^(-2i/d), the plain rule
     th, af = cfg.inv_freq(seq_len)
-    out = [_Candidate("expected", "", "the configured rule", th, af, b)]
+    out = [Candidate("expected", "", "the configured rule", th, af, b)]
     if cfg.rope_type != "default":
         out.append(
-            _Candidate(
+            Candidate(
                 "no-scaling",
                 "wrong-scaling",
                 f"no scaling (plain RoPE, base {b:g}) instead of {cfg.rope_type}",
@@ -86,7 +86,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
         except ValueError:
             continue
         out.append(
-            _Candidate(
+            Candidate(
                 f"rule:{rule}",
                 "wrong-scaling",
                 f"the {rule} rule (factor {params['factor']:g}) instead of {cfg.rope_type}",
@@ -98,7 +98,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
     if cfg.rope_type == "yarn" and cfg.L0 is not None:
         s = cfg.s
         out.append(
-            _Candidate(
+            Candidate(
                 "yarn-extended",
                 "wrong-scaling",
                 f"YaRN with the correction range computed from the extended length {s:g} x L0 instead of L0 = {cfg.L0}",
@@ -108,7 +108,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
             )
         )
         out.append(
-            _Candidate(
+            Candidate(
                 "yarn-clamped",
                 "wrong-scaling",
                 "YaRN with the correction range clamped to d/2 - 1 instead of d - 1",
@@ -118,15 +118,13 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
             )
         )
         out.append(
-            _Candidate(
-                "yarn-no-attention", "wrong-scaling", "YaRN frequencies without its attention factor", th, 1.0, b
-            )
+            Candidate("yarn-no-attention", "wrong-scaling", "YaRN frequencies without its attention factor", th, 1.0, b)
         )
     if cfg.rope_type == "longrope" and cfg.L0 is not None:
         long = seq_len > cfg.L0
         other, other_af = cfg.inv_freq(cfg.L0 if long else cfg.L0 + 1)
         out.append(
-            _Candidate(
+            Candidate(
                 "longrope-other-table",
                 "wrong-scaling",
                 f"LongRoPE's {'short_factor' if long else 'long_factor'} at length {seq_len} "
@@ -138,7 +136,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
         )
     if cfg.rope_type != "default" and af != 1.0:
         out.append(
-            _Candidate(
+            Candidate(
                 "no-attention",
                 "wrong-scaling",
                 f"{cfg.rope_type} frequencies without the attention factor {af:.6g}",
@@ -151,7 +149,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
     scale = th / theta  # what the rule does to each frequency
     if d < width:
         out.append(
-            _Candidate(
+            Candidate(
                 "partial-width",
                 "partial-rotary-width",
                 f"theta_i = b^(-2i/{width}): built over the head width {width} instead of the rotary width {d}",
@@ -161,7 +159,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
             )
         )
     out.append(
-        _Candidate(
+        Candidate(
             "exp-i/d",
             "frequency-exponent",
             "theta_i = b^(-i/d) (exponent i/d instead of 2i/d)",
@@ -171,7 +169,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
         )
     )
     out.append(
-        _Candidate(
+        Candidate(
             "exp-off-by-one",
             "frequency-exponent",
             "theta_i = b^(-2(i+1)/d) (exponent off by one pair)",
@@ -182,7 +180,7 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
     )
     if d >= 4:
         out.append(
-            _Candidate(
+            Candidate(
                 "exp-t2t",
                 "frequency-exponent",
                 "theta_i = b^(-i/(d/2-1)) (tensor2tensor's timescales)",
@@ -194,17 +192,17 @@ def _candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[_Candidate]:
     return out
 
 
-def _first_match(cands: list[_Candidate], theta: np.ndarray, rho: float, rtol: float) -> _Candidate | None:
+def first_match(cands: list[Candidate], theta: np.ndarray, rho: float, rtol: float) -> Candidate | None:
     r"""The first candidate whose frequencies are the measured ``theta`` ``(pairs,)`` within ``rtol`` and whose
     attention factor is ``rho`` within :data:`BLOCK_TOL`."""
     for c in cands:
-        if _same_frequencies(theta, c.theta, rtol):
+        if same_frequencies(theta, c.theta, rtol):
             if abs(rho - c.attention_factor) <= BLOCK_TOL:
                 return c
     return None
 
 
-def _fit_base(omega: np.ndarray, d: int) -> float | None:
+def fit_base(omega: np.ndarray, d: int) -> float | None:
     r"""The base ``b'`` with ``omega_i = b'^(-2i/d)`` if the frequencies are geometric from 1, else ``None``."""
     if omega.size < 2 or not np.all(omega > 0) or abs(omega[0] - 1) > 1e-3:
         return None

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from posproof.numeric.audit.call import _call_scheme, _to_numpy
-from posproof.numeric.audit.report import T5_FINDINGS, AuditCallError, Finding, SchemeReport, _name
+from posproof.numeric.audit.call import call_scheme, to_numpy
+from posproof.numeric.audit.report import T5_FINDINGS, AuditCallError, Finding, SchemeReport, function_name
 from posproof.numeric.t5 import t5_relative_bucket, t5_relative_bucket_uncapped
 
 #: Configurations audited (bidirectional, num_buckets, max_distance): T5's defaults for encoder and decoder, and
@@ -57,9 +57,9 @@ def audit_t5(bucket_fn, settings: Sequence[tuple] = T5_SETTINGS) -> SchemeReport
         r = np.arange(-4 * md, 4 * md + 1, dtype=np.int64)
         r = np.concatenate([r, [-100000, 100000]])
         args = (r, bidirectional, nb, md)
-        raw = _call_scheme(bucket_fn, args, f"(relative_position, {bidirectional}, {nb}, {md})")
+        raw = call_scheme(bucket_fn, args, f"(relative_position, {bidirectional}, {nb}, {md})")
         try:
-            got, _ = _to_numpy(raw, "the buckets")
+            got, _ = to_numpy(raw, "the buckets")
         except AuditCallError:
             got = np.asarray(raw)
         got = np.asarray(got)
@@ -115,4 +115,4 @@ def audit_t5(bucket_fn, settings: Sequence[tuple] = T5_SETTINGS) -> SchemeReport
     checked = "buckets of r = key - query in [-4 max_distance, 4 max_distance] and +-100000 for " + "; ".join(
         f"(bidirectional={b}, num_buckets={n}, max_distance={m})" for b, n, m in settings
     )
-    return SchemeReport("t5", tuple(findings), checked, _name(bucket_fn))
+    return SchemeReport("t5", tuple(findings), checked, function_name(bucket_fn))

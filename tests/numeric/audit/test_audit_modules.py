@@ -5,8 +5,8 @@ import mpmath
 import numpy as np
 import pytest
 from posproof.numeric import audit
-from posproof.numeric.audit.model import _Model, rope_exact_float
-from posproof.numeric.audit.rules import _candidates, _fit_base
+from posproof.numeric.audit.model import RopeModel, rope_exact_float
+from posproof.numeric.audit.rules import fit_base, rule_candidates
 from posproof.numeric.audit.t5 import _t5_variant
 from posproof.numeric.rotary import rope
 from posproof.numeric.scaling.rules import RopeScaling
@@ -31,7 +31,7 @@ def test_rope_exact_float_is_the_rotary_kernel(layout, rotary_dim, attention_fac
     x = rng.uniform(-1, 1, (5, 8))  # (tokens, width)
     pos = np.array([0, 1, 3, 100, 4096])
     theta = inverse_frequencies(rotary_dim, 500.0)
-    model = _Model(layout, theta, tuple(mpmath.mpf(float(t)) for t in theta), attention_factor, rotary_dim, 8)
+    model = RopeModel(layout, theta, tuple(mpmath.mpf(float(t)) for t in theta), attention_factor, rotary_dim, 8)
     want = rope(x, pos, layout=layout, inv_freq=theta, attention_factor=attention_factor, rotary_dim=rotary_dim)
     np.testing.assert_array_equal(rope_exact_float(x, pos, model), want)
     angles = pos[:, None] * theta  # explicit angles: the same rotation
@@ -40,12 +40,12 @@ def test_rope_exact_float_is_the_rotary_kernel(layout, rotary_dim, attention_fac
 
 def test_candidates_start_with_the_configured_rule_and_fit_the_base():
     cfg = RopeScaling.from_mapping(16, 10000.0, {"rope_type": "linear", "factor": 4.0})
-    cands = _candidates(cfg, 1024, 16)
+    cands = rule_candidates(cfg, 1024, 16)
     np.testing.assert_array_equal(cands[0].theta, cfg.inv_freq(1024)[0])
     assert cands[1].key == "no-scaling"
     np.testing.assert_array_equal(cands[1].theta, inverse_frequencies(16, 10000.0))
-    assert _fit_base(inverse_frequencies(16, 20000.0), 16) == pytest.approx(20000.0)
-    assert _fit_base(inverse_frequencies(16, 20000.0) / 2, 16) is None  # not geometric from 1
+    assert fit_base(inverse_frequencies(16, 20000.0), 16) == pytest.approx(20000.0)
+    assert fit_base(inverse_frequencies(16, 20000.0) / 2, 16) is None  # not geometric from 1
 
 
 def test_unhalved_t5_variant_is_a_one_sided_t5_per_side():
