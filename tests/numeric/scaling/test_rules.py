@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from posproof.numeric import tolerances
+from posproof.numeric.scaling import rules as SC
 from posproof.numeric.scaling.rules import (
     KEYS,
     RopeScaling,
@@ -20,7 +21,6 @@ from posproof.numeric.scaling.rules import (
     rope_inv_freq_mp,
     rope_scaling_from_config,
 )
-from posproof.numeric.scaling import rules as SC
 from posproof.numeric.sinusoid import inverse_frequencies
 
 from tests import strategies as S
