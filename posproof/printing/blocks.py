@@ -318,11 +318,11 @@ def fact_tables(c: Fact) -> list[Block]:
     return out
 
 
-def _method(c) -> str:
+def method_text(c) -> str:
     return c.describe_method(settings.DEFAULT_DPS)
 
 
-def _why(step: Step, proved: bool = True) -> str:
+def why_text(step: Step, proved: bool = True) -> str:
     return f"{step.why} [{', '.join(step.strategy)}]" if proved else step.why
 
 
@@ -377,7 +377,7 @@ def _blocks(c) -> list[Block]:
         for dfn in c.definitions:
             out.append(Block("para", f"Where, by definition ({dfn.why}; `{dfn.implementation}` checked):"))
             out += _definition_math(dfn)
-        out.append(Block("para", f"Computed with {_method(c)}:"))
+        out.append(Block("para", f"Computed with {method_text(c)}:"))
         out += fact_tables(c)
         return out
     out += _given(c) + _assumptions(c)

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from posproof.printing.printers import LATEX_SETTINGS, LatexPrinter, _names, latex, pretty
-from posproof.printing.prose import _latex2text
+from posproof.printing.printers import LATEX_SETTINGS, LatexPrinter, latex, pretty, upright_names
+from posproof.printing.prose import latex_converter
 
 #: Widest displayed line, in the units of :func:`tex_width` (about one math letter of 10pt type; the standalone
 #: document's text is 16 cm wide). Lines are broken at the terms of sums to stay below it.
@@ -34,7 +34,7 @@ def tex_width(tex: str) -> float:
     count 0.7, matrices the widest entry of each column. A layout estimate (the PDF test measures for real)."""
     from pylatexenc.latexwalker import LatexWalker
 
-    _, parse = _latex2text()
+    _, parse = latex_converter()
     nodes = LatexWalker(tex, latex_context=parse, tolerant_parsing=True).get_latex_nodes()[0]
     return _nodes_width(nodes)
 
@@ -121,7 +121,7 @@ def _environment_width(nd) -> float:
 def _signed_terms(e) -> list[tuple[str, object]]:
     r"""The terms of a sum in printing order, each with the sign it is printed with: ``[("", a), ("- ", b)]``
     (the term then without its minus)."""
-    printer = LatexPrinter(dict(LATEX_SETTINGS, symbol_names=_names(e)))
+    printer = LatexPrinter(dict(LATEX_SETTINGS, symbol_names=upright_names(e)))
     out = []
     for j, term in enumerate(printer._as_ordered_terms(e)):
         if j and term.could_extract_minus_sign():

@@ -8,7 +8,7 @@ import json
 
 import sympy as sp
 
-from posproof.printing.blocks import _method, fact_tables
+from posproof.printing.blocks import fact_tables, method_text
 from posproof.printing.equations import formula_tex
 from posproof.printing.printers import latex, sstr
 from posproof.printing.prose import prose
@@ -28,7 +28,7 @@ def as_json(c) -> dict:
         return base | {
             "statement": c.statement,
             "claim": _jsonable(c.claim),
-            "method": _method(c),
+            "method": method_text(c),
             "definitions": [_definition_json(dfn) for dfn in c.definitions],
             "computed": [_table_json(t) for t in fact_tables(c)],
         }

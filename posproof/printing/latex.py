@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from posproof.printing.blocks import Block, blocks
-from posproof.printing.prose import _tex_escape, prose
+from posproof.printing.prose import prose, tex_escape
 
 # ---- LaTeX -----------------------------------------------------------------------------------------------------
 
@@ -32,7 +32,7 @@ def blocks_latex(bs: Iterable[Block], level: str = "subsection") -> str:
         elif b.kind == "step":
             num = f"({b.number}) " if b.number else ""
             shown = f"\n{_display_latex(b.tex)}" if b.tex else " (the statement above)"
-            out.append(f"{num}{prose(b.text, 'latex')} {{\\small[{_tex_escape(b.code)}]}}{shown}")
+            out.append(f"{num}{prose(b.text, 'latex')} {{\\small[{tex_escape(b.code)}]}}{shown}")
         elif b.kind == "table":
             out[-1] += "\n" + table_latex(b)
     return "\n\n".join(out) + "\n"

@@ -16,7 +16,7 @@ from sympy.printing.latex import greek_letters_set, modifier_dict
 from sympy.printing.pretty.pretty import PrettyPrinter as _SympyPrettyPrinter
 from sympy.printing.str import StrPrinter as _SympyStrPrinter
 
-from posproof.printing.prose import _tex_escape, math_text
+from posproof.printing.prose import math_text, tex_escape
 
 #: LaTeX printer settings used everywhere (golden files pin the output).
 LATEX_SETTINGS = dict(mat_delim="(", mul_symbol=None, ln_notation=True)  # \ln, as the prose writes it
@@ -296,7 +296,7 @@ def _name_tex(name: str) -> str | None:
     return None
 
 
-def _names(expr) -> dict:
+def upright_names(expr) -> dict:
     r"""Multi-letter symbol names (``pos``) and multi-letter subscripts (``d_{\mathrm{model}}``) print upright."""
     if not isinstance(expr, sp.Basic):
         return {}
@@ -307,10 +307,10 @@ def _names(expr) -> dict:
 def latex(expr) -> str:
     r"""LaTeX of a SymPy object with the project's settings; a plain string becomes ``\text{...}``."""
     if isinstance(expr, str):
-        return r"\text{%s}" % _tex_escape(expr)
+        return r"\text{%s}" % tex_escape(expr)
     if not isinstance(expr, sp.Basic):
         expr = _sympify(expr)  # strict: numbers from our own code; strings are refused
-    return LatexPrinter(dict(LATEX_SETTINGS, symbol_names=_names(expr))).doprint(expr)
+    return LatexPrinter(dict(LATEX_SETTINGS, symbol_names=upright_names(expr))).doprint(expr)
 
 
 def sstr(expr) -> str:

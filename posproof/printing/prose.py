@@ -76,7 +76,7 @@ _TEX_SPECIALS = {
 }
 
 
-def _tex_escape(text: str) -> str:
+def tex_escape(text: str) -> str:
     r"""Plain text as LaTeX text (specials escaped, Unicode symbols as math)."""
     return "".join(_TEX_SPECIALS.get(ch) or _UNICODE_TEX.get(ch, ch) for ch in text)
 
@@ -117,7 +117,7 @@ def _fraction_text(node, l2tobj) -> str:
 
 
 @functools.cache
-def _latex2text():
+def latex_converter():
     r"""pylatexenc's LaTeX-to-Unicode converter, told about the few macros the claims use that it lacks."""
     from pylatexenc import macrospec
     from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, SpecialsTextSpec, get_default_latex_context_db
@@ -170,7 +170,7 @@ def math_text(tex: str) -> str:
     """
     from pylatexenc.latexwalker import LatexWalker
 
-    converter, parse = _latex2text()
+    converter, parse = latex_converter()
     if r"\begin{matrix}" in tex:  # a matrix in a line of text: rows separated by semicolons
         tex = tex.replace(r"\\", ";").replace("&", ",")
     nodes = LatexWalker(tex, latex_context=parse, tolerant_parsing=True).get_latex_nodes()[0]
@@ -198,7 +198,7 @@ def _tex_quotes(text: str, before: str) -> str:
 def _tex_code(text: str) -> str:
     r"""Code or a URL in ``\texttt``: specials escaped, a line may break after ``.`` (and in a URL after ``/``,
     ``?``, ``=``)."""
-    out = _tex_escape(text)
+    out = tex_escape(text)
     for ch in "/.?=" if "://" in text else ".":
         out = out.replace(ch, ch + r"\allowbreak{}")
     return out
@@ -226,7 +226,7 @@ def _html_quotes(text: str, before: str) -> str:
 def _tex_text(text: str, before: str) -> str:
     r"""Plain prose as LaTeX: quotes typeset (:func:`_tex_quotes`), ``>=``, ``<=``, ``!=`` and ``...`` as their
     symbols, specials escaped."""
-    return _tex_escape(_tex_quotes(_symbols(text), before))
+    return tex_escape(_tex_quotes(_symbols(text), before))
 
 
 #: Greek letters and symbols of plain prose as LaTeX math (inside a formula :func:`ascii_math` made).

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sympy.logic.boolalg import BooleanAtom
 
-from posproof.printing.blocks import Block, _method, _why, blocks, fact_tables
+from posproof.printing.blocks import Block, blocks, fact_tables, method_text, why_text
 from posproof.printing.equations import formula_text, given_plain, named
 from posproof.printing.printers import sstr
 from posproof.printing.prose import prose
@@ -53,7 +53,7 @@ def claim_text(c) -> str:
         out.append(f"  {prose(c.statement, 'text')}")
         for dfn in c.definitions:
             out.append(f"  where {sstr(dfn.lhs)} := {sstr(dfn.rhs)}  (checked: {dfn.implementation})")
-        out.append(f"  computed with {prose(_method(c), 'text')}:")
+        out.append(f"  computed with {prose(method_text(c), 'text')}:")
         for table in fact_tables(c):
             out += table_text(table)
         return "\n".join(out + _notes(c)) + "\n"
@@ -63,7 +63,7 @@ def claim_text(c) -> str:
     for k, st in enumerate(c.steps, 1):
         same = k <= len(shown) and not shown[k - 1]
         out.append(f"  {k}. (the statement above)" if same else f"  {k}. {sstr(st.lhs)} {st.rel} {sstr(st.rhs)}")
-        out.append(f"       because {prose(_why(st), 'text')}")
+        out.append(f"       because {prose(why_text(st), 'text')}")
     if not c.chained:
         out.append(f"  hence {sstr(c.lhs)} {c.rel} {sstr(c.rhs)}  [{', '.join(c.strategy)}]")
     return "\n".join(out + _notes(c)) + "\n"
