@@ -14,7 +14,7 @@ import numpy as np
 import sympy as sp
 from posproof.numeric import alibi
 from posproof.symbolic import sources
-from posproof.symbolic.attention import TOPIC, _identity, difference
+from posproof.symbolic.attention import TOPIC, difference, identity
 from posproof.symbolic.engine.core import Fact, Step, Theorem
 
 ALIBI = sources.ALIBI
@@ -83,7 +83,7 @@ def alibi_translation() -> Fact:
 
 
 def alibi_decay() -> Theorem:
-    return _identity(
+    return identity(
         "alibi-monotone-decay",
         "ALiBi's bias strictly decreases as the key moves further back",
         ALIBI,
@@ -106,7 +106,7 @@ hh = sp.Symbol("h", integer=True, positive=True)
 def alibi_slopes_form() -> Theorem:
     start = 2 ** (-(2 ** (-(sp.log(n_heads, 2) - 3))))  # the reference: start = ratio = 2^(-2^-(log2 n - 3))
     lhs = start * start ** (hh - 1)
-    return _identity(
+    return identity(
         "alibi-slopes-geometric",
         r"The reference's $\mathrm{start} \cdot \mathrm{ratio}^{h-1}$ is the geometric sequence $2^{-8h/n}$",
         ALIBI,

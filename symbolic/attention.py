@@ -47,11 +47,11 @@ MAT_SIZES = {d: (2, 3)}
 PAIR_SIZES = {h: (1, 2, 3)}
 
 
-def _vec(name: str) -> sp.MatrixSymbol:
+def column_vector(name: str) -> sp.MatrixSymbol:
     return sp.MatrixSymbol(name, d, 1)
 
 
-def _sq(name: str) -> sp.MatrixSymbol:
+def square_matrix(name: str) -> sp.MatrixSymbol:
     return sp.MatrixSymbol(name, d, d)
 
 
@@ -75,21 +75,21 @@ def difference(a, b):
     return sp.Add(a, sp.Mul(-1, b, evaluate=False), evaluate=False)
 
 
-def _identity(id_, title, source, steps, **kw):
+def identity(id_, title, source, steps, **kw):
     return Theorem(id_, title, TOPIC, source, tuple(steps), **kw)
 
 
 # ---- named symbols for the short statements (formula=) ---------------------------------------------------------
 _R_phi = sp.MatrixSymbol("R_phi", 2, 2)  # the rotation by phi
 _B2, _C_B = sp.MatrixSymbol("B", 2, 2), sp.MatrixSymbol("C(B)", 2, 2)
-_M_pp = sp.MatMul(sp.Transpose(_sq("W_q")), _sq("W_k"))
+_M_pp = sp.MatMul(sp.Transpose(square_matrix("W_q")), square_matrix("W_k"))
 
 
 # ================================================================================================================
 # The four-term expansion
 # ================================================================================================================
-W_q, W_k = _sq("W_q"), _sq("W_k")
-x_m, x_n, p_m, p_n = _vec("x_m"), _vec("x_n"), _vec("p_m"), _vec("p_n")
+W_q, W_k = square_matrix("W_q"), square_matrix("W_k")
+x_m, x_n, p_m, p_n = column_vector("x_m"), column_vector("x_n"), column_vector("p_m"), column_vector("p_n")
 
 
 def four_terms(q_word, q_pos_c, q_pos_d, W_word, W_pos, k_word, k_pos) -> list:
@@ -109,7 +109,7 @@ def expansion() -> Theorem:
     lhs = sp.MatMul(q, W_k, x_n + p_n)
     mid = (x_m + p_m).T * W_q.T * W_k * (x_n + p_n)
     rhs = sp.Add(*four_terms(W_q * x_m, W_q * p_m, W_q * p_m, W_k, W_k, x_n, p_n))
-    return _identity(
+    return identity(
         "attention-four-term-expansion",
         "$q_m^T k_n$ with absolute positions expands into four terms",
         f"{RELATIVE}; {TUPE}",
@@ -146,7 +146,7 @@ def rotation_commutant() -> Theorem:
     B, R = sp.ImmutableMatrix([[pa, pb], [pc, pe]]), sp.ImmutableMatrix(_rot(phi))
     lhs = sp.MatMul(B, R, evaluate=False)
     rhs = sp.MatAdd(sp.MatMul(R, B, evaluate=False), sp.sin(phi) * _commutator(pe - pa, pb + pc), evaluate=False)
-    return _identity(
+    return identity(
         "attention-rotation-commutant",
         r"$B R(\varphi) = R(\varphi) B + \sin\varphi \, C(B)$, where $C(B)$ has entries $\pm(\epsilon - \alpha)$, "
         r"$\beta + \gamma$: $B$ commutes with every rotation exactly when $\epsilon = \alpha$ and $\gamma = -\beta$ "
@@ -195,7 +195,7 @@ TRIG = ("expand", "expand_trig", "expand")
 def position_term_commuting() -> Theorem:
     lhs = _bilinear(sp.Matrix([[A_[i], -C_[i]], [C_[i], A_[i]]]))
     rhs = pairs(A_[i] * sp.cos((m - n) * theta_i) - C_[i] * sp.sin((m - n) * theta_i))
-    return _identity(
+    return identity(
         "attention-position-term-relative",
         r"Position $\to$ position with sinusoids is relative when $W_q^T W_k$ commutes with the pair rotations",
         f"{RELATIVE}; {sources.VASWANI}",
@@ -221,7 +221,7 @@ def position_term_general() -> Theorem:
     rel = (AL[i] + EP[i]) * sp.cos((m - n) * theta_i) + (BE[i] - GA[i]) * sp.sin((m - n) * theta_i)
     absolute = (EP[i] - AL[i]) * sp.cos((m + n) * theta_i) + (BE[i] + GA[i]) * sp.sin((m + n) * theta_i)
     rhs = pairs(half * rel + half * absolute)
-    return _identity(
+    return identity(
         "attention-position-term-absolute-part",
         r"For a general block the position $\to$ position term keeps a part in $m + n$",
         f"{RELATIVE}; {TUPE}",

@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 from posproof.numeric import deberta, formatting, tolerances
 from posproof.symbolic import sources
-from posproof.symbolic.attention import TOPIC, _identity, comps, d, l
+from posproof.symbolic.attention import TOPIC, comps, d, identity, l
 from posproof.symbolic.engine.core import Definition, Fact, Kernel, Step, Theorem
 
 DEBERTA = sources.DEBERTA
@@ -82,7 +82,7 @@ def deberta_window() -> Theorem:
     # Every pair with |i - j| < k is i - j = a - b, k = a + b + c + 1 for nonnegative integers a, b, c (take
     # c in {0, 1} by the parity of i - j + k - 1): the window written with symbols SymPy can reason about.
     i_w, k_w = j + a_ - b_, a_ + b_ + c_ + 1
-    return _identity(
+    return identity(
         "deberta-delta-exact-in-window",
         "Inside the window $|i - j| < k$ the clipped index is $i - j + k$ exactly",
         DEBERTA,
@@ -116,7 +116,7 @@ def deberta_from_four_terms() -> Theorem:
     full = comps((QC[l] + QR[d_ji, l]) * (KC[l] + KR[d_ij, l]))
     p2p = comps(QR[d_ji, l] * KR[d_ij, l])
     three = comps(QC[l] * KC[l] + QC[l] * KR[d_ij, l] + KC[l] * QR[d_ji, l])
-    return _identity(
+    return identity(
         "deberta-disentangled-from-four-terms",
         r"DeBERTa's three terms (c2c + c2p + p2c) are the four-term expansion of "
         r"$(Q^c_i + Q^r_{\delta(j,i)}) \cdot (K^c_j + K^r_{\delta(i,j)})$ without its position $\to$ position product",

@@ -15,15 +15,15 @@ from posproof.symbolic.attention import (
     MAT_SIZES,
     TOPIC,
     W_q,
-    _identity,
-    _sq,
-    _vec,
+    column_vector,
     difference,
     four_terms,
     h,
     i,
+    identity,
     l,
     pairs,
+    square_matrix,
     theta_i,
     x_m,
     x_n,
@@ -32,9 +32,9 @@ from posproof.symbolic.engine.core import Fact, Step, Theorem
 
 TXL = sources.TXL
 
-W_kE, W_kR = _sq("W_{k,E}"), _sq("W_{k,R}")
-u, v = _vec("u"), _vec("v")
-R_mn = _vec("R_{m-n}")
+W_kE, W_kR = square_matrix("W_{k,E}"), square_matrix("W_{k,R}")
+u, v = column_vector("u"), column_vector("v")
+R_mn = column_vector("R_{m-n}")
 _A_rel = sp.Function("A_rel")  # Transformer-XL's score of query i and key j (statements only)
 _shifted = sp.Function("S")  # the relative shift's output entry (i, j)
 
@@ -44,7 +44,7 @@ def txl_from_four_terms() -> Theorem:
     # key content keeps W_{k,E}; the query's position W_q p_m -> u (with content keys) and v (with R).
     lhs = sp.Add(*four_terms(W_q * x_m, u, v, W_kE, W_kR, x_n, R_mn))
     rhs = (W_q * x_m + u).T * W_kE * x_n + (W_q * x_m + v).T * W_kR * R_mn
-    return _identity(
+    return identity(
         "txl-from-four-terms",
         "Transformer-XL rewrites the four terms; the code adds $u$, $v$ to the query",
         TXL,
@@ -94,7 +94,7 @@ def txl_shift_index() -> Theorem:
     klen = qlen + mlen
     lhs = qlen + ri * klen + rj  # offset of output (i, j) in the padded buffer (first row of q_len entries dropped)
     rhs = ri * (klen + 1) + (rj + qlen - ri)  # row i, column j + q_len - i of the padded (q_len, k_len + 1) matrix
-    return _identity(
+    return identity(
         "txl-rel-shift-index",
         r"The relative shift reads output $(i, j)$ from padded row $i$, column $j + q_{\mathrm{len}} - i$",
         TXL,
@@ -115,7 +115,7 @@ def txl_shift_index() -> Theorem:
 def txl_shift_distance() -> Theorem:
     klen = qlen + mlen
     lhs = difference(sp.Add(klen, -1, evaluate=False), sp.Add(rj + qlen - ri, -1, evaluate=False))  # k_len-1-c
-    return _identity(
+    return identity(
         "txl-rel-shift-distance",
         r"On and below the diagonal the shifted entry has distance $i + m_{\mathrm{len}} - j$",
         TXL,

@@ -50,7 +50,7 @@ from posproof.numeric import formatting
 from posproof.symbolic.engine import settings
 from posproof.symbolic.engine.display import Printable
 from posproof.symbolic.engine.kernel import Kernel
-from posproof.symbolic.engine.numeric_line import Domain, _key, _numeric_check, _size_combinations
+from posproof.symbolic.engine.numeric_line import Domain, domain_key, numeric_check, size_combinations
 from posproof.symbolic.engine.results import NumericResult, StepResult, VerifyResult
 from posproof.symbolic.engine.step import RELATIONS, Step
 from posproof.symbolic.engine.strategies import (
@@ -146,7 +146,7 @@ def _run_step(k: int, step: Step, dps: int, sizes_list, domains, rng, given=()) 
     except Exception as e:  # a strategy that cannot handle the expression proves nothing
         sym, reason = False, f"strategy raised {type(e).__name__}: {e}"
     try:
-        num = _numeric_check(step, dps, sizes_list, domains, rng, given)
+        num = numeric_check(step, dps, sizes_list, domains, rng, given)
     except Exception as e:  # an expression that cannot be evaluated is not checked: a failure
         num = NumericResult("disagree", 0, math.inf, f"numeric evaluation raised {type(e).__name__}: {e}")
     return StepResult(k, sym, num, reason)
@@ -304,14 +304,14 @@ class Theorem(Printable):
 
     # ---- verification ----------------------------------------------------------------------------------------
     def _domain(self, atom) -> Domain:
-        return self.domains.get(_key(atom)) or Domain.of(atom)
+        return self.domains.get(domain_key(atom)) or Domain.of(atom)
 
     def verify(self, dps: int = settings.DEFAULT_DPS) -> VerifyResult:
         r"""Check every step (and the claim, unless the steps chain to it) symbolically and numerically."""
         dps = _check_dps(dps)
         t0 = time.perf_counter()
         rng = random.Random(f"{settings.SEED}:{self.id}")
-        sizes_list = _size_combinations(self.sizes)
+        sizes_list = size_combinations(self.sizes)
         checks = list(self.steps) if self.chained else [*self.steps, self.claim]
         results = [_run_step(k, st, dps, sizes_list, self._domain, rng, self.given) for k, st in enumerate(checks)]
         problem = self.relation_problem() or self.formula_problem() or self._formula_mismatch(dps, sizes_list, rng)
@@ -337,7 +337,7 @@ class Theorem(Printable):
         for k, (printed, proved) in enumerate(self.formula_sides() or ()):
             step = Step(printed, proved, "the printed formula", ("identity",))
             try:
-                num = _numeric_check(step, dps, sizes_list, self._domain, rng, self.given)
+                num = numeric_check(step, dps, sizes_list, self._domain, rng, self.given)
             except Exception as e:  # a formula that cannot be evaluated is not shown to be the claim
                 return f"the formula's {('left', 'right')[k]} side cannot be evaluated: {type(e).__name__}: {e}"
             if num.status == "disagree":
@@ -401,7 +401,7 @@ class Definition(Printable):
         return (Step(self.lhs, self.rhs, self.why, ("doit",)),)
 
     def _domain(self, atom) -> Domain:
-        return self.domains.get(_key(atom)) or Domain.of(atom)
+        return self.domains.get(domain_key(atom)) or Domain.of(atom)
 
     def wrong_variant(self) -> Definition:
         return dataclasses.replace(self, rhs=self.wrong)
@@ -413,7 +413,7 @@ class Definition(Printable):
         rng = random.Random(f"{settings.SEED}:{self.id}")
         step = self.steps[0]
         try:
-            num = _numeric_check(step, dps, _size_combinations(self.sizes), self._domain, rng)
+            num = numeric_check(step, dps, size_combinations(self.sizes), self._domain, rng)
         except Exception as e:
             num = NumericResult("disagree", 0, math.inf, f"numeric evaluation raised {type(e).__name__}: {e}")
         res = StepResult(0, None, num)

@@ -28,7 +28,7 @@ REAL_TINY, REAL_HUGE = 1e-6, 1e6
 INT_FAR, REAL_FAR = 2**53, 1e12
 
 
-def _uniform(rng: random.Random, bits: int) -> mpmath.mpf:
+def uniform_draw(rng: random.Random, bits: int) -> mpmath.mpf:
     r"""A uniform draw in [0, 1) with ``bits`` random bits (the working precision: not a float64)."""
     return mpmath.mpf(rng.getrandbits(bits)) / mpmath.mpf(2) ** bits
 
@@ -68,7 +68,7 @@ class Domain:
         lo, hi = self.bounds(env)
         if self.kind == "complex":
             r = _log_uniform(rng, bits, mpmath.mpf(lo), mpmath.mpf(hi))
-            return r * mpmath.expjpi(2 * _uniform(rng, bits) - 1)
+            return r * mpmath.expjpi(2 * uniform_draw(rng, bits) - 1)
         if self.kind == "integer":
             lo, hi = int(lo), int(hi)
             if lo > hi:
@@ -82,7 +82,7 @@ class Domain:
             return mpmath.mpf(v)
         lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
         if not self.log:
-            return lo + (hi - lo) * _uniform(rng, bits)
+            return lo + (hi - lo) * uniform_draw(rng, bits)
         if lo > 0:
             return _log_uniform(rng, bits, lo, hi)
         if hi < 0:
@@ -92,8 +92,8 @@ class Domain:
         up = mpmath.log(hi / tiny) if hi > tiny else mpmath.mpf(0)
         down = mpmath.log(-lo / tiny) if -lo > tiny else mpmath.mpf(0)
         if up + down == 0:
-            return lo + (hi - lo) * _uniform(rng, bits)
-        if _uniform(rng, 32) * (up + down) < up:
+            return lo + (hi - lo) * uniform_draw(rng, bits)
+        if uniform_draw(rng, 32) * (up + down) < up:
             return _log_uniform(rng, bits, tiny, hi)
         return -_log_uniform(rng, bits, tiny, -lo)
 
@@ -162,7 +162,7 @@ class Domain:
 
 def _log_uniform(rng: random.Random, bits: int, lo, hi):
     r"""Log-uniform in ``[lo, hi]`` (``0 < lo <= hi``), at ``bits`` bits."""
-    return lo * (hi / lo) ** _uniform(rng, bits)
+    return lo * (hi / lo) ** uniform_draw(rng, bits)
 
 
 def _log_spread_int(rng: random.Random, lo: int, hi: int) -> int:

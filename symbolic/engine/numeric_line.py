@@ -5,7 +5,7 @@ r"""The numeric line: both sides of a step evaluated with mpmath at seeded point
 spread over many magnitudes: :mod:`.domains`); Indexed bases and matrices get tables of such draws.
 ``_compile`` makes both sides
 concrete at the declared sizes and lambdifies them for mpmath, keeping Sums and kernels as written, and
-``_numeric_check`` compares the sides relative to the size of their terms, giving a :class:`NumericResult`.
+``numeric_check`` compares the sides relative to the size of their terms, giving a :class:`NumericResult`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import mpmath
 import sympy as sp
 from posproof.symbolic.engine import settings
-from posproof.symbolic.engine.domains import INT_FAR, INT_MAX, REAL_FAR, REAL_HUGE, REAL_TINY, Domain, _uniform  # noqa: F401  (re-exported)
+from posproof.symbolic.engine.domains import INT_FAR, INT_MAX, REAL_FAR, REAL_HUGE, REAL_TINY, Domain, uniform_draw  # noqa: F401  (re-exported)
 from posproof.symbolic.engine.kernel import Kernel
 from posproof.symbolic.engine.maximum import Maximum
 from posproof.symbolic.engine.results import NumericResult
@@ -456,7 +456,7 @@ def _breakpoints(step: Step, sizes: Mapping, plain: list) -> list:
     return out
 
 
-def _numeric_check(
+def numeric_check(
     step: Step, dps: int, sizes_list: list, domains: Callable, rng: random.Random, given: tuple = ()
 ) -> NumericResult:
     r"""Evaluate both sides of ``step`` at ``max(NUMERIC_POINTS, POINTS_PER_SIZE * sizes)`` points, cycling through
@@ -576,14 +576,14 @@ def _beside(bp: tuple, values: list, dom: Domain, env: Mapping) -> list | None:
     return [*values[:j], v, *values[j + 1 :]]
 
 
-def _size_combinations(sizes: Mapping) -> list:
+def size_combinations(sizes: Mapping) -> list:
     if not sizes:
         return [{}]
     keys = sorted(sizes, key=str)
     return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*(sizes[k] for k in keys))]
 
 
-def _key(atom) -> str:
+def domain_key(atom) -> str:
     r"""The name a domain is given under: a symbol's, an IndexedBase's or a MatrixSymbol's name."""
     if isinstance(atom, sp.Indexed):
         return str(atom.base)

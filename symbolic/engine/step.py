@@ -22,12 +22,12 @@ from posproof.symbolic.engine.kernel import Kernel
 from posproof.symbolic.engine.strategies import (
     SIDE_STRATEGIES,
     STRATEGY_NAMES,
-    _is,
-    _is_zero,
     alpha,
     bind,
     congruent,
+    is_zero,
     nonnegative,
+    proves,
     reduce_difference,
 )
 from sympy.core.sympify import _sympify  # strict: never parses a string
@@ -99,10 +99,10 @@ class Step:
         # sign decision (a reversed range raises: it proves nothing).
         lhs, rhs = bind(self.lhs, given), bind(self.rhs, given)
         if self.rel == "=":
-            if _is_zero(reduce_difference(lhs, rhs, self.strategy, given)):
+            if is_zero(reduce_difference(lhs, rhs, self.strategy, given)):
                 return True
             inner = congruent(lhs, rhs)  # |a| = |b| because a = b: the strategy proves the arguments equal
-            return inner is not None and _is_zero(reduce_difference(*inner, self.strategy, given))
+            return inner is not None and is_zero(reduce_difference(*inner, self.strategy, given))
         small, big = (lhs, rhs) if self.rel in ("<=", "<") else (rhs, lhs)
         names = self.strategy
         pairs: list = [(small, big)]
@@ -115,7 +115,7 @@ class Step:
         for small, big in pairs:  # a side strategy may split the relation: every part must be proved
             gap = reduce_difference(big, small, names, given)
             if self.rel in ("<", ">"):
-                if not _is(sp.Q.positive(gap), gap.is_positive, given):
+                if not proves(sp.Q.positive(gap), gap.is_positive, given):
                     return False
             elif not nonnegative(gap, given):
                 return False
@@ -136,22 +136,22 @@ def _proved(cond, given: tuple) -> bool:
         gap = cond.lhs - cond.rhs if isinstance(cond, (sp.Ge, sp.Gt)) else cond.rhs - cond.lhs
         gap = sp.expand(gap)
         if isinstance(cond, (sp.Gt, sp.Lt)):
-            return _is(sp.Q.positive(gap), gap.is_positive, given)
-        return _is(sp.Q.nonnegative(gap), gap.is_nonnegative, given)
+            return proves(sp.Q.positive(gap), gap.is_positive, given)
+        return proves(sp.Q.nonnegative(gap), gap.is_nonnegative, given)
     return False
 
 
 def _same(written, inst, strategy: tuple, given: tuple) -> bool:
     r"""Whether ``strategy`` reduces ``written - inst`` to 0, or their arguments when both are ``F(.)`` of one
     function ``F`` of one argument."""
-    if _is_zero(reduce_difference(written, inst, strategy, given)):
+    if is_zero(reduce_difference(written, inst, strategy, given)):
         return True
     # a strategy may move a sum out of another (doit on a two-term sum): compare up to bound names again after it
     left, right = (alpha(reduce_difference(side, sp.Integer(0), strategy, given)) for side in (written, inst))
-    if _is_zero(reduce_difference(left, right, ("identity",), given)):
+    if is_zero(reduce_difference(left, right, ("identity",), given)):
         return True
     inner = congruent(written, inst)
-    return inner is not None and _is_zero(reduce_difference(*inner, strategy, given))
+    return inner is not None and is_zero(reduce_difference(*inner, strategy, given))
 
 
 @dataclass(frozen=True)
@@ -255,7 +255,7 @@ class Citation:
         for name, value in mapping.items():
             var = lemma._variable(str(name))
             if isinstance(var, sp.IndexedBase):
-                if var.is_real and not _is(sp.Q.real(value.expr), value.expr.is_real, given):
+                if var.is_real and not proves(sp.Q.real(value.expr), value.expr.is_real, given):
                     out.append(f"{var} must be real, {value.expr} is not proved real")
                 continue
             for fact in _KEPT:

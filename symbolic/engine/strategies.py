@@ -3,7 +3,7 @@ r"""The named strategies of the symbolic line: targeted SymPy rewrites of a step
 Every strategy in :data:`STRATEGIES` is an equivalence under the assumptions the symbols were declared with (no
 forced rewrites, no blanket ``simplify``), applied inside Sum summands too; :data:`SIDE_STRATEGIES` map both
 sides of an inequality by an increasing function first. :func:`reduce_difference` applies a step's strategies in
-turn and merges Sums again; ``_is_zero`` and ``_is`` decide what the result proves.
+turn and merges Sums again; ``is_zero`` and ``proves`` decide what the result proves.
 """
 
 from __future__ import annotations
@@ -373,7 +373,7 @@ SIDE_STRATEGIES: dict[str, Callable[[Any, Any, tuple], list]] = {}
 def _log_sides(small, big, given: tuple):
     r"""``a < b`` iff ``log a < log b`` for positive ``a, b``: both sides must be proved positive first."""
     for side in (small, big):
-        if not _is(sp.Q.positive(side), side.is_positive, given):
+        if not proves(sp.Q.positive(side), side.is_positive, given):
             raise ValueError("log_sides needs both sides proved positive")
     return [(sp.log(small), sp.log(big))]
 
@@ -381,7 +381,7 @@ def _log_sides(small, big, given: tuple):
 def _abs_sides(small, big, given: tuple):
     r"""``|a| <= b`` iff ``a <= b`` and ``-a <= b``, for real ``a`` (``|a| = max(a, -a)``; the same with ``<``): the
     small side must be ``Abs`` of an expression proved real, and both parts must be proved."""
-    if not (isinstance(small, sp.Abs) and _is(sp.Q.real(small.args[0]), small.args[0].is_real, given)):
+    if not (isinstance(small, sp.Abs) and proves(sp.Q.real(small.args[0]), small.args[0].is_real, given)):
         raise ValueError("abs_sides needs the small side |a| with a proved real")
     a = small.args[0]
     return [(a, big), (-a, big)]
@@ -414,7 +414,7 @@ def nonnegative(e, given: tuple = (), ranges: dict | None = None) -> bool:
       ``|a|`` may be written as the product of its factors' moduli), and ``c Maximum(f, (i, lo, hi)) - c f(x)``
       (``c > 0``) for an ``x`` proved in ``lo .. hi`` on every value of the summation variables around it."""
     ranges = ranges or {}
-    if _is(sp.Q.nonnegative(e), getattr(e, "is_nonnegative", None), given):
+    if proves(sp.Q.nonnegative(e), getattr(e, "is_nonnegative", None), given):
         return True
     if isinstance(e, sp.Sum):
         if not all(forward(lo, hi, given) for _, lo, hi in e.limits):
@@ -491,7 +491,9 @@ def _within(x, lo, hi, given: tuple, ranges: dict) -> bool:
         low, high = ranges[v][0] + (x - v), ranges[v][1] + (x - v)
     else:
         return False
-    return all(_is(sp.Q.nonnegative(g), g.is_nonnegative, given) for g in (sp.expand(low - lo), sp.expand(hi - high)))
+    return all(
+        proves(sp.Q.nonnegative(g), g.is_nonnegative, given) for g in (sp.expand(low - lo), sp.expand(hi - high))
+    )
 
 
 def _multiple(u, a):
@@ -504,7 +506,7 @@ def _multiple(u, a):
     return None
 
 
-def _is(query, fast, given: tuple) -> bool:
+def proves(query, fast, given: tuple) -> bool:
     r"""Whether SymPy proves ``query``: the old assumptions (``fast``) first, then ``ask`` with the ``given``
     facts. ``None`` (not proved) counts as not proved."""
     if fast is True:
@@ -526,7 +528,7 @@ def forward(lo, hi, given: tuple = ()) -> bool:
     span = _sympify(hi - lo)
     if span.has(sp.oo, -sp.oo, sp.zoo):
         return bool(lo.is_integer and hi is sp.oo)
-    return span.is_integer is True and _is(sp.Q.nonnegative(span + 1), (span + 1).is_nonnegative, given)
+    return span.is_integer is True and proves(sp.Q.nonnegative(span + 1), (span + 1).is_nonnegative, given)
 
 
 #: The assumptions a message names first (SymPy derives many more: ``algebraic``, ``extended_nonnegative``...).
@@ -627,17 +629,17 @@ def _in_sums(f: Callable, e):
     return f(e)
 
 
-def _is_zero(e) -> bool:
+def is_zero(e) -> bool:
     if isinstance(e, sp.MatrixBase):
-        return all(_is_zero(x) for x in e)
+        return all(is_zero(x) for x in e)
     if isinstance(e, sp.MatrixExpr):
         if isinstance(e, sp.ZeroMatrix):
             return True
         if all(isinstance(s, (int, sp.Integer)) for s in e.shape):
-            return _is_zero(e.as_explicit())
+            return is_zero(e.as_explicit())
         return False
     if isinstance(e, sp.Sum):
-        return _is_zero(e.function)
+        return is_zero(e.function)
     return e == 0
 
 

@@ -13,8 +13,8 @@ from posproof.symbolic.properties.common import (
     RULES_SOURCE,
     TOPIC,
     P,
-    _identity,
     counting,
+    identity,
     l,
     proximity,
     s,
@@ -31,7 +31,7 @@ from posproof.symbolic.symbols import d_any, m, n
 
 def absolute_symmetric() -> Theorem:
     rhs = sp.Sum(sp.Mul(P[n, l], P[m, l], evaluate=False), (l, 0, d_any - 1))
-    return _identity(
+    return identity(
         "properties-absolute-symmetric",
         r"Every absolute code's proximity is symmetric: $p_m \cdot p_n = p_n \cdot p_m$",
         RULES_SOURCE,
@@ -54,7 +54,7 @@ m0, n0 = sp.symbols("m n", integer=True, nonnegative=True)  # positions counted 
 def counting_grows() -> Theorem:
     near = proximity(mq, mq + u, counting)
     far = proximity(mq, mq + u + s, counting)
-    return _identity(
+    return identity(
         "properties-counting-proximity-grows",
         r"Counting codes $c \cdot \mathrm{pos} \cdot (1, \dots, 1)$: moving the key further from the query "
         r"raises $\varphi$, $\varphi(m, m + u) < \varphi(m, m + u + s)$",
@@ -76,7 +76,7 @@ def counting_grows() -> Theorem:
 def counting_shift() -> Theorem:
     before = proximity(m0, n0, counting)
     after = proximity(shifted(m0, t), shifted(n0, t), counting)
-    return _identity(
+    return identity(
         "properties-counting-shift-changes",
         r"Counting codes $c \cdot \mathrm{pos} \cdot (1, \dots, 1)$: shifting both words raises $\varphi$, "
         r"$\varphi(m, n) < \varphi(m + t, n + t)$",

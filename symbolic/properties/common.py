@@ -24,7 +24,7 @@ m_h = sp.Symbol("m_h", positive=True)  # an ALiBi head's slope
 TRAINED, TARGET = 1000, 2000
 
 
-def _identity(id_: str, title: str, source: str, steps, **kw) -> Theorem:
+def identity(id_: str, title: str, source: str, steps, **kw) -> Theorem:
     return Theorem(id_, title, TOPIC, source, tuple(steps), **kw)
 
 

@@ -10,7 +10,7 @@ from posproof.numeric.transformer_xl import txl_relative_embeddings
 from posproof.symbolic import sources
 from posproof.symbolic.attention import difference
 from posproof.symbolic.engine.core import Fact, Step, Theorem
-from posproof.symbolic.properties.common import RULES_SOURCE, TOPIC, _identity, m_h, s, varphi
+from posproof.symbolic.properties.common import RULES_SOURCE, TOPIC, identity, m_h, s, varphi
 from posproof.symbolic.symbols import m, n
 
 # ================================================================================================================
@@ -110,7 +110,7 @@ def alibi_antisymmetric() -> Theorem:
     key = sp.Add(qi, -s, evaluate=False)  # a key s tokens before the query
     lhs = -m_h * difference(qi, key)
     rhs = -m_h * difference(key, qi)
-    return _identity(
+    return identity(
         "properties-alibi-antisymmetric",
         r"ALiBi's bias $-m_h (i - j)$ is not symmetric: a key before the query gets $-m_h s < m_h s$, the "
         "mirrored value",

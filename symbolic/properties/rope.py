@@ -9,7 +9,7 @@ import sympy as sp
 from posproof.numeric.scaling.rules import ROPE_TYPES, rope_inv_freq
 from posproof.symbolic import sources
 from posproof.symbolic.engine.core import Fact, Step, Theorem
-from posproof.symbolic.properties.common import RULES_SOURCE, TOPIC, _identity, u, varphi
+from posproof.symbolic.properties.common import RULES_SOURCE, TOPIC, identity, u, varphi
 from posproof.symbolic.rope.rotary import rotated_pair
 from posproof.symbolic.symbols import A, k, m, n, q, theta_real
 
@@ -30,7 +30,7 @@ def plane_score(pm, pn, freq=a, scale_q=A, scale_k=A):
 def rope_odd_part() -> Theorem:
     lhs = sp.Add(plane_score(m, n), sp.Mul(-1, plane_score(n, m), evaluate=False), evaluate=False)
     rhs = 2 * A**2 * (q[1] * k[0] - q[0] * k[1]) * sp.sin((n - m) * a)
-    return _identity(
+    return identity(
         "properties-rope-odd-part",
         r"RoPE, any frequency and attention factor: $\varphi(m, n) - \varphi(n, m) = 2A^2 (q_1 k_0 - q_0 k_1) "
         r"\sin((n - m) a)$ per plane",
@@ -146,7 +146,7 @@ def _relative_plane(angle):
 def xpos_relative() -> Theorem:
     lhs = plane_score(m, n, theta_real, zeta ** (m / gamma), zeta ** (-n / gamma))
     rhs = zeta ** ((m - n) / gamma) * _relative_plane((n - m) * theta_real)
-    return _identity(
+    return identity(
         "properties-xpos-relative",
         r"xPos, per plane: $(\zeta^{m/\gamma} R(m\theta) q)^T (\zeta^{-n/\gamma} R(n\theta) k) = "
         r"\zeta^{(m-n)/\gamma} q^T R((n - m)\theta) k$",

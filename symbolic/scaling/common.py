@@ -31,11 +31,11 @@ FACTOR_GT1 = Domain("real", 1.000001, 1e3, log=True)
 
 
 # ---- named symbols for the short statements (formula=) ---------------------------------------------------------
-_TP = sp.IndexedBase("thetaprime", positive=True)  # the scaled frequencies theta'_i
-_tp = sp.Function("thetaprime")  # a scaled frequency as a function of the ramp or of the wavelength
+THETA_PRIME = sp.IndexedBase("thetaprime", positive=True)  # the scaled frequencies theta'_i
+scaled_frequency = sp.Function("thetaprime")  # a scaled frequency as a function of the ramp or of the wavelength
 
 
-def _identity(id_: str, title: str, source: str, steps, **kw) -> Theorem:
+def identity(id_: str, title: str, source: str, steps, **kw) -> Theorem:
     return Theorem(id_, title, TOPIC, source, tuple(steps), **kw)
 
 
@@ -44,13 +44,13 @@ def _identity(id_: str, title: str, source: str, steps, **kw) -> Theorem:
 # ==============================================================================================================
 
 
-def _int(x) -> int:
+def exact_int(x) -> int:
     if not mpmath.isint(x):
         raise ValueError(f"expected an integer, got {x}")
     return int(x)
 
 
-def _float(x) -> float:
+def exact_float(x) -> float:
     r"""A point's value as the float64 a configuration file holds (the domains draw values exact in float64)."""
     f = float(x)
     if mpmath.mpf(f) != x:
@@ -58,7 +58,7 @@ def _float(x) -> float:
     return f
 
 
-class _RuleInvFreq(Kernel):
+class RuleInvFreq(Kernel):
     r"""``theta'_i`` of one rule (args ``i, d, b, *rest``), from :func:`numeric.scaling.rope_inv_freq_mp`;
     subclasses name the rule and turn ``rest`` into the scaling mapping. No symbolic unfolding: it is what is
     defined."""
@@ -72,8 +72,8 @@ class _RuleInvFreq(Kernel):
     @classmethod
     def numeric(cls, pair, width, base, *rest):
         scaling, kw = cls.scaling_of(*rest)
-        inv, _ = rope_inv_freq_mp(_int(width), _float(base), scaling, dps=mpmath.mp.dps, **kw)
-        return inv[_int(pair)]
+        inv, _ = rope_inv_freq_mp(exact_int(width), exact_float(base), scaling, dps=mpmath.mp.dps, **kw)
+        return inv[exact_int(pair)]
 
     def doit(self, **hints):
         return self

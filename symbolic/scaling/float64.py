@@ -8,7 +8,7 @@ import sympy as sp
 from posproof.numeric import formatting, tolerances
 from posproof.numeric.scaling.rules import rope_inv_freq, rope_inv_freq_mp
 from posproof.symbolic.engine.core import Fact
-from posproof.symbolic.scaling.common import _TP, HF, TOPIC, i
+from posproof.symbolic.scaling.common import HF, THETA_PRIME, TOPIC, i
 
 # ==============================================================================================================
 # float64 against the 50-digit twin.
@@ -79,7 +79,7 @@ def float64_agrees() -> Fact:
         method="float64 NumPy (numeric.scaling.rope_inv_freq) against mpmath at {dps} digits",
         wrong=lambda dps: _float64(dps, extended_yarn=True),
         formula=sp.Le(
-            sp.Abs(sp.IndexedBase("thetaprime_float64")[i] - _TP[i]) / _TP[i],
+            sp.Abs(sp.IndexedBase("thetaprime_float64")[i] - THETA_PRIME[i]) / THETA_PRIME[i],
             sp.Pow(10, -10, evaluate=False),
             evaluate=False,
         ),

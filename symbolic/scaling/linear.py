@@ -6,25 +6,25 @@ from __future__ import annotations
 import sympy as sp
 from posproof.symbolic.engine.core import Definition, Step, Theorem
 from posproof.symbolic.scaling.common import (
-    _TP,
     BASE_INT,
     CHEN,
     FACTOR_INT,
     HF,
     L0,
     PAIR,
+    THETA_PRIME,
     TOPIC,
-    _float,
-    _identity,
-    _RuleInvFreq,
+    RuleInvFreq,
     b,
+    exact_float,
     i,
+    identity,
     s,
 )
 from posproof.symbolic.symbols import d_even, theta_i
 
 
-class LinearInvFreq(_RuleInvFreq):
+class LinearInvFreq(RuleInvFreq):
     r"""``theta'_i`` of ``{"rope_type": "linear", "factor": s}`` (args ``i, d, b, s``)."""
 
     nargs = 4
@@ -32,7 +32,7 @@ class LinearInvFreq(_RuleInvFreq):
 
     @classmethod
     def scaling_of(cls, factor):
-        return {"rope_type": "linear", "factor": _float(factor)}, {}
+        return {"rope_type": "linear", "factor": exact_float(factor)}, {}
 
 
 # ==============================================================================================================
@@ -47,7 +47,7 @@ def pi_angle_in_range() -> Theorem:
     factor = (pos + eps) / L0  # s, from s L_0 = m + epsilon
     angle = sp.Mul(pos, theta_i, sp.Pow(factor, -1, evaluate=False), evaluate=False)  # m theta_i / s
     inside = L0 * pos * theta_i / (pos + eps)
-    return _identity(
+    return identity(
         "extension-pi-angle-in-range",
         r"Position Interpolation keeps every angle $m \theta_i/s$, $0 \le m < s L_0$, in the trained range "
         r"$[0, L_0 \theta_i)$",
@@ -94,7 +94,7 @@ def linear_definition() -> Definition:
             r"$d$ even, $i = 0, \dots, d/2 - 1$",
             r"$b > 1$ the base, $s \ge 1$ the factor (drawn as integers)",
         ),
-        formula=sp.Eq(_TP[i], b ** (-2 * i / d_even) / s, evaluate=False),
+        formula=sp.Eq(THETA_PRIME[i], b ** (-2 * i / d_even) / s, evaluate=False),
         sizes={d_even: (2, 8, 128)},
         domains={"i": PAIR, "b": BASE_INT, "s": FACTOR_INT},
         wrong=s * b ** (-2 * i / d_even),

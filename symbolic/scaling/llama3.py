@@ -10,25 +10,25 @@ from posproof.numeric.sinusoid import inverse_frequencies_mp
 from posproof.symbolic import sources
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Step, Theorem
 from posproof.symbolic.scaling.common import (
-    _TP,
     HF,
     L0,
     PAIR,
+    THETA_PRIME,
     TOPIC,
-    _float,
-    _identity,
-    _int,
-    _RuleInvFreq,
-    _tp,
+    RuleInvFreq,
     b,
+    exact_float,
+    exact_int,
     i,
+    identity,
     s,
+    scaled_frequency,
 )
 from posproof.symbolic.symbols import TH, d_even
 from sympy.core.parameters import evaluate
 
 
-class Llama3InvFreq(_RuleInvFreq):
+class Llama3InvFreq(RuleInvFreq):
     r"""``theta'_i`` of ``{"rope_type": "llama3", "factor": s, "original_max_position_embeddings": L_0,
     "low_freq_factor": f_low, "high_freq_factor": f_high}`` (args ``i, d, b, s, L_0, f_low, f_high``)."""
 
@@ -39,10 +39,10 @@ class Llama3InvFreq(_RuleInvFreq):
     def scaling_of(cls, factor, trained, low, high):
         return {
             "rope_type": "llama3",
-            "factor": _float(factor),
-            "original_max_position_embeddings": _int(trained),
-            "low_freq_factor": _float(low),
-            "high_freq_factor": _float(high),
+            "factor": exact_float(factor),
+            "original_max_position_embeddings": exact_int(trained),
+            "low_freq_factor": exact_float(low),
+            "high_freq_factor": exact_float(high),
         }, {}
 
 
@@ -66,7 +66,7 @@ def llama3_continuous() -> Theorem:
     with evaluate(False):
         lhs = sp.Matrix([llama3_blend(L0 / f_low, high), llama3_blend(L0 / high, high)])
     rhs = sp.Matrix([2 * sp.pi * f_low / (L0 * s), 2 * sp.pi * high / L0])
-    return _identity(
+    return identity(
         "extension-llama3-blend-continuous",
         r"Llama 3: the blend $(1 - \sigma)\theta/s + \sigma\theta$ meets $\theta/s$ at "
         r"$\lambda = L_0/f_{\mathrm{low}}$ "
@@ -89,8 +89,8 @@ def llama3_continuous() -> Theorem:
             "(the two outer bands)",
         ),
         formula=(
-            sp.Eq(_tp(L0 / f_low), 2 * sp.pi * f_low / (L0 * s), evaluate=False),
-            sp.Eq(_tp(L0 / f_high), 2 * sp.pi * f_high / L0, evaluate=False),
+            sp.Eq(scaled_frequency(L0 / f_low), 2 * sp.pi * f_low / (L0 * s), evaluate=False),
+            sp.Eq(scaled_frequency(L0 / f_high), 2 * sp.pi * f_high / L0, evaluate=False),
         ),
         notes=(
             r"So the three bands join without a jump, and a wavelength exactly on a boundary gets the same "
@@ -126,7 +126,7 @@ def llama3_definition() -> Definition:
             r"$f_{\mathrm{low}} \in \{1, 2\}$, $f_{\mathrm{high}} \in [3, 8]$ (integers)",
         ),
         formula=sp.Eq(
-            _TP[i],
+            THETA_PRIME[i],
             sp.Piecewise(
                 (TH[i], sp.Lt(2 * sp.pi / TH[i], L0 / f_high)),
                 (TH[i] / s, sp.Gt(2 * sp.pi / TH[i], L0 / f_low)),

@@ -8,21 +8,21 @@ import sympy as sp
 from posproof.symbolic import sources
 from posproof.symbolic.engine.core import Definition, Domain, Step, Theorem
 from posproof.symbolic.scaling.common import (
-    _TP,
     BASE_INT,
     FACTOR_INT,
     HF,
     L0,
     PAIR,
+    THETA_PRIME,
     TOPIC,
-    _float,
-    _identity,
-    _int,
-    _RuleInvFreq,
-    _tp,
+    RuleInvFreq,
     b,
+    exact_float,
+    exact_int,
     i,
+    identity,
     s,
+    scaled_frequency,
 )
 from posproof.symbolic.symbols import TH, d_even
 
@@ -30,7 +30,7 @@ from posproof.symbolic.symbols import TH, d_even
 _bp = sp.Function("bprime")  # the NTK-aware base of a length
 
 
-class NtkInvFreq(_RuleInvFreq):
+class NtkInvFreq(RuleInvFreq):
     r"""``theta'_i`` of ``{"rope_type": "ntk", "factor": s}`` (args ``i, d, b, s``)."""
 
     nargs = 4
@@ -38,10 +38,10 @@ class NtkInvFreq(_RuleInvFreq):
 
     @classmethod
     def scaling_of(cls, factor):
-        return {"rope_type": "ntk", "factor": _float(factor)}, {}
+        return {"rope_type": "ntk", "factor": exact_float(factor)}, {}
 
 
-class DynamicInvFreq(_RuleInvFreq):
+class DynamicInvFreq(RuleInvFreq):
     r"""``theta'_i`` of ``{"rope_type": "dynamic", "factor": s}`` at ``seq_len = n`` with
     ``max_position_embeddings = L_0`` (args ``i, d, b, s, n, L_0``)."""
 
@@ -50,8 +50,8 @@ class DynamicInvFreq(_RuleInvFreq):
 
     @classmethod
     def scaling_of(cls, factor, seq_len, trained):
-        kw = {"seq_len": _int(seq_len), "max_position_embeddings": _int(trained)}
-        return {"rope_type": "dynamic", "factor": _float(factor)}, kw
+        kw = {"seq_len": exact_int(seq_len), "max_position_embeddings": exact_int(trained)}
+        return {"rope_type": "dynamic", "factor": exact_float(factor)}, kw
 
     def _latex(self, printer, exp=None):
         out = r"\theta^{\prime\,\mathrm{dynamic}}_{%s}\left(%s\right)" % tuple(
@@ -75,7 +75,7 @@ H_DOMAIN = {"h": Domain("integer", 1, 2**12, log=True, edges=(1, 63))}
 
 def ntk_base() -> Theorem:
     lhs = sp.Pow(THETA_LAST / s, -KAPPA, evaluate=False)
-    return _identity(
+    return identity(
         "extension-ntk-base",
         r"NTK-aware: the base $b'$ whose last pair turns exactly $s$ times slower, "
         r"$b'^{-(d-2)/d} = \theta_{d/2-1}/s$, is $b s^{d/(d-2)}$",
@@ -106,7 +106,7 @@ def ntk_conditions() -> Theorem:
     new = b * s**KAPPA
     lhs = sp.Matrix([sp.Pow(new, 0, evaluate=False), sp.Pow(new, -h / (h + 1), evaluate=False)])
     rhs = sp.Matrix([sp.Pow(b, 0, evaluate=False), THETA_LAST / s])
-    return _identity(
+    return identity(
         "extension-ntk-conditions",
         "NTK-aware base $b s^{d/(d-2)}$: the first frequency stays 1 and the last is divided by exactly $s$",
         sources.NTK_AWARE,
@@ -121,8 +121,8 @@ def ntk_conditions() -> Theorem:
         ],
         assumptions=(r"$d = 2h + 2 \ge 4$ even, $h = d/2 - 1$", "$b > 0$, $s > 0$"),
         formula=(
-            sp.Eq(_TP[0], 1, evaluate=False),
-            sp.Eq(_TP[d_even / 2 - 1], TH[d_even / 2 - 1] / s, evaluate=False),
+            sp.Eq(THETA_PRIME[0], 1, evaluate=False),
+            sp.Eq(THETA_PRIME[d_even / 2 - 1], TH[d_even / 2 - 1] / s, evaluate=False),
         ),
         domains=H_DOMAIN,
         notes=(
@@ -148,7 +148,7 @@ def ntk_definition() -> Definition:
         sizes={d_even: (4, 8, 128)},
         domains={"i": PAIR, "b": BASE_INT, "s": FACTOR_INT},
         wrong=(b * s ** (d_even / (d_even - 1))) ** (-2 * i / d_even),
-        formula=sp.Eq(_TP[i], (b * s ** (d_even / (d_even - 2))) ** (-2 * i / d_even), evaluate=False),
+        formula=sp.Eq(THETA_PRIME[i], (b * s ** (d_even / (d_even - 2))) ** (-2 * i / d_even), evaluate=False),
     )
 
 
@@ -164,7 +164,7 @@ def dynamic_ntk() -> Theorem:
     lhs = sp.Matrix([_dynamic_base(L0 - kk), _dynamic_base(L0 + kk)])
     e1 = sp.Matrix([b, b * (s * (L0 + kk) / L0 - (s - 1)) ** (d_even / (d_even - 2))])
     rhs = sp.Matrix([b, b * (1 + s * kk / L0) ** (d_even / (d_even - 2))])
-    return _identity(
+    return identity(
         "extension-dynamic-ntk",
         r"Dynamic NTK: the plain base while $n \le L_0$; above, the NTK-aware base of the factor "
         "$s n/L_0 - (s - 1) = 1 + s(n - L_0)/L_0$",
@@ -218,7 +218,7 @@ def dynamic_definition() -> Definition:
             r"$d \ge 4$ even, $i = 0, \dots, d/2 - 1$",
             r"$b > 1$, $s \ge 1$, $n \ge 1$, $L_0 \ge 2$ (drawn as integers)",
         ),
-        formula=sp.Eq(_tp(seq_len), _bp(seq_len) ** (-2 * i / d_even), evaluate=False),
+        formula=sp.Eq(scaled_frequency(seq_len), _bp(seq_len) ** (-2 * i / d_even), evaluate=False),
         sizes={d_even: (4, 8, 128)},
         domains={
             "i": PAIR,

@@ -7,7 +7,7 @@ import mpmath
 import sympy as sp
 from posproof.numeric.sinusoid import inverse_frequencies_mp
 from posproof.symbolic.engine.core import Domain, Fact, Step, Theorem
-from posproof.symbolic.scaling.common import CHEN, TOPIC, _identity
+from posproof.symbolic.scaling.common import CHEN, TOPIC, identity
 from posproof.symbolic.symbols import d_even
 from sympy.core.parameters import evaluate
 
@@ -34,7 +34,7 @@ def pi_remainder() -> Theorem:
     taylor2 = a_s + da_s * (s2 - sv) + A2 * (s2 - sv) ** 2 / 2
     lam_s = (sv - s1) / (s2 - s1)
     lhs = a_s - ((1 - lam_s) * taylor1 + lam_s * taylor2)
-    return _identity(
+    return identity(
         "extension-pi-remainder",
         r"Theorem 2.1, eq. 11: $a(s) - a_{\mathrm{linear}}(s) = R(s)$ from the two Taylor expansions (holds)",
         f"{CHEN}, Theorem 2.1 and Appendix A, eq. 9-11",
@@ -69,7 +69,7 @@ def pi_remainder_bound() -> Theorem:
     c1, c2 = beta1 - M, beta2 - M  # a''(xi_k) >= -M
     lhs = _remainder(sv - p, sv, sv + qq, c1, c2)
     e1 = -p * qq * (c1 * p + c2 * qq) / (2 * (p + qq))
-    return _identity(
+    return identity(
         "extension-pi-remainder-bound",
         r"Theorem 2.1, eq. 16: $a'' \ge -M$ on $[s_1, s_2]$ gives $R(s) \le (M/2)(s - s_1)(s_2 - s)$ (holds; with "
         r"$a'' \le M$ the mirror bound, so $|R| \le (M/2)(s - s_1)(s_2 - s)$)",
@@ -108,7 +108,7 @@ def pi_geometric_bound() -> Theorem:
     ratio = 1 / (1 + u)  # c^(-4/d)
     total = sp.Sum(ratio**j, (j, 0, d_even / 2 - 1))  # sum_j theta_j^2 = sum_j c^(-4j/d)
     closed = (1 - ratio ** (d_even / 2)) / (1 - ratio)
-    return _identity(
+    return identity(
         "extension-pi-geometric-bound",
         r"Theorem 2.1, eq. 13: $\sum_{j<d/2} \theta_j^2 = (1 - c^{-2})/(1 - c^{-4/d}) < 1/(1 - c^{-4/d})$ (holds, as "
         "'<'; the paper writes '=')",
@@ -158,7 +158,7 @@ def pi_second_derivative_bound() -> Theorem:
     k = sp.Symbol("k", integer=True, nonnegative=True)
     h_max = Maximum(sp.Abs(_h[k]), (k, 0, top))
     bound = h_max * sp.Sum(_theta[j] ** 2, (j, 0, top))
-    return _identity(
+    return identity(
         "extension-pi-second-derivative-bound",
         r"Theorem 2.1, eq. 12, for every even $d$: $|a''(s)| \le (\max_j |h_j|) \sum_{j<d/2} \theta_j^2$ (holds)",
         f"{CHEN}, Appendix A, eq. 12",
@@ -201,7 +201,7 @@ def pi_step14_fails() -> Theorem:
     c, width = sp.Integer(10000), sp.Integer(128)
     lhs = sp.Pow(c, -4 / width, evaluate=False)
     rhs = 1 - 4 * sp.log(c) / width
-    return _identity(
+    return identity(
         "extension-pi-step14-fails",
         r"Theorem 2.1, eq. 14 fails: the paper's $c^x \le 1 + x \ln c$ ($x < 0$) is false at $x = -4/d$, $c = 10^4$, "
         r"$d = 128$: $c^{-4/d} = 0.74989 > 1 - (4/d) \ln c = 0.71218$",
@@ -236,7 +236,7 @@ x_, g_ = sp.Symbol("x", positive=True), sp.Symbol("g", nonnegative=True)
 def pi_corrected_constant() -> Theorem:
     with evaluate(False):
         lhs = 1 / (1 - 1 / (1 + x_ + g_))  # 1/(1 - c^(-4/d)), c^(4/d) = e^x = 1 + x + g
-    return _identity(
+    return identity(
         "extension-pi-corrected-constant",
         r"Corrected eq. 14: $1/(1 - c^{-4/d}) \le d/(4 \ln c) + 1$ for every $d$ and $c > 1$ (from $e^x \ge 1 + x$)",
         f"{CHEN}, Appendix A, eq. 14 (corrected)",

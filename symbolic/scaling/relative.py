@@ -7,7 +7,7 @@ import sympy as sp
 from posproof.symbolic import sources
 from posproof.symbolic.engine.core import Step, Theorem
 from posproof.symbolic.rope.rotary import rotated_pair
-from posproof.symbolic.scaling.common import CHEN, _identity, i
+from posproof.symbolic.scaling.common import CHEN, i, identity
 from posproof.symbolic.symbols import TH, A, d_even, k, m, n, q
 
 # ==============================================================================================================
@@ -32,7 +32,7 @@ def scaled_relative() -> Theorem:
         return A**2 * (q0 * (k0 * c - k1 * sn) + q1 * (k0 * sn + k1 * c))
 
     rhs = sp.Sum(relative((n - m) * freq), (i, 0, d_even / 2 - 1))
-    return _identity(
+    return identity(
         "extension-scaled-rope-relative",
         "For every even $d$, per-pair factors $f_i > 0$ and attention factor $A > 0$: "
         r"$(A R'_m q)^T (A R'_n k) = A^2 q^T R'_{n-m} k$, where $R'$ rotates pair $i$ by $f_i \theta_i$",

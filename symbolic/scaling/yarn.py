@@ -11,21 +11,21 @@ from posproof.numeric.scaling.rules import rope_inv_freq_mp
 from posproof.symbolic import sources
 from posproof.symbolic.engine.core import Definition, Domain, Kernel, Step, Theorem
 from posproof.symbolic.scaling.common import (
-    _TP,
     FACTOR_GT1,
     FACTOR_INT,
     HF,
     L0,
     PAIR,
+    THETA_PRIME,
     TOPIC,
-    _float,
-    _identity,
-    _int,
-    _RuleInvFreq,
-    _tp,
+    RuleInvFreq,
     b,
+    exact_float,
+    exact_int,
     i,
+    identity,
     s,
+    scaled_frequency,
 )
 from posproof.symbolic.symbols import TH, d_even, theta_i
 from sympy.core.parameters import evaluate
@@ -36,7 +36,7 @@ _c = sp.Function("c")  # YaRN's correction dimension
 _clip = sp.Function("clip")
 
 
-class YarnInvFreq(_RuleInvFreq):
+class YarnInvFreq(RuleInvFreq):
     r"""``theta'_i`` of ``{"rope_type": "yarn", "factor": s, "original_max_position_embeddings": L_0, "truncate":
     false}`` with the default ``beta_fast = 32``, ``beta_slow = 1`` (args ``i, d, b, s, L_0``)."""
 
@@ -45,11 +45,15 @@ class YarnInvFreq(_RuleInvFreq):
 
     @classmethod
     def scaling_of(cls, factor, trained):
-        scaling = {"rope_type": "yarn", "factor": _float(factor), "original_max_position_embeddings": _int(trained)}
+        scaling = {
+            "rope_type": "yarn",
+            "factor": exact_float(factor),
+            "original_max_position_embeddings": exact_int(trained),
+        }
         return scaling | {"truncate": False}, {}
 
 
-class YarnTruncatedInvFreq(_RuleInvFreq):
+class YarnTruncatedInvFreq(RuleInvFreq):
     r"""``theta'_i`` of ``{"rope_type": "yarn", "factor": s, "original_max_position_embeddings": L_0}`` (truncate
     true, the default: the ramp's ends are whole pair indices) with the default betas (args ``i, d, b, s, L_0``)."""
 
@@ -58,7 +62,11 @@ class YarnTruncatedInvFreq(_RuleInvFreq):
 
     @classmethod
     def scaling_of(cls, factor, trained):
-        return {"rope_type": "yarn", "factor": _float(factor), "original_max_position_embeddings": _int(trained)}, {}
+        return {
+            "rope_type": "yarn",
+            "factor": exact_float(factor),
+            "original_max_position_embeddings": exact_int(trained),
+        }, {}
 
 
 class YarnAttentionFactor(Kernel):
@@ -69,9 +77,9 @@ class YarnAttentionFactor(Kernel):
 
     @classmethod
     def numeric(cls, factor, *mscales):
-        scaling = {"rope_type": "yarn", "factor": _float(factor), "original_max_position_embeddings": 4096}
+        scaling = {"rope_type": "yarn", "factor": exact_float(factor), "original_max_position_embeddings": 4096}
         if mscales:
-            scaling |= {"mscale": _float(mscales[0]), "mscale_all_dim": _float(mscales[1])}
+            scaling |= {"mscale": exact_float(mscales[0]), "mscale_all_dim": exact_float(mscales[1])}
         return rope_inv_freq_mp(8, 10000.0, scaling, dps=mpmath.mp.dps)[1]
 
     def doit(self, **hints):
@@ -98,7 +106,7 @@ def yarn_correction_dimension() -> Theorem:
     c = correction_dimension(r)
     with evaluate(False):
         lhs = L0 * b ** (-2 * c / d_even)
-    return _identity(
+    return identity(
         "extension-yarn-correction-dimension",
         r"YaRN's correction dimension: pair $c(r) = d \ln(L_0/(2\pi r))/(2 \ln b)$ turns through exactly $r$ "
         "rotations over the $L_0$ trained positions",
@@ -154,7 +162,7 @@ def yarn_blend_ends() -> Theorem:
     high = low + wp
     below, above = low - kr, high + kr
     lhs = sp.Matrix([yarn_blend(ramp(below, low, high), TH[below]), yarn_blend(ramp(above, low, high), TH[above])])
-    return _identity(
+    return identity(
         "extension-yarn-blend-ends",
         r"YaRN's blend $\gamma\theta_i/s + (1 - \gamma)\theta_i$ keeps $\theta_i$ at and below low and gives "
         r"$\theta_i/s$ at and above high",
@@ -176,8 +184,8 @@ def yarn_blend_ends() -> Theorem:
             r"$\theta_i > 0$ the trained frequencies, $s > 0$ the factor",
         ),
         formula=(
-            sp.Implies(sp.Le(i, low), sp.Eq(_TP[i], TH[i], evaluate=False), evaluate=False),
-            sp.Implies(sp.Ge(i, high), sp.Eq(_TP[i], TH[i] / s, evaluate=False), evaluate=False),
+            sp.Implies(sp.Le(i, low), sp.Eq(THETA_PRIME[i], TH[i], evaluate=False), evaluate=False),
+            sp.Implies(sp.Ge(i, high), sp.Eq(THETA_PRIME[i], TH[i] / s, evaluate=False), evaluate=False),
         ),
         notes="transformers writes the ramp the other way round (its extrapolation factor is 1 - γ); the "
         "registered mistake swaps the two ends.",
@@ -193,7 +201,7 @@ def yarn_monotone() -> Theorem:
     before = yarn_blend(gamma, theta_i)
     after = yarn_blend(gamma + delta, theta_i)
     e1 = before + delta * (theta_i / s - theta_i)
-    return _identity(
+    return identity(
         "extension-yarn-blend-monotone",
         r"Between low and high YaRN's frequency falls strictly as the ramp $\gamma$ rises, for $s > 1$",
         f"{sources.YARN}, §3.2",
@@ -219,7 +227,7 @@ def yarn_monotone() -> Theorem:
             r"$\theta_i > 0$, $s > 1$; $\gamma$ and $\gamma + \delta$, $\delta > 0$, two values of the ramp (it is "
             "nondecreasing in $i$)",
         ),
-        formula=sp.Lt(_tp(gamma + delta), _tp(gamma), evaluate=False),
+        formula=sp.Lt(scaled_frequency(gamma + delta), scaled_frequency(gamma), evaluate=False),
         domains={"s": FACTOR_GT1},
         notes="So θ'_i moves monotonically from θ_i (γ = 0) to θ_i/s (γ = 1); as γ_i rises with i, θ'_i/θ_i falls "
         "with i. The registered mistake multiplies by s instead of dividing: a drop of δθ_i(s - 1).",
@@ -252,7 +260,7 @@ def yarn_definition() -> Definition:
             r"$\mathrm{low} = \mathrm{high}$ is not exercised",
             "truncate false (gpt-oss's setting): low and high are the real correction dimensions",
         ),
-        formula=sp.Eq(_TP[i], _G[i] * TH[i] / s + (1 - _G[i]) * TH[i], evaluate=False),
+        formula=sp.Eq(THETA_PRIME[i], _G[i] * TH[i] / s + (1 - _G[i]) * TH[i], evaluate=False),
         sizes={d_even: (16, 128)},
         domains={
             "i": PAIR,

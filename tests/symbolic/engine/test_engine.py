@@ -9,8 +9,8 @@ import pytest
 import sympy as sp
 from posproof.symbolic.engine import settings
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Kernel, Step, Theorem
-from posproof.symbolic.engine.numeric_line import _uniform
-from posproof.symbolic.engine.strategies import SIDE_STRATEGIES, STRATEGIES, _is_zero, reduce_difference
+from posproof.symbolic.engine.domains import uniform_draw
+from posproof.symbolic.engine.strategies import SIDE_STRATEGIES, STRATEGIES, is_zero, reduce_difference
 
 x, y = sp.symbols("x y", real=True)
 u = sp.Symbol("u", real=True)
@@ -171,8 +171,8 @@ def test_sums_over_indexed_components_with_symbolic_length():
 
 def test_combine_sums_merges_equal_ranges_only():
     s1, s2 = sp.Sum(q[i], (i, 0, h - 1)), sp.Sum(q[i], (i, 0, h))
-    assert _is_zero(reduce_difference(s1, s1, ("combine_sums",)))
-    assert not _is_zero(reduce_difference(s1, s2, ("combine_sums",)))
+    assert is_zero(reduce_difference(s1, s1, ("combine_sums",)))
+    assert not is_zero(reduce_difference(s1, s2, ("combine_sums",)))
     one_pair_too_many = ident([Step(s1, s2, "merge", ("combine_sums",))], sizes={h: (2,)}).verify()
     assert one_pair_too_many.steps[0].symbolic is False
     # called directly (no bound dummies, which already differ with the range): the same variable and lower limit
@@ -184,9 +184,9 @@ def test_combine_sums_merges_equal_ranges_only():
 def test_refine_limits_decides_a_condition_on_the_whole_range_not_at_its_ends():
     k = sp.Symbol("k", integer=True)
     holes = sp.Sum(sp.Piecewise((1, sp.Ne(k, 2)), (0, True)), (k, 0, 4))  # true at both ends, false at k = 2
-    assert not _is_zero(reduce_difference(holes, sp.Integer(5), ("refine_limits", "doit")))
+    assert not is_zero(reduce_difference(holes, sp.Integer(5), ("refine_limits", "doit")))
     below = sp.Sum(sp.Piecewise((q[k], k < h), (0, True)), (k, 0, h - 1))  # k < h on all of 0 .. h-1
-    assert _is_zero(reduce_difference(below, sp.Sum(q[k], (k, 0, h - 1)), ("refine_limits", "combine_sums")))
+    assert is_zero(reduce_difference(below, sp.Sum(q[k], (k, 0, h - 1)), ("refine_limits", "combine_sums")))
 
 
 def test_unchained_steps_need_a_claim_strategy():
@@ -305,7 +305,7 @@ class Spy(Kernel):
 
 def test_draws_are_at_the_working_precision_not_float64():
     with mpmath.workdps(60):
-        u0 = _uniform(random.Random(0), 200)
+        u0 = uniform_draw(random.Random(0), 200)
         assert mpmath.mpf(float(u0)) != u0  # 200 random bits, not a float64
     Spy.seen.clear()
     ident([Step(Spy(x), x, "spy", ("doit",))]).verify()
