@@ -9,7 +9,7 @@ even when it never runs):
   import it;
 - the engine (``symbolic/engine/``) imports no module of the catalogue;
 - the graph of modules has no cycle;
-- an underscore name is imported only inside its own subpackage;
+- no module imports an underscore name from another module (what is internal stays inside its module);
 - no module is longer than :data:`MAX_LINES` unless the top of the file says why (a comment ``# Long module:``);
 - the tests mirror the packages: every folder of ``tests/`` named like a package is one.
 """
@@ -175,14 +175,30 @@ def test_a_cycle_through_an_annotation_only_import_is_found(tmp_path):
     assert _cycles(graph) == [["posproof.numeric.a", "posproof.numeric.b"]]
 
 
-def test_underscore_names_stay_inside_their_subpackage():
-    wrong = []
-    for module, found in IMPORTS.items():
-        for target, names in found.items():
-            private = sorted(n for n in names if n.startswith("_") and not n.startswith("__"))
-            if private and _package(target) != _package(module):
-                wrong.append(f"{module} takes {private} from {target}")
+def _private(names) -> list[str]:
+    return sorted(n for n in names if n.startswith("_") and not n.startswith("__"))
+
+
+def test_underscore_names_stay_inside_their_module():
+    # a name another module imports is public: it has no leading underscore (what is internal stays in its module)
+    wrong = [
+        f"{module} takes {_private(names)} from {target}"
+        for module, found in IMPORTS.items()
+        for target, names in found.items()
+        if _private(names)
+    ]
     assert not wrong, "\n".join(wrong)
+
+
+def test_an_underscore_import_from_a_sibling_module_is_found(tmp_path):
+    (tmp_path / "a.py").write_text("from posproof.numeric.b import _internal, public\n")
+    (tmp_path / "b.py").write_text("_internal = public = 1\n")
+    MODULES.update({"posproof.numeric.a": tmp_path / "a.py", "posproof.numeric.b": tmp_path / "b.py"})
+    try:
+        found = _imports("posproof.numeric.a", MODULES["posproof.numeric.a"])
+    finally:
+        del MODULES["posproof.numeric.a"], MODULES["posproof.numeric.b"]
+    assert {t: _private(n) for t, n in found.items()} == {"posproof.numeric.b": ["_internal"]}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
