@@ -1,4 +1,4 @@
-r"""The context-extension claims (symbolic/scaling_*.py) beyond the generic per-claim tests: the kernels read
+r"""The context-extension claims (symbolic/scaling/) beyond the generic per-claim tests: the kernels read
 numeric.scaling, the numbers the re-derivation of Theorem 2.1 (Chen et al. 2023) reports, recomputed here
 independently, and a limit of the mpmath twin that keeps one YaRN setting out of the 50-digit definitions."""
 
@@ -17,7 +17,7 @@ EXTENSION = registry.topic("extension")
 
 def test_the_extension_topic_is_the_scaling_modules_in_order():
     modules = [name for name in registry.MODULES if name.startswith("scaling.")]
-    assert modules == [module.__name__.rsplit(".", 1)[-1] for module in scaling.MODULES]
+    assert modules == [module.__name__.removeprefix("posproof.symbolic.") for module in scaling.MODULES]
     assert [c.id for c in EXTENSION] == [c.id for name in modules for c in registry.module(name)]
     assert [c.id for c in EXTENSION] == [c.id for c in scaling.claims()]
     assert all(c.id.startswith("extension-") for c in EXTENSION)
@@ -109,7 +109,7 @@ def test_float64_errors_are_at_rounding_level():
 
 
 def test_regression_yarn_mpmath_twin_ramp_in_float64_when_truncated():
-    cfg = RopeScaling(128, 10000.0, "yarn", factor=8.0, original_max_position_embeddings=4096)
+    cfg = RopeScaling(128, base=10000.0, rope_type="yarn", factor=8.0, original_max_position_embeddings=4096)
     inv, _ = cfg.inv_freq_mp(dps=50)
     with mpmath.workdps(50):
         low, high = 20, 46  # floor c(32) = floor 20.94, ceil c(1) = ceil 45.03
