@@ -1,4 +1,4 @@
-r"""The audit's own running time and the speed of the 50-digit references (issue 10; never a timed test).
+r"""The audit's own running time and the speed of the 50-digit references (never a timed test).
 
 * ``audit_rope`` on the RoPE note's function, the Hugging Face style rotate-half with a float32 cache (NumPy and
   torch), a fused ``(q, k)`` function, and a broken one (findings and minimal examples cost extra calls);
@@ -72,7 +72,7 @@ def main() -> int:
     pos = np.arange(4096)
     t_rope = once(lambda: rope_mp(x, pos, dps=50))
     t_half = once(lambda: rope_mp(x, pos, layout="half", dps=50))
-    t_sin = once(lambda: sinusoidal_mp(pos, 128, dps=50))
+    t_sin = once(lambda: sinusoidal_mp(pos, width=128, dps=50))
     print(f"  rope_mp interleaved  {t_rope:7.3f} s")
     print(f"  rope_mp half         {t_half:7.3f} s")
     print(f"  sinusoidal_mp        {t_sin:7.3f} s")

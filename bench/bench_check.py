@@ -1,7 +1,7 @@
 r"""Time ``posproof check`` for the whole catalogue: seconds per claim (one process) and the wall time of the
 command as a user runs it (import, registry build, parallel verification), all from one run.
 
-Target (issue 2): the whole catalogue in under 10 s on a 2-core machine. Run: ``make bench`` or
+Target: the whole catalogue in under 10 s on a 2-core machine. Run: ``make bench`` or
 ``.venv/bin/python bench/bench_check.py [--dps N]``.
 """
 

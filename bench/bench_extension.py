@@ -21,7 +21,7 @@ from posproof.numeric.scaling.rules import rope_inv_freq  # noqa: E402
 
 def main() -> None:
     yarn = {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096}
-    t = best(lambda: rope_inv_freq(128, 10000.0, yarn), repeat=20)
+    t = best(lambda: rope_inv_freq(128, base=10000.0, scaling=yarn), repeat=20)
     print(f"rope_inv_freq yarn, d = 128:                         {t * 1e6:8.1f} us")
     t = best(lambda: extension_report(128, 10000.0, yarn, trained=4096, target=32768, with_base_bound=False))
     print(f"diagnostics without base bound, L = 32768:            {t * 1e3:8.1f} ms")

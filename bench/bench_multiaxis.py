@@ -3,7 +3,7 @@ r"""Multi-axis RoPE kernel speed, as ratios to a memcpy of the same array in one
 On one float32 array of 32768 tokens x 128 channels with M-RoPE position vectors (t, h, w): the cached apply
 (:func:`posproof.numeric.multiaxis.multiaxis_table`, half layout, chunked and interleaved sections) and the 1-D
 table of the same shape, warm (fastest of many calls) and cold (every operand from memory; see bench_rope.py).
-Target (issue 18): the cached apply <= 2x a memcpy with operands from memory, like 1-D RoPE.
+Target: the cached apply <= 2x a memcpy with operands from memory, like 1-D RoPE.
 
 Run: ``.venv/bin/python bench/bench_multiaxis.py``
 """
@@ -30,10 +30,10 @@ def main() -> int:
     out = np.empty_like(x)
     pos = rng.integers(0, 4096, (tokens, 3))
     tables = {
-        "1-D rope_table (half)": rope_table(pos[:, 0], width, 1e6, "half"),
-        "M-RoPE chunked [16, 24, 24]": multiaxis_table(pos, width, axes=mrope_axes([16, 24, 24]), base=1e6),
+        "1-D rope_table (half)": rope_table(pos[:, 0], width=width, base=1e6, layout="half"),
+        "M-RoPE chunked [16, 24, 24]": multiaxis_table(pos, width=width, axes=mrope_axes([16, 24, 24]), base=1e6),
         "M-RoPE interleaved [24, 20, 20]": multiaxis_table(
-            pos, width, axes=mrope_axes([24, 20, 20], interleaved=True), base=1e6
+            pos, width=width, axes=mrope_axes([24, 20, 20], interleaved=True), base=1e6
         ),
     }
     copy = (best(lambda: np.copyto(out, x)), cold(lambda: np.copyto(out, x)))

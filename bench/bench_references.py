@@ -1,7 +1,7 @@
 r"""Speed of the 50-digit mpmath references, in seconds from one run (never a timed test).
 
 ``rope_mp`` of 4096 positions x width 128 at 50 digits (both layouts) and ``sinusoidal_mp`` of the same size,
-with gmpy2 (MPFR) when mpmath runs on it and with mpmath's own functions. Target (issue 10): ``rope_mp`` at most
+with gmpy2 (MPFR) when mpmath runs on it and with mpmath's own functions. Target: ``rope_mp`` at most
 2 s on the development machine.
 
 Run: ``.venv/bin/python bench/bench_references.py``
@@ -39,7 +39,7 @@ def main() -> int:
         for layout in ("interleaved", "half"):
             t = seconds(lambda layout=layout: rope_mp(x, positions, layout=layout, dps=dps))
             print(f"  rope_mp, {layout:<11} [{label:<12}] {t:6.2f} s   (target <= 2 s)")
-        t = seconds(lambda: sinusoidal_mp(positions, width, dps=dps))
+        t = seconds(lambda: sinusoidal_mp(positions, width=width, dps=dps))
         print(f"  sinusoidal_mp            [{label:<12}] {t:6.2f} s")
     _mp.USE_GMPY2 = True
     return 0

@@ -37,8 +37,8 @@ def main() -> None:
     L, dh, span = 512, 64, 256
     Qc, Kc = rng.normal(size=(L, dh)), rng.normal(size=(L, dh))
     Qr, Kr = rng.normal(size=(2 * span, dh)), rng.normal(size=(2 * span, dh))
-    t_d = best(lambda: deberta_scores_direct(Qc, Kc, Qr, Kr, span))
-    t_g = best(lambda: deberta_scores_gather(Qc, Kc, Qr, Kr, span))
+    t_d = best(lambda: deberta_scores_direct(Qc, Kc, Qr, Kr, k=span))
+    t_g = best(lambda: deberta_scores_gather(Qc, Kc, Qr, Kr, k=span))
     print(
         f"DeBERTa L={L} d={dh} k={span}: direct {t_d * 1e3:.1f} ms, gather {t_g * 1e3:.2f} ms, "
         f"direct/gather = {t_d / t_g:.0f}x"

@@ -12,7 +12,7 @@ Two ways to time, both printed:
 * cold: the median of calls each made after writing a 96 MiB buffer (every operand comes from memory, as in a
   model whose other tensors pushed them out of the cache).
 
-Targets (issue 9): cached interleaved apply with its finite check <= 2x memcpy; half layout <= 2.5x.
+Targets: cached interleaved apply with its finite check <= 2x memcpy; half layout <= 2.5x.
 
 Run: ``.venv/bin/python bench/bench_rope.py``
 """
@@ -66,8 +66,8 @@ def main() -> int:
     out = np.empty_like(x)
     scratch = x.copy()
 
-    t_inter = rope_table(positions, width, layout="interleaved")
-    t_half = rope_table(positions, width, layout="half")
+    t_inter = rope_table(positions, width=width, layout="interleaved")
+    t_half = rope_table(positions, width=width, layout="half")
     # Same answers first (float32 rounding), then timings.
     ref = note_rope(x, positions)
     assert np.allclose(t_inter.apply(x), ref, rtol=0, atol=1e-5)
@@ -96,7 +96,7 @@ def main() -> int:
         xs = x[:rows, :w]
         mats = np.stack([block_diagonal(w, m) for m in range(rows)])  # (rows, w, w)
         block[w] = best(lambda mats=mats, xs=xs: np.einsum("tij,tj->ti", mats, xs), 3) / rows * tokens
-        elem = rope_table(positions[:rows], w)
+        elem = rope_table(positions[:rows], width=w)
         others[f"cached apply, width {w}, per token x {tokens}"] = (
             best(lambda elem=elem, xs=xs: elem.apply(xs), 7) / rows * tokens
         )

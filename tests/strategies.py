@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-# ---- shared ---------------------------------------------------------------------------------------------------
+# ---- shared ----------------------------------------------------------------------------------------------------------
 #: Even widths, small enough to keep examples fast.
 even_widths = st.integers(min_value=1, max_value=64).map(lambda h: 2 * h)
 #: Frequency bases > 1 as used in practice (10^4 for the paper, 5*10^5 for Llama 3) and odd ones.
@@ -15,10 +15,10 @@ positions = hnp.arrays(np.float64, st.integers(1, 16), elements=position)
 #: A relative shift applied to every position.
 shift = st.integers(min_value=-2048, max_value=2048)
 
-# ---- sinusoidal ----------------------------------------------------------------------------------------------
+# ---- sinusoidal ------------------------------------------------------------------------------------------------------
 sinusoidal_layouts = st.sampled_from(["interleaved", "half"])
 
-# ---- relative schemes: T5, DeBERTa, ALiBi, Transformer-XL (issue 3) ------------------------------------------------
+# ---- relative schemes: T5, DeBERTa, ALiBi, Transformer-XL ------------------------------------------------------------
 #: Integer relative positions, small and large (both signs).
 relative_positions = hnp.arrays(np.int64, st.integers(1, 64), elements=st.integers(-100_000, 100_000))
 relative_position = st.integers(-100_000, 100_000)
@@ -48,7 +48,7 @@ powers_of_two_heads = st.integers(0, 8).map(lambda e: 2**e)
 #: Transformer-XL segment and memory lengths.
 txl_lengths = st.tuples(st.integers(1, 8), st.integers(0, 6))
 
-# ---- rope ----------------------------------------------------------------------------------------------------
+# ---- rope ------------------------------------------------------------------------------------------------------------
 rope_layouts = st.sampled_from(["interleaved", "half"])
 #: RoPE head widths (even), small enough for the mpmath reference.
 rope_widths = st.integers(min_value=1, max_value=16).map(lambda h: 2 * h)
@@ -68,7 +68,7 @@ def rope_inputs(draw, dtype=np.float64, max_tokens=8, widths=rope_widths):
     return vectors, positions
 
 
-# ---- issue 8: broadcasting of positions, aliasing (out=), integer ranges ---------------------------------------
+# ---- broadcasting of positions, aliasing (out=), integer ranges ------------------------------------------------------
 #: Integers up to the accepted bound of every bucket and bias function (2**53) and just beyond it.
 MAX_INTEGER = 2**53
 integers_in_range = st.integers(-MAX_INTEGER, MAX_INTEGER)
@@ -99,7 +99,7 @@ def overlapping_out(draw):
     return x, pos, shift
 
 
-# ---- context extension (issue 9: numeric/scaling/rules.py, numeric/scaling/extension.py)
+# ---- context extension (numeric/scaling/rules.py, numeric/scaling/extension.py)
 # -------------------------------------
 #: Head widths for the scaling rules (even, >= 4 so that every rule, NTK included, accepts them).
 scaling_widths = st.integers(min_value=2, max_value=64).map(lambda h: 2 * h)

@@ -1,4 +1,4 @@
-r"""Correct code the audit once got wrong (issue 17), and the ports of it that are really broken: DeepSeek's
+r"""Correct code the audit once got wrong, and the ports of it that are really broken: DeepSeek's
 interleave-in, half-out apply function, rotary on the trailing channels, dynamic NTK and LongRoPE that read the
 current length, YaRN with a wrong attention factor, an output with NaN."""
 
@@ -53,7 +53,9 @@ def trailing_rotary(vectors, positions, base=10000.0):
 
 def _dynamic(vectors, positions, base, factor):
     L = max(int(np.max(positions)) + 1, 2048)  # the current length, as transformers' dynamic rotary reads it
-    inv, _ = rope_inv_freq(vectors.shape[1], base, dict(DYNAMIC, factor=factor), L, max_position_embeddings=2048)
+    inv, _ = rope_inv_freq(
+        vectors.shape[1], base=base, scaling=dict(DYNAMIC, factor=factor), seq_len=L, max_position_embeddings=2048
+    )
     return _half(vectors, positions, inv)
 
 
@@ -67,19 +69,19 @@ def dynamic_ntk_base_100k(vectors, positions, base=10000.0):
 
 
 def longrope(vectors, positions, base=10000.0):
-    inv, af = rope_inv_freq(vectors.shape[1], base, LONGROPE, int(np.max(positions)) + 1)
+    inv, af = rope_inv_freq(vectors.shape[1], base=base, scaling=LONGROPE, seq_len=int(np.max(positions)) + 1)
     return _half(vectors, positions, inv, af)
 
 
 def longrope_always_long(vectors, positions, base=10000.0):
     # Bug: long_factor at every length (the short regime is never used)
-    inv, af = rope_inv_freq(vectors.shape[1], base, LONGROPE, 10**9)
+    inv, af = rope_inv_freq(vectors.shape[1], base=base, scaling=LONGROPE, seq_len=10**9)
     return _half(vectors, positions, inv, af)
 
 
 def yarn_attention_twice(vectors, positions, base=10000.0):
     # Bug: the attention factor multiplies cos and sin, and again the logits' scale (applied twice)
-    inv, af = rope_inv_freq(vectors.shape[1], base, YARN)
+    inv, af = rope_inv_freq(vectors.shape[1], base=base, scaling=YARN)
     return _half(vectors, positions, inv, af * af)
 
 
