@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 from posproof.numeric import alibi
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.attention import TOPIC, difference, identity
 from posproof.symbolic.engine.core import Fact, Step, Theorem
 
@@ -155,3 +155,28 @@ def alibi_non_power_of_two() -> Fact:
 
 def claims() -> list:
     return [alibi_translation(), alibi_decay(), alibi_slopes_form(), alibi_non_power_of_two()]
+
+
+# ---- the rules table: ALiBi's row (symbolic.tables) ------------------------------------------------------------
+
+
+def _new_biases(v, L0: int, L: int) -> str:
+    return (
+        f"{v['new bias values per head']} bias values per head below training (head 1: down to "
+        f"{v['head 1: target biases reach']}, trained {v['head 1: trained biases reach']})"
+    )
+
+
+RULES_ROWS = (
+    tables.Row(
+        100,
+        "ALiBi",
+        tables.phi(-sp.Symbol("m_h", positive=True) * (tables.m - tables.n)),
+        (
+            tables.Cell("alibi-monotone-decay", "holds", note="keys before the query, every distance"),
+            tables.Cell("alibi-translation-invariant", read=tables.key("constant along diagonals")),
+            tables.Cell("properties-alibi-antisymmetric", "fails", note=r"$\varphi(n, m) = -\varphi(m, n)$"),
+        ),
+        tables.Length("properties-length-alibi", _new_biases),
+    ),
+)

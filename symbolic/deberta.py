@@ -14,7 +14,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 from posproof.numeric import deberta, formatting, tolerances
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.attention import TOPIC, comps, d, identity, l
 from posproof.symbolic.engine.core import Definition, Fact, Kernel, Step, Theorem
 
@@ -324,3 +324,52 @@ def claims() -> list:
         deberta_p2c(),
         deberta_log_buckets(),
     ]
+
+
+# ---- the rules table: DeBERTa's rows, clipped and log-bucketed (symbolic.tables) -------------------------------
+
+
+def _phi():
+    QC, KC, QR, KR = (sp.IndexedBase(name) for name in ("q^c", "k^c", "Q^r", "K^r"))
+    m, n, delta_ = tables.m, tables.n, sp.Function("delta")
+    return tables.phi(QC[m] * KR[delta_(m, n)] + KC[n] * QR[delta_(n, m)])
+
+
+RULES_ROWS = (
+    tables.Row(
+        70,
+        "DeBERTa (clipped)",
+        _phi(),
+        (
+            tables.Cell(
+                "properties-deberta-rules",
+                read=tables.negated(r"clipped: constant for $|i - j| \ge k$"),
+                note=r"constant for $|m - n| \ge k$",
+            ),
+            tables.Cell("deberta-translation-invariant", read=lambda v: v[2]),
+            tables.Cell("properties-deberta-rules", read=tables.key("clipped: symmetric")),
+        ),
+        tables.Length.entry(
+            "properties-length-capped", "DeBERTa clipped (k = 512): new rows", "{x} new rows (k = 512)"
+        ),
+    ),
+    tables.Row(
+        80,
+        "DeBERTa (log buckets)",
+        _phi(),
+        (
+            tables.Cell(
+                "properties-deberta-rules",
+                read=tables.negated(r"log buckets: $\varphi(i, i - 5) = \varphi(i, i - 6)$"),
+                note="equal within a bucket",
+            ),
+            tables.Cell("properties-deberta-rules", read=tables.key("log buckets: translation invariant")),
+            tables.Cell("properties-deberta-rules", read=tables.key("log buckets: symmetric")),
+        ),
+        tables.Length.entry(
+            "properties-length-capped",
+            "DeBERTa log buckets (256, 512, k = 256): new rows",
+            "{x} new rows (256 buckets, 512, k = 256)",
+        ),
+    ),
+)

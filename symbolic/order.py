@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import mpmath
 import sympy as sp
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.engine import settings
 from posproof.symbolic.engine.core import Fact, Kernel, Step, Theorem
 from posproof.symbolic.symbols import d_any as d
@@ -517,3 +517,20 @@ def claims() -> list:
         normalized_counting(),
         binary_flips(),
     ]
+
+
+# ---- the rules table: no position code (symbolic.tables) -------------------------------------------------------
+
+RULES_ROWS = (
+    tables.Row(
+        200,
+        "no position code",
+        tables.phi(sp.MatMul(tables.vec("x_a").T, sp.MatrixSymbol("A", tables.d, tables.d), tables.vec("x_b"))),
+        (
+            tables.Cell("order-scores-permute", "fails", note=r"$\varphi$ does not depend on $m$, $n$"),
+            tables.Cell("order-scores-permute", "holds"),
+            tables.Cell("order-scores-permute", "holds"),
+        ),
+        tables.Length.nothing("order-scores-permute"),
+    ),
+)

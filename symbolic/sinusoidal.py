@@ -10,7 +10,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 from posproof.numeric import sinusoid
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Kernel, Step, Theorem
 from posproof.symbolic.symbols import TH
 from posproof.symbolic.symbols import d_even as d
@@ -662,3 +662,29 @@ def claims() -> list:
         monotone_range(),
         fast_wave_repeats(),
     ]
+
+
+# ---- the rules table: the sinusoidal row (symbolic.tables) -----------------------------------------------------
+
+
+def _new_angles(v, L0: int, L: int) -> str:
+    first = "" if v["first such pair"] is None else f" (pairs {v['first such pair']}..255)"
+    return f"{v['pairs with angles beyond the trained range']} of 256 pairs see new angles{first} at d = 512"
+
+
+#: The pairs that see angles training never showed (Transformer-XL's R_r has the same).
+LENGTH = tables.Length("properties-length-sinusoidal", _new_angles)
+
+RULES_ROWS = (
+    tables.Row(
+        40,
+        "sinusoidal",
+        tables.phi(tables.pairs(sp.cos((tables.m - tables.n) * tables.theta_i))),
+        (
+            tables.Cell("sinusoidal-monotone-range", read=tables.key("512"), note="$d = 512$, $b = 10^4$"),
+            tables.Cell("sinusoidal-translation-invariance", "holds"),
+            tables.Cell("sinusoidal-symmetry", "holds"),
+        ),
+        LENGTH,
+    ),
+)

@@ -11,7 +11,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 from posproof.numeric import t5
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.attention import TOPIC
 from posproof.symbolic.engine import settings
 from posproof.symbolic.engine.core import Fact
@@ -156,3 +156,28 @@ def t5_cap() -> Fact:
 
 def claims() -> list:
     return [t5_translation(), t5_boundaries(), t5_cap()]
+
+
+# ---- the rules table: T5's row (symbolic.tables) ---------------------------------------------------------------
+
+RULES_ROWS = (
+    tables.Row(
+        90,
+        "T5",
+        tables.phi(sp.Function("b")(sp.Function("bucket")(tables.n - tables.m))),
+        (
+            tables.Cell(
+                "t5-bucket-cap", read=lambda v: len(set(v[0][:5])) > 1, note=r"one bucket for all $|m - n| \ge 91$"
+            ),
+            tables.Cell("t5-bias-relative", read=tables.key("constant along diagonals")),
+            tables.Cell(
+                "t5-bias-relative", read=lambda v: v["query 10, key 15 (r = +5)"] == v["query 15, key 10 (r = -5)"]
+            ),
+        ),
+        tables.Length.entry(
+            "properties-length-capped",
+            "T5 (32 buckets, max distance 128): new buckets",
+            "{x} new buckets (32 buckets, 128)",
+        ),
+    ),
+)

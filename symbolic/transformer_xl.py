@@ -10,7 +10,7 @@ import numpy as np
 import sympy as sp
 from posproof.numeric import tolerances
 from posproof.numeric.transformer_xl import causal_mask, rel_shift, txl_scores_direct, txl_scores_shift
-from posproof.symbolic import sources
+from posproof.symbolic import sinusoidal, sources, tables
 from posproof.symbolic.attention import (
     MAT_SIZES,
     TOPIC,
@@ -256,3 +256,24 @@ def txl_translation() -> Fact:
 
 def claims() -> list:
     return [txl_from_four_terms(), txl_translation(), txl_shift_index(), txl_shift_distance(), txl_shift_fact()]
+
+
+# ---- the rules table: Transformer-XL's row (symbolic.tables) ---------------------------------------------------
+
+RULES_ROWS = (
+    tables.Row(
+        60,
+        "Transformer-XL",
+        tables.phi(
+            sp.MatMul(tables.vec("v").T, sp.MatrixSymbol("W_{k,R}", tables.d, tables.d), tables.vec("R_{m - n}"))
+        ),
+        (
+            tables.Cell(
+                "properties-txl-rules", read=tables.key("monotone in $|m - n|$"), note=r"learned $v$, $W_{k,R}$"
+            ),
+            tables.Cell("txl-translation-invariant", read=lambda v: v[0]),
+            tables.Cell("properties-txl-rules", read=tables.key("symmetric")),
+        ),
+        sinusoidal.LENGTH,
+    ),
+)

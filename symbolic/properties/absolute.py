@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 from posproof.numeric import tolerances
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.attention import shifted
 from posproof.symbolic.engine.core import Fact, Step, Theorem
 from posproof.symbolic.properties.common import (
@@ -194,3 +194,60 @@ def claims() -> list:
         binary_rules(),
         learned_rules(),
     ]
+
+
+# ---- the rules table: the absolute codes' rows (symbolic.tables) -----------------------------------------------
+
+_SYMMETRIC = tables.Cell("properties-absolute-symmetric", "holds")
+_GROWS = tables.Cell("properties-counting-proximity-grows", "fails")
+_SHIFT_CHANGES = tables.Cell("properties-counting-shift-changes", "fails")
+_LENGTHS = "properties-length-absolute"
+
+RULES_ROWS = (
+    tables.Row(
+        10,
+        "counting",
+        tables.phi(tables.d * tables.m * tables.n),
+        (_GROWS, _SHIFT_CHANGES, _SYMMETRIC),
+        tables.Length.entry(_LENGTHS, "counting: new component values", "{x} new component values, up to {top}"),
+    ),
+    tables.Row(
+        20,
+        "normalized counting",
+        tables.phi(tables.d * tables.m * tables.n / (tables.N - 1) ** 2),
+        (_GROWS, _SHIFT_CHANGES, _SYMMETRIC),
+        tables.Length.entry(
+            _LENGTHS,
+            "normalized pos/(N - 1): positions of an L-word text with a value no shorter text had",
+            "{x} of {L} positions get a value no text of <= {L0} words had",
+        ),
+    ),
+    tables.Row(
+        30,
+        "binary",
+        tables.phi(sp.Function("popcount")(sp.Function("AND")(tables.m, tables.n))),
+        (
+            tables.Cell("properties-binary-rules", read=tables.key("monotone")),
+            tables.Cell("properties-binary-rules", read=tables.key("translation invariant")),
+            _SYMMETRIC,
+        ),
+        tables.Length.entry(
+            _LENGTHS,
+            "binary: positions setting a bit never set in training",
+            "{x} positions set a bit never set in training",
+        ),
+    ),
+    tables.Row(
+        50,
+        "learned absolute (random init)",
+        tables.phi(tables.dot(tables.vec("p_m"), tables.vec("p_n"))),
+        (
+            tables.Cell("properties-learned-random-init", read=tables.key("monotone in $|m - n|$")),
+            tables.Cell("properties-learned-random-init", read=tables.key("translation invariant")),
+            _SYMMETRIC,
+        ),
+        tables.Length.entry(
+            _LENGTHS, "learned table: positions with an untrained row", "{x} positions with an untrained row"
+        ),
+    ),
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 from posproof.numeric.transformer_xl import causal_mask
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.engine.core import Fact
 from posproof.symbolic.properties.common import RULES_SOURCE, TOPIC, varphi
 from posproof.symbolic.symbols import m, n
@@ -62,3 +62,20 @@ def claims() -> list:
     return [
         causal_rules(),
     ]
+
+
+# ---- the rules table: a causal mask alone (symbolic.tables) ----------------------------------------------------
+
+RULES_ROWS = (
+    tables.Row(
+        210,
+        "no position code, causal mask",
+        tables.phi(sp.Piecewise((0, tables.n <= tables.m), (-sp.oo, True))),
+        (
+            tables.Cell("properties-causal-mask-rules", read=tables.key("monotone in $|m - n|$")),
+            tables.Cell("properties-causal-mask-rules", read=tables.key("translation invariant")),
+            tables.Cell("properties-causal-mask-rules", read=tables.key("symmetric")),
+        ),
+        tables.Length.nothing("properties-causal-mask-rules"),
+    ),
+)

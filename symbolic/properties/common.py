@@ -2,7 +2,7 @@ r"""Shared by the rules-and-lengths modules (:mod:`symbolic.properties` lists th
 named like the math, the article's lengths, and the proximity of an absolute code."""
 
 import sympy as sp
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.engine.core import Theorem
 from posproof.symbolic.symbols import d_any
 
@@ -20,8 +20,8 @@ P = sp.IndexedBase("p", real=True)  # any absolute code: p[pos, l]
 varphi = sp.Function("varphi")  # the proximity, in headings
 m_h = sp.Symbol("m_h", positive=True)  # an ALiBi head's slope
 
-#: The article's lengths: trained on 1000-word documents, asked about a 2000-word one.
-TRAINED, TARGET = 1000, 2000
+#: The article's lengths: trained on 1000-word documents, asked about a 2000-word one (the rules table's).
+TRAINED, TARGET = tables.TRAINED, tables.TARGET
 
 
 def identity(id_: str, title: str, source: str, steps, **kw) -> Theorem:

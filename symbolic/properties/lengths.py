@@ -283,3 +283,13 @@ def claims() -> list:
         length_alibi(),
         length_rope(),
     ]
+
+
+#: The function each length claim verifies at the article's lengths (the rules table calls it at others).
+LENGTHS = {
+    "properties-length-absolute": absolute_lengths,
+    "properties-length-sinusoidal": sinusoidal_lengths,
+    "properties-length-capped": capped_lengths,
+    "properties-length-alibi": alibi_lengths,
+    "properties-length-rope": rope_lengths,
+}

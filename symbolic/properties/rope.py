@@ -7,10 +7,11 @@ import mpmath
 import numpy as np
 import sympy as sp
 from posproof.numeric.scaling.rules import ROPE_TYPES, rope_inv_freq
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.engine.core import Fact, Step, Theorem
 from posproof.symbolic.properties.common import RULES_SOURCE, TOPIC, identity, u, varphi
 from posproof.symbolic.rope.rotary import rotated_pair
+from posproof.symbolic.scaling import common
 from posproof.symbolic.symbols import A, k, m, n, q, theta_real
 
 # ================================================================================================================
@@ -237,3 +238,43 @@ def claims() -> list:
         xpos_relative(),
         xpos_rules(),
     ]
+
+
+# ---- the rules table: LongRoPE's and xPos's rows (symbolic.tables) ---------------------------------------------
+
+
+def _xpos_phi():
+    zeta, gamma = sp.IndexedBase("zeta")[tables.i], sp.Symbol("gamma", positive=True)
+    m_, n_ = tables.m, tables.n
+    return tables.phi(tables.pairs(zeta ** ((m_ - n_) / gamma) * sp.Function("psi_i")(n_ - m_)))
+
+
+def _xpos_lengths(v, L0: int, L: int) -> str:
+    return (
+        f"{v['xpos: angles']} of 64 pairs see new angles; "
+        f"{v['xpos: pairs with decay factors below training']} pairs new decay factors (d = 128)"
+    )
+
+
+RULES_ROWS = (
+    common.rule_row(170, "RoPE + LongRoPE", "longrope"),
+    tables.Row(
+        190,
+        "xPos",
+        _xpos_phi(),
+        (
+            tables.Cell(
+                "properties-xpos-rules",
+                read=tables.key("monotone up to $m - n$"),
+                note="$q = k$, keys before the query",
+            ),
+            tables.Cell("properties-xpos-relative", "holds"),
+            tables.Cell(
+                "properties-xpos-rules",
+                read=tables.negated(r"$\varphi(5, 0) < \varphi(0, 5)$"),
+                note="even for $q = k$",
+            ),
+        ),
+        tables.Length("properties-length-rope", _xpos_lengths),
+    ),
+)

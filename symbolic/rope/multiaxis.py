@@ -21,8 +21,9 @@ import mpmath
 import sympy as sp
 from posproof.numeric import multiaxis
 from posproof.numeric.rotary import rope_mp
+from posproof.symbolic import tables
 from posproof.symbolic.engine.core import Domain, Fact, Step, Theorem
-from posproof.symbolic.rope.rotary import rotated_pair
+from posproof.symbolic.rope.rotary import SYMMETRY, new_angles, rotated_pair
 from posproof.symbolic.symbols import TH_real as TH
 from posproof.symbolic.symbols import d_even as d
 from posproof.symbolic.symbols import k, m, n, q
@@ -390,3 +391,30 @@ def claims() -> list:
         proportional_relative(),
         proportional_vs_partial(),
     ]
+
+
+# ---- the rules table: M-RoPE's and axial 2-D RoPE's row (symbolic.tables) --------------------------------------
+
+
+def _text_token_lengths(v, L0: int, L: int) -> str:
+    return "text tokens (t = h = w) as RoPE: " + new_angles("default").show(v, L0, L)
+
+
+RULES_ROWS = (
+    tables.Row(
+        180,
+        "M-RoPE, axial 2-D",
+        # tokens m, n at position vectors p_m, p_n (t, h, w or row, column)
+        tables.phi(sp.MatMul(tables.vec("q").T, sp.MatrixSymbol("R_{p_n - p_m}", tables.d, tables.d), tables.vec("k"))),
+        (
+            tables.Cell(
+                "properties-rope-monotone-range",
+                read=tables.key("default"),
+                note="text tokens ($t = h = w$), as RoPE; $q = k$, $d = 128$",
+            ),
+            tables.Cell("multiaxis-score-relative", "holds", note="per axis and jointly: any shift vector $t$"),
+            SYMMETRY,
+        ),
+        tables.Length("properties-length-rope", _text_token_lengths),
+    ),
+)

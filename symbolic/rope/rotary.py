@@ -23,7 +23,7 @@ from typing import Any
 
 import mpmath
 import sympy as sp
-from posproof.symbolic import lemmas, sources
+from posproof.symbolic import lemmas, sources, tables
 from posproof.symbolic.engine import settings
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Kernel, Step, Theorem
 from posproof.symbolic.symbols import TH_real, theta
@@ -1015,3 +1015,41 @@ def claims() -> list:
         _decay_bound(),
         _decay_curve(),
     ]
+
+
+# ---- the rules table: RoPE's row, and what its variants' rows share (symbolic.tables) --------------------------
+
+
+def rope_phi(scaled: bool = False):
+    r"""RoPE's proximity ``φ(m, n) = q^T R_{n-m} k``; ``scaled``: a rule's ``A^2 q^T R'_{n-m} k`` (per-pair
+    factors in ``R'``, the attention factor ``A``)."""
+    R = sp.MatrixSymbol("R'_{n - m}" if scaled else "R_{n - m}", tables.d, tables.d)
+    body = sp.MatMul(tables.vec("q").T, R, tables.vec("k"))
+    return tables.phi(sp.Symbol("A", positive=True) ** 2 * body if scaled else body)
+
+
+#: RoPE's symmetry cell, which its variants share: a plane's score has an odd part unless ``q = k``.
+SYMMETRY = tables.Cell("properties-rope-odd-part", "fails", note=r"$q \ne k$; holds for $q = k$")
+
+
+def new_angles(rule: str) -> tables.Length:
+    r"""The length column of RoPE under ``rule`` (``default``: none): the pairs that see angles training never
+    showed."""
+    return tables.Length(
+        "properties-length-rope", lambda v, L0, L: f"{v[rule]} of 64 pairs see new angles (d = 128, s = L/L0)"
+    )
+
+
+RULES_ROWS = (
+    tables.Row(
+        110,
+        "RoPE",
+        rope_phi(),
+        (
+            tables.Cell("properties-rope-monotone-range", read=tables.key("default"), note="$q = k$, $d = 128$"),
+            tables.Cell("rope-block-relative", "holds"),
+            SYMMETRY,
+        ),
+        new_angles("default"),
+    ),
+)

@@ -7,8 +7,9 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 from posproof.numeric.scaling.rules import rope_inv_freq_mp
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.engine.core import Domain, Kernel, Theorem
+from posproof.symbolic.rope.rotary import SYMMETRY, new_angles, rope_phi
 from posproof.symbolic.symbols import d_even
 
 TOPIC = "extension"
@@ -81,3 +82,16 @@ class RuleInvFreq(Kernel):
     def _latex(self, printer, exp=None):
         out = r"\theta^{\prime\,\mathrm{%s}}_{%s}" % (self.rule, printer._print(self.args[0]))
         return out if exp is None else r"\left(%s\right)^{%s}" % (out, exp)
+
+
+# ---- what the rules' rows of the rules table share (symbolic.tables) -------------------------------------------
+
+#: Every rule keeps RoPE's relative form, whatever its per-pair factors.
+SCALED_RELATIVE = tables.Cell("extension-scaled-rope-relative", "holds", note="any per-pair factors")
+
+
+def rule_row(order: int, name: str, rule: str) -> tables.Row:
+    r"""The row of RoPE under the rule ``rule`` (a key of ``properties-rope-monotone-range`` and of the RoPE
+    lengths)."""
+    mono = tables.Cell("properties-rope-monotone-range", read=tables.key(rule), note="$q = k$, $d = 128$, $s = 4$")
+    return tables.Row(order, name, rope_phi(scaled=True), (mono, SCALED_RELATIVE, SYMMETRY), new_angles(rule))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sympy as sp
 from posproof.symbolic.engine.core import Definition, Step, Theorem
+from posproof.symbolic.scaling import common
 from posproof.symbolic.scaling.common import (
     BASE_INT,
     CHEN,
@@ -106,3 +107,8 @@ def claims() -> list:
         pi_angle_in_range(),
         linear_definition(),
     ]
+
+
+# ---- the rules table (symbolic.tables) -------------------------------------------------------------------------
+
+RULES_ROWS = (common.rule_row(120, "RoPE + linear (PI)", "linear"),)

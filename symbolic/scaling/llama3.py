@@ -9,6 +9,7 @@ from posproof.numeric.scaling.rules import rope_inv_freq_mp
 from posproof.numeric.sinusoid import inverse_frequencies_mp
 from posproof.symbolic import sources
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Step, Theorem
+from posproof.symbolic.scaling import common
 from posproof.symbolic.scaling.common import (
     HF,
     L0,
@@ -198,3 +199,8 @@ def claims() -> list:
         llama3_definition(),
         llama31_bands(),
     ]
+
+
+# ---- the rules table (symbolic.tables) -------------------------------------------------------------------------
+
+RULES_ROWS = (common.rule_row(160, "RoPE + Llama 3", "llama3"),)

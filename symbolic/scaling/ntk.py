@@ -7,6 +7,7 @@ from __future__ import annotations
 import sympy as sp
 from posproof.symbolic import sources
 from posproof.symbolic.engine.core import Definition, Domain, Step, Theorem
+from posproof.symbolic.scaling import common
 from posproof.symbolic.scaling.common import (
     BASE_INT,
     FACTOR_INT,
@@ -239,3 +240,11 @@ def claims() -> list:
         dynamic_ntk(),
         dynamic_definition(),
     ]
+
+
+# ---- the rules table (symbolic.tables) -------------------------------------------------------------------------
+
+RULES_ROWS = (
+    common.rule_row(130, "RoPE + NTK-aware", "ntk"),
+    common.rule_row(140, "RoPE + dynamic NTK", "dynamic"),
+)

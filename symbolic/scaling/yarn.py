@@ -10,6 +10,7 @@ import sympy as sp
 from posproof.numeric.scaling.rules import rope_inv_freq_mp
 from posproof.symbolic import sources
 from posproof.symbolic.engine.core import Definition, Domain, Kernel, Step, Theorem
+from posproof.symbolic.scaling import common
 from posproof.symbolic.scaling.common import (
     FACTOR_GT1,
     FACTOR_INT,
@@ -392,3 +393,8 @@ def claims() -> list:
         yarn_attention_definition(),
         yarn_mscale_definition(),
     ]
+
+
+# ---- the rules table (symbolic.tables) -------------------------------------------------------------------------
+
+RULES_ROWS = (common.rule_row(150, "RoPE + YaRN", "yarn"),)

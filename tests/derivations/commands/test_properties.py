@@ -1,12 +1,13 @@
 r"""The rules table (``posproof properties``): complete, every cell backed by a claim that verifies and says what
-the cell says, the length column computed by the functions its claims verify, and the command through its own
-parser (``posproof properties`` once the lead has wired it)."""
+the cell says, the length column computed by the functions its claims verify, every row declared by its scheme's
+module, and the command through its own parser."""
 
 import json
 import math
 import re
 from fractions import Fraction
 from functools import cache
+from importlib import import_module
 
 import numpy as np
 import pytest
@@ -49,6 +50,25 @@ def test_every_scheme_of_the_issue_has_a_row_and_three_cells():
             assert c["verdict"] in P.VERDICTS or c["verdict"].startswith("holds for distances <= "), row
             assert c["claim"] in registry.ids()
         assert row["phi"].startswith("phi(m, n) = ") and row["phi_latex"]
+
+
+def test_rows_are_declared_by_the_scheme_modules_in_the_tables_order():
+    declared = [
+        row for m in registry.MODULES for row in getattr(import_module(f"posproof.symbolic.{m}"), "RULES_ROWS", ())
+    ]
+    keys = [row.order for row in P.schemes()]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    assert sorted(declared, key=lambda row: row.order) == list(P.schemes())
+
+
+def test_every_length_claim_is_the_function_it_names_at_the_articles_lengths():
+    functions = registry.lengths()
+    for sc in P.schemes():
+        claim = sc.length.claim
+        if claim in functions:
+            assert registry.get(claim).claim == functions[claim](S.TRAINED, S.TARGET), claim
+        else:  # no positional quantity: the row says so without a function
+            assert P.length_text(sc.length, S.TRAINED, S.TARGET) == "no positional quantity", sc.name
 
 
 @pytest.mark.parametrize("name, rule, cell", cells(), ids=[f"{n}:{r}" for n, r, _ in cells()])
