@@ -18,7 +18,7 @@ import random
 
 import mpmath
 import sympy as sp
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.engine import settings
 from posproof.symbolic.engine.core import Fact, Step, Theorem
 from posproof.symbolic.symbols import TH
@@ -298,3 +298,27 @@ def claims() -> list:
         position_term_general(),
         position_term_counterexample(),
     ]
+
+
+# ---- the texts: the statements of the article and the RoPE note that this module's claims decide ---------------
+# (symbolic.tables; the first number is the statement's place in the texts, the verdicts are V verified, C corrected,
+# R holds on a range, X not checkable)
+
+
+def _annotations() -> tuple[tables.Annotation, ...]:
+    a, S = tables.in_article, tables.S
+    V, C, R, X = tables.ANNOTATION_VERDICTS
+    return (
+        # Relative Positions
+        a(500, S[13], "relates to \"Position 2 to Position 5.\"", "With absolute codes, positions 1 -> 4 and 2 -> 5 "
+          "look different to the network.", V, "attention-position-term-not-relative", ((0,),), (False,),
+          "p_m^T W_q^T W_k p_n changes with a shift for a general W_q^T W_k"),
+        a(550, S[13], "it expands into four distinct terms", "q_m^T k_n with absolute positions expands into four "
+          "terms (word-word, word-position, position-word, position-position).", V, "attention-four-term-expansion"),
+        # Summary
+        a(880, S[20], "doesn't actually change the relationship", "With absolute codes the network must learn that a "
+          "shift changes no relation.", V, "attention-position-term-not-relative", ((0,),), (False,)),
+    )  # fmt: skip
+
+
+ANNOTATIONS = _annotations()

@@ -373,3 +373,26 @@ RULES_ROWS = (
         ),
     ),
 )
+
+
+# ---- the texts: the statements of the article and the RoPE note that this module's claims decide ---------------
+# (symbolic.tables; the first number is the statement's place in the texts, the verdicts are V verified, C corrected,
+# R holds on a range, X not checkable)
+
+
+def _annotations() -> tuple[tables.Annotation, ...]:
+    a, S = tables.in_article, tables.S
+    V, C, R, X = tables.ANNOTATION_VERDICTS
+    return (
+        # 2. DeBERTa (Disentangled Attention)
+        a(590, S[15], "relative position embeddings ($\\tilde{p}_{m-n}$)", "DeBERTa replaces p_m and p_n by relative "
+          "embeddings of m - n.", R, "deberta-delta-saturation", ((),), note="relative only inside the window |m - n| "
+          "< k; beyond it every distance shares the end row"),
+        # Summary
+        a(900, S[20], "based purely on the number of hops", "Transformer-XL, DeBERTa and T5 score purely by the number "
+          "of hops.", R, "deberta-delta-saturation", ((),), note="DeBERTa and T5 tell hops apart only inside a window "
+          "or bucket by bucket (t5-bucket-boundaries)"),
+    )  # fmt: skip
+
+
+ANNOTATIONS = _annotations()

@@ -534,3 +534,72 @@ RULES_ROWS = (
         tables.Length.nothing("order-scores-permute"),
     ),
 )
+
+
+# ---- the texts: the statements of the article and the RoPE note that this module's claims decide ---------------
+# (symbolic.tables; the first number is the statement's place in the texts, the verdicts are V verified, C corrected,
+# R holds on a range, X not checkable)
+
+
+def _annotations() -> tuple[tables.Annotation, ...]:
+    a, n, S, T = tables.in_article, tables.in_note, tables.S, tables.T
+    V, C, R, X = tables.ANNOTATION_VERDICTS
+    return (
+        # Why Need Positional Encoding ?
+        a(10, S[0], "The dog chased the pig", "Self-attention alone cannot tell 'The dog chased the pig' from 'The pig "
+          "chased the dog'.", V, "order-dog-bites-man", ("no mask",), ("same output per word",),
+          "without a mask each word gets the same output in both orders"),
+        # So how can we fix this ?
+        a(20, S[1], "These two vectors are summed together", "A position vector of the embedding's width is added to "
+          "each word embedding.", V, "order-sum-is-tied-concat", note="adding equals concatenating and projecting with "
+          "tied blocks [W W]"),
+        a(30, S[1], "heavily reduces the parameter count", "Summing instead of concatenating keeps the width and saves "
+          "parameters in later layers.", V, "order-sum-vs-concat-parameters", note="d² fewer weights in each following "
+          "d-wide projection"),
+        # 1. The Simple Counting Method (Option 1)
+        a(50, S[2], "numbers grow unbounded", "Counting gives position pos the vector pos·(1, 1, 1, 1); the numbers "
+          "grow without bound.", V, "counting-unbounded"),
+        a(60, S[2], "the final embedding is [3,3,3,3]", "A 3-word sentence ends at [3,3,3,3], a 30-word one at "
+          "[30,30,30,30].", C, "counting-article-examples", ("last of 3 words", "last of 30 words"),
+          ([3, 3, 3, 3], [30, 30, 30, 30]), "with position 0 = [0,0,0,0], as the article sets it, positions run 0 .. "
+          "N-1"),
+        # 2. The Normalized Counting Method (Option 2)
+        a(70, S[3], "always encoded as [1,1,1,1]", "Dividing by the length puts the last word at [1,1,1,1] for every "
+          "length.", R, "normalized-counting-length-dependent", ((r"$\mathrm{pos}/(N-1)$", "last word, $N = 5$"),
+          (r"$\mathrm{pos}/N$", "last word, $N = 5$")), note="only when dividing by N - 1; dividing by N, as the next "
+          "example does, the last word is (N-1)/N"),
+        a(80, S[3], "[0.33, 0.33, 0.33, 0.33]", "Position 1 is 0.33 for N = 4 and 0.20 for N = 5.", C,
+          "normalized-counting-length-dependent", ((r"$\mathrm{pos}/(N-1)$", "$p_1$, $N = 5$"),
+          (r"$\mathrm{pos}/N$", "$p_1$, $N = 4$")), ("1/5", "1/3"), "0.33 is 1/(N-1) and 0.20 is 1/N: one convention "
+          "gives 1/3 and 1/4, the other 1/4 and 1/5"),
+        a(90, S[3], "dependent on the sequence length", "So the code of position 1 depends on the sequence length.", V,
+          "normalized-counting-length-dependent", ((r"$\mathrm{pos}/(N-1)$", "$p_1$ depends on $N$"),
+          (r"$\mathrm{pos}/N$", "$p_1$ depends on $N$")), (True, True)),
+        # 3. The Binary Breakthrough
+        a(110, S[4], "doesn't work well mathematically", "Rigid binary 0s and 1s do not work well as a position code.",
+          V, "binary-neighbour-flips", ("distinct step sizes",), note="what can be checked: neighbours differ by 1 to "
+          "8 bits, and binary codes break monotonicity and translation invariance (properties-binary-rules)"),
+        # The Right Graph: The Problem with Distant Words
+        a(410, S[10], "the sentence becomes \"Man bites dog\"", "Without positions 'Dog bites man' and 'Man bites dog' "
+          "cannot be told apart.", V, "order-dog-bites-man", ("no mask",), ("same output per word",)),
+        # Postional Encoding vs Word Embedding
+        a(430, S[11], "Equation used : $e'_w = e_w +", "The combined vector is the word embedding plus the position "
+          "vector.", V, "order-sum-is-tied-concat"),
+        # Summary
+        a(830, S[20], "naturally blind to sequence order", "Self-attention is blind to order: 'Dog bites man' = 'Man "
+          "bites dog'.", V, "order-permutation-equivariance"),
+        a(840, S[20], "normalizing counts (0.1, 0.2, 0.3)", "Counting and normalized counting fail: unbounded growth "
+          "or length-dependent vectors.", V, "normalized-counting-length-dependent",
+          ((r"$\mathrm{pos}/(N-1)$", "$p_1$ depends on $N$"),), (True,), "and counting grows without bound "
+          "(counting-unbounded)"),
+        # the RoPE note: Positional encoding: give tokens a sense of order
+        n(980, T[0], "cannot distinguish all the arrangements", "Without order information attention cannot tell "
+          "arrangements apart.", V, "order-equivariance-all-permutations", ("3", "4"), ("6/6", "24/24"),
+          "every permutation of 3 and 4 tokens only permutes the outputs"),
+        # the RoPE note: Position rules affect context extension
+        n(1090, T[2], "Position information and a causal mask do different jobs", "Position information orders; the "
+          "mask only controls which positions are read.", V, "order-causal-mask-no-position"),
+    )  # fmt: skip
+
+
+ANNOTATIONS = _annotations()

@@ -5,6 +5,9 @@ every width are stated with a symbolic even ``d`` and Sums over the ``d/2`` pair
 ``θ_i`` (so in particular the paper's); the article's worked examples are facts recomputed with mpmath.
 """
 
+# Long module: the sinusoidal code is one scheme, in one place: its claims, its row of the rules table and the
+# article's statements that its claims decide (about 80 lines of data at the end).
+
 from __future__ import annotations
 
 import mpmath
@@ -688,3 +691,86 @@ RULES_ROWS = (
         LENGTH,
     ),
 )
+
+
+# ---- the texts: the statements of the article and the RoPE note that this module's claims decide ---------------
+# (symbolic.tables; the first number is the statement's place in the texts, the verdicts are V verified, C corrected,
+# R holds on a range, X not checkable)
+
+
+def _annotations() -> tuple[tables.Annotation, ...]:
+    a, n, S, T = tables.in_article, tables.in_note, tables.S, tables.T
+    V, C, R, X = tables.ANNOTATION_VERDICTS
+    return (
+        # Maths behind Positional Encoding
+        a(120, S[5], "Even dimensions ($2i$): Use the sin function", "Even dims use sin, odd dims cos.", V,
+          "sinusoidal-definition"),
+        a(140, S[5], "gets exponentially larger", "The denominator 10000^(2i/d) grows exponentially with i: early dims "
+          "are fast, late dims slow.", V, "sinusoidal-wavelengths"),
+        # More on '$i$' and '$d_{model}$'
+        a(170, S[6], "$10000^0 = 1$", "Example A: i = 0 gives denominator 1 and sin(1) at pos 1.", V,
+          "sinusoidal-worked-examples-512", (("denominator", 0), (r"$\sin(1/\mathrm{denominator})$", 0))),
+        a(180, S[6], "the output changes drastically", "At i = 0 the value changes drastically from one position to "
+          "the next.", V, "sinusoidal-fast-slow-separation", ((0,),), note="pair 0 moves this far per position step"),
+        a(190, S[6], "(which is the square root of 10000) = 100", "Example B: i = 128 gives exponent 0.5, denominator "
+          "100, sin(0.01).", V, "sinusoidal-worked-examples-512",
+          (("denominator", 1), (r"$\sin(1/\mathrm{denominator})$", 1))),
+        a(220, S[6], "$10000^1 = 10000$", "Example C: i = 255 gives exponent ≈ 1, denominator 10000, sin(0.0001).", C,
+          "sinusoidal-worked-examples-512", (("denominator", 2), (r"$\sin(1/\mathrm{denominator})$", 2)),
+          ("10000", "0.0001"), "the exponent is 510/512, the denominator 10^(255/64)"),
+        a(230, S[6], "almost like a constant, gentle slope", "The last pair barely changes over a sentence.", V,
+          "sinusoidal-fast-slow-separation", ((2,),), note="pair 255 moves this far per position step"),
+        # Simple Dry-Run :
+        a(240, S[7], "$10000^{2(1)/4} = 10000^{0.5} = \\mathbf{100}$", "At d_model = 4 the denominators are 1 and 100.",
+          V, "sinusoidal-dry-run-d4", note="the fact's definition checks PE(pos) = (sin pos, cos pos, sin(pos/100), "
+          "cos(pos/100))"),
+        a(250, S[7], "[0.00, 1.00, 0.00, 1.00]", "'The' (pos 0) gets [0.00, 1.00, 0.00, 1.00].", V,
+          "sinusoidal-dry-run-d4", ((0,),), (["0.00", "1.00", "0.00", "1.00"],)),
+        a(260, S[7], "[0.84, 0.54, 0.01, 0.99]", "'cat' (pos 1) gets [0.84, 0.54, 0.01, 0.99].", C,
+          "sinusoidal-dry-run-d4", ((1, 3),), ("0.99",), "cos(0.01) = 0.99995 rounds to 1.00"),
+        a(270, S[7], "[0.91, -0.42, 0.02, 0.99]", "'sat' (pos 2) gets [0.91, -0.42, 0.02, 0.99].", C,
+          "sinusoidal-dry-run-d4", ((2, 3),), ("0.99",), "cos(0.02) = 0.99980 rounds to 1.00"),
+        a(280, S[7], "jumped wildly from 0.00 to 0.84 to 0.91", "The fast dims go 0.00, 0.84, 0.91 (sin) and 1.00, "
+          "0.54, -0.42 (cos).", V, "sinusoidal-dry-run-d4", ((0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)),
+          ("0.00", "0.84", "0.91", "1.00", "0.54", "-0.42")),
+        a(290, S[7], "barely crept up from 0.00 to 0.01 to 0.02", "The slow sine dim goes 0.00, 0.01, 0.02.", V,
+          "sinusoidal-dry-run-d4", ((0, 2), (1, 2), (2, 2)), ("0.00", "0.01", "0.02")),
+        # The Left Graph: The Problem with Nearby Words
+        a(380, S[9], "They are at almost the exact same height", "Positions 0 and 1 are at nearly the same height on "
+          "the slow wave and far apart on the fast one.", V, "sinusoidal-fast-slow-separation", ((0,), (2,)),
+          note="per-step moves of the fastest and the slowest pair at d = 512"),
+        # The Right Graph: The Problem with Distant Words
+        a(420, S[10], "This is the actual math for that first dimension wave", "On the first dimension sin(0) = 0.00 "
+          "and sin(1) = 0.84.", V, "sinusoidal-dry-run-d4", ((0, 0), (1, 0)), ("0.00", "0.84")),
+        # Postional Encoding vs Word Embedding
+        a(440, S[11], "Word 1 gets ticket #0.84", "High-frequency wave: word 0 gets 0.00, word 1 gets 0.84.", V,
+          "sinusoidal-dry-run-d4", ((0, 0), (1, 0)), ("0.00", "0.84")),
+        # Rules any Positional Encoding Method must follow
+        a(470, S[12], "Monotonicity: If two words are pushed further apart", "Monotonicity: the proximity falls as two "
+          "words move apart (the sinusoidal code presented).", R, "sinusoidal-monotone-range", ("512", "128"),
+          note="PE(m)·PE(n) falls only up to these distances at d = 512, 128; 'posproof properties' judges every "
+          "scheme"),
+        a(480, S[12], "Translation Invariance: The relative relationship", "Translation invariance: shifting the "
+          "sentence ('Yesterday, the dog ...') keeps the relation of 'dog' and 'pig'.", V,
+          "sinusoidal-translation-invariance", note="for PE(m)·PE(n); the full score with general W_q, W_k is not "
+          "(attention-position-term-not-relative)"),
+        a(490, S[12], "Symmetry: The distance from Word A to Word B", "Symmetry: the proximity of A to B equals that "
+          "of B to A.", V, "sinusoidal-symmetry"),
+        # Maths behind RoPE
+        a(750, S[18], "slightly slower angle ($\\theta_1$)", "Dims 0, 1 turn fastest (θ_0), dims 2, 3 slightly slower "
+          "(θ_1), and so on.", V, "sinusoidal-wavelengths", note="consecutive frequencies differ by b^(-2/d): 0.87 at "
+          "d = 128, 0.01 at d = 4"),
+        # Summary
+        a(860, S[20], "This creates a \"sheer cliff\" between adjacent words", "Fast dims make a sheer cliff between "
+          "neighbours.", V, "sinusoidal-fast-slow-separation", ((0,),), note="0.959 per step on pair 0; that the model "
+          "then never blurs order is not checkable"),
+        # the RoPE note: Positional encoding: give tokens a sense of order
+        n(990, T[0], "added position-dependent sine and cosine vectors", "The original Transformer adds sine and "
+          "cosine vectors.", V, "sinusoidal-definition"),
+        # the RoPE note: Rotate pairs, preserve their length
+        n(1050, T[1], "several positional scales", "Pairs rotate at different rates: several positional scales.", V,
+          "sinusoidal-wavelengths", note="the wavelengths form a geometric progression"),
+    )  # fmt: skip
+
+
+ANNOTATIONS = _annotations()

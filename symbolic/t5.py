@@ -181,3 +181,34 @@ RULES_ROWS = (
         ),
     ),
 )
+
+
+# ---- the texts: the statements of the article and the RoPE note that this module's claims decide ---------------
+# (symbolic.tables; the first number is the statement's place in the texts, the verdicts are V verified, C corrected,
+# R holds on a range, X not checkable)
+
+
+def _annotations() -> tuple[tables.Annotation, ...]:
+    a, S = tables.in_article, tables.S
+    V, C, R, X = tables.ANNOTATION_VERDICTS
+    return (
+        # Relative Positions
+        a(530, S[13], "This is called Translation Invariance", "The distance is the same anywhere in a book: "
+          "translation invariance.", V, "t5-bias-relative", ("positions shifted by $10^6$: unchanged",), (True,)),
+        # 3. T5 (The Elegant Simplification)
+        a(610, S[16], "removed positional vectors from the input entirely", "T5 adds no position vector; the score is "
+          "content plus a bias of the distance.", V, "t5-bias-relative", ("constant along diagonals",), (True,)),
+        a(620, S[16], "a single learned number (a scalar bias", "T5 adds one learned scalar per distance.", R,
+          "t5-bucket-boundaries", ((0,),), note="one scalar per bucket: exact for |r| < 8, shared beyond, one for "
+          "every |r| >= 91 of a side"),
+        a(630, S[16], "the learned bias value for \"+3 steps\"", "At 3 steps the model looks up the bias for '+3'.", V,
+          "t5-bucket-boundaries", ((0,),), note="|r| = 3 has a bucket of its own (below 8)"),
+        a(640, S[16], "and entirely relative", "T5's bias is entirely relative.", V, "t5-bias-relative",
+          ("positions shifted by $10^6$: unchanged",), (True,)),
+        # Summary
+        a(890, S[20], "relative distances remain perfectly intact", "Relative distances survive a shift.", V,
+          "t5-bias-relative", ("positions shifted by $10^6$: unchanged",), (True,)),
+    )  # fmt: skip
+
+
+ANNOTATIONS = _annotations()

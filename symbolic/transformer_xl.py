@@ -277,3 +277,25 @@ RULES_ROWS = (
         sinusoidal.LENGTH,
     ),
 )
+
+
+# ---- the texts: the statements of the article and the RoPE note that this module's claims decide ---------------
+# (symbolic.tables; the first number is the statement's place in the texts, the verdicts are V verified, C corrected,
+# R holds on a range, X not checkable)
+
+
+def _annotations() -> tuple[tables.Annotation, ...]:
+    a, S = tables.in_article, tables.S
+    V, C, R, X = tables.ANNOTATION_VERDICTS
+    return (
+        # 1. Transformer-XL (The Surgical Hack)
+        a(560, S[14], "replacing it with a relative distance vector", "Transformer-XL replaces p_n in terms 2 and 4 by "
+          "a relative vector of m - n.", V, "txl-from-four-terms", note="with its own projection W_{k,R}"),
+        a(570, S[14], "simple, trainable bias vectors ($u$ and $v$)", "It replaces the query position in terms 3 and 4 "
+          "by trainable u and v.", V, "txl-from-four-terms"),
+        a(580, S[14], "but rather on how far apart they are", "So attention depends on how far apart words are, not "
+          "where.", V, "txl-translation-invariant", ((0,),), (True,)),
+    )  # fmt: skip
+
+
+ANNOTATIONS = _annotations()

@@ -20,7 +20,7 @@ import sympy as sp
 from posproof.numeric import deberta, t5, tolerances
 from posproof.numeric.rotary import rope_decay_curve, rope_mp
 from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp, sinusoidal
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.engine import settings
 from posproof.symbolic.engine.core import Fact, Step, Theorem
 
@@ -563,3 +563,134 @@ def claims() -> list:
         relative_distance_sign(),
         rope_score_conjugate(),
     ]
+
+
+# ---- the texts: the statements of the article and the RoPE note that this module's claims decide ---------------
+# (symbolic.tables; the first number is the statement's place in the texts, the verdicts are V verified, C corrected,
+# R holds on a range, X not checkable)
+
+
+def _annotations() -> tuple[tables.Annotation, ...]:
+    a, n, S, T = tables.in_article, tables.in_note, tables.S, tables.T
+    V, C, R, X = tables.ANNOTATION_VERDICTS
+    return (
+        # So how can we fix this ?
+        a(40, S[1], "added only at the very beginning", "The position vector is added once, before the first block, "
+          "never again.", R, "article-positions-every-layer", ("sinusoidal: outputs unchanged by a shift of 7",
+          "rope: outputs unchanged by a shift of 7"), note="true of absolute codes; Transformer-XL, DeBERTa, T5, ALiBi "
+          "and RoPE act inside every attention layer"),
+        # 3. The Binary Breakthrough
+        a(100, S[4], "alternates rapidly: 0, 1, 0, 1", "Binary columns alternate 0,1,0,1; 0,0,1,1; 0,0,0,0,1,1,1,1.", V,
+          "article-binary-columns", ("bit 0", "bit 1", "bit 2"), ([0, 1, 0, 1, 0, 1, 0, 1], [0, 0, 1, 1, 0, 0, 1, 1],
+          [0, 0, 0, 0, 1, 1, 1, 1])),
+        # Maths behind Positional Encoding
+        a(130, S[5], "up to $d_{model}/2$", "The pair index i runs 0, 1, 2, ... up to d_model/2.", C,
+          "article-pair-index-range", ("last i",), (256,), "the last pair index is d/2 - 1"),
+        # More on '$i$' and '$d_{model}$'
+        a(150, S[6], "we have 256 pairs", "512 dims make 256 pairs, i = 0 .. 255.", V, "article-pair-index-range",
+          ("pairs", "last i"), (256, 255)),
+        a(160, S[6], "For pair $i=255$: Dimension 510", "Pair 255 fills dims 510 and 511.", V,
+          "article-pair-index-range", ("dims of the last pair",), ([510, 511],)),
+        a(200, S[6], "stretches the wave out by a factor of 100", "Dividing by 100 stretches the wave by a factor of "
+          "100.", V, "article-cycle-lengths", ("ratio",), ("100.0",)),
+        a(210, S[6], "completed in just one word", "Pair 128 takes 100 words for the cycle that pair 0 completes in "
+          "one word.", C, "article-cycle-lengths", ("words per cycle, i = 0", "words per cycle, i = 128", "ratio"),
+          ("1", "100", None), "a cycle takes 2π words at i = 0 and 200π at i = 128; the ratio 100 is right"),
+        # Simple Dry-Run :
+        a(300, S[7], "If this sentence were 500 words long", "Over 500 words the slow dims of d_model = 4 curve "
+          "smoothly over the whole paragraph.", V, "article-cycle-lengths",
+          (r"$d_{\mathrm{model}} = 4$, pair 1: cycles in 500 words",), note="less than one cycle: no position repeats"),
+        # Differentiating between Nearby and Distant Words
+        a(310, S[8], "at pos=0, the wave might be at its peak (1.0)", "On a fast wave position 0 may be at the peak "
+          "(1.0) and position 1 at the valley (-1.0).", C, "article-fast-wave-step", note="one step moves the fastest "
+          "wave by at most 2 sin(1/2) = 0.959, not 2; from pos 0 to 1 it goes 0 -> 0.841"),
+        a(320, S[8], "By the time you get to pos=6", "By pos 6 the fast wave is back at its peak; positions 0, 2, 4, 6 "
+          "look alike.", C, "article-cycle-lengths", ("words per cycle, i = 0",), ("6",), "the fastest wave's cycle is "
+          "2π words: it never repeats exactly (sinusoidal-fast-wave-near-repeats: 6 is a near-return, sin 6 = -0.279), "
+          "and 2, 4 are not near 0"),
+        a(330, S[8], "hundreds of words just to complete a single up-and-down cycle", "Slow waves take hundreds of "
+          "words per cycle.", R, "article-cycle-lengths", ("pairs with cycles of 100 .. 999 words",
+          "words per cycle, i = 255"), note="hundreds for pairs 77 .. 140 of 256; the slowest take tens of thousands"),
+        a(340, S[8], "Word 0 might be at 0.0, while word 50 might be at 1.0", "On a slow wave word 0 is at 0.0 and "
+          "word 50 at 1.0.", R, "article-slow-wave-heights", ("pair nearest 1.0 at pos 50", "its height at pos 50",
+          "height at pos 50 of the slowest pair"), note="only pair 96, a 199-word cycle, is at 1.0 at 50; the slowest "
+          "pair is at 0.005"),
+        a(350, S[8], "at pos=0 might be 0.000, and the height at pos=1 might be 0.001", "On a slow wave pos 0 reads "
+          "0.000 and pos 1 reads 0.001.", V, "article-slow-wave-heights",
+          (r"$\theta_{192}$", ("PE(1, 384), PE(2, 384)", 0)), note="pair 192 (θ = 10^-3) does exactly this"),
+        a(360, S[8], "a completely unique fingerprint", "With 512 waves from fast to slow every position gets a unique "
+          "code.", V, "article-unique-codes", ("all codes distinct", "closest pair $|m - n|$"), (True, None),
+          "checked for positions 0 .. 4095; the 512 dims are 256 frequencies, a sine and a cosine each"),
+        a(370, S[8], "relies heavily on the first few numbers", "The model relies on the fast dims for neighbours and "
+          "on the slow dims for the position in a paragraph.", X, note="a statement about what a trained model does"),
+        # The Right Graph: The Problem with Distant Words
+        a(390, S[10], "land at the exact same vertical height", "On the fast wave positions 0 and 6 land at exactly "
+          "the same height.", C, "article-cycle-lengths", ("words per cycle, i = 0",), ("6",), "sin 6 = -0.279, sin 0 "
+          "= 0: a near-return, never an exact one (sinusoidal-fast-wave-near-repeats)"),
+        a(400, S[10], "One is at the middle baseline, and the other is way up near the peak", "On the slow wave "
+          "position 0 is at the baseline and position 6 near the peak.", R, "article-slow-wave-heights",
+          ("pair nearest 1.0 at pos 6",), note="only pair 37, a 24-word cycle, peaks near 6: not a slow wave"),
+        # Postional Encoding vs Word Embedding
+        a(450, S[11], "Word 0 gets ticket #0.001", "Low-frequency wave: word 0 gets 0.001, word 1 gets 0.002.", C,
+          "article-slow-wave-heights", ("PE(0, 2i), every i", ("PE(1, 384), PE(2, 384)", 0)), (["0.001"], None),
+          "every sine is 0 at position 0; 0.001 and 0.002 are positions 1 and 2 of pair 192"),
+        a(460, S[11], "might accidentally read \"Dog bites man\"", "With only slow waves the network reads 'Dog bites "
+          "man' as 'Man bites dog'.", X, note="a statement about what a trained network does"),
+        # Relative Positions
+        a(520, S[13], "the relative distance is $+3$", "If 'dog' queries 'cat', the relative distance is +3.", V,
+          "article-relative-distance-sign", ("T5 (key - query)", "DeBERTa, ALiBi, Transformer-XL (query - key)"),
+          (3, None), "+3 is key - query (T5); DeBERTa, ALiBi and Transformer-XL count query - key = -3"),
+        a(540, S[13], "generalize beautifully to longer texts", "Relative encodings generalise beautifully to longer "
+          "texts.", X, note="an empirical claim; 'posproof properties --trained L0 --target L' shows which quantities "
+          "are new"),
+        # 2. DeBERTa (Disentangled Attention)
+        a(600, S[15], "position-to-position (distance) scores", "DeBERTa computes content-to-content and "
+          "position-to-position scores separately.", C, "article-deberta-no-p2p",
+          ("scores with zero content are all 0",), (False,), note="it keeps content-to-content, content-to-position "
+          "and position-to-content; the position-to-position term is dropped (deberta-disentangled-from-four-terms)"),
+        # Rotatory Positional Encoding (RoPE)
+        a(650, S[17], "multiplies the word embedding by a rotation matrix", "RoPE multiplies the word embedding by a "
+          "rotation matrix.", C, "article-positions-every-layer",
+          ("rope on the embedding: outputs unchanged by a shift of 7", "rope: outputs unchanged by a shift of 7"),
+          (True, None), "RoPE rotates the query and key of every attention layer (R_m W_q x_m); a rotated embedding is "
+          "no relative code"),
+        # Maths behind RoPE
+        a(710, S[18], "$(q \\cdot k) \\times e^{i(m-n)\\theta}$", "The product is (q·k) e^{i(m-n)θ}.", C,
+          "article-rope-score-conjugate", (r"$\operatorname{Re}(q k e^{i(m-n)\theta})$ = score",
+          r"$\operatorname{Re}(q \bar{k} e^{i(m-n)\theta})$ = score"), (True, None), "the key enters conjugated, q "
+          "conj(k) e^{i(m-n)θ}, and the score is its real part (rope-complex-relative, rope-2d-real-form)"),
+        a(730, S[18], "often 4096 dimensions or more", "RoPE must rotate embeddings of 4096 dimensions or more.", C,
+          "article-rope-per-head", ("frequencies in a 4096-wide layer", "planes per head"), (2048, None),
+          "RoPE rotates each head: d is the head width (128 in LLaMA-7B, whose 4096 = 32 x 128)"),
+        # Properties, Efficiency and Performance of RoPE
+        a(780, S[19], "their positional dot product (y-axis) naturally decays", "The positional dot product decays as "
+          "the distance grows.", C, "article-rope-decay-not-monotone",
+          ("rises between r = 0 and 1000", "first rise after r"), (0, None), note="what decays is an upper bound over "
+          "all q, k (rope-decay-bound), and not monotonically"),
+        a(790, S[19], "pays less attention to words that are very far away", "So the model pays less attention to "
+          "words far away.", C, "article-rope-far-attention", ("distance with the highest score",), (1,),
+          note="a key can score highest 500 positions away: q and k decide, the bound does not"),
+        a(810, S[19], "Faster Convergence", "RoFormer's training loss falls faster than BERT's.", X,
+          note="an empirical training result"),
+        a(820, S[19], "Better Accuracy", "RoPE improves BLEU and GLUE scores.", X, note="an empirical result"),
+        # Summary
+        a(850, S[20], "a unique pattern of continuous waves", "The sinusoidal code gives every position a unique "
+          "pattern.", V, "article-unique-codes", ("all codes distinct",), (True,)),
+        a(870, S[20], "without repeating", "Slow dims measure long ranges without repeating.", R,
+          "article-cycle-lengths", ("words per cycle, i = 255",), note="no repeat within a wavelength: up to 60611 "
+          "words at d = 512"),
+        a(910, S[20], "used by LLaMA, PaLM, and most modern architectures", "RoPE is used by LLaMA, PaLM and most "
+          "modern models.", X, note="a survey of models, not mathematics"),
+        a(950, S[20], "distant words naturally receive less attention", "Long-term decay: distant words get less "
+          "attention.", C, "article-rope-far-attention", ("distance with the highest score",), (1,),
+          note="only an upper bound decays (article-rope-decay-not-monotone)"),
+        a(970, S[20], "drastically speeds up model training", "RoPE drastically speeds up training.", X,
+          note="an empirical training result"),
+        # the RoPE note: Position rules affect context extension
+        n(1080, T[2], "not by itself evidence of reliable long-context performance", "A longer accepted sequence is "
+          "not by itself evidence of long-context quality.", X, note="about model quality; 'posproof properties "
+          "--trained L0 --target L' shows which angles are new"),
+    )  # fmt: skip
+
+
+ANNOTATIONS = _annotations()

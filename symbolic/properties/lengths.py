@@ -12,7 +12,7 @@ from posproof.numeric import alibi, deberta, t5
 from posproof.numeric.scaling.extension import phase_coverage
 from posproof.numeric.scaling.rules import ROPE_TYPES, rope_inv_freq
 from posproof.numeric.sinusoid import inverse_frequencies
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.engine.core import Fact
 from posproof.symbolic.properties.common import RELATIVE, TARGET, TOPIC, TRAINED, m_h
 from posproof.symbolic.properties.rope import rule_scaling, xpos_decay_bases
@@ -293,3 +293,24 @@ LENGTHS = {
     "properties-length-alibi": alibi_lengths,
     "properties-length-rope": rope_lengths,
 }
+
+
+# ---- the texts: the statements of the article and the RoPE note that this module's claims decide ---------------
+# (symbolic.tables; the first number is the statement's place in the texts, the verdicts are V verified, C corrected,
+# R holds on a range, X not checkable)
+
+
+def _annotations() -> tuple[tables.Annotation, ...]:
+    a, S = tables.in_article, tables.S
+    V, C, R, X = tables.ANNOTATION_VERDICTS
+    return (
+        # Relative Positions
+        a(510, S[13], "only trained on 1000-word documents", "Trained on 1000-word documents, the model struggles with "
+          "2000 words: it never saw those relations.", V, "properties-length-sinusoidal",
+          ("pairs with angles beyond the trained range",), note="the checkable part: sinusoidal pairs that see angles "
+          "training never showed (d = 512); whether the model struggles is empirical (posproof properties --trained "
+          "1000 --target 2000)"),
+    )  # fmt: skip
+
+
+ANNOTATIONS = _annotations()

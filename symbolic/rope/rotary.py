@@ -1053,3 +1053,65 @@ RULES_ROWS = (
         new_angles("default"),
     ),
 )
+
+
+# ---- the texts: the statements of the article and the RoPE note that this module's claims decide ---------------
+# (symbolic.tables; the first number is the statement's place in the texts, the verdicts are V verified, C corrected,
+# R holds on a range, X not checkable)
+
+
+def _annotations() -> tuple[tables.Annotation, ...]:
+    a, n, S, T = tables.in_article, tables.in_note, tables.S, tables.T
+    V, C, R, X = tables.ANNOTATION_VERDICTS
+    return (
+        # Rotatory Positional Encoding (RoPE)
+        a(660, S[17], "RoPE simply rotates that arrow by a specific angle", "A position rotates the 2-D arrow by an "
+          "angle; its length is kept.", V, "rope-2d-norm"),
+        a(670, S[17], "the relative angle between them remains exactly the same", "dog at 0 and pig at 3, or at 5 and "
+          "8: the relative angle is the same.", V, "rope-2d-rotation-product"),
+        a(680, S[17], "naturally preserves relative distance", "The attention score sees the relative distance.", V,
+          "rope-block-relative"),
+        # Maths behind RoPE
+        a(690, S[18], "Euler's Formula", "Multiplying by e^{imθ} rotates the pair by mθ.", V, "rope-2d-real-form"),
+        a(700, S[18], "becomes $e^{-in\\theta}$", "The dot product conjugates the key: e^{inθ} becomes e^{-inθ}.", V,
+          "rope-complex-relative"),
+        a(720, S[18], "have completely vanished", "The absolute positions cancel, leaving m - n.", V,
+          "rope-complex-relative"),
+        a(740, S[18], "a series of $d/2$ distinct 2D planes", "The d dims split into d/2 planes.", V,
+          "rope-block-diagonal-d4"),
+        a(760, S[18], "the Block-Diagonal Matrix", "R_m is block diagonal with the 2x2 rotations R(mθ_i).", V,
+          "rope-block-diagonal-d4", note="the article numbers θ_1, θ_2, ...; the code counts from θ_0"),
+        a(770, S[18], "a separate gear in a clock", "Each block rotates its pair independently at its own frequency.",
+          V, "rope-block-relative"),
+        # Properties, Efficiency and Performance of RoPE
+        a(800, S[19], "basic element-wise multiplications and additions", "The matrix product reduces to element-wise "
+          "multiplications and additions.", V, "rope-elementwise"),
+        # Summary
+        a(920, S[20], "leaves the magnitude alone", "RoPE keeps the vector's length and only rotates it.", V,
+          "rope-block-orthogonal"),
+        a(930, S[20], "the absolute positions natively subtract themselves", "Through the conjugate the positions "
+          "subtract to m - n.", V, "rope-complex-relative"),
+        a(940, S[20], "only ever \"sees\" the relative angle", "Attention sees only the relative angle.", V,
+          "rope-block-relative"),
+        a(960, S[20], "It is highly computationally efficient", "RoPE is cheap to compute.", V, "rope-elementwise",
+          note="element-wise products, O(d) per vector"),
+        # the RoPE note: Positional encoding: give tokens a sense of order
+        n(1000, T[0], "rotate query and key components before attention compares them", "RoPE rotates queries and keys "
+          "before they are compared.", V, "rope-block-relative"),
+        # the RoPE note: Rotate pairs, preserve their length
+        n(1010, T[1], "rotates adjacent component pairs at different frequencies", "The rope function rotates adjacent "
+          "pairs (2i, 2i+1) at frequencies base^(-2i/width).", V, "rope-block-diagonal-d4",
+          note="numeric.rotary.rope_mp, interleaved like the note's function, computes R_m"),
+        n(1020, T[1], "their relative rotation stays unchanged", "Shifting both positions by one offset keeps their "
+          "relative rotation.", V, "rope-2d-rotation-product"),
+        n(1030, T[1], "carries relative-position information", "The dot product carries relative position.", V,
+          "rope-block-relative"),
+        n(1040, T[1], "preserves each vector's length", "The rotation preserves each vector's length.", V,
+          "rope-block-orthogonal"),
+        n(1060, T[1], "different frequency bases, component layouts or scaling rules", "Models choose other bases, "
+          "layouts or scaling rules.", V, "rope-layout-permutation", note="layouts score alike after one channel "
+          "permutation; every scaling rule keeps the relative identity (extension-scaled-rope-relative)"),
+    )  # fmt: skip
+
+
+ANNOTATIONS = _annotations()

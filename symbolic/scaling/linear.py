@@ -4,6 +4,7 @@ trained range, and the code's frequencies ``theta_i/s`` (:class:`LinearInvFreq`,
 from __future__ import annotations
 
 import sympy as sp
+from posproof.symbolic import tables
 from posproof.symbolic.engine.core import Definition, Step, Theorem
 from posproof.symbolic.scaling import common
 from posproof.symbolic.scaling.common import (
@@ -112,3 +113,22 @@ def claims() -> list:
 # ---- the rules table (symbolic.tables) -------------------------------------------------------------------------
 
 RULES_ROWS = (common.rule_row(120, "RoPE + linear (PI)", "linear"),)
+
+
+# ---- the texts: the statements of the article and the RoPE note that this module's claims decide ---------------
+# (symbolic.tables; the first number is the statement's place in the texts, the verdicts are V verified, C corrected,
+# R holds on a range, X not checkable)
+
+
+def _annotations() -> tuple[tables.Annotation, ...]:
+    n, T = tables.in_note, tables.T
+    V, C, R, X = tables.ANNOTATION_VERDICTS
+    return (
+        # the RoPE note: Position rules affect context extension
+        n(1070, T[2], "Changing a RoPE scale can permit longer inputs", "Changing the RoPE scale can permit longer "
+          "inputs.", V, "extension-pi-angle-in-range", note="Position Interpolation keeps every angle in the trained "
+          "range"),
+    )  # fmt: skip
+
+
+ANNOTATIONS = _annotations()

@@ -1,6 +1,8 @@
 r"""The article, annotated (``posproof annotate``): every statement has a verdict, every claim behind one exists and
-verifies, and the verdicts agree with what the claims compute; the paraphrases ship with the package."""
+verifies, and the verdicts agree with what the claims compute; the paraphrases ship with the package, each in the
+scheme module whose claim decides it, in the texts' order by their order keys."""
 
+import importlib
 import json
 from functools import cache
 
@@ -10,7 +12,7 @@ from posproof.derivations.commands import annotate as A
 from posproof.symbolic import registry
 from posproof.symbolic.engine.core import Fact
 
-CHECKED = [a for a in A.ANNOTATIONS if a.claim is not None]
+CHECKED = [a for a in A.statements() if a.claim is not None]
 
 
 @cache
@@ -19,7 +21,7 @@ def verified(claim_id: str):
 
 
 def test_every_annotation_has_a_known_verdict_section_and_one_line():
-    for a in A.ANNOTATIONS:
+    for a in A.statements():
         assert a.verdict in A.VERDICTS, a
         assert a.text in A.SECTIONS and a.section in A.SECTIONS[a.text], a
         assert a.locator and a.statement and "\n" not in a.statement + a.locator, a
@@ -27,11 +29,17 @@ def test_every_annotation_has_a_known_verdict_section_and_one_line():
         assert len(a.said) in (0, len(a.read)), a
 
 
+def test_order_keys_are_unique_and_give_the_order():
+    keys = [a.order for a in A.statements()]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    assert A.statements() == registry.statements()
+
+
 def test_statements_are_in_the_order_of_the_texts():
     for text in A.SECTIONS:
-        order = [A.SECTIONS[text].index(a.section) for a in A.ANNOTATIONS if a.text == text]
+        order = [A.SECTIONS[text].index(a.section) for a in A.statements() if a.text == text]
         assert order == sorted(order), text
-    texts = [a.text for a in A.ANNOTATIONS]
+    texts = [a.text for a in A.statements()]
     assert texts == sorted(texts, key=[A.ARTICLE, A.NOTE].index)
 
 
@@ -57,7 +65,7 @@ def test_the_claim_behind_each_statement_verifies_and_agrees_with_the_verdict(a)
 
 
 def test_the_statements_the_issue_names_have_verdicts():
-    by_locator = {a.locator: a for a in A.ANNOTATIONS}
+    by_locator = {a.locator: a for a in A.statements()}
     expected = {
         "completed in just one word": ("corrected", "article-cycle-lengths"),
         "at pos=0, the wave might be at its peak (1.0)": ("corrected", "article-fast-wave-step"),
@@ -75,18 +83,18 @@ def test_the_statements_the_issue_names_have_verdicts():
 
 
 def test_findings_are_printed_from_the_claims():
-    a = next(a for a in A.ANNOTATIONS if a.claim == "article-pair-index-range" and a.verdict == "corrected")
+    a = next(a for a in A.statements() if a.claim == "article-pair-index-range" and a.verdict == "corrected")
     assert A.finding(a).startswith("last i = 255")
-    fast = next(a for a in A.ANNOTATIONS if a.claim == "article-fast-wave-step")
+    fast = next(a for a in A.statements() if a.claim == "article-fast-wave-step")
     assert "sin(1/2)" in A.finding(fast)
-    assert A.finding(next(a for a in A.ANNOTATIONS if a.claim is None)) == next(
-        a.note for a in A.ANNOTATIONS if a.claim is None
+    assert A.finding(next(a for a in A.statements() if a.claim is None)) == next(
+        a.note for a in A.statements() if a.claim is None
     )
 
 
 def test_counts_add_up():
     c = A.counts()
-    assert sum(c.values()) == len(A.ANNOTATIONS) >= 100
+    assert sum(c.values()) == len(A.statements()) >= 100
     assert c["corrected"] >= 15 and c["not checkable"] >= 5
 
 
@@ -101,7 +109,7 @@ def test_command_prints_every_statement_with_its_claim(capsys, fmt):
     assert A.run(parse("--format", fmt)) == 0
     out = capsys.readouterr().out
     assert all(a.claim in out for a in CHECKED)
-    assert f"{len(A.ANNOTATIONS)} statements:" in out
+    assert f"{len(A.statements())} statements:" in out
     numbers = [
         line.split(".")[0].strip() for line in out.splitlines() if "[verified]" in line or "**verified**" in line
     ]
@@ -124,6 +132,31 @@ def test_usage_error_is_one_line():
 
 
 def test_the_data_is_in_the_package():
-    # the paraphrases ship as Python data: nothing is read from outside the package
-    assert json.loads(json.dumps([a.statement for a in A.ANNOTATIONS]))
-    assert A.__file__.endswith("derivations/commands/annotate.py")
+    # the paraphrases ship as Python data in the scheme modules: nothing is read from outside the package
+    assert json.loads(json.dumps([a.statement for a in A.statements()]))
+    declared = [a for m in registry.MODULES for a in getattr(importlib.import_module(f"posproof.symbolic.{m}"),
+                                                            "ANNOTATIONS", ())]  # fmt: skip
+    assert sorted(declared, key=lambda a: a.order) == list(A.statements())
+
+
+def test_a_statement_lives_with_the_claim_that_decides_it():
+    # a scheme is one place: its module declares the statements its claims decide (those no claim decides: the
+    # article's module)
+    owner = {c.id: m for m in registry.MODULES for c in registry.module(m)}
+    for m in registry.MODULES:
+        for a in getattr(importlib.import_module(f"posproof.symbolic.{m}"), "ANNOTATIONS", ()):
+            assert owner.get(a.claim, "article.claims") == m, (a.order, a.claim, m)
+
+
+def test_two_statements_with_one_order_key_are_refused(monkeypatch):
+    from posproof.symbolic import tables
+
+    first = A.statements()[0]
+    twin = tables.in_article(first.order, tables.S[0], "a locator", "A statement.", tables.NOT_CHECKABLE)
+    monkeypatch.setattr(importlib.import_module("posproof.symbolic.lemmas"), "ANNOTATIONS", (twin,), raising=False)
+    registry.statements.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=f"order {first.order} is declared by .* and lemmas"):
+            registry.statements()
+    finally:
+        registry.statements.cache_clear()
