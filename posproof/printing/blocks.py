@@ -341,7 +341,7 @@ def _given(c) -> list[Block]:
 
 
 def _definition_math(dfn: Definition) -> list[Block]:
-    r"""A definition displayed with its named parts (YaRN's ``γ_i``, Llama 3's ``σ_i``: :func:`equations.named`),
+    r"""A definition displayed with its named parts (those the scheme modules declare: :func:`equations.named`),
     their definitions displayed below it."""
     rhs, parts = named(dfn.rhs)
     out = [Block("math", tex=display(dfn.lhs, r"\mathrel{:=}", rhs))]

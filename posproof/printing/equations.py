@@ -1,7 +1,7 @@
 r"""Equations that fit the page: :func:`tex_width` estimates how wide LaTeX sets, :func:`lines` and
 :func:`display` break a long ``lhs rel rhs`` at the terms of sums; :func:`formula_tex` and :func:`formula_text`
-print a claim's short statement; :func:`named` displays a formula with the parts that have names (YaRN's
-``γ_i``, ``low``, ``high``, ``c(r)``; Llama 3's ``σ_i``, ``λ_i``; ``θ_i``) and :func:`where_tex` their definitions.
+print a claim's short statement; :func:`named` displays a formula with the parts that have names (the ones the
+scheme modules declare as ``SYMBOLS``) and :func:`where_tex` their definitions.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import functools
 from collections.abc import Sequence
 
 import sympy as sp
-from sympy.core.function import AppliedUndef
 
 from posproof.printing.printers import LATEX_SETTINGS, LatexPrinter, latex, pretty, upright_names
 from posproof.printing.prose import latex_converter
@@ -325,67 +324,52 @@ def given_plain(c) -> list[str]:
 
 
 # ==============================================================================================================
-# Named intermediates: a formula built from parts that have names in the paper or the code (YaRN's ramp γ_i
-# between low and high, the correction dimension c(r), Llama 3's σ_i and wavelength λ_i, the frequency θ_i) is
-# displayed with those names, their definitions below it, instead of five levels of nested min/max fractions.
+# Named intermediates: a formula built from parts that have names in the paper or the code is displayed with those
+# names, their definitions below it, instead of levels of nested min/max fractions. The scheme modules declare
+# their parts (``SYMBOLS``, :class:`posproof.symbolic.tables.Name`); the registry gathers them.
 # ==============================================================================================================
 
 
 @functools.cache
-def _named_parts() -> tuple[tuple[sp.Basic, sp.Basic, sp.Basic], ...]:
-    r"""``(pattern, name, shown)``: a sub-expression as the catalogue builds it, the name that stands for it,
-    and its definition as displayed (in terms of the names before it), in the order they are substituted: an
-    outer part before the parts it contains."""
-    from posproof.symbolic.scaling import llama3, yarn
-    from posproof.symbolic.scaling.common import L0, b, i
-    from posproof.symbolic.symbols import TH, d_even
+def _named_parts() -> tuple:
+    r"""The named parts the scheme modules declare (:func:`posproof.symbolic.registry.symbols`), in the order they
+    are substituted and listed: a part before the parts its pattern contains and before the names its definition
+    is written with, otherwise in registry order."""
+    from posproof.symbolic import registry
 
-    c = sp.Function("c")
-    low, high, gamma = sp.Symbol("low"), sp.Symbol("high"), sp.Symbol("gamma_i")
-    sigma, lam = sp.Symbol("sigma_i"), sp.Symbol("lambda_i")
-    theta = b ** (-2 * i / d_even)
-    wavelength = 2 * sp.pi / theta
-    parts: list[tuple[sp.Basic, sp.Basic, sp.Basic]] = []
-    parts.append(
-        (
-            (L0 / wavelength - llama3.f_low) / (llama3.f_high - llama3.f_low),
-            sigma,
-            (L0 / lam - llama3.f_low) / (llama3.f_high - llama3.f_low),
-        )
-    )
-    parts.append((wavelength, lam, 2 * sp.pi / TH[i]))
-    c32, c1 = yarn.correction_dimension(32, L0), yarn.correction_dimension(1, L0)
-    for lo_c, hi_c in ((c32, c1), (sp.floor(c32), sp.ceiling(c1))):
-        lo, hi = sp.Max(lo_c, 0), sp.Min(hi_c, d_even - 1)
-        ramp = sp.Min(sp.Max((i - lo) / (hi - lo), 0), 1)
-        parts.append((ramp, gamma, sp.Min(sp.Max((i - low) / (high - low), 0), 1)))
-        parts.append((lo, low, lo.xreplace({c32: c(32)})))
-        parts.append((hi, high, hi.xreplace({c1: c(1)})))
-    parts += [(c32, c(32), c32), (c1, c(1), c1), (theta, TH[i], theta)]
-    return tuple(parts)
+    left = list(registry.symbols())
+    out = []
+    while left:
+
+        def after(p) -> bool:  # p must wait for a part that contains it or whose definition names it
+            return any(q is not p and (_contains(q.pattern, p.pattern) or q.shown.has(p.name)) for q in left)
+
+        ready = next((p for p in left if not after(p)), None)
+        if ready is None:
+            raise ValueError(f"named parts that contain each other: {[str(p.name) for p in left]}")
+        out.append(ready)
+        left.remove(ready)
+    return tuple(out)
 
 
 def named(expr) -> tuple[sp.Basic, list[tuple[sp.Basic, sp.Basic]]]:
     r"""``expr`` with the named parts it contains replaced by their names, and ``[(name, definition), ...]`` of
-    the names it then shows (each definition in terms of the later names; ``c(32)`` and ``c(1)`` as ``c(r)``).
-    A part is found as a subtree, or as some of the factors of a product (``σ_i θ_i``)."""
+    the names it then shows (each definition in terms of the later names; a family of parts by its general name,
+    once). A part is found as a subtree, or as some of the factors of a product (``σ_i θ_i``)."""
     if not isinstance(expr, sp.Basic) or isinstance(expr, sp.MatrixBase):
         return expr, []
-    from posproof.symbolic.scaling.yarn import correction_dimension, r
-
     out = expr
-    found: list[tuple[sp.Basic, sp.Basic]] = []
-    for pattern, name, shown in _named_parts():
-        if not _contains(expr, pattern) or any(name == n for n, _ in found):
+    found: list = []
+    for part in _named_parts():
+        if not _contains(expr, part.pattern) or any(part.name == p.name for p in found):
             continue
-        out = _replace(out, pattern, name)
-        found.append((name, shown))
+        out = _replace(out, part.pattern, part.name)
+        found.append(part)
     if out == expr:
         return expr, []
     wanted, seen = [], set()
-    for name, shown in found:
-        if isinstance(name, AppliedUndef):  # c(32), c(1): one definition, c(r)
-            name, shown = name.func(r), correction_dimension(r)
+    for part in found:
+        name, shown = part.general or (part.name, part.shown)
         if name not in seen:
             seen.add(name)
             wanted.append((name, shown))

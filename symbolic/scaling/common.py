@@ -10,7 +10,7 @@ from posproof.numeric.scaling.rules import rope_inv_freq_mp
 from posproof.symbolic import sources, tables
 from posproof.symbolic.engine.core import Domain, Kernel, Theorem
 from posproof.symbolic.rope.rotary import SYMMETRY, new_angles, rope_phi
-from posproof.symbolic.symbols import d_even
+from posproof.symbolic.symbols import TH, d_even
 
 TOPIC = "extension"
 CHEN = sources.CHEN_PI
@@ -84,7 +84,7 @@ class RuleInvFreq(Kernel):
         return out if exp is None else r"\left(%s\right)^{%s}" % (out, exp)
 
 
-# ---- what the rules' rows of the rules table share (symbolic.tables) -------------------------------------------
+# ---- what the rules' rows of the rules table and their printing share (symbolic.tables) ------------------------
 
 #: Every rule keeps RoPE's relative form, whatever its per-pair factors.
 SCALED_RELATIVE = tables.Cell("extension-scaled-rope-relative", "holds", note="any per-pair factors")
@@ -95,3 +95,7 @@ def rule_row(order: int, name: str, rule: str) -> tables.Row:
     lengths)."""
     mono = tables.Cell("properties-rope-monotone-range", read=tables.key(rule), note="$q = k$, $d = 128$, $s = 4$")
     return tables.Row(order, name, rope_phi(scaled=True), (mono, SCALED_RELATIVE, SYMMETRY), new_angles(rule))
+
+
+#: The trained frequency ``θ_i = b^{-2i/d}``, named in the rules' formulas.
+FREQUENCY = tables.Name(b ** (-2 * i / d_even), TH[i], b ** (-2 * i / d_even))

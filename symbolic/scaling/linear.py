@@ -110,9 +110,10 @@ def claims() -> list:
     ]
 
 
-# ---- the rules table (symbolic.tables) -------------------------------------------------------------------------
+# ---- the rules table and printing (symbolic.tables) ------------------------------------------------------------
 
 RULES_ROWS = (common.rule_row(120, "RoPE + linear (PI)", "linear"),)
+SYMBOLS = (common.FREQUENCY,)
 
 
 # ---- the texts: the statements of the article and the RoPE note that this module's claims decide ---------------

@@ -7,7 +7,7 @@ import mpmath
 import sympy as sp
 from posproof.numeric.scaling.rules import rope_inv_freq_mp
 from posproof.numeric.sinusoid import inverse_frequencies_mp
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Step, Theorem
 from posproof.symbolic.scaling import common
 from posproof.symbolic.scaling.common import (
@@ -201,6 +201,21 @@ def claims() -> list:
     ]
 
 
-# ---- the rules table (symbolic.tables) -------------------------------------------------------------------------
+# ---- the rules table and printing (symbolic.tables) ------------------------------------------------------------
 
 RULES_ROWS = (common.rule_row(160, "RoPE + Llama 3", "llama3"),)
+
+
+def _symbols() -> tuple[tables.Name, ...]:
+    r"""The blend weight ``σ_i`` of a wavelength ``λ_i = 2π/θ_i`` between the bands, and the frequency ``θ_i``."""
+    sigma_i, lambda_i = sp.Symbol("sigma_i"), sp.Symbol("lambda_i")
+    wavelength = 2 * sp.pi / common.FREQUENCY.pattern
+    blend = (L0 / wavelength - f_low) / (f_high - f_low)
+    return (
+        tables.Name(blend, sigma_i, (L0 / lambda_i - f_low) / (f_high - f_low)),
+        tables.Name(wavelength, lambda_i, 2 * sp.pi / TH[i]),
+        common.FREQUENCY,
+    )
+
+
+SYMBOLS = _symbols()

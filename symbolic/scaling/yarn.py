@@ -8,7 +8,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 from posproof.numeric.scaling.rules import rope_inv_freq_mp
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.engine.core import Definition, Domain, Kernel, Step, Theorem
 from posproof.symbolic.scaling import common
 from posproof.symbolic.scaling.common import (
@@ -395,6 +395,29 @@ def claims() -> list:
     ]
 
 
-# ---- the rules table (symbolic.tables) -------------------------------------------------------------------------
+# ---- the rules table and printing (symbolic.tables) ------------------------------------------------------------
 
 RULES_ROWS = (common.rule_row(150, "RoPE + YaRN", "yarn"),)
+
+
+def _symbols() -> tuple[tables.Name, ...]:
+    r"""The ramp ``γ_i`` between ``low`` and ``high`` (with truncate false and true), the correction dimension
+    ``c(r)`` at ``r = 32`` and ``1`` (printed once, as ``c(r)``), and the frequency ``θ_i``."""
+    low_, high_, gamma_i = sp.Symbol("low"), sp.Symbol("high"), sp.Symbol("gamma_i")
+
+    def clip(lo, hi):  # the ramp as the kernels build it
+        return sp.Min(sp.Max((i - lo) / (hi - lo), 0), 1)
+
+    c32, c1 = correction_dimension(32, L0), correction_dimension(1, L0)
+    out = []
+    for lo_c, hi_c in ((c32, c1), (sp.floor(c32), sp.ceiling(c1))):
+        lo, hi = sp.Max(lo_c, 0), sp.Min(hi_c, d_even - 1)
+        out.append(tables.Name(clip(lo, hi), gamma_i, clip(low_, high_)))
+        out.append(tables.Name(lo, low_, lo.xreplace({c32: _c(32)})))
+        out.append(tables.Name(hi, high_, hi.xreplace({c1: _c(1)})))
+    general = (_c(r), correction_dimension(r))
+    out += [tables.Name(c32, _c(32), c32, general), tables.Name(c1, _c(1), c1, general), common.FREQUENCY]
+    return tuple(out)
+
+
+SYMBOLS = _symbols()
