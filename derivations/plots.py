@@ -50,7 +50,7 @@ def available() -> bool:
 def _heatmap(fig):
     from posproof.numeric import sinusoidal
 
-    pe = sinusoidal(np.arange(100), 128)  # (100, 128)
+    pe = sinusoidal(np.arange(100), width=128)  # (100, 128)
     ax = fig.subplots()
     im = ax.imshow(pe, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
     ax.set_xlabel("component $c$ (pairs $2i, 2i+1$)")
@@ -68,7 +68,7 @@ def _waves(fig, positions, marks, title):
     for pair, label, color in ((0, "fast wave, $i = 0$", "C0"), (48, "slow wave, $i = 48$", "C1")):
         theta = 10000.0 ** (-2 * pair / 128)
         ax.plot(fine, np.sin(fine * theta), color=color, lw=1.2, label=label + rf", $\theta_i = {theta:.3g}$")
-        pe = sinusoidal(np.asarray(marks), 128)[:, 2 * pair]  # the code's own values at the marked positions
+        pe = sinusoidal(np.asarray(marks), width=128)[:, 2 * pair]  # the code's own values at the marked positions
         ax.plot(marks, pe, "o", color=color, ms=5)
         for p, v in zip(marks, pe, strict=True):
             ax.annotate(f"{p}", (p, v), textcoords="offset points", xytext=(3, 6), fontsize=8, color=color)
@@ -95,7 +95,7 @@ def _proximity(fig):
 
     ax = fig.subplots()
     for width, color in ((128, "C0"), (512, "C1")):
-        pe = sinusoidal(np.arange(0, 201), width)
+        pe = sinusoidal(np.arange(0, 201), width=width)
         phi = pe @ pe[0]
         K = MONOTONE[width]  # verified by sinusoidal-monotone-range
         ax.plot(np.arange(201), phi, color=color, lw=1.2, label=rf"$d = {width}$")
@@ -116,12 +116,12 @@ def _decay(fig):
     width = 128
     r = np.arange(0, 1001)
     ax1, ax2 = fig.subplots(1, 2)
-    ax1.plot(r, rope_decay_curve(width, r), lw=1)
+    ax1.plot(r, rope_decay_curve(r, width=width), lw=1)
     ax1.set_xlabel("relative distance $m - n$")
     ax1.set_ylabel(r"$\frac{1}{d/2}\sum_j |S_j|$")
     ax1.set_title("RoFormer's decay curve, $d = 128$")
     ax1.grid(alpha=0.3)
-    theta = inverse_frequencies(width, 10000.0)
+    theta = inverse_frequencies(width, base=10000.0)
     rng = np.random.default_rng(0)
     h = np.concatenate([rng.uniform(-1, 1, width // 2) + 1j * rng.uniform(-1, 1, width // 2), [0]])
     rot = np.exp(1j * np.outer(r, theta))  # (distances, d/2)
@@ -198,7 +198,7 @@ def _extension(fig):
     ax = fig.subplots()
     for k, (name, scaling) in enumerate(RULE_SETTINGS.items()):
         seq_len = 32768 if name.startswith("dynamic") else None
-        inv_freq, _ = rope_inv_freq(128, 500000.0, scaling, seq_len)
+        inv_freq, _ = rope_inv_freq(128, base=500000.0, scaling=scaling, seq_len=seq_len)
         ax.semilogy(np.arange(inv_freq.size), inv_freq, color=f"C{k}", lw=1.2, label=name)
     ax.set_xlabel("pair index $i$")
     ax.set_ylabel(r"frequency $\theta'_i$")

@@ -54,18 +54,6 @@ def base(value, name: str = "base") -> float:
     return float(value)
 
 
-def alias(name: str, value, default=None, **aliases):
-    r"""The one value given for ``name`` or one of its ``aliases`` (``None`` = not given), else ``default``.
-
-    >>> alias("base", None, 10000.0, rope_theta=500000.0)
-    500000.0
-    """
-    given = {k: v for k, v in ((name, value), *aliases.items()) if v is not None}
-    if len(given) > 1:
-        raise ValueError(f"give only one of {', '.join(given)} (they are the same parameter)")
-    return next(iter(given.values())) if given else default
-
-
 def _real_dtype(arr: np.ndarray) -> bool:
     r"""Integer or real floating (including ml_dtypes' bfloat16 and friends); not bool, complex, str, object."""
     if arr.dtype == bool:

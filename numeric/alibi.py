@@ -17,6 +17,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 from posproof.numeric import _validate
+from posproof.numeric._deprecated import old_arguments
 
 __all__ = ["alibi_slope_exponents", "alibi_slopes", "alibi_slopes_mp", "alibi_bias", "FORMS"]
 
@@ -36,7 +37,8 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
     return np.exp2(np.array([float(x) for x in e], dtype=np.float64))
 
 
-def alibi_slopes_mp(n_heads: int, dps: int = 50) -> list:
+@old_arguments(positional=("n_heads", "dps"))
+def alibi_slopes_mp(n_heads: int, *, dps: int = 50) -> list:
     r"""The slopes as mpmath numbers at ``dps`` digits."""
     e = alibi_slope_exponents(n_heads)
     with mpmath.workdps(_validate.dps(dps)):
@@ -49,15 +51,16 @@ def alibi_slopes_mp(n_heads: int, dps: int = 50) -> list:
 FORMS = ("paper", "bloom")
 
 
-def alibi_bias(query_positions, key_positions, n_heads: int | None = None, form: str = "paper") -> np.ndarray:
+@old_arguments(positional=("query_positions", "key_positions", "n_heads", "form"))
+def alibi_bias(query_positions, key_positions, *, n_heads: int, form: str = "paper") -> np.ndarray:
     r"""The ALiBi bias for every head, query ``i`` and key ``j``: float64 ``(heads, queries, keys)``.
 
     ``form="paper"``: ``-m_h (i - j)`` (entries with ``j > i`` are positive; a causal model masks them);
     ``form="bloom"``: ``m_h j``, Bloom's softmax-equivalent form. Positions are 1-D integer arrays in
     ``[-2**53, 2**53]``. The older order ``alibi_bias(n_heads, query_positions, key_positions)`` is still
-    accepted (a scalar is never 1-D positions, so it cannot be misread).
+    accepted, with a ``DeprecationWarning`` (a scalar is never 1-D positions, so it cannot be misread).
 
-    >>> alibi_bias([2], [0, 1, 2], 1).tolist()
+    >>> alibi_bias([2], [0, 1, 2], n_heads=1).tolist()
     [[[-0.0078125, -0.00390625, -0.0]]]
     """
     if n_heads is not None and np.ndim(query_positions) == 0 and np.ndim(n_heads) == 1:
@@ -66,8 +69,6 @@ def alibi_bias(query_positions, key_positions, n_heads: int | None = None, form:
         raise ValueError(f"form must be one of {', '.join(map(repr, FORMS))}, got {form!r}")
     i = _validate.integer_vector(query_positions, "query_positions").astype(np.float64)  # (queries,)
     j = _validate.integer_vector(key_positions, "key_positions").astype(np.float64)  # (keys,)
-    if n_heads is None:
-        raise ValueError("n_heads must be an integer >= 1, got None")
     m = alibi_slopes(n_heads)  # (heads,)
     if form == "bloom":
         return np.broadcast_to(m[:, None, None] * j[None, None, :], (m.size, i.size, j.size)).copy()

@@ -16,7 +16,7 @@ edge they are not a relabelling of each other (see the ``deberta-p2c-code-vs-pap
 
 v2/v3 first map ``r`` to a log bucket (:func:`deberta_log_bucket`), then clip with ``k = position_buckets``.
 
->>> deberta_delta([-5, -2, 0, 2, 5], 3).tolist()
+>>> deberta_delta([-5, -2, 0, 2, 5], k=3).tolist()
 [0, 1, 3, 5, 5]
 >>> deberta_log_bucket([-300, -128, 0, 127, 128, 129, 511]).tolist()
 [-207, -128, 0, 127, 128, 129, 255]
@@ -29,6 +29,7 @@ import math
 import mpmath
 import numpy as np
 from posproof.numeric import _validate
+from posproof.numeric._deprecated import old_arguments
 
 __all__ = [
     "deberta_delta",
@@ -44,7 +45,8 @@ __all__ = [
 P2C_INDEX = ("code", "paper")
 
 
-def deberta_delta(relative_position, k: int) -> np.ndarray:
+@old_arguments(positional=("relative_position", "k"))
+def deberta_delta(relative_position, *, k: int) -> np.ndarray:
     r"""``delta = clip(r + k, 0, 2k - 1)`` for ``r = i - j`` (query - key): int64, the input's shape."""
     r = _validate.integer_array(relative_position, "relative_position")
     k = _validate.positive_int(k, "k")
@@ -58,7 +60,8 @@ def _log_bucket_args(bucket_size, max_position) -> tuple[int, int]:
     return bucket_size, max_position
 
 
-def deberta_log_bucket(relative_position, bucket_size: int = 256, max_position: int = 512) -> np.ndarray:
+@old_arguments(positional=("relative_position", "bucket_size", "max_position"))
+def deberta_log_bucket(relative_position, *, bucket_size: int = 256, max_position: int = 512) -> np.ndarray:
     r"""DeBERTa v2/v3 log buckets of ``r = i - j`` (query - key), as ``make_log_bucket_position``: exact for
     ``|r| <= bucket_size/2 = mid``, else ``sign(r) * (ceil(log(|r|/mid) / log((max_position-1)/mid) * (mid-1)) + mid)``.
     Odd: ``bucket(-r) = -bucket(r)``. ``|r| = max_position - 1`` maps to ``±(bucket_size - 1)``; like the reference,
@@ -83,7 +86,8 @@ def _log_bucket_mp(r: int, mid: int, max_position: int, dps: int) -> int:
         return (1 if r > 0 else -1) * (mid + int(mpmath.ceil(x)))
 
 
-def deberta_log_bucket_mp(relative_position, bucket_size: int = 256, max_position: int = 512, dps: int = 50):
+@old_arguments(positional=("relative_position", "bucket_size", "max_position", "dps"))
+def deberta_log_bucket_mp(relative_position, *, bucket_size: int = 256, max_position: int = 512, dps: int = 50):
     r"""The same buckets with the logarithms evaluated by mpmath at ``dps`` digits (the exact definition): an
     ``int`` for a scalar, else nested lists of the input's shape; the same arguments and checks as
     :func:`deberta_log_bucket`. The float kernel agrees except possibly where the scaled logarithm is exactly an
@@ -106,8 +110,9 @@ def _bucket_args(bucket_size, max_position):
     return bucket_size, (512 if max_position is None else max_position)
 
 
+@old_arguments(positional=("relative_position", "k", "bucket_size", "max_position"))
 def deberta_relative_index(
-    relative_position, k: int, bucket_size: int | None = None, max_position: int | None = None
+    relative_position, *, k: int, bucket_size: int | None = None, max_position: int | None = None
 ) -> np.ndarray:
     r"""The row of the ``2k`` relative embeddings used for ``r = i - j``: ``clip(bucket(r) + k, 0, 2k - 1)``,
     with ``bucket`` the identity (v1) or :func:`deberta_log_bucket` when ``bucket_size`` is given (v2/v3, with
@@ -115,8 +120,8 @@ def deberta_relative_index(
     r = _validate.integer_array(relative_position, "relative_position")
     bucket_size, max_position = _bucket_args(bucket_size, max_position)
     if bucket_size is not None:
-        r = deberta_log_bucket(r, bucket_size, max_position)
-    return deberta_delta(r, k)
+        r = deberta_log_bucket(r, bucket_size=bucket_size, max_position=max_position)
+    return deberta_delta(r, k=k)
 
 
 def _inputs(Qc, Kc, Qr, Kr, k):
@@ -138,8 +143,9 @@ def _p2c(value) -> str:
     return value
 
 
+@old_arguments(positional=("Qc", "Kc", "Qr", "Kr", "k", "p2c_index", "bucket_size", "max_position"))
 def deberta_scores_direct(
-    Qc, Kc, Qr, Kr, k: int, p2c_index: str = "code", bucket_size: int | None = None, max_position: int | None = None
+    Qc, Kc, Qr, Kr, *, k: int, p2c_index: str = "code", bucket_size: int | None = None, max_position: int | None = None
 ) -> np.ndarray:
     r"""``A(i, j)`` computed entry by entry from the index ``delta`` (an ``O(L^2 d)`` gather of embedding rows).
 
@@ -150,16 +156,18 @@ def deberta_scores_direct(
     bucket_size, max_position = _bucket_args(bucket_size, max_position)
     L, d = Qc.shape
     i, j = np.arange(L)[:, None], np.arange(L)[None, :]
-    d_ij = deberta_relative_index(i - j, k, bucket_size, max_position if bucket_size else None)  # (L, L): delta(i, j)
-    d_ji = deberta_relative_index(j - i, k, bucket_size, max_position if bucket_size else None)  # (L, L): delta(j, i)
+    mp = max_position if bucket_size else None
+    d_ij = deberta_relative_index(i - j, k=k, bucket_size=bucket_size, max_position=mp)  # (L, L): delta(i, j)
+    d_ji = deberta_relative_index(j - i, k=k, bucket_size=bucket_size, max_position=mp)  # (L, L): delta(j, i)
     c2c = Qc @ Kc.T  # Q^c_i . K^c_j
     c2p = np.einsum("il,ijl->ij", Qc, Kr[d_ij])  # Q^c_i . K^r_{delta(i,j)}
     p2c = np.einsum("jl,ijl->ij", Kc, Qr[d_ij if p2c_index == "code" else d_ji])  # K^c_j . Q^r_{...}
     return (c2c + c2p + p2c) / math.sqrt(3 * d)
 
 
+@old_arguments(positional=("Qc", "Kc", "Qr", "Kr", "k", "p2c_index", "bucket_size", "max_position"))
 def deberta_scores_gather(
-    Qc, Kc, Qr, Kr, k: int, p2c_index: str = "code", bucket_size: int | None = None, max_position: int | None = None
+    Qc, Kc, Qr, Kr, *, k: int, p2c_index: str = "code", bucket_size: int | None = None, max_position: int | None = None
 ) -> np.ndarray:
     r"""The same scores as the public code computes them: ``Qc Kr^T`` and ``Kc Qr^T`` for all ``2k`` rows, a
     gather along the last axis, and a transpose of the position->content part."""
@@ -170,7 +178,7 @@ def deberta_scores_gather(
     ids = np.arange(L)
     rel = ids[:, None] - ids[None, :]  # (L, L): rel[a, b] = a - b (query - key when a is the query)
     if bucket_size is not None:
-        rel = deberta_log_bucket(rel, bucket_size, max_position)
+        rel = deberta_log_bucket(rel, bucket_size=bucket_size, max_position=max_position)
     c2p_all = Qc @ Kr.T  # (L, 2k)
     c2p = np.take_along_axis(c2p_all, np.clip(rel + k, 0, 2 * k - 1), axis=-1)  # [i, j]
     p2c_all = Kc @ Qr.T  # (L, 2k): rows are keys

@@ -34,6 +34,7 @@ from typing import NamedTuple
 import mpmath
 import numpy as np
 from posproof.numeric import _axis_map, _validate
+from posproof.numeric._deprecated import old_arguments
 from posproof.numeric.rotary import RopeTable, rope_table
 from posproof.numeric.scaling.rules import (
     proportional_inv_freq,  # one definition, with the other rules and the config reader
@@ -73,7 +74,8 @@ def _sections(mrope_section) -> list[int]:
     return out
 
 
-def mrope_axes(mrope_section, interleaved: bool = False) -> np.ndarray:
+@old_arguments(positional=("mrope_section", "interleaved"))
+def mrope_axes(mrope_section, *, interleaved: bool = False) -> np.ndarray:
     r"""The axis of each pair (int64 ``(sum(mrope_section),)``) for M-RoPE with these sections (t, h, w, ...).
 
     Chunked: ``section[a]`` consecutive pairs per axis, in order. Interleaved (Qwen3-VL): pair ``i`` takes axis
@@ -97,31 +99,35 @@ def axial_axes(width: int) -> np.ndarray:
     return np.repeat(np.array([0, 1], dtype=np.int64), width // 4)
 
 
-def axial_inv_freq(width: int, base: float = 10000.0) -> np.ndarray:
+@old_arguments(positional=("width", "base"))
+def axial_inv_freq(width: int, *, base: float = 10000.0) -> np.ndarray:
     r"""Axial 2-D RoPE's frequencies: ``theta_0, theta_2, ..., theta_{d/2-2}`` (row) then ``theta_1, theta_3, ...``
     (column), ``theta_i = base**(-2i/d)`` over the head width ``d`` (float64 ``(d/2,)``)."""
     axial_axes(width)  # validates the width
-    theta = inverse_frequencies(width, base)
+    theta = inverse_frequencies(width, base=base)
     return np.concatenate([theta[0::2], theta[1::2]])
 
 
-def axial_inv_freq_mp(width: int, base=10000, dps: int = 50) -> list:
+@old_arguments(positional=("width", "base", "dps"))
+def axial_inv_freq_mp(width: int, *, base=10000, dps: int = 50) -> list:
     r"""The same frequencies as mpmath numbers at ``dps`` digits."""
     axial_axes(width)
-    theta = inverse_frequencies_mp(width, base, dps=dps)
+    theta = inverse_frequencies_mp(width, base=base, dps=dps)
     return theta[0::2] + theta[1::2]
 
 
-def multiaxis_angles(positions, inv_freq, axes) -> np.ndarray:
+@old_arguments(positional=("positions", "inv_freq", "axes"))
+def multiaxis_angles(positions, *, inv_freq, axes) -> np.ndarray:
     r"""``theta_i * p[axes[i]]`` for every token and pair: float64 ``(..., tokens, d/2)`` from positions
     ``(..., tokens, A)``."""
     return _axis_map.angles(positions, inv_freq, axes)
 
 
+@old_arguments(positional=("positions", "width"))
 def multiaxis_table(
     positions,
-    width: int,
     *,
+    width: int,
     axes,
     inv_freq=None,
     base: float = 10000.0,
@@ -136,12 +142,18 @@ def multiaxis_table(
     then have ``rotary_dim/2`` entries, the default frequencies are ``base**(-2i/rotary_dim)``)."""
     width = _validate.even_width(width)
     r = rotary_width(width, rotary_dim)
-    theta = inverse_frequencies(r, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
+    theta = inverse_frequencies(r, base=base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
     if theta.shape != (r // 2,):
         what = "width/2" if r == width else "rotary_dim/2"
         raise ValueError(f"inv_freq must have {what} = {r // 2} entries, got shape {theta.shape}")
     return rope_table(
-        positions, width, layout=layout, inv_freq=theta, attention_factor=attention_factor, axes=axes, rotary_dim=r
+        positions,
+        width=width,
+        layout=layout,
+        inv_freq=theta,
+        attention_factor=attention_factor,
+        axes=axes,
+        rotary_dim=r,
     )
 
 
@@ -175,7 +187,7 @@ def rope_multiaxis(
     if x.ndim < 2 or x.shape[-1] == 0 or x.shape[-1] % 2:
         raise ValueError(f"vectors must be (..., tokens, width) with an even width, got shape {x.shape}")
     table = multiaxis_table(
-        positions, x.shape[-1], axes=axes, inv_freq=inv_freq, base=base, layout=layout,
+        positions, width=x.shape[-1], axes=axes, inv_freq=inv_freq, base=base, layout=layout,
         attention_factor=attention_factor, rotary_dim=rotary_dim,
     )  # fmt: skip
     return table.apply(x)
@@ -196,7 +208,7 @@ def rope_multiaxis_mp(
         raise ValueError(f"vectors must be (tokens, width) with an even width, got shape {x.shape}")
     r = rotary_width(width, rotary_dim)
     with mpmath.workdps(_validate.dps(dps)):
-        theta = inverse_frequencies_mp(r, base, dps=dps) if inv_freq is None else [mpmath.mpf(t) for t in inv_freq]
+        theta = inverse_frequencies_mp(r, base=base, dps=dps) if inv_freq is None else [mpmath.mpf(t) for t in inv_freq]
         if len(theta) != r // 2:
             raise ValueError(f"inv_freq must have rotary_dim/2 = {r // 2} entries, got {len(theta)}")
         ax = _axis_map.axis_map(axes, len(theta), pos.shape[-1])
@@ -247,7 +259,8 @@ class MultiaxisFrequencies(NamedTuple):
         return 2 * int(self.inv_freq.size)
 
 
-def rope_axes_from_config(config, seq_len: int | None = None, *, layer_type: str | None = None) -> MultiaxisFrequencies:
+@old_arguments(positional=("config", "seq_len"))
+def rope_axes_from_config(config, *, seq_len: int | None = None, layer_type: str | None = None) -> MultiaxisFrequencies:
     r"""``(inv_freq, axes, attention_factor)`` of a multi-axis transformers configuration: M-RoPE (``mrope_section``
     in ``rope_parameters`` or ``rope_scaling``, interleaved when ``mrope_interleaved`` is true or the model is a
     Qwen3-VL) or axial 2-D (``rope_type: "axial"``). The frequencies are
@@ -283,15 +296,15 @@ def rope_axes_from_config(config, seq_len: int | None = None, *, layer_type: str
         base = params.get("rope_theta", holder.get("rope_theta"))
         if base is None:
             raise ValueError("config needs rope_theta (in rope_parameters or at the top) for axial RoPE")
-        return MultiaxisFrequencies(axial_inv_freq(int(width), float(base)), axial_axes(int(width)), 1.0)
+        return MultiaxisFrequencies(axial_inv_freq(int(width), base=float(base)), axial_axes(int(width)), 1.0)
     if "mrope_section" not in params:
         raise ValueError(
             "config has no mrope_section (M-RoPE) and no rope_type 'axial': for 1-D RoPE use rope_inv_freq_from_config"
         )
-    inv_freq, factor = rope_inv_freq_from_config(config, seq_len, layer_type=layer_type)
+    inv_freq, factor = rope_inv_freq_from_config(config, seq_len=seq_len, layer_type=layer_type)
     sections = _sections(params["mrope_section"])
     if sum(sections) != inv_freq.size:
-        head = rope_scaling_from_config(config, layer_type).width
+        head = rope_scaling_from_config(config, layer_type=layer_type).width
         why = (
             f"rotary_dim/2: int(head_dim * partial_rotary_factor) = {2 * inv_freq.size} of head_dim {head} rotate"
             if 2 * inv_freq.size != head
@@ -304,4 +317,4 @@ def rope_axes_from_config(config, seq_len: int | None = None, *, layer_type: str
     model_type = str(config.get("model_type", holder.get("model_type", "")))
     interleaved = bool(params.get("mrope_interleaved", holder.get("mrope_interleaved", False)))
     interleaved = interleaved or model_type in INTERLEAVED_MODEL_TYPES
-    return MultiaxisFrequencies(inv_freq, mrope_axes(sections, interleaved), factor)
+    return MultiaxisFrequencies(inv_freq, mrope_axes(sections, interleaved=interleaved), factor)

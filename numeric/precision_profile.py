@@ -275,9 +275,9 @@ def simulated_rotation(dtype: str, style: str, width: int, base: float = 10000.0
     style = _style(style)
     width = _validate.even_width(width)
     if exact:
-        theta = np.array([float(t) for t in inverse_frequencies_mp(width, base, dps=30)])  # (d/2,)
+        theta = np.array([float(t) for t in inverse_frequencies_mp(width, base=base, dps=30)])  # (d/2,)
     else:
-        theta = inverse_frequencies(width, base)  # (d/2,) float64
+        theta = inverse_frequencies(width, base=base)  # (d/2,) float64
     named: dict[str, Any] = {"float64-angles": np.float64, "float32-angles": np.float32}
     angle_dt: Any = np.dtype(named.get(style, dt))
 

@@ -39,6 +39,7 @@ import mpmath
 import numpy as np
 from mpmath import libmp
 from posproof.numeric import _axis_map, _fast, _mp, _validate
+from posproof.numeric._deprecated import old_arguments
 from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
@@ -118,12 +119,11 @@ def _positions_fit(pos_shape: tuple, shape: tuple, name: str = "positions") -> N
     raise ValueError(msg)
 
 
-def _rotary(width: int | None, rotary_dim, inv_freq, base, rope_theta, what: str = "width"):
+def _rotary(width: int | None, rotary_dim, inv_freq, base, what: str = "width"):
     r"""``(width, rotary_dim, inv_freq float64 (rotary_dim/2,), base or None)`` from the arguments."""
-    base = _validate.alias("base", base, None, rope_theta=rope_theta)
     if inv_freq is not None:
         if base is not None:
-            raise ValueError("give either inv_freq or base/rope_theta: inv_freq overrides the base")
+            raise ValueError("give either inv_freq or base: inv_freq overrides the base")
         freq = _validate.finite_array(inv_freq, "inv_freq", ndim=1)
         if freq.size == 0:
             raise ValueError("inv_freq must hold at least one inverse frequency (one per rotary pair)")
@@ -151,8 +151,8 @@ def _rotary(width: int | None, rotary_dim, inv_freq, base, rope_theta, what: str
         raise ValueError(f"rotary_dim must be an even integer in [2, {width}] (the {what}), got {rotary_dim!r}")
     rotary_dim = int(rotary_dim)
     if inv_freq is None:
-        base = DEFAULT_BASE if base is None else _validate.base(base, "base (rope_theta)")
-        freq = inverse_frequencies(rotary_dim, base)
+        base = DEFAULT_BASE if base is None else _validate.base(base)
+        freq = inverse_frequencies(rotary_dim, base=base)
     return width, rotary_dim, freq, (None if base is None else float(base))
 
 
@@ -328,7 +328,8 @@ class RopeTable:
             return ()
         return (np.ascontiguousarray(self.cos, dtype=dtype), np.ascontiguousarray(self.sin, dtype=dtype))
 
-    def apply(self, vectors, out=None, check_finite: bool = True) -> np.ndarray:
+    @old_arguments(positional=("self", "vectors", "out", "check_finite"))
+    def apply(self, vectors, *, out=None, check_finite: bool = True) -> np.ndarray:
         r"""Rotate ``vectors`` ``(..., tokens, width)``: the same result as :func:`rope`.
 
         The result has the input's dtype (float16, bfloat16, float32, float64; integers give float64). ``out``:
@@ -369,14 +370,13 @@ class RopeTable:
         return out
 
 
+@old_arguments(positional=("positions", "width", "base", "layout"), renamed={"head_dim": "width", "rope_theta": "base"})
 def rope_table(
     positions,
+    *,
     width: int | None = None,
     base: float | None = None,
     layout: str = "interleaved",
-    *,
-    head_dim: int | None = None,
-    rope_theta: float | None = None,
     inv_freq=None,
     attention_factor: float | None = None,
     rotary_dim: int | None = None,
@@ -386,20 +386,20 @@ def rope_table(
     ``m theta_i``; with ``axes`` (one axis per rotated pair), of position vectors ``(..., tokens, A)``, angles
     ``theta_i p[axes[i]]`` (the table's ``positions`` are then the token indices).
 
-    ``width`` (alias ``head_dim``): the vectors' last axis; ``base`` (alias ``rope_theta``, default 10000) or
+    ``width`` (``head_dim`` in model configurations): the vectors' last axis; ``base`` (``rope_theta``, default
+    10000) or
     ``inv_freq`` (float64 ``(rotary_dim/2,)``, overriding the base); ``attention_factor`` multiplies cos and sin;
     ``rotary_dim`` (default ``width``): the leading channels that rotate; ``inv_freq`` of another length than
     ``width/2`` raises unless ``rotary_dim = 2 * len(inv_freq)`` is given too (no silent partial rotary).
 
     >>> import numpy as np
-    >>> t = rope_table([0, 1, 2], 4)
+    >>> t = rope_table([0, 1, 2], width=4)
     >>> x = np.ones((3, 4), dtype=np.float32)
     >>> bool(np.allclose(t.apply(x), rope(x, [0, 1, 2]), atol=1e-6))
     True
     """
     pos = _validate.positions(positions, one_d=False) if axes is None else _axis_map.position_vectors(positions)
-    width = _validate.alias("width", width, None, head_dim=head_dim)
-    width, rotary_dim, theta, base = _rotary(width, rotary_dim, inv_freq, base, rope_theta)
+    width, rotary_dim, theta, base = _rotary(width, rotary_dim, inv_freq, base)
     layout = _validate.layout(layout)
     af = _attention_factor(attention_factor)
     if axes is not None:
@@ -419,13 +419,13 @@ def _axis_table(vec: np.ndarray, width: int, base, layout: str, af: float, rotar
     return RopeTable(index, width, base, layout, af * np.cos(angles), af * np.sin(angles), rotary_dim, theta, af)
 
 
+@old_arguments(positional=("vectors", "positions", "base", "layout"), renamed={"rope_theta": "base"})
 def rope(
     vectors,
     positions,
+    *,
     base: float | None = None,
     layout: str = "interleaved",
-    *,
-    rope_theta: float | None = None,
     inv_freq=None,
     attention_factor: float | None = None,
     rotary_dim: int | None = None,
@@ -440,10 +440,10 @@ def rope(
     (the kernel of :func:`~posproof.numeric.multiaxis.rope_multiaxis`).
 
     Same meaning as the ``rope(vectors, positions, base)`` of "Positional encoding: give tokens a sense of
-    order" for ``layout="interleaved"``; ``"half"`` pairs channel ``i`` with ``i + r/2``. ``base`` (alias
-    ``rope_theta``, default 10000) or ``inv_freq``, ``attention_factor`` and ``rotary_dim`` as in
-    :func:`rope_table`. Angles are float64; floating inputs keep their dtype (float16/bfloat16 are rotated in
-    float32 and rounded once), integer inputs give float64.
+    order" for ``layout="interleaved"``; ``"half"`` pairs channel ``i`` with ``i + r/2``. ``base``
+    (``rope_theta`` in model configurations, default 10000) or ``inv_freq``, ``attention_factor`` and
+    ``rotary_dim`` as in :func:`rope_table`. Angles are float64; floating inputs keep their dtype
+    (float16/bfloat16 are rotated in float32 and rounded once), integer inputs give float64.
 
     >>> rope([[1.0, 0.0, 1.0, 0.0]], [1], layout="interleaved").round(4).tolist()
     [[0.5403, 0.8415, 1.0, 0.01]]
@@ -465,10 +465,9 @@ def rope(
         _positions_fit(pos.shape[:-1], x.shape, "positions without their trailing axis (of length A)")
     table = rope_table(
         pos,
-        width,
-        base,
-        layout,
-        rope_theta=rope_theta,
+        width=width,
+        base=base,
+        layout=layout,
         inv_freq=inv_freq,
         attention_factor=attention_factor,
         rotary_dim=rotary_dim,
@@ -493,33 +492,34 @@ def layout_permutation(width: int) -> np.ndarray:
     return np.concatenate([np.arange(0, width, 2), np.arange(1, width, 2)])
 
 
-def interleaved_to_half_rows(weight, *, head_dim: int, axis: int = 0) -> np.ndarray:
+@old_arguments(positional=("weight",), renamed={"head_dim": "width"})
+def interleaved_to_half_rows(weight, *, width: int, axis: int = 0) -> np.ndarray:
     r"""Permute a q or k projection head by head so that a half-layout kernel computes the interleaved model's
     scores.
 
-    ``head_dim``: the per-head width (``head_dim`` in model configurations). ``axis``: the output-feature axis,
-    ``0`` for PyTorch ``nn.Linear.weight`` ``(heads * head_dim, in)`` (the default) and for biases, ``-1`` for
-    ``(in, heads * head_dim)`` kernels (JAX/Flax, ``x @ W``). Its length must be a multiple of ``head_dim``;
-    under grouped-query attention the key projection has ``kv_heads * head_dim`` features, and the same
-    ``head_dim`` gives the right permutation.
+    ``width``: the per-head width (``head_dim`` in model configurations). ``axis``: the output-feature axis,
+    ``0`` for PyTorch ``nn.Linear.weight`` ``(heads * width, in)`` (the default) and for biases, ``-1`` for
+    ``(in, heads * width)`` kernels (JAX/Flax, ``x @ W``). Its length must be a multiple of ``width``;
+    under grouped-query attention the key projection has ``kv_heads * width`` features, and the same
+    ``width`` gives the right permutation.
 
-    >>> interleaved_to_half_rows(np.arange(8), head_dim=4).tolist()
+    >>> interleaved_to_half_rows(np.arange(8), width=4).tolist()
     [0, 2, 1, 3, 4, 6, 5, 7]
     """
     w = np.asarray(weight)
-    head_dim = _validate.even_width(head_dim, "head_dim")
+    width = _validate.even_width(width)
     if w.ndim == 0:
         raise ValueError(f"weight must have at least one axis, got shape {w.shape}")
     if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)) or not -w.ndim <= axis < w.ndim:
         raise ValueError(f"axis must be an integer in [{-w.ndim}, {w.ndim - 1}] for weight of shape {w.shape}")
     n = w.shape[axis]
-    if n % head_dim:
+    if n % width:
         raise ValueError(
-            f"weight axis {axis} (length {n}) must be a multiple of head_dim={head_dim}: "
+            f"weight axis {axis} (length {n}) must be a multiple of width={width} (the head width): "
             "is axis the output-feature axis (0 for nn.Linear weights, -1 for (in, out) kernels)?"
         )
-    perm = layout_permutation(head_dim)
-    index = (np.arange(n // head_dim)[:, None] * head_dim + perm[None, :]).reshape(-1)
+    perm = layout_permutation(width)
+    index = (np.arange(n // width)[:, None] * width + perm[None, :]).reshape(-1)
     return np.take(w, index, axis=axis)
 
 
@@ -560,14 +560,14 @@ def _cos_sin_axes_mp(w: _mp.Working, vectors: np.ndarray, theta: list, factor, a
     return cos[keys], sin[keys]
 
 
+@old_arguments(positional=("vectors", "positions", "base", "layout", "dps"), renamed={"rope_theta": "base"})
 def rope_mp(
     vectors,
     positions,
+    *,
     base=None,
     layout: str = "interleaved",
     dps: int = 50,
-    *,
-    rope_theta=None,
     inv_freq=None,
     attention_factor=None,
     rotary_dim: int | None = None,
@@ -577,7 +577,7 @@ def rope_mp(
 
     The same arguments, shapes and rules as :func:`rope`: ``vectors`` ``(..., tokens, width)`` (nested sequences
     or an array; strings are read by mpmath at ``dps`` digits), ``positions`` ``(tokens,)`` or one axis per
-    leading axis; ``base`` (alias ``rope_theta``; default 10000, taken exactly) or ``inv_freq``;
+    leading axis; ``base`` (default 10000, taken exactly) or ``inv_freq``;
     ``attention_factor``; ``rotary_dim``; ``axes`` (multi-axis: positions ``(..., tokens, A)``, pair ``i`` turns by
     ``theta_i p[axes[i]]``). Each product and sum is rounded to the working precision.
 
@@ -594,18 +594,19 @@ def rope_mp(
         pos = _mp.object_array(positions, "positions", 0, "(..., tokens, A)")
         _axis_map.vector_shape(pos.shape)
         _positions_fit(pos.shape[:-1], x.shape, "positions without their trailing axis (of length A)")
-    base = _validate.alias("base", base, None, rope_theta=rope_theta)
     width = x.shape[-1]
     if width == 0 or width % 2:
         raise ValueError(f"vectors must have an even width (last axis) >= 2, got shape {x.shape}")
     if inv_freq is not None and base is not None:
-        raise ValueError("give either inv_freq or base/rope_theta: inv_freq overrides the base")
+        raise ValueError("give either inv_freq or base: inv_freq overrides the base")
     freq = None if inv_freq is None else _mp.object_array(inv_freq, "inv_freq", 1, "(rotary_dim/2,)")
     if freq is not None and (freq.ndim != 1 or freq.size == 0):
         raise ValueError(f"inv_freq must be 1-D with one entry per rotary pair, got shape {freq.shape}")
-    _, r, _, _ = _rotary(width, rotary_dim, None if freq is None else np.ones(freq.size), None, None)
+    _, r, _, _ = _rotary(width, rotary_dim, None if freq is None else np.ones(freq.size), None)
     ax = None if axes is None else _axis_map.axis_map(axes, r // 2, pos.shape[-1])  # (r/2,)
-    theta_mp = [] if freq is not None else inverse_frequencies_mp(r, DEFAULT_BASE if base is None else base, dps)
+    theta_mp = (
+        [] if freq is not None else inverse_frequencies_mp(r, base=DEFAULT_BASE if base is None else base, dps=dps)
+    )
     with _mp.working(dps) as w:
         if freq is not None:
             theta = list(w.numbers(freq, "inv_freq"))
@@ -642,19 +643,20 @@ def rope_mp(
 # ---- long-term decay -------------------------------------------------------------------------------------------
 
 
-def rope_decay_curve(d: int, distances, base: float = 10000.0) -> np.ndarray:
+@old_arguments(positional=("width", "distances", "base"), renamed={"d": "width"})
+def rope_decay_curve(distances, *, width: int, base: float = 10000.0) -> np.ndarray:
     r"""RoFormer's decay curve ``(1/(d/2)) sum_{j=1}^{d/2} |S_j|``, ``S_j = sum_{l<j} e^{i r theta_l}``, at each
-    relative distance ``r`` (float64, shape of ``distances``; ``d`` the rotary width). It is the curve RoFormer
+    relative distance ``r`` (float64, shape of ``distances``; ``d`` the rotary ``width``). It is the curve RoFormer
     plots for its long-term decay; ``rope-decay-curve-not-a-bound`` shows that it is not itself a bound of the score
     (hence "curve"; formerly ``rope_decay_bound``).
 
-    >>> rope_decay_curve(128, [0]).tolist()
+    >>> rope_decay_curve([0], width=128).tolist()
     [32.5]
     """
-    d = _validate.even_width(d, "d")
+    d = _validate.even_width(width)
     arr = np.asarray(distances)
     r = _validate.positions(np.atleast_1d(arr), "distances", one_d=False)
-    theta = inverse_frequencies(d, base)  # (d/2,)
+    theta = inverse_frequencies(d, base=base)  # (d/2,)
     flat = r.reshape(-1)
     out = np.empty(flat.shape, dtype=np.float64)
     chunk = max(1, 2**20 // max(1, d))
@@ -665,13 +667,14 @@ def rope_decay_curve(d: int, distances, base: float = 10000.0) -> np.ndarray:
     return out.reshape(arr.shape)  # a scalar distance gives a 0-d array
 
 
-def rope_decay_curve_mp(d: int, distances, base=10000, dps: int = 30):
+@old_arguments(positional=("width", "distances", "base", "dps"), renamed={"d": "width"})
+def rope_decay_curve_mp(distances, *, width: int, base=10000, dps: int = 30):
     r"""The same curve with mpmath at ``dps`` digits: an ``mpf`` for a scalar distance, else nested lists of the
     shape of ``distances``."""
-    d = _validate.even_width(d, "d")
+    d = _validate.even_width(width)
     dps = _validate.dps(dps)
     arr = np.array(distances, dtype=object)
-    theta = inverse_frequencies_mp(d, base, dps)
+    theta = inverse_frequencies_mp(d, base=base, dps=dps)
     out = np.empty(arr.shape, dtype=object)
     with mpmath.workdps(dps):
         prec = mpmath.mp.prec

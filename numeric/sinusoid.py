@@ -6,7 +6,7 @@ the paper's frequencies). tensor2tensor's ``get_timing_signal_1d`` also concaten
 frequencies ``base**(-i/(d/2 - 1))`` (its last timescale is exactly ``base``): ``layout="half",
 frequencies="tensor2tensor"`` (``d >= 4``; for ``d = 2`` tensor2tensor's single frequency is 1, as here).
 
->>> sinusoidal([0, 1], 4).round(4).tolist()
+>>> sinusoidal([0, 1], width=4).round(4).tolist()
 [[0.0, 1.0, 0.0, 1.0], [0.8415, 0.5403, 0.01, 1.0]]
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 from posproof.numeric import _mp, _validate
+from posproof.numeric._deprecated import old_arguments
 
 __all__ = ["inverse_frequencies", "sinusoidal", "sinusoidal_mp", "inverse_frequencies_mp", "FREQUENCIES"]
 
@@ -29,18 +30,11 @@ def _frequencies(value) -> str:
     return value
 
 
-def _width(width, d_model, d=None) -> int:
-    value = _validate.alias("width", width, None, d_model=d_model, d=d)
-    name = next((n for n, v in (("d_model", d_model), ("d", d)) if v is not None), "width")
-    return _validate.even_width(value, name)
-
-
-def inverse_frequencies(
-    width: int | None = None, base: float = 10000.0, frequencies: str = "paper", *, d: int | None = None
-) -> np.ndarray:
+@old_arguments(positional=("width", "base", "frequencies"), renamed={"d": "width"})
+def inverse_frequencies(width: int, *, base: float = 10000.0, frequencies: str = "paper") -> np.ndarray:
     r"""``theta_i = base**(-2i/d)`` (or tensor2tensor's ``base**(-i/(d/2 - 1))``) for ``i = 0 .. d/2 - 1``,
-    float64 ``(d/2,)``; ``d`` is the width (keyword ``d=`` accepted)."""
-    width = _width(width, None, d)
+    float64 ``(d/2,)``; ``d`` is the ``width``."""
+    width = _validate.even_width(width)
     base = _validate.base(base)
     i = np.arange(width // 2, dtype=np.float64)
     if _frequencies(frequencies) == "tensor2tensor":
@@ -48,11 +42,10 @@ def inverse_frequencies(
     return base ** (-2 * i / width)
 
 
-def inverse_frequencies_mp(
-    width: int | None = None, base=10000, dps: int = 50, frequencies: str = "paper", *, d: int | None = None
-) -> list:
+@old_arguments(positional=("width", "base", "dps", "frequencies"), renamed={"d": "width"})
+def inverse_frequencies_mp(width: int, *, base=10000, dps: int = 50, frequencies: str = "paper") -> list:
     r"""The same as mpmath numbers at ``dps`` digits (``base`` taken exactly if a string or an ``mpf``)."""
-    width = _width(width, None, d)
+    width = _validate.even_width(width)
     frequencies = _frequencies(frequencies)
     with mpmath.workdps(_validate.dps(dps)):
         b = mpmath.mpf(_mp.raw(base, mpmath.mp.prec)) if not isinstance(base, mpmath.mpf) else +base
@@ -74,44 +67,33 @@ def _arrange(sin_part, cos_part, layout: str):
     return out
 
 
+@old_arguments(positional=("positions", "width", "base", "layout", "frequencies"), renamed={"d_model": "width"})
 def sinusoidal(
-    positions,
-    width: int | None = None,
-    base: float = 10000.0,
-    layout: str = "interleaved",
-    frequencies: str = "paper",
-    *,
-    d_model: int | None = None,
+    positions, *, width: int, base: float = 10000.0, layout: str = "interleaved", frequencies: str = "paper"
 ) -> np.ndarray:
     r"""The sinusoidal encodings of ``positions`` ``(tokens,)`` (integers or floats): float64
-    ``(tokens, width)``; ``width`` (alias ``d_model``) even. ``layout`` ``"interleaved"`` (the paper) or
+    ``(tokens, width)``; ``width`` (``d_model`` in the paper) even. ``layout`` ``"interleaved"`` (the paper) or
     ``"half"`` (``[sin | cos]``); ``frequencies`` ``"paper"`` or ``"tensor2tensor"`` (see the module)."""
     pos = _validate.positions(positions)
-    width = _width(width, d_model)
+    width = _validate.even_width(width)
     layout = _validate.layout(layout)
-    theta = inverse_frequencies(width, base, frequencies)  # (d/2,)
+    theta = inverse_frequencies(width, base=base, frequencies=frequencies)  # (d/2,)
     angles = pos[:, None] * theta[None, :]  # (tokens, d/2): pos * theta_i
     return _arrange(np.sin(angles), np.cos(angles), layout)
 
 
+@old_arguments(positional=("positions", "width", "base", "layout", "dps", "frequencies"), renamed={"d_model": "width"})
 def sinusoidal_mp(
-    positions,
-    width: int | None = None,
-    base=10000,
-    layout: str = "interleaved",
-    dps: int = 50,
-    frequencies: str = "paper",
-    *,
-    d_model: int | None = None,
+    positions, *, width: int, base=10000, layout: str = "interleaved", dps: int = 50, frequencies: str = "paper"
 ) -> list:
     r"""The same encodings as rows of mpmath numbers at ``dps`` digits. The same arguments as
     :func:`sinusoidal`; positions may also be ``mpf`` or decimal strings (read at ``dps`` digits)."""
-    width = _width(width, d_model)
+    width = _validate.even_width(width)
     layout = _validate.layout(layout)
     pos = _mp.object_array(positions, "positions", 1, "(tokens,)")
     if pos.ndim != 1:
         raise ValueError(f"positions must have shape (tokens,), got shape {pos.shape}")
-    theta_mp = inverse_frequencies_mp(width, base, dps, frequencies)
+    theta_mp = inverse_frequencies_mp(width, base=base, dps=dps, frequencies=frequencies)
     with _mp.working(dps) as w:
         P = w.numbers(pos, "positions")  # (tokens,)
         th = np.empty(len(theta_mp), dtype=object)

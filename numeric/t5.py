@@ -17,6 +17,9 @@ select; here nothing non-finite is ever produced).
 [3, 0, 19, 26, 31]
 >>> t5_relative_bucket([-20, 5], bidirectional=False).tolist()
 [17, 0]
+
+Every option is keyword-only (a positional one raises ``TypeError``): ``t5_bias`` once took ``max_distance`` before
+``num_buckets`` and the other functions the opposite order, so a positional call could swap them silently.
 """
 
 from __future__ import annotations
@@ -40,10 +43,10 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class T5BucketConfig:
     r"""A validated bucket configuration: ``num_buckets`` even and ``>= 2`` (``>= 4`` if bidirectional, so each
-    half keeps an exact bucket), ``max_distance`` an integer ``> max_exact``."""
+    half keeps an exact bucket), ``max_distance`` an integer ``> max_exact``; fields by keyword only."""
 
     bidirectional: bool = True
     num_buckets: int = 32
@@ -88,17 +91,21 @@ def _buckets(relative_position, cfg: T5BucketConfig, cap: bool) -> np.ndarray:
     return _bucket_distance(np.maximum(-r, 0), cfg, cap)
 
 
+def _config(bidirectional, num_buckets, max_distance) -> T5BucketConfig:
+    return T5BucketConfig(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+
+
 def t5_relative_bucket(
-    relative_position, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
+    relative_position, *, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
 ) -> np.ndarray:
     r"""The T5 bucket of each relative position ``r = key - query`` (int64 array, the shape of the input).
 
     ``relative_position``: integers (or integral floats) in ``[-2**53, 2**53]``; others raise ``ValueError``."""
-    return _buckets(relative_position, T5BucketConfig(bidirectional, num_buckets, max_distance), cap=True)
+    return _buckets(relative_position, _config(bidirectional, num_buckets, max_distance), cap=True)
 
 
 def t5_relative_bucket_uncapped(
-    relative_position, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
+    relative_position, *, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
 ) -> np.ndarray:
     r"""A bug class, written once: T5's buckets without the cap at the last bucket of a side (a port that drops
     the ``min``), so distances past ``max_distance`` get new buckets. The audit names it ``t5-missing-cap``; the
@@ -107,7 +114,7 @@ def t5_relative_bucket_uncapped(
     >>> t5_relative_bucket([-128, -1000]).tolist(), t5_relative_bucket_uncapped([-128, -1000]).tolist()
     ([15, 15], [16, 21])
     """
-    return _buckets(relative_position, T5BucketConfig(bidirectional, num_buckets, max_distance), cap=False)
+    return _buckets(relative_position, _config(bidirectional, num_buckets, max_distance), cap=False)
 
 
 def _bucket_mp(r: int, cfg: T5BucketConfig, dps: int) -> int:
@@ -124,31 +131,33 @@ def _bucket_mp(r: int, cfg: T5BucketConfig, dps: int) -> int:
 
 
 def t5_relative_bucket_mp(
-    relative_position, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128, dps: int = 50
+    relative_position, *, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128, dps: int = 50
 ):
     r"""The same buckets with the logarithm evaluated by mpmath at ``dps`` digits (the exact definition): an
     ``int`` for a scalar, else nested lists of the input's shape. The same arguments and checks as
     :func:`t5_relative_bucket`. The float kernel agrees except possibly where the scaled logarithm is exactly an
     integer below the cap: there float rounding (the reference's as well) decides the truncation, by at most
     one bucket."""
-    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
+    cfg = _config(bidirectional, num_buckets, max_distance)
     r = _validate.integer_array(relative_position, "relative_position")
     dps = _validate.dps(dps)
     out = np.array([_bucket_mp(int(v), cfg, dps) for v in r.reshape(-1).tolist()], dtype=np.int64).reshape(r.shape)
     return int(out) if out.ndim == 0 else out.tolist()
 
 
-def t5_bucket_boundaries(bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> list:
+def t5_bucket_boundaries(*, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> list:
     r"""Each bucket with the relative positions it holds: ``[(bucket, lo, hi), ...]`` with ``hi = None`` for an
     unbounded range and ``lo = None`` for one unbounded below (ordered by bucket).
 
-    >>> t5_bucket_boundaries(True, 8, 16)[:4]
+    >>> t5_bucket_boundaries(bidirectional=True, num_buckets=8, max_distance=16)[:4]
     [(0, 0, 0), (1, -1, -1), (2, -5, -2), (3, None, -6)]
     """
-    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
+    cfg = _config(bidirectional, num_buckets, max_distance)
     reach = cfg.max_distance + 1  # every bucket is reached at |r| <= max_distance; beyond, buckets repeat
     r = np.arange(-reach, reach + 1)
-    buckets = t5_relative_bucket(r, cfg.bidirectional, cfg.num_buckets, cfg.max_distance)
+    buckets = t5_relative_bucket(
+        r, bidirectional=cfg.bidirectional, num_buckets=cfg.num_buckets, max_distance=cfg.max_distance
+    )
     rows = []
     for b in range(cfg.num_buckets):
         members = r[buckets == b]
@@ -159,15 +168,18 @@ def t5_bucket_boundaries(bidirectional: bool = True, num_buckets: int = 32, max_
     return rows
 
 
-def t5_bucket_table(bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> str:
+def t5_bucket_table(*, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> str:
     r"""A printable table of the bucket boundaries (relative position = key - query)."""
-    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
+    cfg = _config(bidirectional, num_buckets, max_distance)
     head = (
         f"T5 buckets: bidirectional={cfg.bidirectional}, num_buckets={cfg.num_buckets}, "
         f"max_distance={cfg.max_distance}, max_exact={cfg.max_exact} (r = key - query)"
     )
     lines = [head, f"{'bucket':>6}  {'r from':>8}  {'r to':>8}  {'size':>6}"]
-    rows = {b: (lo, hi) for b, lo, hi in t5_bucket_boundaries(cfg.bidirectional, cfg.num_buckets, cfg.max_distance)}
+    bounds = t5_bucket_boundaries(
+        bidirectional=cfg.bidirectional, num_buckets=cfg.num_buckets, max_distance=cfg.max_distance
+    )
+    rows = {b: (lo, hi) for b, lo, hi in bounds}
     for b in range(cfg.num_buckets):
         if b not in rows:  # e.g. bucket num_buckets/2 when bidirectional: r > 0 always has |r| >= 1
             lines.append(f"{b:>6}  {'(unused)':>8}")
@@ -178,18 +190,19 @@ def t5_bucket_table(bidirectional: bool = True, num_buckets: int = 32, max_dista
     return "\n".join(lines)
 
 
-def print_t5_bucket_table(bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> None:
+def print_t5_bucket_table(*, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> None:
     r"""Print :func:`t5_bucket_table`."""
-    print(t5_bucket_table(bidirectional, num_buckets, max_distance))
+    print(t5_bucket_table(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance))
 
 
 def t5_bias(
     query_positions,
     key_positions,
     table,
+    *,
     bidirectional: bool = True,
-    max_distance: int = 128,
     num_buckets: int = 32,
+    max_distance: int = 128,
 ) -> np.ndarray:
     r"""The T5 position bias ``table[bucket(n - m), h]`` for every head, query ``m`` and key ``n``: float64
     ``(heads, queries, keys)``. ``query_positions`` ``(queries,)`` and ``key_positions`` ``(keys,)`` are 1-D
@@ -197,7 +210,7 @@ def t5_bias(
     finite."""
     m = _validate.integer_vector(query_positions, "query_positions")  # (queries,)
     n = _validate.integer_vector(key_positions, "key_positions")  # (keys,)
-    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
+    cfg = _config(bidirectional, num_buckets, max_distance)
     table = _validate.finite_array(table, "table", ndim=2)
     if table.shape[0] != cfg.num_buckets:
         hint = " (a (heads, num_buckets) table: pass table.T)" if table.shape[1] == cfg.num_buckets else ""
@@ -205,5 +218,7 @@ def t5_bias(
             f"table must have shape (num_buckets, heads) = ({cfg.num_buckets}, heads), got {table.shape}{hint}; "
             "for another bucket count pass num_buckets="
         )
-    buckets = t5_relative_bucket(n[None, :] - m[:, None], bidirectional, cfg.num_buckets, max_distance)  # (q, k)
+    buckets = t5_relative_bucket(  # (q, k)
+        n[None, :] - m[:, None], bidirectional=bidirectional, num_buckets=cfg.num_buckets, max_distance=max_distance
+    )
     return np.moveaxis(table[buckets], -1, 0)  # (heads, queries, keys)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 from posproof.numeric import _validate
+from posproof.numeric._deprecated import old_arguments
 from posproof.numeric.sinusoid import sinusoidal
 
 __all__ = [
@@ -56,7 +57,8 @@ def _scores(x, axes, name: str = "x") -> tuple[np.ndarray, int, int]:
     return x, q_axis, k_axis
 
 
-def rel_shift(x, axes=(-2, -1)) -> np.ndarray:
+@old_arguments(positional=("x", "axes"))
+def rel_shift(x, *, axes=(-2, -1)) -> np.ndarray:
     r"""The relative shift of the reference code on ``(qlen, klen)`` score matrices along ``axes`` (query axis,
     key axis): the last two by default, as frameworks lay out ``(batch, heads, qlen, klen)``; ``axes=(0, 1)`` for
     the original code's ``(qlen, klen, batch, heads)``. ``klen >= qlen`` (``mlen = klen - qlen`` memory keys)."""
@@ -69,7 +71,8 @@ def rel_shift(x, axes=(-2, -1)) -> np.ndarray:
     return np.moveaxis(shifted, (-2, -1), (q_axis, k_axis))
 
 
-def causal_mask(qlen: int, mlen: int = 0) -> np.ndarray:
+@old_arguments(positional=("qlen", "mlen"))
+def causal_mask(qlen: int, *, mlen: int = 0) -> np.ndarray:
     r"""``True`` where key ``j`` is visible to query ``i`` (``j <= i + mlen``): bool ``(qlen, qlen + mlen)``."""
     qlen = _validate.positive_int(qlen, "qlen")
     mlen = _validate.positive_int(mlen, "mlen", 0)
@@ -77,7 +80,8 @@ def causal_mask(qlen: int, mlen: int = 0) -> np.ndarray:
     return j <= i + mlen
 
 
-def rel_shift_garbage(x, axes=(-2, -1)) -> np.ndarray:
+@old_arguments(positional=("x", "axes"))
+def rel_shift_garbage(x, *, axes=(-2, -1)) -> np.ndarray:
     r"""What :func:`rel_shift` leaves above the causal diagonal, predicted from ``x`` itself (``NaN`` on and below
     it): ``0`` at ``j = i + mlen + 1`` and ``x[i + 1, j - mlen - i - 2]`` for ``j > i + mlen + 1`` (along
     ``axes``, as :func:`rel_shift`)."""
@@ -93,11 +97,10 @@ def rel_shift_garbage(x, axes=(-2, -1)) -> np.ndarray:
     return np.moveaxis(out, (-2, -1), (q_axis, k_axis))
 
 
-def txl_relative_embeddings(
-    distances, width: int | None = None, base: float = 10000.0, *, d_model: int | None = None
-) -> np.ndarray:
-    r"""``R_dist`` in ``[sin | cos]`` halves, float64 ``(len(distances), width)`` (alias ``d_model``)."""
-    return sinusoidal(distances, width, base, layout="half", d_model=d_model)
+@old_arguments(positional=("distances", "width", "base"), renamed={"d_model": "width"})
+def txl_relative_embeddings(distances, *, width: int, base: float = 10000.0) -> np.ndarray:
+    r"""``R_dist`` in ``[sin | cos]`` halves, float64 ``(len(distances), width)`` (``width`` is ``d_model``)."""
+    return sinusoidal(distances, width=width, base=base, layout="half")
 
 
 def _check(q, k, W_kR, u, v):
@@ -118,7 +121,8 @@ def _check(q, k, W_kR, u, v):
     return q, k, W_kR, u, v, qlen, klen - qlen
 
 
-def txl_scores_direct(q, k, W_kR, u, v, base: float = 10000.0) -> np.ndarray:
+@old_arguments(positional=("q", "k", "W_kR", "u", "v", "base"))
+def txl_scores_direct(q, k, W_kR, u, v, *, base: float = 10000.0) -> np.ndarray:
     r"""``A_rel(i, j)`` entry by entry: an ``O(L^2)`` gather of ``W_{k,R} R_{i + mlen - j}`` for every pair.
 
     ``q``: ``(qlen, d)`` projected queries; ``k``: ``(klen, d)`` projected keys (``mlen = klen - qlen`` memory keys
@@ -127,20 +131,21 @@ def txl_scores_direct(q, k, W_kR, u, v, base: float = 10000.0) -> np.ndarray:
     q, k, W_kR, u, v, qlen, mlen = _check(q, k, W_kR, u, v)
     klen = k.shape[0]
     dist = (np.arange(qlen)[:, None] + mlen) - np.arange(klen)[None, :]  # (qlen, klen): i + mlen - j
-    R = txl_relative_embeddings(dist.reshape(-1), W_kR.shape[1], base)  # (qlen*klen, d_model)
+    R = txl_relative_embeddings(dist.reshape(-1), width=W_kR.shape[1], base=base)  # (qlen*klen, d_model)
     r = (R @ W_kR.T).reshape(qlen, klen, -1)  # (qlen, klen, d): W_kR R_{i+mlen-j}
     AC = (q + u) @ k.T  # content terms (a) + (c)
     BD = np.einsum("id,ijd->ij", q + v, r)  # position terms (b) + (d)
     return AC + BD
 
 
-def txl_scores_shift(q, k, W_kR, u, v, base: float = 10000.0) -> np.ndarray:
+@old_arguments(positional=("q", "k", "W_kR", "u", "v", "base"))
+def txl_scores_shift(q, k, W_kR, u, v, *, base: float = 10000.0) -> np.ndarray:
     r"""The same scores as the reference code computes them: one ``(qlen, klen)`` product with the ``klen``
     distances ``klen-1, ..., 0`` and :func:`rel_shift`. Equal to :func:`txl_scores_direct` where
     :func:`causal_mask` is true; the other entries are the trick's leftovers (see the module docstring)."""
     q, k, W_kR, u, v, qlen, mlen = _check(q, k, W_kR, u, v)
     klen = k.shape[0]
-    R = txl_relative_embeddings(np.arange(klen - 1, -1, -1), W_kR.shape[1], base)  # (klen, d_model)
+    R = txl_relative_embeddings(np.arange(klen - 1, -1, -1), width=W_kR.shape[1], base=base)  # (klen, d_model)
     r = R @ W_kR.T  # (klen, d)
     AC = (q + u) @ k.T
     BD = rel_shift((q + v) @ r.T)  # (qlen, klen)

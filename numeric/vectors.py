@@ -74,7 +74,7 @@ def _doc(scheme: str, conventions: str, cases: list) -> dict:
 def _sinusoidal() -> dict:
     cases = []
     for width, layout, freqs in ((8, "interleaved", "paper"), (8, "half", "paper"), (16, "half", "tensor2tensor")):
-        out = sinusoidal_mp(list(POSITIONS), width, 10000, layout=layout, dps=DPS, frequencies=freqs)
+        out = sinusoidal_mp(list(POSITIONS), width=width, base=10000, layout=layout, dps=DPS, frequencies=freqs)
         cases.append(
             {
                 "parameters": {"width": width, "base": "10000", "layout": layout, "frequencies": freqs},
@@ -131,7 +131,7 @@ def _rope() -> dict:
     cases = []
     rows = len(POSITIONS)
     for name, width, base, scaling, seq_len in ROPE_SCALINGS:
-        cfg = RopeScaling.from_mapping(width, float(base), scaling)
+        cfg = RopeScaling.from_mapping(width, base=float(base), scaling=scaling)
         theta, factor = cfg.inv_freq_mp(seq_len, dps=DPS)
         x = _inputs(rows, width)
         for layout in ("interleaved", "half"):
@@ -183,7 +183,10 @@ def _t5() -> dict:
             {
                 "parameters": {"bidirectional": bidirectional, "num_buckets": nb, "max_distance": md},
                 "inputs": {"relative_position": list(RELATIVE)},
-                "outputs": [t5_relative_bucket_mp(r, bidirectional, nb, md, dps=DPS) for r in RELATIVE],
+                "outputs": [
+                    t5_relative_bucket_mp(r, bidirectional=bidirectional, num_buckets=nb, max_distance=md, dps=DPS)
+                    for r in RELATIVE
+                ],
             }
         )
     conv = (
@@ -201,7 +204,10 @@ def _deberta() -> dict:
             {
                 "parameters": {"bucket_size": bucket_size, "max_position": max_position},
                 "inputs": {"relative_position": list(RELATIVE)},
-                "outputs": [deberta_log_bucket_mp(r, bucket_size, max_position, dps=DPS) for r in RELATIVE],
+                "outputs": [
+                    deberta_log_bucket_mp(r, bucket_size=bucket_size, max_position=max_position, dps=DPS)
+                    for r in RELATIVE
+                ],
             }
         )
     conv = (
@@ -243,11 +249,11 @@ def _multiaxis() -> dict:
         ("M-RoPE chunked (Qwen2-VL), sections [2, 3, 3]", 16, "1000000", mrope_axes([2, 3, 3]), None, 3),
         ("M-RoPE interleaved (Qwen3-VL), sections [3, 3, 2]", 16, "5000000",
          mrope_axes([3, 3, 2], interleaved=True), None, 3),
-        ("axial 2-D (Pixtral)", 16, "10000", axial_axes(16), axial_inv_freq_mp(16, 10000, dps=DPS), 2),
+        ("axial 2-D (Pixtral)", 16, "10000", axial_axes(16), axial_inv_freq_mp(16, base=10000, dps=DPS), 2),
     )  # fmt: skip
     for name, width, base, axes, theta, n_axes in setups:
         if theta is None:
-            theta = inverse_frequencies_mp(width, base, dps=DPS)
+            theta = inverse_frequencies_mp(width, base=base, dps=DPS)
         pos = [list(p[:n_axes]) for p in MULTIAXIS_POSITIONS]
         x = _inputs(len(pos), width)
         out = rope_multiaxis_mp(x, pos, axes=axes, inv_freq=theta, layout="half", dps=DPS)

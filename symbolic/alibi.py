@@ -30,7 +30,7 @@ def alibi_bias(a, b):
     return -slope * difference(a, b)
 
 
-def _bloom_bias(n_heads, query_positions, key_positions):
+def _bloom_bias(query_positions, key_positions, *, n_heads):
     r"""Bloom's form ``m_h j`` (softmax-equivalent on each row, not a function of ``i - j``)."""
     m = alibi.alibi_slopes(n_heads)
     j = np.asarray(key_positions, dtype=np.float64).reshape(-1)
@@ -40,10 +40,10 @@ def _bloom_bias(n_heads, query_positions, key_positions):
 def _alibi_bias(dps: int, bias=alibi.alibi_bias):
     heads = 12
     i, j = np.arange(0, 64), np.arange(0, 64)
-    B = bias(heads, i, j)  # (heads, queries, keys)
+    B = bias(i, j, n_heads=heads)  # (heads, queries, keys)
     toeplitz = bool(np.all(B[:, 1:, 1:] == B[:, :-1, :-1]))
     far = 2**40
-    shifted = bool(np.allclose(bias(heads, i + far, j + far), B, rtol=0, atol=0))
+    shifted = bool(np.allclose(bias(i + far, j + far, n_heads=heads), B, rtol=0, atol=0))
     # causal row a holds keys 0 .. a: the bias must rise towards the query, i.e. fall as the key moves back
     decreasing = all(bool(np.all(np.diff(B[:, a, : a + 1], axis=-1) > 0)) for a in range(1, 64))
     value = {

@@ -42,7 +42,7 @@ class Delta(Kernel):
         r = a - b
         if not (mpmath.isint(r) and mpmath.isint(kk)):
             raise ValueError(f"δ takes integers, got i - j = {r}, k = {kk}")
-        return int(deberta.deberta_delta(np.array([int(r)]), int(kk))[0])
+        return int(deberta.deberta_delta(np.array([int(r)]), k=int(kk))[0])
 
     def doit(self, **hints):
         a, b, kk = (x.doit(**hints) if isinstance(x, sp.Basic) else x for x in self.args)
@@ -162,10 +162,10 @@ def _gather(dps: int, gather=deberta.deberta_scores_gather):
     value, rows = [], []
     for conv in ("code", "paper"):
         if gather is deberta.deberta_scores_gather:
-            g = gather(Qc, Kc, Qr, Kr, kk, p2c_index=conv)
+            g = gather(Qc, Kc, Qr, Kr, k=kk, p2c_index=conv)
         else:
             g = gather(Qc, Kc, Qr, Kr, kk)
-        direct = deberta.deberta_scores_direct(Qc, Kc, Qr, Kr, kk, p2c_index=conv)
+        direct = deberta.deberta_scores_direct(Qc, Kc, Qr, Kr, k=kk, p2c_index=conv)
         err = float(np.max(np.abs(g - direct)))
         value.append(bool(err <= tolerances.FACT_FLOAT64_ATOL))
         rows.append(
@@ -175,8 +175,8 @@ def _gather(dps: int, gather=deberta.deberta_scores_gather):
             )
         )
     # translation: the last L tokens alone, at positions 0 .. L-1 instead of t .. t+L-1
-    whole = deberta.deberta_scores_gather(Qc, Kc, Qr, Kr, kk)
-    alone = deberta.deberta_scores_gather(Qc[t:], Kc[t:], Qr, Kr, kk)
+    whole = deberta.deberta_scores_gather(Qc, Kc, Qr, Kr, k=kk)
+    alone = deberta.deberta_scores_gather(Qc[t:], Kc[t:], Qr, Kr, k=kk)
     err = float(np.max(np.abs(whole[t:, t:] - alone)))
     value.append(bool(err <= tolerances.FACT_FLOAT64_ATOL))
     rows.append((r"$\max |A(i + t, j + t) - A(i, j)|$, $t = 3$", formatting.below(err, tolerances.FACT_FLOAT64_ATOL)))
@@ -207,7 +207,7 @@ def deberta_translation() -> Fact:
 def _saturation(dps: int, delta=deberta.deberta_delta):
     kk = 4
     r = np.arange(-2 * kk, 2 * kk + 1)
-    dl = [int(x) for x in delta(r, kk)]
+    dl = [int(x) for x in delta(r, k=kk)]
     return dl, [("k", kk), ("i - j", r.tolist()), ("δ(i, j)", dl)]
 
 
@@ -223,7 +223,7 @@ def deberta_saturation() -> Fact:
         compute=_saturation,
         method="numeric.deberta.deberta_delta (exact integers)",
         definitions=(delta_definition(),),
-        wrong=lambda dps: _saturation(dps, delta=lambda r, kk: r + kk),
+        wrong=lambda dps: _saturation(dps, delta=lambda r, k: r + k),
         formula=(
             sp.Implies(sp.Le(i - j, -k), sp.Eq(Delta(i, j, k), 0, evaluate=False), evaluate=False),
             sp.Implies(sp.Ge(i - j, k), sp.Eq(Delta(i, j, k), 2 * k - 1, evaluate=False), evaluate=False),
@@ -236,8 +236,8 @@ def _p2c(dps: int, transposed: bool = True):
     kk = 4
     r = np.arange(-6, 7)  # i - j
     # δ(i, j): what the public gather + transpose reads; without the transpose a port reads δ(j, i)
-    code = deberta.deberta_delta(r if transposed else -r, kk)
-    paper = deberta.deberta_delta(-r, kk)  # δ(j, i): Eq. 4
+    code = deberta.deberta_delta(r if transposed else -r, k=kk)
+    paper = deberta.deberta_delta(-r, k=kk)  # δ(j, i): Eq. 4
     inside = np.abs(r) < kk
     mirror = bool(np.all(paper[inside] == 2 * kk - code[inside]))
     merged = sorted({int(p) for c, p in zip(code, paper, strict=True) if c == 2 * kk - 1})
@@ -283,7 +283,7 @@ def _log_bucket_mp(r: int, bucket_size: int, max_position: int, top: int) -> int
 def _log_buckets(dps: int, top_offset: int = -1):
     r = [0, 1, 127, 128, 129, 130, 200, 300, 511, 512, -129, -511]
     if top_offset == -1:
-        b = [deberta.deberta_log_bucket_mp(x, 256, 512, dps) for x in r]
+        b = [deberta.deberta_log_bucket_mp(x, bucket_size=256, max_position=512, dps=dps) for x in r]
     else:
         b = [_log_bucket_mp(x, 256, 512, 512 + top_offset) for x in r]
     return b, [("r = i - j", r), ("bucket (`bucket_size` 256, `max_position` 512)", b)]

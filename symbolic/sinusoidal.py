@@ -110,7 +110,7 @@ class PE(Kernel):
 
     @classmethod
     def numeric(cls, p, c, width, base):
-        row = sinusoid.sinusoidal_mp([p], _int(width), base, dps=mpmath.mp.dps)[0]
+        row = sinusoid.sinusoidal_mp([p], width=_int(width), base=base, dps=mpmath.mp.dps)[0]
         return row[_int(c)]
 
     def doit(self, **hints):
@@ -130,7 +130,7 @@ class PairStep(Kernel):
 
     @classmethod
     def numeric(cls, p, q, pair, width, base):
-        rows = sinusoid.sinusoidal_mp([p, q], _int(width), base, dps=mpmath.mp.dps)
+        rows = sinusoid.sinusoidal_mp([p, q], width=_int(width), base=base, dps=mpmath.mp.dps)
         c = 2 * _int(pair)
         return mpmath.sqrt((rows[1][c] - rows[0][c]) ** 2 + (rows[1][c + 1] - rows[0][c + 1]) ** 2)
 
@@ -153,7 +153,7 @@ class Proximity(Kernel):
 
     @classmethod
     def numeric(cls, k_, width, base):
-        rows = sinusoid.sinusoidal_mp([0, k_], _int(width), base, dps=mpmath.mp.dps)
+        rows = sinusoid.sinusoidal_mp([0, k_], width=_int(width), base=base, dps=mpmath.mp.dps)
         return mpmath.fsum(a * c for a, c in zip(rows[0], rows[1], strict=True))
 
     def doit(self, **hints):
@@ -460,7 +460,7 @@ def _truncate_two_decimals(x) -> str:
 
 
 def _dry_run(dps, rounding=_two_decimals):
-    rows = sinusoid.sinusoidal_mp([0, 1, 2], 4, 10000, dps=dps)
+    rows = sinusoid.sinusoidal_mp([0, 1, 2], width=4, base=10000, dps=dps)
     value = [[rounding(x) for x in row] for row in rows]
     table = [
         (f"PE({p}) for '{w}'", [mpmath.nstr(x, 6) for x in row])

@@ -82,7 +82,9 @@ def _linear_bucket(r: int, num_buckets: int = 32, max_distance: int = 128) -> in
 
 
 def _t5_boundaries(dps: int, bucket=None):
-    bucket = bucket or (lambda r: t5.t5_relative_bucket_mp(r, True, 32, 128, dps))
+    bucket = bucket or (
+        lambda r: t5.t5_relative_bucket_mp(r, bidirectional=True, num_buckets=32, max_distance=128, dps=dps)
+    )
     B, me, md = 16, 8, 128
     firsts, seen = [], set()
     for a in range(0, 200):  # r = -a <= 0: keys before the query, the lower half
@@ -126,10 +128,15 @@ def _uncapped(r: int) -> int:
 
 
 def _t5_cap(dps: int, bucket=None):
-    bucket = bucket or (lambda r: t5.t5_relative_bucket_mp(r, True, 32, 128, dps))
+    bucket = bucket or (
+        lambda r: t5.t5_relative_bucket_mp(r, bidirectional=True, num_buckets=32, max_distance=128, dps=dps)
+    )
     r = [-127, -128, -129, -1000, -(10**6), 128, 10**6]
     b = [bucket(x) for x in r]
-    b0 = [t5.t5_relative_bucket_mp(0, bi, nb, md, dps) for bi, nb, md in ((True, 32, 128), (False, 32, 128))]
+    b0 = [
+        t5.t5_relative_bucket_mp(0, bidirectional=bi, num_buckets=nb, max_distance=md, dps=dps)
+        for bi, nb, md in ((True, 32, 128), (False, 32, 128))
+    ]
     return [b, b0], [("r", r), ("bucket", b), ("bucket(0) bidirectional / unidirectional", b0)]
 
 

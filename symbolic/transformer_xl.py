@@ -209,10 +209,10 @@ def _toeplitz(dps: int, shift=rel_shift):
     else:  # the same computation as numeric.transformer_xl.txl_scores_shift, with another shift
         from posproof.numeric.transformer_xl import txl_relative_embeddings
 
-        r = txl_relative_embeddings(np.arange(q_len + m_len - 1, -1, -1), d_model) @ W_kR.T
+        r = txl_relative_embeddings(np.arange(q_len + m_len - 1, -1, -1), width=d_model) @ W_kR.T
         A = (q + u) @ k.T + shift((q + v) @ r.T)
     direct = txl_scores_direct(q, k, W_kR, u, v)
-    mask = causal_mask(q_len, m_len)  # (q_len, k_len): j <= i + m_len
+    mask = causal_mask(q_len, mlen=m_len)  # (q_len, k_len): j <= i + m_len
     by_distance: dict = {}
     for a in range(q_len):
         for c in range(q_len + m_len):

@@ -110,7 +110,7 @@ def _from_options(args) -> tuple[RopeScaling, int, int, dict]:
     if rule == "longrope":
         raise UsageError("--rule longrope needs its per-pair factor tables: use --config FILE")
     try:
-        cfg = RopeScaling.from_mapping(width, base, mapping)
+        cfg = RopeScaling.from_mapping(width, base=base, scaling=mapping)
     except ValueError as e:
         raise UsageError(str(e)) from None
     return cfg, L0, L, {"trained": "--trained", "target": "--target"}

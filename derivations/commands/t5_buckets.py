@@ -31,6 +31,8 @@ def run(args) -> int:
     num_buckets = int_arg(args.num_buckets, "--num-buckets", 2)
     max_distance = int_arg(args.max_distance, "--max-distance", 1)
     with flags(num_buckets="--num-buckets", max_distance="--max-distance"):
-        table = t5_bucket_table(not args.unidirectional, num_buckets, max_distance)
+        table = t5_bucket_table(
+            bidirectional=not args.unidirectional, num_buckets=num_buckets, max_distance=max_distance
+        )
     print(table)
     return 0

@@ -139,7 +139,7 @@ class TransformersRope:
         self._single = len(apply_args) > 1 and apply_args[1] == "cos"  # apply(x, cos, sin): one tensor at a time
         if "mrope_section" in apply_args:
             raise ValueError(f"{module_name}'s apply function splits multimodal (3-axis) positions: not audited here")
-        cfg = rope_scaling_from_config(self.config, self.layer_type)
+        cfg = rope_scaling_from_config(self.config, layer_type=self.layer_type)
         keys = set(RULE_KEYS[cfg.rope_type])
         scaling: dict = {"rope_type": cfg.rope_type}
         for k, v in cfg.as_dict().items():

@@ -30,7 +30,12 @@ def model_table(pos: np.ndarray, model: RopeModel, width: int, angles: np.ndarra
     af = model.attention_factor
     if angles is None:
         return rope_table(
-            pos, width, layout=model.layout, inv_freq=model.theta, attention_factor=af, rotary_dim=model.rotary_dim
+            pos,
+            width=width,
+            layout=model.layout,
+            inv_freq=model.theta,
+            attention_factor=af,
+            rotary_dim=model.rotary_dim,
         )
     with np.errstate(invalid="ignore"):
         c, s = np.cos(angles) * af, np.sin(angles) * af  # (tokens, r/2)

@@ -47,7 +47,7 @@ def _expected(r: int, full: bool, mrope_section, mrope_interleaved: bool, axial:
     r"""``(axes (r/2,), theta (r/2,), A)`` declared for the rotary width ``r`` (``full``: the head's width)."""
     if axial:
         axes = axial_axes(r)
-        theta = axial_inv_freq(r, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
+        theta = axial_inv_freq(r, base=base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
     else:
         if mrope_section is None:
             raise ValueError("mrope_section (M-RoPE) or axial=True is required")
@@ -55,7 +55,7 @@ def _expected(r: int, full: bool, mrope_section, mrope_interleaved: bool, axial:
         if axes.size != r // 2:
             what = "width/2" if full else "rotary_dim/2 (the rotated pairs)"
             raise ValueError(f"mrope_section must add up to {what} = {r // 2}, got {list(mrope_section)}")
-        theta = inverse_frequencies(r, base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
+        theta = inverse_frequencies(r, base=base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
     if theta.shape != (r // 2,):
         raise ValueError(f"inv_freq must have one entry per rotated pair ({r // 2}), got shape {theta.shape}")
     return axes, theta, 2 if axial else len(mrope_section)
@@ -241,7 +241,7 @@ def audit_multiaxis(
             ex = _example(i, n_axes, int(axes[i]), theta[i], ratio[i] * theta[i])
             fid, message = "multiaxis-wrong-frequencies", MULTIAXIS_FINDINGS["multiaxis-wrong-frequencies"]
             if r < width and inv_freq is None and not axial:  # the exponent over the head, not the rotary slice
-                head = inverse_frequencies(width, base)[: r // 2]
+                head = inverse_frequencies(width, base=base)[: r // 2]
                 if np.all(np.abs(ratio * theta / head - 1) <= FREQ_RTOL):
                     fid = "multiaxis-rotary-width"
                     message = (

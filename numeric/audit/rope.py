@@ -254,7 +254,7 @@ class _RopeAudit(RopeChecks):
             mp_theta = model.theta_mp if c.name == "" else tuple(mpmath.mpf(float(t)) for t in c.theta)
             matched = RopeModel(ang.layout, c.theta, mp_theta, c.attention_factor, 2 * n, d)
         elif fitted is not None:
-            th = inverse_frequencies(2 * n, fitted)  # (pairs,)
+            th = inverse_frequencies(2 * n, base=fitted)  # (pairs,)
             matched = RopeModel(ang.layout, th, tuple(mpmath.mpf(float(t)) for t in th), ang.rho, 2 * n, d)
         return _Frequencies(c, fitted, matched, cands)
 
@@ -354,7 +354,7 @@ class _RopeAudit(RopeChecks):
                     f,
                     label,
                     lambda X, p, mw, w: rope_exact_float(
-                        X, p, replace(mw, theta=inverse_frequencies(mw.rotary_dim, b))
+                        X, p, replace(mw, theta=inverse_frequencies(mw.rotary_dim, base=b))
                     ),
                 )
             ]
@@ -475,7 +475,9 @@ def _audit_rope_multiaxis(
         rule = scaling.get("rope_type", scaling.get("type", "default"))
         rule_map = {**rest, "rope_type": "default" if rule == "mrope" else rule}
         # (r/2,): r = rotary_dim, else int(width * partial_rotary_factor) as transformers truncates it
-        inv_freq, factor = rope_inv_freq(width if rotary_dim is None else rd, base, rule_map, seq_len)
+        inv_freq, factor = rope_inv_freq(
+            width if rotary_dim is None else rd, base=base, scaling=rule_map, seq_len=seq_len
+        )
     probe_axes = 2 if kind == "axial" else len(sections) if isinstance(sections, (list, tuple)) else 3
     x0, p0 = np.ones((3, width)), np.zeros((3, probe_axes), dtype=np.int64)
     try:

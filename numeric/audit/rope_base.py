@@ -50,7 +50,9 @@ class RopeAuditBase:
                 raise ValueError("give either rotary_dim or partial_rotary_factor in scaling")
             mapping["partial_rotary_factor"] = _factor_of(rd, self.width)
         self.scaling_mapping = mapping
-        self.cfg = RopeScaling.from_mapping(self.width, self.base, mapping, self.mpe)
+        self.cfg = RopeScaling.from_mapping(
+            self.width, base=self.base, scaling=mapping, max_position_embeddings=self.mpe
+        )
         self.call = call if isinstance(call, RopeCall) else RopeCall() if call is None else RopeCall.parse(call)
         self.tolerance = pp._tolerance(tolerance)
         self.max_position = _validate.positive_int(max_position, "max_position", 4)
@@ -72,7 +74,9 @@ class RopeAuditBase:
     def _cfg_at(self, width: int) -> RopeScaling:
         if width == self.width:
             return self.cfg
-        return RopeScaling.from_mapping(width, self.base, self.scaling_mapping, self.mpe)
+        return RopeScaling.from_mapping(
+            width, base=self.base, scaling=self.scaling_mapping, max_position_embeddings=self.mpe
+        )
 
     def _expected_model(self, width: int, seq_len: int) -> RopeModel:
         cfg = self._cfg_at(width)
@@ -212,7 +216,9 @@ class RopeAuditBase:
             s = self.cfg.s
             mapping = {"partial_rotary_factor": factor, **({"rope_type": "linear", "factor": s} if s > 1 else {})}
         try:
-            th, af = RopeScaling.from_mapping(w, self.base, mapping, self.mpe).inv_freq(self.top + 1)
+            th, af = RopeScaling.from_mapping(
+                w, base=self.base, scaling=mapping, max_position_embeddings=self.mpe
+            ).inv_freq(self.top + 1)
         except ValueError:
             return None
         if 2 * th.size != r:

@@ -36,7 +36,7 @@ def _yarn_theta(cfg: RopeScaling, L0: float, clamp_high: float | None = None) ->
         high += 0.001
     i = np.arange(d // 2)
     gamma = np.clip((i - low) / (high - low), 0, 1)  # 1 past high: fully interpolated
-    theta = inverse_frequencies(d, b)  # (d/2,): b^(-2i/d)
+    theta = inverse_frequencies(d, base=b)  # (d/2,): b^(-2i/d)
     return gamma * theta / s + (1 - gamma) * theta
 
 
@@ -44,7 +44,7 @@ def rule_candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[Candidat
     r"""The expected frequencies first, then named alternatives (each a plausible mistake)."""
     d, b = cfg.d, cfg.base
     i = np.arange(d // 2, dtype=np.float64)
-    theta = inverse_frequencies(d, b)  # (d/2,): b^(-2i/d), the plain rule
+    theta = inverse_frequencies(d, base=b)  # (d/2,): b^(-2i/d), the plain rule
     th, af = cfg.inv_freq(seq_len)
     out = [Candidate("expected", "", "the configured rule", th, af, b)]
     if cfg.rope_type != "default":
@@ -81,7 +81,7 @@ def rule_candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[Candidat
             kw.pop("original_max_position_embeddings")
             kw["max_position_embeddings"] = params["original_max_position_embeddings"]
         try:
-            alt = RopeScaling(width, b, rule, **kw)
+            alt = RopeScaling(width, base=b, rope_type=rule, **kw)
             t, a = alt.inv_freq(seq_len)
         except ValueError:
             continue
@@ -153,7 +153,7 @@ def rule_candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[Candidat
                 "partial-width",
                 "partial-rotary-width",
                 f"theta_i = b^(-2i/{width}): built over the head width {width} instead of the rotary width {d}",
-                inverse_frequencies(width, b)[: d // 2] * scale,
+                inverse_frequencies(width, base=b)[: d // 2] * scale,
                 af,
                 b,
             )
@@ -184,7 +184,7 @@ def rule_candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[Candidat
                 "exp-t2t",
                 "frequency-exponent",
                 "theta_i = b^(-i/(d/2-1)) (tensor2tensor's timescales)",
-                inverse_frequencies(d, b, "tensor2tensor") * scale,
+                inverse_frequencies(d, base=b, frequencies="tensor2tensor") * scale,
                 af,
                 b,
             )
@@ -211,4 +211,4 @@ def fit_base(omega: np.ndarray, d: int) -> float | None:
     b = math.exp(-slope * d / 2)
     if not (math.isfinite(b) and b > 1):
         return None
-    return b if np.max(np.abs(inverse_frequencies(d, b) / omega - 1)) < 1e-3 else None
+    return b if np.max(np.abs(inverse_frequencies(d, base=b) / omega - 1)) < 1e-3 else None

@@ -21,16 +21,18 @@ def _t5_variant(name: str, r: np.ndarray, bidirectional: bool, nb: int, md: int)
     r"""The bucket with one named mistake, from :func:`numeric.t5.t5_relative_bucket` where the mistake is another
     configuration of it (``None`` where that configuration does not exist)."""
     if name == "t5-sign-convention":
-        return t5_relative_bucket(-r, bidirectional, nb, md)
+        return t5_relative_bucket(-r, bidirectional=bidirectional, num_buckets=nb, max_distance=md)
     if name == "t5-bidirectional-halving":
         if not bidirectional:
-            return t5_relative_bucket(r, bidirectional, nb, md)
+            return t5_relative_bucket(r, bidirectional=bidirectional, num_buckets=nb, max_distance=md)
         if md <= nb // 2:  # every bucket on each side needs max_distance > max_exact = num_buckets / 2
             return None
         # not halved: each side is bucketed as a one-sided T5 with every bucket, keys after the query offset by nb/2
-        return np.where(r > 0, nb // 2, 0) + t5_relative_bucket(-np.abs(r), False, nb, md)
+        return np.where(r > 0, nb // 2, 0) + t5_relative_bucket(
+            -np.abs(r), bidirectional=False, num_buckets=nb, max_distance=md
+        )
     if name == "t5-missing-cap":
-        return t5_relative_bucket_uncapped(r, bidirectional, nb, md)
+        return t5_relative_bucket_uncapped(r, bidirectional=bidirectional, num_buckets=nb, max_distance=md)
     if name == "t5-linear-buckets":
         B = nb // 2 if bidirectional else nb
         a = np.abs(r) if bidirectional else np.maximum(-r, 0)
@@ -74,7 +76,7 @@ def audit_t5(bucket_fn, settings: Sequence[tuple] = T5_SETTINGS) -> SchemeReport
             break
         with np.errstate(invalid="ignore"):
             gotf = got.astype(np.float64)
-        want = t5_relative_bucket(r, bidirectional, nb, md)
+        want = t5_relative_bucket(r, bidirectional=bidirectional, num_buckets=nb, max_distance=md)
         diff = ~(gotf == want)
         if diff.any():
             mismatches.append((bidirectional, nb, md, r, gotf, want, diff))

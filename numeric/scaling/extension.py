@@ -19,7 +19,7 @@ interpolation crowds nearby positions together), and no angle diagnostic shows l
 accepted sequence is not by itself evidence of reliable long-context behaviour.
 
 >>> from posproof.numeric.scaling.rules import RopeScaling
->>> report = diagnose(RopeScaling(16, 10000.0, "linear", factor=4.0), trained=256, target=1024)
+>>> report = diagnose(RopeScaling(16, base=10000.0, rope_type="linear", factor=4.0), trained=256, target=1024)
 >>> report.coverage.ood_pairs, report.critical_dimension
 ((), 8)
 """
@@ -192,7 +192,7 @@ def first_negative_cosine_sum(theta, L: int, descending: bool = False) -> int | 
     r"""The first ``m`` in ``0 .. L`` (or the last, ``descending=True``) with ``sum_i cos(m theta_i) < 0``, else
     ``None``. Evaluated block by block, stopping at the first block with a negative sum.
 
-    >>> first_negative_cosine_sum(inverse_frequencies(4, 100.0), 10)  # cos(3) + cos(0.3) < 0
+    >>> first_negative_cosine_sum(inverse_frequencies(4, base=100.0), 10)  # cos(3) + cos(0.3) < 0
     3
     """
     th = np.asarray(theta, dtype=np.float64)  # (d/2,)
@@ -259,7 +259,7 @@ class BaseBound:
 def _holds(d: int, L: int, b: float) -> bool:
     r"""Whether ``sum_i cos(m b**(-2i/d)) >= 0`` for every ``m = 0 .. L`` (failures are found from the top ``m``
     down: near the bound they sit at large ``m``)."""
-    return first_negative_cosine_sum(inverse_frequencies(d, b), L, descending=True) is None
+    return first_negative_cosine_sum(inverse_frequencies(d, base=b), L, descending=True) is None
 
 
 def base_bound(
@@ -398,7 +398,7 @@ def diagnose(
         raise ValueError("target (the target length L) must be an integer >= 1, got None")
     L = _validate.positive_int(target, "target", 1)
     d = scaling.d
-    theta = inverse_frequencies(d, scaling.base)  # (d/2,): what training saw
+    theta = inverse_frequencies(d, base=scaling.base)  # (d/2,): what training saw
     theta_scaled, attention_factor = scaling.inv_freq(seq_len=L)  # (d/2,)
     n = scaling.turning_pairs  # proportional RoPE: the pairs past it never turn (no angle to cover; cos 0 = 1)
     theta[n:] = 0.0
@@ -444,5 +444,5 @@ def extension_report(
         and mapping.get("original_max_position_embeddings") is None
     ):
         mapping["original_max_position_embeddings"] = trained
-    cfg = RopeScaling.from_mapping(width, base, mapping, max_position_embeddings)
+    cfg = RopeScaling.from_mapping(width, base=base, scaling=mapping, max_position_embeddings=max_position_embeddings)
     return diagnose(cfg, trained, target, with_base_bound=with_base_bound, **bound_options)

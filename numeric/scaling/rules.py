@@ -36,11 +36,11 @@ Every value is checked: unknown keys, keys the rule does not use, missing keys, 
 number, and strings are never parsed as numbers) and out-of-range values raise ``ValueError`` naming the key and
 the accepted range.
 
->>> inv_freq, attention_factor = rope_inv_freq(8, 10000.0, {"rope_type": "linear", "factor": 4.0})
+>>> inv_freq, attention_factor = rope_inv_freq(8, base=10000.0, scaling={"rope_type": "linear", "factor": 4.0})
 >>> (inv_freq * 4).round(6).tolist(), attention_factor
 ([1.0, 0.1, 0.01, 0.001], 1.0)
->>> inv_freq, attention_factor = rope_inv_freq(128, 10000.0, {"rope_type": "yarn", "factor": 8.0,
-...                                                            "original_max_position_embeddings": 4096})
+>>> inv_freq, attention_factor = rope_inv_freq(128, base=10000.0, scaling={"rope_type": "yarn", "factor": 8.0,
+...                                                                         "original_max_position_embeddings": 4096})
 >>> round(attention_factor, 6), inv_freq.shape
 (1.207944, (64,))
 """
@@ -50,12 +50,13 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import KW_ONLY, dataclass, fields
 from typing import Any
 
 import mpmath
 import numpy as np
 from posproof.numeric import _validate
+from posproof.numeric._deprecated import old_arguments
 from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
@@ -163,15 +164,17 @@ class RopeScaling:
 
     ``factor`` is ``s`` as given (``None`` when absent: YaRN and LongRoPE then use
     ``max_position_embeddings / L0``; ``default`` has no factor). ``original_max_position_embeddings`` is ``L0``
-    as given; :attr:`L0` resolves it. Construct it directly or, from the mapping of a configuration file, with
-    :meth:`from_mapping`; invalid values raise ``ValueError`` either way.
+    as given; :attr:`L0` resolves it. Construct it directly (``width`` by position, every other field by keyword)
+    or, from the mapping of a configuration file, with :meth:`from_mapping`; invalid values raise ``ValueError``
+    either way.
 
-    >>> RopeScaling(128, 500000.0, "llama3", factor=8.0, original_max_position_embeddings=8192,
+    >>> RopeScaling(128, base=500000.0, rope_type="llama3", factor=8.0, original_max_position_embeddings=8192,
     ...             low_freq_factor=1.0, high_freq_factor=4.0).d
     128
     """
 
     width: int
+    _: KW_ONLY
     base: float = 10000.0
     rope_type: str = "default"
     factor: float | None = None
@@ -330,8 +333,9 @@ class RopeScaling:
     # ---- construction from a mapping ----
 
     @classmethod
+    @old_arguments(positional=("cls", "width", "base", "scaling", "max_position_embeddings"))
     def from_mapping(
-        cls, width: int, base: float = 10000.0, scaling: Mapping | None = None, max_position_embeddings=None
+        cls, width: int, *, base: float = 10000.0, scaling: Mapping | None = None, max_position_embeddings=None
     ) -> RopeScaling:
         r"""Validate ``scaling`` (a configuration file's ``rope_scaling``; ``None`` or ``{}`` is ``"default"``)."""
         if scaling is None:
@@ -355,7 +359,7 @@ class RopeScaling:
             for key in given:
                 if key not in RULE_KEYS[_ALIASES.get(rule, rule)] and key != "partial_rotary_factor":
                     raise ValueError(_not_used(key, _ALIASES.get(rule, rule)))
-        return cls(width, base, rule, max_position_embeddings=max_position_embeddings, **given)
+        return cls(width, base=base, rope_type=rule, max_position_embeddings=max_position_embeddings, **given)
 
     def as_dict(self) -> dict[str, Any]:
         r"""The configuration as given plus the resolved ``d``, ``L0`` and ``s`` (JSON-ready)."""
@@ -375,14 +379,14 @@ class RopeScaling:
         LongRoPE: the long table when ``seq_len > L0``); the other rules ignore it."""
         seq_len = _optional_integer(seq_len, "seq_len", 1)
         d, b, rule = self.d, self.base, self.rope_type
-        theta = inverse_frequencies(d, b)  # (d/2,): b**(-2i/d)
+        theta = inverse_frequencies(d, base=b)  # (d/2,): b**(-2i/d)
         if rule == "default":
             return theta, 1.0
         s = self.s
         if rule == "linear":
             return theta / s, 1.0
         if rule == "ntk":
-            return inverse_frequencies(d, b * s ** (d / (d - 2))), 1.0
+            return inverse_frequencies(d, base=b * s ** (d / (d - 2))), 1.0
         if rule == "proportional":
             theta[self.turning_pairs :] = 0.0  # (d/2,): the pairs past the turning ones keep their channels
             return theta / s, 1.0
@@ -390,7 +394,7 @@ class RopeScaling:
         assert L0 is not None  # checked in __post_init__
         if rule == "dynamic":
             L = L0 if seq_len is None else max(seq_len, L0)
-            return inverse_frequencies(d, b * ((s * L / L0) - (s - 1)) ** (d / (d - 2))), 1.0
+            return inverse_frequencies(d, base=b * ((s * L / L0) - (s - 1)) ** (d / (d - 2))), 1.0
         if rule == "yarn":
             low, high = self.yarn_correction_range()
             i = np.arange(d // 2, dtype=np.float64)  # (d/2,)
@@ -409,7 +413,8 @@ class RopeScaling:
         ext = np.asarray(self._longrope_table(seq_len), dtype=np.float64)  # (d/2,)
         return theta / ext, self._longrope_attention()
 
-    def inv_freq_mp(self, seq_len: int | None = None, dps: int = 50) -> tuple[list, Any]:
+    @old_arguments(positional=("self", "seq_len", "dps"))
+    def inv_freq_mp(self, seq_len: int | None = None, *, dps: int = 50) -> tuple[list, Any]:
         r"""The same definitions at ``dps`` digits: ``(list of d/2 mpf, mpf attention factor)``.
 
         Float inputs are taken exactly (binary values); comparisons, floors and ceilings are made at ``dps`` digits,
@@ -422,14 +427,14 @@ class RopeScaling:
         with mpmath.workdps(dps):
             b = mpmath.mpf(self.base)
             one = mpmath.mpf(1)
-            theta = inverse_frequencies_mp(d, b, dps)
+            theta = inverse_frequencies_mp(d, base=b, dps=dps)
             if rule == "default":
                 return theta, one
             s = self._s(mp=True)
             if rule == "linear":
                 return [t / s for t in theta], one
             if rule == "ntk":
-                return inverse_frequencies_mp(d, b * s ** (mpmath.mpf(d) / (d - 2)), dps), one
+                return inverse_frequencies_mp(d, base=b * s ** (mpmath.mpf(d) / (d - 2)), dps=dps), one
             if rule == "proportional":
                 n = self.turning_pairs
                 return [t / s for t in theta[:n]] + [mpmath.mpf(0)] * (d // 2 - n), one
@@ -438,7 +443,7 @@ class RopeScaling:
             if rule == "dynamic":
                 L = L0 if seq_len is None else max(seq_len, L0)
                 ratio = s * L / L0 - (s - 1)
-                return inverse_frequencies_mp(d, b * ratio ** (mpmath.mpf(d) / (d - 2)), dps), one
+                return inverse_frequencies_mp(d, base=b * ratio ** (mpmath.mpf(d) / (d - 2)), dps=dps), one
             if rule == "yarn":
                 low, high = self.yarn_correction_range(mp=True)
                 out = []
@@ -464,12 +469,14 @@ class RopeScaling:
 
     # ---- pieces of the rules ----
 
-    def yarn_correction_range(self, mp: bool = False) -> tuple[Any, Any]:
+    @old_arguments(positional=("self", "mp"))
+    def yarn_correction_range(self, *, mp: bool = False) -> tuple[Any, Any]:
         r"""YaRN's ``(low, high)`` pair indices of the ramp: ``c(r) = d ln(L0/(2 pi r)) / (2 ln b)`` at
         ``beta_fast`` and ``beta_slow``, floored/ceiled when ``truncate`` (default true), then ``low`` raised to 0
         and ``high`` lowered to ``d - 1``, and ``high += 0.001`` when they are equal (as transformers does).
 
-        >>> RopeScaling(128, 10000.0, "yarn", factor=8.0, original_max_position_embeddings=4096).yarn_correction_range()
+        >>> yarn = RopeScaling(128, rope_type="yarn", factor=8.0, original_max_position_embeddings=4096)
+        >>> yarn.yarn_correction_range()
         (20, 46)
         """
         if self.rope_type != "yarn":
@@ -534,6 +541,15 @@ class RopeScaling:
         return sqrt(1 + log(s) / log(num(L0)))
 
 
+# The older call RopeScaling(width, base, rope_type, ...) with the fields by position: accepted for one release, with
+# a DeprecationWarning (the dataclass takes every field but the width by keyword).
+setattr(  # noqa: B010 - assigning the method directly is what mypy refuses
+    RopeScaling,
+    "__init__",
+    old_arguments(positional=("self", *(f.name for f in fields(RopeScaling) if f.init)))(RopeScaling.__init__),
+)
+
+
 def _pos(x: float) -> bool:
     return x > 0
 
@@ -546,12 +562,13 @@ def _not_used(key: str, rule: str) -> str:
 # ---- the functions ------------------------------------------------------------------------------------------------
 
 
+@old_arguments(positional=("width", "base", "scaling", "seq_len"))
 def rope_inv_freq(
     width: int,
+    *,
     base: float = 10000.0,
     scaling: Mapping | None = None,
     seq_len: int | None = None,
-    *,
     max_position_embeddings: int | None = None,
 ) -> tuple[np.ndarray, float]:
     r"""``(inv_freq, attention_factor)``: float64 ``theta'_i`` of shape ``(d/2,)``, ``d`` the rotary width
@@ -562,35 +579,39 @@ def rope_inv_freq(
     ``L0`` when the mapping has no ``original_max_position_embeddings`` and for the default factor of YaRN and
     LongRoPE.
 
-    >>> rope_inv_freq(4, 100.0)[0].tolist()
+    >>> rope_inv_freq(4, base=100.0)[0].tolist()
     [1.0, 0.1]
-    >>> rope_inv_freq(4, 100.0, {"rope_type": "dynamic", "factor": 2.0}, seq_len=64,
+    >>> rope_inv_freq(4, base=100.0, scaling={"rope_type": "dynamic", "factor": 2.0}, seq_len=64,
     ...               max_position_embeddings=32)[0].tolist()  # base 100 * (2*64/32 - 1)**2 = 900
     [1.0, 0.03333333333333333]
     """
-    return RopeScaling.from_mapping(width, base, scaling, max_position_embeddings).inv_freq(seq_len)
+    cfg = RopeScaling.from_mapping(width, base=base, scaling=scaling, max_position_embeddings=max_position_embeddings)
+    return cfg.inv_freq(seq_len)
 
 
+@old_arguments(positional=("width", "base", "scaling", "seq_len"))
 def rope_inv_freq_mp(
     width: int,
+    *,
     base: float = 10000.0,
     scaling: Mapping | None = None,
     seq_len: int | None = None,
-    *,
     max_position_embeddings: int | None = None,
     dps: int = 50,
 ) -> tuple[list, Any]:
     r""":func:`rope_inv_freq` at ``dps`` significant digits: ``(list of d/2 mpf, mpf)``; inputs taken exactly.
 
-    >>> inv, af = rope_inv_freq_mp(4, 100.0, {"rope_type": "linear", "factor": 3.0}, dps=30)
+    >>> inv, af = rope_inv_freq_mp(4, base=100.0, scaling={"rope_type": "linear", "factor": 3.0}, dps=30)
     >>> mpmath.nstr(inv[1], 25), mpmath.nstr(af, 25)
     ('0.03333333333333333333333333', '1.0')
     """
-    return RopeScaling.from_mapping(width, base, scaling, max_position_embeddings).inv_freq_mp(seq_len, dps)
+    cfg = RopeScaling.from_mapping(width, base=base, scaling=scaling, max_position_embeddings=max_position_embeddings)
+    return cfg.inv_freq_mp(seq_len, dps=dps)
 
 
+@old_arguments(positional=("width", "base", "partial_rotary_factor", "factor"))
 def proportional_inv_freq(
-    width: int, base: float = 10000.0, partial_rotary_factor: float = 1.0, factor: float = 1.0
+    width: int, *, base: float = 10000.0, partial_rotary_factor: float = 1.0, factor: float = 1.0
 ) -> np.ndarray:
     r"""Proportional RoPE (transformers' ``rope_type: "proportional"``, the Gemma 4 family): the first
     ``r = floor(partial_rotary_factor * d / 2)`` pairs turn by ``base**(-2i/d) / factor`` with the exponent over the
@@ -598,12 +619,12 @@ def proportional_inv_freq(
     rotation covers the whole head. Partial rotary instead takes ``base**(-2i/r')`` over the rotary width ``r'``
     and leaves the other channels out.
 
-    >>> proportional_inv_freq(8, 10000.0, 0.5).tolist()
+    >>> proportional_inv_freq(8, partial_rotary_factor=0.5).tolist()
     [1.0, 0.1, 0.0, 0.0]
     """
     width = _validate.even_width(width)
     scaling = {"rope_type": "proportional", "partial_rotary_factor": partial_rotary_factor, "factor": factor}
-    return RopeScaling.from_mapping(width, base, scaling).inv_freq()[0]
+    return RopeScaling.from_mapping(width, base=base, scaling=scaling).inv_freq()[0]
 
 
 # ---- whole model configurations -----------------------------------------------------------------------------------
@@ -650,8 +671,9 @@ def flatten_text_config(config: Mapping) -> Mapping:
     return config
 
 
+@old_arguments(positional=("config", "layer_type"))
 def rope_scaling_from_config(
-    config: Mapping, layer_type: str | None = None, *, layer: int | None = None
+    config: Mapping, *, layer_type: str | None = None, layer: int | None = None
 ) -> RopeScaling:
     r"""The validated :class:`RopeScaling` of a whole model configuration (a parsed ``config.json``).
 
@@ -770,7 +792,9 @@ def rope_scaling_from_config(
                     f"= {int(width * prf)} (the rotary slice transformers computes), got {rope_width}"
                 )
     try:
-        return RopeScaling.from_mapping(width, base, params, max_position_embeddings)
+        return RopeScaling.from_mapping(
+            width, base=base, scaling=params, max_position_embeddings=max_position_embeddings
+        )
     except ValueError as e:
         raise ValueError(f"config: {e}") from None
 
@@ -935,8 +959,9 @@ def _config_width(config: Mapping) -> int:
     return _integer(hidden // heads, "config hidden_size // num_attention_heads", 1)
 
 
+@old_arguments(positional=("config", "seq_len"))
 def rope_inv_freq_from_config(
-    config: Mapping, seq_len: int | None = None, *, layer_type: str | None = None, layer: int | None = None
+    config: Mapping, *, seq_len: int | None = None, layer_type: str | None = None, layer: int | None = None
 ) -> tuple[np.ndarray, float]:
     r""":func:`rope_inv_freq` for a whole model configuration (see :func:`rope_scaling_from_config`).
 
@@ -947,4 +972,4 @@ def rope_inv_freq_from_config(
     >>> inv_freq.shape, round(attention_factor, 6)
     ((64,), 1.138629)
     """
-    return rope_scaling_from_config(config, layer_type, layer=layer).inv_freq(seq_len)
+    return rope_scaling_from_config(config, layer_type=layer_type, layer=layer).inv_freq(seq_len)

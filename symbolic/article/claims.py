@@ -77,9 +77,9 @@ def binary_columns() -> Fact:
 
 def _pair_index(dps: int, inclusive: bool = False):
     width = 512
-    pairs = inverse_frequencies(width, 10000.0).size  # the frequencies the code computes: one per pair
+    pairs = inverse_frequencies(width, base=10000.0).size  # the frequencies the code computes: one per pair
     last = pairs if inclusive else pairs - 1  # i = 0 .. d/2 - 1, or 0 .. d/2 as the article writes
-    columns = sinusoidal([0], width).shape[1]
+    columns = sinusoidal([0], width=width).shape[1]
     value = {"pairs": last + 1, "last i": last, "dims of the last pair": [2 * last, 2 * last + 1], "columns": columns}
     return value, list(value.items())
 
@@ -106,10 +106,10 @@ def pair_index_range() -> Fact:
 
 
 def _cycles(dps: int, period=lambda th: 2 * mpmath.pi / th):
-    th = inverse_frequencies_mp(512, 10000, dps)
+    th = inverse_frequencies_mp(512, base=10000, dps=dps)
     lam = [period(x) for x in th]
     hundreds = [i for i, x in enumerate(lam) if 100 <= x < 1000]
-    small = inverse_frequencies_mp(4, 10000, dps)[1]  # the dry run's slow pair
+    small = inverse_frequencies_mp(4, base=10000, dps=dps)[1]  # the dry run's slow pair
     value = {
         "words per cycle, i = 0": _fmt(lam[0], 4),
         "words per cycle, i = 128": _fmt(lam[128], 4),
@@ -184,7 +184,7 @@ def fast_wave_step() -> Theorem:
 
 
 def _heights(dps: int, wave=mpmath.sin):
-    th = inverse_frequencies_mp(512, 10000, dps)
+    th = inverse_frequencies_mp(512, base=10000, dps=dps)
 
     def nearest_one(p):
         return min(range(len(th)), key=lambda i: abs(1 - wave(p * th[i])))
@@ -230,7 +230,7 @@ def slow_wave_heights() -> Fact:
 
 
 def _unique(dps: int, pairs=None):
-    th = inverse_frequencies(512, 10000.0)[pairs]
+    th = inverse_frequencies(512, base=10000.0)[pairs]
     gap = np.arange(1, 4096)  # |m - n| for positions 0 .. 4095
     # |PE(m) - PE(n)|² = 2 Σ_i (1 - cos((m - n)θ_i)) depends on m - n only (sinusoidal-dot-product)
     dist2 = 2 * np.sum(1 - np.cos(np.outer(gap, th)), axis=1)
@@ -276,7 +276,7 @@ def _two_layers(positions, code: str, rotate_keys: bool = True):
     X = rng.standard_normal((tokens, width))
     layers = [[rng.standard_normal((width, width)) / 3 for _ in range(3)] for _ in range(2)]
     if code == "sinusoidal":  # added once, at the input
-        X = X + sinusoidal(positions, width)
+        X = X + sinusoidal(positions, width=width)
     if code == "rope on the embedding":  # the rotation applied once, to the input
         X = _rotate(X, positions)
     for Wq, Wk, Wv in layers:
@@ -327,13 +327,13 @@ def positions_every_layer() -> Fact:
     )
 
 
-def _with_p2p(Qc, Kc, Qr, Kr, k):
+def _with_p2p(Qc, Kc, Qr, Kr, *, k):
     r"""DeBERTa's score as the article describes it: with a position->position term Q^r_δ(j,i)·K^r_δ(i,j)."""
     L = Qc.shape[0]
     rel = np.arange(L)[:, None] - np.arange(L)[None, :]
-    d_ij, d_ji = deberta.deberta_delta(rel, k), deberta.deberta_delta(-rel, k)
+    d_ij, d_ji = deberta.deberta_delta(rel, k=k), deberta.deberta_delta(-rel, k=k)
     p2p = np.einsum("ijl,ijl->ij", Qr[d_ji], Kr[d_ij])
-    return deberta.deberta_scores_gather(Qc, Kc, Qr, Kr, k) + p2p / math.sqrt(3 * Qc.shape[1])
+    return deberta.deberta_scores_gather(Qc, Kc, Qr, Kr, k=k) + p2p / math.sqrt(3 * Qc.shape[1])
 
 
 def _no_p2p(dps: int, scores=deberta.deberta_scores_gather):
@@ -341,7 +341,7 @@ def _no_p2p(dps: int, scores=deberta.deberta_scores_gather):
     L, width, k = 10, 4, 3
     zero = np.zeros((L, width))  # no content: only a position->position term could remain
     Qr, Kr = rng.standard_normal((2 * k, width)), rng.standard_normal((2 * k, width))
-    largest = float(np.max(np.abs(scores(zero, zero, Qr, Kr, k))))
+    largest = float(np.max(np.abs(scores(zero, zero, Qr, Kr, k=k))))
     value = {"scores with zero content are all 0": largest == 0.0}
     return value, [*value.items(), (r"$\max |A(i, j)|$", largest)]
 
@@ -402,7 +402,7 @@ def rope_per_head() -> Fact:
 
 def _decay_curve(dps: int, distances=None):
     r = np.arange(0, 1001) if distances is None else np.asarray(distances)
-    C = rope_decay_curve(128, r)
+    C = rope_decay_curve(r, width=128)
     rises = np.flatnonzero(np.diff(C) > 0)
     if rises.size and np.min(np.abs(np.diff(C)[: rises[0] + 1])) <= 1e-9:
         raise ValueError("a step of the curve is within float64 error")
@@ -437,7 +437,7 @@ def _far(dps: int, direction: int = 1):
     width, target, query_pos = 128, 500, 1000
     qv = rng.standard_normal(width)
     kv = _rotate(qv[None, :], [direction * target])[0]  # a key aligned with the query 500 positions back
-    theta = inverse_frequencies(width, 10000.0)
+    theta = inverse_frequencies(width, base=10000.0)
     q0, q1, k0, k1 = qv[0::2], qv[1::2], kv[0::2], kv[1::2]
     keys = np.arange(0, query_pos)  # distances r = query - key = 1000 .. 1
     angle = np.outer(keys - query_pos, theta)  # (n - m) θ_i
@@ -478,7 +478,7 @@ def _distance_sign(dps: int, t5_sign: int = 1):
         "T5 (key - query)": t5_sign * (cat - dog),
         "T5 bucket": int(t5.t5_relative_bucket([t5_sign * (cat - dog)])[0]),
         "DeBERTa, ALiBi, Transformer-XL (query - key)": dog - cat,
-        "DeBERTa row, k = 4": int(deberta.deberta_delta([dog - cat], 4)[0]),
+        "DeBERTa row, k = 4": int(deberta.deberta_delta([dog - cat], k=4)[0]),
     }
     return value, list(value.items())
 

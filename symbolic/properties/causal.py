@@ -16,7 +16,7 @@ from posproof.symbolic.symbols import m, n
 
 
 def _causal(dps: int, transpose: bool = False):
-    big = causal_mask(32, 0)  # (32, 32): key j visible to query i iff j <= i
+    big = causal_mask(32, mlen=0)  # (32, 32): key j visible to query i iff j <= i
     if transpose:
         big = big.T
     size = 16

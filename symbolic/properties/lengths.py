@@ -136,9 +136,9 @@ def capped_lengths(L0: int, L: int, bucket=None) -> dict:
 
     return {
         "T5 (32 buckets, max distance 128): new buckets": new(bucket, 128),
-        "DeBERTa clipped (k = 512): new rows": new(lambda r: deberta.deberta_relative_index(r, 512), 512),
+        "DeBERTa clipped (k = 512): new rows": new(lambda r: deberta.deberta_relative_index(r, k=512), 512),
         "DeBERTa log buckets (256, 512, k = 256): new rows": new(
-            lambda r: deberta.deberta_relative_index(r, 256, 256, 512), 512
+            lambda r: deberta.deberta_relative_index(r, k=256, bucket_size=256, max_position=512), 512
         ),
     }
 
@@ -226,12 +226,12 @@ def rope_lengths(L0: int, L: int, width: int = 128, base: float = 10000.0, scale
     r"""RoPE at ``factor = L/L0`` under each rule, and xPos: the pairs whose relative angles at distances up to
     ``L - 1`` leave the trained range without a full period in training; xPos's decay factors past training."""
     _check_lengths(L0, L)
-    trained = inverse_frequencies(width, base)
+    trained = inverse_frequencies(width, base=base)
     factor = L / L0
     value = {}
     for rule in ROPE_TYPES:
         scaling, kw = rule_scaling(rule, width, L0, factor, L)
-        inv, _ = rope_inv_freq(width, base, scaling if scaled else {}, **(kw if scaled else {}))
+        inv, _ = rope_inv_freq(width, base=base, scaling=scaling if scaled else {}, **(kw if scaled else {}))
         value[rule] = len(phase_coverage(trained, inv, L0, L).ood_pairs)
     value["xpos: angles"] = value["default"]
     value["xpos: pairs with decay factors below training"] = sum(z < 1 for z in xpos_decay_bases(width))

@@ -23,7 +23,7 @@ def _txl(dps: int, distance=lambda r: r):
     d_model, width = 16, 8
     W_kR, v = rng.standard_normal((width, d_model)), rng.standard_normal(width)
     r = np.arange(-20, 21)  # m - n
-    phi = txl_relative_embeddings(distance(r), d_model) @ W_kR.T @ v  # v^T W_{k,R} R_{m-n}
+    phi = txl_relative_embeddings(distance(r), width=d_model) @ W_kR.T @ v  # v^T W_{k,R} R_{m-n}
     at = dict(zip(r.tolist(), phi.tolist(), strict=True))
     symmetric = all(abs(at[a] - at[-a]) <= tolerances.FACT_FLOAT64_ATOL for a in range(21))
     monotone = all(at[a + 1] < at[a] and at[-a - 1] < at[-a] for a in range(20))
@@ -60,7 +60,7 @@ def _deberta(dps: int, transpose=lambda A: A.T):
         q, key = rng.standard_normal(width), rng.standard_normal(width)  # the same token at every position
         Qc, Kc = np.tile(q, (length, 1)), np.tile(key, (length, 1))
         Qr, Kr = rng.standard_normal((2 * k, width)), rng.standard_normal((2 * k, width))
-        return deberta.deberta_scores_gather(Qc, Kc, Qr, Kr, k, **buckets)
+        return deberta.deberta_scores_gather(Qc, Kc, Qr, Kr, k=k, **buckets)
 
     A = scores(12, 3)  # clipped, k = 3
     B = scores(40, 8, bucket_size=8, max_position=32)  # log buckets
@@ -72,7 +72,7 @@ def _deberta(dps: int, transpose=lambda A: A.T):
         "log buckets: symmetric": bool(np.max(np.abs(B - transpose(B))) <= tol),
         r"log buckets: $\varphi(i, i - 5) = \varphi(i, i - 6)$": bool(abs(B[20, 15] - B[20, 14]) <= tol),
     }
-    buckets = deberta.deberta_log_bucket(np.arange(0, 12), 8, 32).tolist()
+    buckets = deberta.deberta_log_bucket(np.arange(0, 12), bucket_size=8, max_position=32).tolist()
     return value, [*value.items(), ("log buckets (8, 32) of r = 0 .. 11", buckets)]
 
 

@@ -99,7 +99,7 @@ def _rope_rules(dps: int, scaled: bool = True):
     value, rows = {}, []
     for rule in ROPE_TYPES:
         scaling, kw = rule_scaling(rule, ROPE_WIDTH, ROPE_L0, ROPE_FACTOR, int(ROPE_FACTOR * ROPE_L0))
-        inv, af = rope_inv_freq(ROPE_WIDTH, ROPE_BASE, scaling if scaled else {}, **(kw if scaled else {}))
+        inv, af = rope_inv_freq(ROPE_WIDTH, base=ROPE_BASE, scaling=scaling if scaled else {}, **(kw if scaled else {}))
         # q = k = (1, 0) in every plane: (A R'_0 q)^T (A R'_r k) = A² Σ_i cos(r θ'_i) (extension-scaled-rope-relative)
         phi = af**2 * np.cos(np.outer(r, inv)).sum(axis=1)
         value[rule] = monotone_range(phi)

@@ -139,7 +139,7 @@ def _text_tokens(dps: int, text_axis_only: bool = False):
         m = [0, 7, 4095]
         pos = [[p, 0, 0] if text_axis_only else [p, p, p] for p in m]
         got = multiaxis.rope_multiaxis_mp(x, pos, axes=_axes(sections, interleaved), base=base, dps=dps)
-        ref = rope_mp(x, m, base, layout="half", dps=dps)
+        ref = rope_mp(x, m, base=base, layout="half", dps=dps)
         gap = max(abs(g - r) for gr, rr in zip(got, ref, strict=True) for g, r in zip(gr, rr, strict=True))
         value[name] = "equals 1-D RoPE" if gap == 0 else "differs from 1-D RoPE"
         rows.append((f"{name}: " + r"$\max |\operatorname{M-RoPE}(x, (m, m, m)) - \mathrm{RoPE}(x, m)|$", gap))
@@ -336,10 +336,13 @@ def _proportional_vs_partial(dps: int, over_rotary_width: bool = False):
     from posproof.numeric.scaling.rules import RopeScaling
 
     d, b, p = GEMMA4_WIDTH, GEMMA4_BASE, GEMMA4_PARTIAL
-    prop: list[float] = proportional_inv_freq(d, b, p).tolist()
+    prop: list[float] = proportional_inv_freq(d, base=b, partial_rotary_factor=p).tolist()
     if over_rotary_width:  # the wrong computation: the exponent over the rotated width, as partial rotary does
-        prop = proportional_inv_freq(int(p * d), b, 1.0).tolist() + [0.0] * (d // 2 - int(p * d) // 2)
-    partial = RopeScaling.from_mapping(d, b, {"rope_type": "default", "partial_rotary_factor": p}).inv_freq()[0]
+        head = proportional_inv_freq(int(p * d), base=b, partial_rotary_factor=1.0).tolist()
+        prop = head + [0.0] * (d // 2 - int(p * d) // 2)
+    partial = RopeScaling.from_mapping(
+        d, base=b, scaling={"rope_type": "default", "partial_rotary_factor": p}
+    ).inv_freq()[0]
     rotated = [t for t in prop if t != 0]
     value = {
         "proportional: pairs that turn": len(rotated),

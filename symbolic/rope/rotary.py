@@ -188,7 +188,7 @@ class RopeEntry(Kernel):
         from posproof.numeric.rotary import rope_mp
 
         e_c = [1 if j == int(c) else 0 for j in range(int(width))]
-        return rope_mp([e_c], [pos], base, dps=mpmath.mp.dps)[0][int(r)]
+        return rope_mp([e_c], [pos], base=base, dps=mpmath.mp.dps)[0][int(r)]
 
     def doit(self, **hints):
         return self
@@ -807,7 +807,7 @@ def _decay_bound_compute(dps: int, normalised: bool = False):
     }
     rows = []
     for width in (8, 32, 128):
-        thetas = inverse_frequencies_mp(width, 10000, dps)
+        thetas = inverse_frequencies_mp(width, base=10000, dps=dps)
         counts = [0, 0, 0]
         for _ in range(12):
             r = rng.randint(-4000, 4000)
@@ -883,7 +883,7 @@ class DecayCurve(Kernel):
     def numeric(cls, r, width, base):
         from posproof.numeric.rotary import rope_decay_curve_mp
 
-        return rope_decay_curve_mp(int(width), [r], base, dps=mpmath.mp.dps)[0]
+        return rope_decay_curve_mp([r], width=int(width), base=base, dps=mpmath.mp.dps)[0]
 
     def doit(self, **hints):
         return self
@@ -896,7 +896,7 @@ class DecayCurve(Kernel):
 def _curve_compute(dps: int, per_pair: bool = True):
     from posproof.numeric.rotary import rope_decay_curve_mp
 
-    values = rope_decay_curve_mp(128, CURVE_DISTANCES, 10000, dps)
+    values = rope_decay_curve_mp(CURVE_DISTANCES, width=128, base=10000, dps=dps)
     if not per_pair:  # the wrong computation: normalised by d instead of d/2
         values = [v / 2 for v in values]
     rows = [(f"r = {r}", v) for r, v in zip(CURVE_DISTANCES, values, strict=True)]

@@ -73,7 +73,7 @@ class RuleInvFreq(Kernel):
     @classmethod
     def numeric(cls, pair, width, base, *rest):
         scaling, kw = cls.scaling_of(*rest)
-        inv, _ = rope_inv_freq_mp(exact_int(width), exact_float(base), scaling, dps=mpmath.mp.dps, **kw)
+        inv, _ = rope_inv_freq_mp(exact_int(width), base=exact_float(base), scaling=scaling, dps=mpmath.mp.dps, **kw)
         return inv[exact_int(pair)]
 
     def doit(self, **hints):

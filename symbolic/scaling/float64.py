@@ -36,13 +36,13 @@ def _float64(dps: int, extended_yarn: bool = False):
     value: dict = {}
     rows: list[tuple[str, object]] = []
     for rule, width, base, scaling, kw in FLOAT64_CONFIGS:
-        ref, ref_factor = rope_inv_freq_mp(width, base, scaling, dps=dps, **kw)
+        ref, ref_factor = rope_inv_freq_mp(width, base=base, scaling=scaling, dps=dps, **kw)
         used = dict(scaling)
         if extended_yarn and rule == "yarn":  # the wrong computation: the range from the extended length
             used["original_max_position_embeddings"] = int(
                 scaling["factor"] * scaling["original_max_position_embeddings"]
             )
-        got, got_factor = rope_inv_freq(width, base, used, **kw)
+        got, got_factor = rope_inv_freq(width, base=base, scaling=used, **kw)
         err = max(abs((mpmath.mpf(float(g)) - t) / t) for g, t in zip(got, ref, strict=True))
         err = max(err, abs((mpmath.mpf(got_factor) - ref_factor) / ref_factor))
         value[rule] = bool(err <= tolerances.FLOAT64_RTOL)

@@ -154,8 +154,8 @@ def _llama31_bands(dps: int, rule: str = "llama3"):
     scaling |= {"low_freq_factor": 1.0, "high_freq_factor": 4.0}
     if rule == "default":  # the wrong computation: the unscaled frequencies
         scaling = {}
-    scaled, _ = rope_inv_freq_mp(128, 500000.0, scaling, dps=dps)
-    plain = inverse_frequencies_mp(128, 500000.0, dps)
+    scaled, _ = rope_inv_freq_mp(128, base=500000.0, scaling=scaling, dps=dps)
+    plain = inverse_frequencies_mp(128, base=500000.0, dps=dps)
     ratio = [t2 / t1 for t1, t2 in zip(plain, scaled, strict=True)]
     kept = [j for j, x in enumerate(ratio) if x == 1]
     divided = [j for j, x in enumerate(ratio) if abs(x * 8 - 1) <= mpmath.mpf(10) ** (-dps + 5)]

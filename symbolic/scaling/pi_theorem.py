@@ -274,7 +274,7 @@ def pi_corrected_constant() -> Theorem:
 def _pi_counterexample(dps: int, exponent: int = 2):
     width, c = 128, 10000
     with mpmath.workdps(dps):
-        theta = inverse_frequencies_mp(width, c, dps)
+        theta = inverse_frequencies_mp(width, base=c, dps=dps)
         if exponent != 2:  # the wrong computation: theta_j = c^(-j/d), the exponent's 2 forgotten
             theta = [mpmath.mpf(c) ** (-mpmath.mpf(exponent * jj) / width) for jj in range(width // 2)]
 

@@ -81,7 +81,7 @@ class YarnAttentionFactor(Kernel):
         scaling = {"rope_type": "yarn", "factor": exact_float(factor), "original_max_position_embeddings": 4096}
         if mscales:
             scaling |= {"mscale": exact_float(mscales[0]), "mscale_all_dim": exact_float(mscales[1])}
-        return rope_inv_freq_mp(8, 10000.0, scaling, dps=mpmath.mp.dps)[1]
+        return rope_inv_freq_mp(8, base=10000.0, scaling=scaling, dps=mpmath.mp.dps)[1]
 
     def doit(self, **hints):
         return self

@@ -68,8 +68,8 @@ def test_regression_exponent_not_off_by_one():
 @given(S.head_counts, S.shift)
 def test_bias_translation_invariant_and_decays(n, t):
     i, j = np.arange(6), np.arange(6)
-    B = alibi_bias(i, j, n)
-    np.testing.assert_array_equal(alibi_bias(i + t, j + t, n), B)
+    B = alibi_bias(i, j, n_heads=n)
+    np.testing.assert_array_equal(alibi_bias(i + t, j + t, n_heads=n), B)
     causal = B[:, 5, :6]  # query 5, keys 0..5: bias rises towards the query
     assert np.all(np.diff(causal, axis=-1) > 0)
 
@@ -82,7 +82,7 @@ def test_bad_head_count(n):
 
 def test_bad_positions():
     with pytest.raises(ValueError, match="query_positions must hold integers"):
-        alibi_bias([0.5], [0], 4)
+        alibi_bias([0.5], [0], n_heads=4)
 
 
 # ---- issue 8: argument order, integer ranges, the Bloom form ---------------------------------------------------
@@ -91,38 +91,38 @@ def test_bad_positions():
 def test_regression_alibi_bias_huge_positions_refused_not_sign_flipped():
     # alibi_bias(1, [2**62], [-2**62]) overflowed i - j and flipped the sign of the bias
     with pytest.raises(ValueError, match=r"query_positions must hold integers in \[-2\*\*53, 2\*\*53\]"):
-        alibi_bias([2**62], [-(2**62)], 1)
-    big = alibi_bias([2**53], [-(2**53)], 1)  # the bound: i - j = 2**54 exactly, still the right sign
+        alibi_bias([2**62], [-(2**62)], n_heads=1)
+    big = alibi_bias([2**53], [-(2**53)], n_heads=1)  # the bound: i - j = 2**54 exactly, still the right sign
     assert big[0, 0, 0] == -(2.0**-8) * 2.0**54
 
 
 @given(S.integers_in_range, S.integers_in_range, S.head_counts)
 def test_property_bias_is_minus_slope_times_distance_on_the_whole_range(i, j, n):
-    got = alibi_bias([i], [j], n)[:, 0, 0]
+    got = alibi_bias([i], [j], n_heads=n)[:, 0, 0]
     np.testing.assert_array_equal(got, -alibi_slopes(n) * float(i - j))
 
 
 @given(S.integers_beyond_range)
 def test_property_bias_refuses_positions_beyond_the_range(i):
     with pytest.raises(ValueError, match="query_positions must hold integers in"):
-        alibi_bias(np.array([i], dtype=np.int64), [0], 4)
+        alibi_bias(np.array([i], dtype=np.int64), [0], n_heads=4)
 
 
 def test_regression_positions_first_and_1d():
     # the argument order is positions first (query, key), then the head count, as in t5_bias
-    assert alibi_bias([0, 1, 2], [0, 1], 4).shape == (4, 3, 2)
+    assert alibi_bias([0, 1, 2], [0, 1], n_heads=4).shape == (4, 3, 2)
     # the older order (n_heads first) cannot be misread: a scalar is never 1-D positions
-    np.testing.assert_array_equal(alibi_bias(4, [0, 1, 2], [0, 1]), alibi_bias([0, 1, 2], [0, 1], 4))
+    np.testing.assert_array_equal(alibi_bias(4, [0, 1, 2], n_heads=[0, 1]), alibi_bias([0, 1, 2], [0, 1], n_heads=4))
     with pytest.raises(ValueError, match="query_positions must be a 1-D array"):
-        alibi_bias(np.zeros((2, 3), dtype=int), [0], 4)  # 2-D positions are not flattened
+        alibi_bias(np.zeros((2, 3), dtype=int), [0], n_heads=4)  # 2-D positions are not flattened
     with pytest.raises(ValueError, match="n_heads must be an integer >= 1"):
-        alibi_bias([0], [0], [4])
+        alibi_bias([0], [0], n_heads=[4])
 
 
 def test_bloom_form_differs_by_a_constant_per_query_row():
     # Bloom adds m * j (the key position) instead of -m (i - j): the same softmax, rows shifted by m * i
     i, j = np.arange(5), np.arange(7)
-    paper, bloom = alibi_bias(i, j, 12), alibi_bias(i, j, 12, form="bloom")
+    paper, bloom = alibi_bias(i, j, n_heads=12), alibi_bias(i, j, n_heads=12, form="bloom")
     np.testing.assert_array_equal(bloom, np.broadcast_to(alibi_slopes(12)[:, None, None] * j, (12, 5, 7)))
     diff = bloom - paper
     np.testing.assert_allclose(diff, np.broadcast_to(diff[..., :1], diff.shape), rtol=0, atol=1e-12)
@@ -133,4 +133,4 @@ def test_bloom_form_differs_by_a_constant_per_query_row():
 
     np.testing.assert_allclose(softmax(bloom), softmax(paper), rtol=1e-12)
     with pytest.raises(ValueError, match="form must be one of 'paper', 'bloom'"):
-        alibi_bias(i, j, 12, form="press")
+        alibi_bias(i, j, n_heads=12, form="press")

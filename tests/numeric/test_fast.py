@@ -40,9 +40,10 @@ def test_fused_kernel_equals_numpy(monkeypatch, dtype, shape, pos_shape, layout)
 def test_fused_half_kernel_partial_rotary_and_in_place(monkeypatch, rotary_dim):
     rng = np.random.default_rng(1)
     x = rng.standard_normal((40, 16)).astype(np.float32)
-    table = rope_table(np.arange(40) + 7, 16, layout="half", rotary_dim=rotary_dim)
-    want = _numpy_path(monkeypatch, lambda: rope_table(np.arange(40) + 7, 16, layout="half", rotary_dim=rotary_dim)
-                       .apply(x))  # fmt: skip
+    table = rope_table(np.arange(40) + 7, width=16, layout="half", rotary_dim=rotary_dim)
+    want = _numpy_path(
+        monkeypatch, lambda: rope_table(np.arange(40) + 7, width=16, layout="half", rotary_dim=rotary_dim).apply(x)
+    )
     monkeypatch.undo()
     got = table.apply(x)
     np.testing.assert_allclose(got, want, rtol=0, atol=8 * np.abs(x).max() * np.finfo(np.float32).eps)
@@ -83,7 +84,7 @@ def test_both_paths_rotate_in_place_correctly(monkeypatch, compiled, dtype):
     if not compiled:
         monkeypatch.setattr(_fast, "ENABLED", False)
     x = np.array([[1.0, 0.0, 0.0, 0.0]], dtype=dtype)
-    table = rope_table([1], 4, layout="half")
+    table = rope_table([1], width=4, layout="half")
     table.apply(x, out=x)
     np.testing.assert_allclose(x, [[np.cos(1.0), 0.0, np.sin(1.0), 0.0]], atol=1e-6)
 
@@ -96,4 +97,4 @@ def test_both_paths_refuse_non_finite_vectors(monkeypatch, compiled, layout):
     x = np.ones((6, 8), dtype=np.float32)
     x[4, 3] = np.nan
     with pytest.raises(ValueError, match="finite"):
-        rope_table(np.arange(6), 8, layout=layout).apply(x)
+        rope_table(np.arange(6), width=8, layout=layout).apply(x)

@@ -26,7 +26,7 @@ def test_interleaved_sections_follow_qwen3_vl(sections):
 
 
 def test_axial_2d_takes_even_then_odd_frequencies():
-    theta = inverse_frequencies(16, 10000.0)
+    theta = inverse_frequencies(16, base=10000.0)
     assert M.axial_inv_freq(16).tolist() == theta[0::2].tolist() + theta[1::2].tolist()
     assert M.axial_axes(16).tolist() == [0, 0, 0, 0, 1, 1, 1, 1]
     assert [float(t) for t in M.axial_inv_freq_mp(16)] == pytest.approx(M.axial_inv_freq(16).tolist(), rel=1e-15)
@@ -51,8 +51,8 @@ def test_text_tokens_are_one_dimensional_rope(interleaved):
     x = rng.standard_normal((2, 5, 128))
     m = np.array([0, 1, 77, 4096, 10**6])
     pos = np.stack([m, m, m], axis=-1)  # (tokens, 3): t = h = w
-    got = M.rope_multiaxis(x, pos, axes=M.mrope_axes([16, 24, 24], interleaved), base=1e6)
-    assert np.array_equal(got, rope(x, m, 1e6, layout="half"))
+    got = M.rope_multiaxis(x, pos, axes=M.mrope_axes([16, 24, 24], interleaved=interleaved), base=1e6)
+    assert np.array_equal(got, rope(x, m, base=1e6, layout="half"))
 
 
 @pytest.mark.parametrize("layout", ["half", "interleaved"])
@@ -115,9 +115,9 @@ def test_agrees_with_transformers_golden_values(name):
     want = np.array([[float(v) for v in row] for row in doc["rotated"]])
     assert np.max(np.abs(_ours(name, inv) - want)) <= 1e-12
     if name == "pixtral":  # the module's frequencies are axial_inv_freq's (rounded to float32 by the module)
-        assert np.allclose(inv, M.axial_inv_freq(16, 10000.0), rtol=1e-6)
+        assert np.allclose(inv, M.axial_inv_freq(16, base=10000.0), rtol=1e-6)
     if name.startswith("glm"):  # partial rotary: base**(-2i/8) over the rotary width, the other channels unchanged
-        assert np.allclose(inv, inverse_frequencies(8, 1e4), rtol=1e-6)
+        assert np.allclose(inv, inverse_frequencies(8, base=1e4), rtol=1e-6)
         assert np.array_equal(want[:, 8:], H.inputs(name)[0][:, 8:])
 
 
@@ -151,7 +151,7 @@ def test_config_qwen2_vl_is_chunked_and_qwen3_vl_interleaved():
     qwen2 = {"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28, "rope_parameters": rope}
     inv, axes, factor = M.rope_axes_from_config(qwen2)
     assert axes.tolist() == M.mrope_axes([16, 24, 24]).tolist() and factor == 1.0
-    assert np.allclose(inv, inverse_frequencies(128, 1e6), rtol=1e-15)
+    assert np.allclose(inv, inverse_frequencies(128, base=1e6), rtol=1e-15)
     qwen3 = {"model_type": "qwen3_vl", "text_config": {**qwen2, "model_type": "qwen3_vl_text"}}
     assert M.rope_axes_from_config(qwen3)[1].tolist() == M.mrope_axes([16, 24, 24], interleaved=True).tolist()
     flagged = {**qwen2, "rope_parameters": {**rope, "mrope_interleaved": True}}
@@ -165,7 +165,7 @@ def test_config_partial_rotary_glm4v():
     got = M.rope_axes_from_config({"model_type": "glm4v", "text_config": text})
     inv, axes, factor = got
     assert got.rotary_dim == 64 and factor == 1.0 and axes.tolist() == M.mrope_axes([8, 12, 12]).tolist()
-    assert np.allclose(inv, inverse_frequencies(64, 1e4), rtol=1e-15)  # the exponent over the rotary width
+    assert np.allclose(inv, inverse_frequencies(64, base=1e4), rtol=1e-15)  # the exponent over the rotary width
     # the same with transformers 5's rope_parameters
     params = {"rope_type": "default", "rope_theta": 1e4, "partial_rotary_factor": 0.5, "mrope_section": [8, 12, 12]}
     other = M.rope_axes_from_config({"hidden_size": 4096, "num_attention_heads": 32, "rope_parameters": params})
@@ -227,8 +227,8 @@ def test_config_errors_name_the_key(config, message):
 
 
 def test_proportional_keeps_the_full_width_exponent_and_zeros_the_rest():
-    theta = M.proportional_inv_freq(256, 1e6, 0.25, factor=2.0)
-    full = inverse_frequencies(256, 1e6)
+    theta = M.proportional_inv_freq(256, base=1e6, partial_rotary_factor=0.25, factor=2.0)
+    full = inverse_frequencies(256, base=1e6)
     assert theta.shape == (128,) and (theta[32:] == 0).all()
     assert np.allclose(theta[:32], full[:32] / 2.0, rtol=1e-15)
     # pairs that do not turn leave their channels as they are, at every position
@@ -237,11 +237,18 @@ def test_proportional_keeps_the_full_width_exponent_and_zeros_the_rest():
     assert np.array_equal(y[:, 32:128], x[:, 32:128]) and np.array_equal(y[:, 160:], x[:, 160:])
 
 
-@pytest.mark.parametrize(("args", "message"), [((8, 1e4, 0.0), "partial_rotary_factor"), ((8, 1e4, 1.5), "partial"),
-                                               ((8, 1e4, 0.5, 0.0), "factor"), ((7, 1e4), "even")])  # fmt: skip
-def test_proportional_bad_input(args, message):
+@pytest.mark.parametrize(
+    ("width", "options", "message"),
+    [
+        (8, dict(base=1e4, partial_rotary_factor=0.0), "partial_rotary_factor"),
+        (8, dict(base=1e4, partial_rotary_factor=1.5), "partial"),
+        (8, dict(base=1e4, partial_rotary_factor=0.5, factor=0.0), "factor"),
+        (7, dict(base=1e4), "even"),
+    ],
+)
+def test_proportional_bad_input(width, options, message):
     with pytest.raises(ValueError, match=message):
-        M.proportional_inv_freq(*args)
+        M.proportional_inv_freq(width, **options)
 
 
 def test_proportional_agrees_with_transformers_live():
@@ -253,7 +260,9 @@ def test_proportional_agrees_with_transformers_live():
     rope_parameters = {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.25}
     config = LlamaConfig(hidden_size=512, num_attention_heads=2, head_dim=256, rope_parameters=rope_parameters)
     inv, _ = ROPE_INIT_FUNCTIONS["proportional"](config)
-    assert np.allclose(inv.double().numpy(), M.proportional_inv_freq(256, 1e6, 0.25), rtol=2e-6, atol=0)
+    assert np.allclose(
+        inv.double().numpy(), M.proportional_inv_freq(256, base=1e6, partial_rotary_factor=0.25), rtol=2e-6, atol=0
+    )
 
 
 # ---- the main kernel: rope(..., axes=) ----------------------------------------------------------------------------
@@ -298,7 +307,7 @@ def test_rope_with_axes_against_the_mpmath_twin():
     rng = np.random.default_rng(6)
     x, pos = rng.standard_normal((4, 16)), rng.integers(0, 4096, (4, 3))
     axes = M.mrope_axes([3, 3, 2], interleaved=True)
-    got = rope(x, pos, 1e6, layout="half", axes=axes)
+    got = rope(x, pos, base=1e6, layout="half", axes=axes)
     ref = np.array(M.rope_multiaxis_mp(x, pos, axes=axes, base=10**6, layout="half"), dtype=float)
     assert np.max(np.abs(got - ref)) <= tolerances.FLOAT64_RTOL * np.max(np.abs(ref))
 

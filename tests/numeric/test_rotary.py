@@ -33,7 +33,7 @@ def _mp_array(rows):
 @settings(max_examples=60, deadline=None)
 def test_rope_matches_the_rope_note_function_float64(inputs, base):
     x, pos = inputs
-    np.testing.assert_allclose(rope(x, pos, base), note_rope(x, pos, base), rtol=0, atol=tolerances.FLOAT64_ATOL)
+    np.testing.assert_allclose(rope(x, pos, base=base), note_rope(x, pos, base), rtol=0, atol=tolerances.FLOAT64_ATOL)
 
 
 @given(S.rope_inputs(dtype=np.float32, widths=st.integers(1, 64).map(lambda h: 2 * h)))
@@ -66,7 +66,7 @@ def test_mpmath_reference_is_exact_at_high_precision():
 @settings(max_examples=40, deadline=None)
 def test_table_apply_equals_rope(inputs, layout):
     x, pos = inputs
-    table = rope_table(pos, x.shape[1], layout=layout)
+    table = rope_table(pos, width=x.shape[1], layout=layout)
     np.testing.assert_array_equal(table.apply(x), rope(x, pos, layout=layout))
     out = np.empty_like(x)
     assert table.apply(x, out=out) is out
@@ -78,7 +78,7 @@ def test_table_apply_float32_matches_float64_rounded():
     x = rng.standard_normal((64, 32)).astype(np.float32)
     pos = rng.integers(0, 100000, 64)
     for layout in ("interleaved", "half"):
-        got = rope_table(pos, 32, layout=layout).apply(x)
+        got = rope_table(pos, width=32, layout=layout).apply(x)
         exact = rope(x.astype(np.float64), pos, layout=layout)
         np.testing.assert_allclose(got, exact, rtol=0, atol=tolerances.ROPE_FLOAT32_RTOL * 8)
 
@@ -149,7 +149,7 @@ def test_projection_rows_permuted_per_head_under_grouped_query_attention():
     pos = np.arange(5) * 37
     ref_q = rope((h @ wq.T).reshape(5, heads, head_dim).transpose(1, 0, 2), pos)
     ref_k = rope((h @ wk.T).reshape(5, kv_heads, head_dim).transpose(1, 0, 2), pos)
-    pq, pk = interleaved_to_half_rows(wq, head_dim=head_dim), interleaved_to_half_rows(wk, head_dim=head_dim)
+    pq, pk = interleaved_to_half_rows(wq, width=head_dim), interleaved_to_half_rows(wk, width=head_dim)
     got_q = rope((h @ pq.T).reshape(5, heads, head_dim).transpose(1, 0, 2), pos, layout="half")
     got_k = rope((h @ pk.T).reshape(5, kv_heads, head_dim).transpose(1, 0, 2), pos, layout="half")
     group = heads // kv_heads
@@ -157,7 +157,7 @@ def test_projection_rows_permuted_per_head_under_grouped_query_attention():
         ref = ref_q[hq] @ ref_k[hq // group].T
         np.testing.assert_allclose(got_q[hq] @ got_k[hq // group].T, ref, atol=1e-10)
     # an (in, out) kernel (x @ W) is permuted along its last axis
-    np.testing.assert_array_equal(interleaved_to_half_rows(wq.T, head_dim=head_dim, axis=-1), pq.T)
+    np.testing.assert_array_equal(interleaved_to_half_rows(wq.T, width=head_dim, axis=-1), pq.T)
 
 
 # ---- decay -----------------------------------------------------------------------------------------------------
@@ -165,8 +165,8 @@ def test_projection_rows_permuted_per_head_under_grouped_query_attention():
 
 def test_decay_bound_matches_mpmath_and_starts_at_half_plus_one_over_two():
     r = [0, 1, 7, 100, 1000, -100]
-    got = rope_decay_curve(128, r)
-    ref = [float(v) for v in rope_decay_curve_mp(128, r, dps=30)]
+    got = rope_decay_curve(r, width=128)
+    ref = [float(v) for v in rope_decay_curve_mp(r, width=128, dps=30)]
     np.testing.assert_allclose(got, ref, rtol=1e-12)
     assert got[0] == (64 + 1) / 2
     assert got[3] == got[5]  # |S_j| is even in the distance
@@ -174,8 +174,8 @@ def test_decay_bound_matches_mpmath_and_starts_at_half_plus_one_over_two():
 
 
 def test_decay_bound_shape():
-    assert rope_decay_curve(8, np.arange(6).reshape(2, 3)).shape == (2, 3)
-    assert rope_decay_curve(8, 3.0).shape == ()  # a scalar distance keeps its (empty) shape
+    assert rope_decay_curve(np.arange(6).reshape(2, 3), width=8).shape == (2, 3)
+    assert rope_decay_curve(3.0, width=8).shape == ()  # a scalar distance keeps its (empty) shape
 
 
 # ---- bad input ------------------------------------------------------------------------------------------------
@@ -192,18 +192,17 @@ def test_decay_bound_shape():
         (lambda: rope(np.ones((2, 4)), [0, 1], base=1.0), "base"),
         (lambda: rope(np.ones(4), [0]), "vectors"),
         (lambda: rope(np.ones((1, 4), dtype=complex), [0]), "vectors"),
-        (lambda: rope_table([0, 1], 5), "width"),
-        (lambda: rope_table([0, 1], 4).apply(np.ones((2, 6))), "width"),
-        (lambda: rope_table([0, 1], 4).apply(np.ones((3, 4))), "positions"),
-        (lambda: rope_table([0, 1], 4).apply(np.ones((2, 4)), out=np.empty((2, 4), np.float32)), "out"),
+        (lambda: rope_table([0, 1], width=5), "width"),
+        (lambda: rope_table([0, 1], width=4).apply(np.ones((2, 6))), "width"),
+        (lambda: rope_table([0, 1], width=4).apply(np.ones((3, 4))), "positions"),
+        (lambda: rope_table([0, 1], width=4).apply(np.ones((2, 4)), out=np.empty((2, 4), np.float32)), "out"),
         (lambda: rope_mp([[1, 2, 3]], [0]), "width"),
         (lambda: rope_mp([[1, 2]], [0, 1]), "positions"),
-        (lambda: rope_decay_curve(7, [1]), "d"),
+        (lambda: rope_decay_curve([1], width=7), "width"),
         (lambda: layout_permutation(3), "width"),
-        (lambda: interleaved_to_half_rows(np.ones((10, 2)), head_dim=4), "head_dim"),
-        (lambda: interleaved_to_half_rows(np.ones((8, 2)), head_dim=3), "head_dim"),
-        (lambda: interleaved_to_half_rows(np.ones((8, 2)), head_dim=4, axis=2), "axis"),
-        (lambda: rope(np.ones((2, 4)), [0, 1], base=100.0, rope_theta=100.0), "rope_theta"),
+        (lambda: interleaved_to_half_rows(np.ones((10, 2)), width=4), "width"),
+        (lambda: interleaved_to_half_rows(np.ones((8, 2)), width=3), "width"),
+        (lambda: interleaved_to_half_rows(np.ones((8, 2)), width=4, axis=2), "axis"),
         (lambda: rope(np.ones((2, 4)), [0, 1], inv_freq=[1.0], base=10.0), "inv_freq"),
         (lambda: rope(np.ones((2, 4)), [0, 1], inv_freq=[1.0, 0.1, 0.01]), "rotary_dim"),
         (lambda: rope(np.ones((2, 4)), [0, 1], inv_freq=[1.0, np.nan]), "inv_freq"),
@@ -211,7 +210,6 @@ def test_decay_bound_shape():
         (lambda: rope(np.ones((2, 4)), [0, 1], rotary_dim=6), "rotary_dim"),
         (lambda: rope(np.ones((2, 4)), [0, 1], attention_factor=0.0), "attention_factor"),
         (lambda: rope(np.ones((2, 4)), [0, 1], attention_factor=np.inf), "attention_factor"),
-        (lambda: rope_table([0, 1], 4, head_dim=4), "head_dim"),
         (lambda: rope_mp([[1, 2]], [0], attention_factor=-1), "attention_factor"),
         (lambda: rope_mp([[1, 2], [3]], [0, 1]), "vectors"),
     ],
@@ -277,7 +275,7 @@ def test_regression_half_layout_apply_in_place_out_aliases_input(dtype, layout):
     # rope_table(..., layout="half").apply(x, out=x) overwrote x before reading the swapped half:
     # [[1, 0, 0, 0]] at position 1 gave [[0.5403, 0, 0.4546, 0]] instead of [[0.5403, 0, 0.8415, 0]].
     x = np.array([[1.0, 0.0, 0.0, 0.0]], dtype=dtype)
-    table = rope_table([1], 4, layout=layout)
+    table = rope_table([1], width=4, layout=layout)
     expected = table.apply(x.copy())
     assert table.apply(x, out=x) is x
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
@@ -292,7 +290,7 @@ def test_regression_partly_overlapping_out_reads_the_input_first(layout, rotary_
     buf = rng.standard_normal((12, 8))
     x, out = buf[:10], buf[2:]  # out starts two rows later in the same memory
     expected = rope(x.copy(), np.arange(10), layout=layout, rotary_dim=rotary_dim)
-    rope_table(np.arange(10), 8, layout=layout, rotary_dim=rotary_dim).apply(x, out=out)
+    rope_table(np.arange(10), width=8, layout=layout, rotary_dim=rotary_dim).apply(x, out=out)
     np.testing.assert_array_equal(out, expected)
 
 
@@ -306,7 +304,7 @@ def test_property_out_may_alias_or_overlap_the_input(case, layout):
     src = buf[max(0, -shift) : max(0, -shift) + tokens]
     dst = buf[max(0, shift) : max(0, shift) + tokens]
     src[...] = x
-    rope_table(pos, width, layout=layout).apply(src, out=dst)
+    rope_table(pos, width=width, layout=layout).apply(src, out=dst)
     np.testing.assert_array_equal(dst, expected)
 
 
@@ -325,7 +323,7 @@ def test_regression_hf_position_ids_batch_heads_axes():
     for b in range(B):
         for h in range(H):
             np.testing.assert_allclose(got[b, h], note_rope(x[b, h], position_ids[b]), atol=tolerances.FLOAT64_ATOL)
-    table = rope_table(position_ids[:, None, :], D, layout="half")
+    table = rope_table(position_ids[:, None, :], width=D, layout="half")
     np.testing.assert_array_equal(table.apply(x), rope(x, position_ids[:, None, :], layout="half"))
     # vectors (B, N, H, D) (flash-attention layout): the heads axis is the row axis after tokens
     xt = x.transpose(0, 2, 1, 3).copy()
@@ -362,7 +360,7 @@ def test_regression_string_and_boolean_positions_rejected(positions):
     with pytest.raises(ValueError, match="positions must be"):
         rope(np.ones((2, 4)), positions)
     with pytest.raises(ValueError, match="positions must be"):
-        rope_table(positions, 4)
+        rope_table(positions, width=4)
 
 
 def test_regression_positions_beyond_exact_float64_integers_rejected():
@@ -373,7 +371,7 @@ def test_regression_positions_beyond_exact_float64_integers_rejected():
 
 @pytest.mark.parametrize("value", [1e300, -1e300, 2.0**53 + 2, -(2.0**54)])
 def test_regression_float_positions_beyond_2_53_refused_like_integers(value):
-    for call in (lambda p: rope(np.ones((1, 4)), p), lambda p: rope_table(p, 4)):
+    for call in (lambda p: rope(np.ones((1, 4)), p), lambda p: rope_table(p, width=4)):
         with pytest.raises(ValueError, match=r"positions must lie in \[-2\*\*53, 2\*\*53\]"):
             call(np.array([value]))
     rope(np.ones((3, 4)), np.array([2.0**53, -(2.0**53), 0.5]))  # the bounds themselves are exact
@@ -384,7 +382,7 @@ def test_regression_inv_freq_of_the_wrong_length_raises_naming_inv_freq():
         with pytest.raises(ValueError, match=r"inv_freq must hold width/2 = 4 inverse frequencies"):
             rope(np.ones((1, 8)), [1], inv_freq=short_or_long)
         with pytest.raises(ValueError, match=r"inv_freq must hold width/2 = 4"):
-            rope_table([1], 8, inv_freq=short_or_long)
+            rope_table([1], width=8, inv_freq=short_or_long)
         with pytest.raises(ValueError, match=r"inv_freq must hold width/2 = 4"):
             rope_mp([[1.0] * 8], [1], inv_freq=short_or_long, dps=20)
     # a partial rotary is still one keyword away, and matches the base it came from
@@ -394,11 +392,11 @@ def test_regression_inv_freq_of_the_wrong_length_raises_naming_inv_freq():
 
 def test_regression_apply_out_list_is_a_value_error():
     with pytest.raises(ValueError, match="out must be a NumPy array"):
-        rope_table([0], 4).apply(np.ones((1, 4)), out=[[0.0] * 4])
+        rope_table([0], width=4).apply(np.ones((1, 4)), out=[[0.0] * 4])
     with pytest.raises(ValueError, match="out must be writable"):
         ro = np.empty((1, 4))
         ro.flags.writeable = False
-        rope_table([0], 4).apply(np.ones((1, 4)), out=ro)
+        rope_table([0], width=4).apply(np.ones((1, 4)), out=ro)
 
 
 def test_regression_big_endian_float64_accepted():
@@ -406,7 +404,7 @@ def test_regression_big_endian_float64_accepted():
     big = x.astype(">f8")
     np.testing.assert_array_equal(rope(big, [3, 7]), rope(x, [3, 7]))
     out = np.empty((2, 4), dtype=">f8")  # a big-endian out is filled too
-    rope_table([3, 7], 4).apply(x, out=out)
+    rope_table([3, 7], width=4).apply(x, out=out)
     np.testing.assert_array_equal(out, rope(x, [3, 7]))
 
 
@@ -421,7 +419,7 @@ def test_strided_and_non_contiguous_inputs_and_outputs():
     expected = rope(x.copy(), np.arange(6), layout="half")
     np.testing.assert_array_equal(rope(x, np.arange(6), layout="half"), expected)
     out = np.empty((6, 16))[:, 1::2]
-    rope_table(np.arange(6), 8, layout="half").apply(x, out=out)
+    rope_table(np.arange(6), width=8, layout="half").apply(x, out=out)
     np.testing.assert_array_equal(out, expected)
 
 
@@ -429,14 +427,21 @@ def test_strided_and_non_contiguous_inputs_and_outputs():
 def test_layout_aliases(alias, canonical):
     x = np.random.default_rng(9).standard_normal((3, 8))
     np.testing.assert_array_equal(rope(x, [1, 2, 3], layout=alias), rope(x, [1, 2, 3], layout=canonical))
-    assert rope_table([0], 8, layout=alias).layout == canonical
+    assert rope_table([0], width=8, layout=alias).layout == canonical
 
 
-def test_rope_theta_and_head_dim_aliases():
+def test_old_names_rope_theta_and_head_dim_warn_and_mean_base_and_width():
     x = np.random.default_rng(10).standard_normal((3, 8))
-    np.testing.assert_array_equal(rope(x, [1, 2, 3], rope_theta=500000.0), rope(x, [1, 2, 3], 500000.0))
-    t = rope_table([1, 2, 3], head_dim=8, rope_theta=500000.0)
+    with pytest.warns(DeprecationWarning, match="rope_theta= is deprecated, use base="):
+        np.testing.assert_array_equal(rope(x, [1, 2, 3], rope_theta=500000.0), rope(x, [1, 2, 3], base=500000.0))
+    with pytest.warns(DeprecationWarning, match="head_dim= is deprecated, use width="):
+        with pytest.warns(DeprecationWarning, match="rope_theta= is deprecated, use base="):
+            t = rope_table([1, 2, 3], head_dim=8, rope_theta=500000.0)
     assert t.width == 8 and t.base == 500000.0
+    with pytest.raises(ValueError, match="give only one of base, rope_theta"), pytest.warns(DeprecationWarning):
+        rope(np.ones((2, 4)), [0, 1], base=100.0, rope_theta=100.0)
+    with pytest.raises(ValueError, match="give only one of width, head_dim"), pytest.warns(DeprecationWarning):
+        rope_table([0, 1], width=4, head_dim=4)
     np.testing.assert_array_equal(t.apply(x), rope(x, [1, 2, 3], base=500000.0))
 
 
@@ -444,13 +449,13 @@ def test_regression_gqa_key_permutation_needs_head_dim_not_head_count():
     # interleaved_to_half_rows(Wk, heads=4) with 2 key-value heads inferred head_dim = 4 instead of 8 (score error
     # 105): the head width is now given explicitly and must divide the rows.
     wk = np.arange(2 * 8 * 3, dtype=float).reshape(16, 3)
-    right = interleaved_to_half_rows(wk, head_dim=8)
-    assert not np.array_equal(interleaved_to_half_rows(wk, head_dim=4), right)  # a wrong head_dim is another map
+    right = interleaved_to_half_rows(wk, width=8)
+    assert not np.array_equal(interleaved_to_half_rows(wk, width=4), right)  # a wrong head width is another map
     np.testing.assert_array_equal(right[:8, 0], wk[layout_permutation(8), 0])
     with pytest.raises(TypeError):
-        interleaved_to_half_rows(wk, 4)  # a bare number is no longer accepted: heads or head_dim?
-    with pytest.raises(ValueError, match="multiple of head_dim=8"):
-        interleaved_to_half_rows(np.ones((3, 16)), head_dim=8)  # (in, out) without axis=-1
+        interleaved_to_half_rows(wk, 4)  # a bare number is no longer accepted: heads or head width?
+    with pytest.raises(ValueError, match="multiple of width=8"):
+        interleaved_to_half_rows(np.ones((3, 16)), width=8)  # (in, out) without axis=-1
 
 
 # ---- issue 9: explicit inverse frequencies, attention factor, partial rotary ----------------------------------
@@ -483,7 +488,7 @@ def test_inv_freq_attention_factor_partial_rotary_match_independent_formula(inpu
     got = rope(x, pos, layout=layout, inv_freq=inv_freq, attention_factor=af, rotary_dim=2 * half)
     scale = (np.abs(x).max() + 1.0) * af
     np.testing.assert_allclose(got, ref, rtol=0, atol=tolerances.FLOAT64_RTOL * scale)
-    table = rope_table(pos, width, layout=layout, inv_freq=inv_freq, attention_factor=af, rotary_dim=2 * half)
+    table = rope_table(pos, width=width, layout=layout, inv_freq=inv_freq, attention_factor=af, rotary_dim=2 * half)
     assert table.rotary_dim == 2 * half
     np.testing.assert_array_equal(table.apply(x), got)
     mp = _mp_array(rope_mp(x, pos, layout=layout, inv_freq=inv_freq, attention_factor=af, rotary_dim=2 * half, dps=30))
@@ -500,7 +505,7 @@ def test_partial_rotary_from_base_uses_the_rotary_width_and_passes_the_rest_thro
         ref = _hf_style_rope(x, [0, 5, 9, 300], theta, 1.0, layout)
         np.testing.assert_allclose(got, ref, rtol=0, atol=tolerances.FLOAT64_ATOL)
         out = x.copy()
-        rope_table([0, 5, 9, 300], 12, layout=layout, rotary_dim=8).apply(out, out=out)
+        rope_table([0, 5, 9, 300], width=12, layout=layout, rotary_dim=8).apply(out, out=out)
         np.testing.assert_array_equal(out, got)
 
 
@@ -545,10 +550,10 @@ def test_rope_mp_numpy_scalars_and_strings():
 
 
 def test_regression_rope_decay_curve_mp_scalar_distance():
-    v = rope_decay_curve_mp(128, 5)
+    v = rope_decay_curve_mp(5, width=128)
     assert isinstance(v, mpmath.mpf)
-    assert float(v) == pytest.approx(float(rope_decay_curve(128, 5)), rel=1e-12)
-    assert len(rope_decay_curve_mp(8, np.arange(3))) == 3
+    assert float(v) == pytest.approx(float(rope_decay_curve(5, width=128)), rel=1e-12)
+    assert len(rope_decay_curve_mp(np.arange(3), width=8)) == 3
 
 
 def test_rope_mp_without_gmpy2_agrees(monkeypatch):
@@ -601,7 +606,7 @@ def test_rope_mp_with_axes_agrees_with_rope_multiaxis_mp(layout, rotary_dim):
     x, pos = rng.standard_normal((4, 16)), rng.integers(0, 4096, (4, 3))
     axes = mrope_axes([2, 1, 1] if rotary_dim else [3, 3, 2], interleaved=True)
     dps = 40
-    got = rope_mp(x, pos, 10**6, layout, dps, axes=axes, rotary_dim=rotary_dim)
+    got = rope_mp(x, pos, base=10**6, layout=layout, dps=dps, axes=axes, rotary_dim=rotary_dim)
     want = rope_multiaxis_mp(x, pos, axes=axes, base=10**6, layout=layout, dps=dps, rotary_dim=rotary_dim)
     with mpmath.workdps(dps):
         big = max(abs(v) for row in want for v in row)

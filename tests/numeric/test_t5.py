@@ -13,9 +13,14 @@ from posproof.numeric.t5 import T5BucketConfig, t5_bias, t5_bucket_boundaries, t
 from tests import strategies as S
 
 
+def _options(cfg: tuple) -> dict:
+    r"""A ``(bidirectional, num_buckets, max_distance)`` triple as the keywords the kernels take."""
+    return dict(zip(("bidirectional", "num_buckets", "max_distance"), cfg, strict=True))
+
+
 @given(S.relative_positions, S.t5_configs())
 def test_buckets_in_range(r, cfg):
-    b = t5_relative_bucket(r, *cfg)
+    b = t5_relative_bucket(r, **_options(cfg))
     assert b.dtype == np.int64 and b.shape == r.shape
     assert np.all((0 <= b) & (b < cfg[1]))
 
@@ -25,24 +30,24 @@ def test_nondecreasing_in_distance_for_each_sign(cfg):
     bidirectional, nb, md = cfg
     a = np.arange(0, 2 * md + 2)
     for sign in (-1, 1):
-        b = t5_relative_bucket(sign * a, *cfg)
+        b = t5_relative_bucket(sign * a, **_options(cfg))
         assert np.all(np.diff(b) >= 0) if bidirectional or sign < 0 else np.all(b == 0)
 
 
 @given(S.t5_configs())
 def test_exact_below_max_exact(cfg):
     bidirectional, nb, md = cfg
-    me = T5BucketConfig(*cfg).max_exact
+    me = T5BucketConfig(**_options(cfg)).max_exact
     a = np.arange(me)
-    assert t5_relative_bucket(-a, *cfg).tolist() == a.tolist()  # keys before the query: lower half
+    assert t5_relative_bucket(-a, **_options(cfg)).tolist() == a.tolist()  # keys before the query: lower half
     if bidirectional:
-        assert t5_relative_bucket(a[1:], *cfg).tolist() == (a[1:] + nb // 2).tolist()
+        assert t5_relative_bucket(a[1:], **_options(cfg)).tolist() == (a[1:] + nb // 2).tolist()
 
 
 def _exact_integer_point(r, bidirectional, num_buckets, max_distance):
     # where log(a/max_exact)/log(max_distance/max_exact)*(B - max_exact) is an integer below the cap, float
     # rounding (the reference's too) decides the truncation: the float kernel may differ by one there
-    cfg = T5BucketConfig(bidirectional, num_buckets, max_distance)
+    cfg = T5BucketConfig(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
     a = abs(r) if bidirectional else max(-r, 0)
     if a < cfg.max_exact:
         return False
@@ -59,13 +64,15 @@ def _exact_integer_point(r, bidirectional, num_buckets, max_distance):
 @given(S.t5_configs(), st.integers(-3000, 3000))
 def test_agrees_with_mpmath_definition(cfg, r):
     assume(not _exact_integer_point(r, *cfg))
-    assert int(t5_relative_bucket([r], *cfg)[0]) == t5_relative_bucket_mp(r, *cfg)
+    assert int(t5_relative_bucket([r], **_options(cfg))[0]) == t5_relative_bucket_mp(r, **_options(cfg))
 
 
 @pytest.mark.parametrize("cfg", [(True, 32, 128), (False, 32, 128), (True, 64, 256), (False, 8, 20)])
 def test_agrees_with_mpmath_on_a_range(cfg):
     r = np.arange(-600, 601)
-    assert t5_relative_bucket(r, *cfg).tolist() == [t5_relative_bucket_mp(int(x), *cfg) for x in r]
+    assert t5_relative_bucket(r, **_options(cfg)).tolist() == [
+        t5_relative_bucket_mp(int(x), **_options(cfg)) for x in r
+    ]
 
 
 def test_known_values_of_the_reference():
@@ -126,7 +133,11 @@ def test_boundary_table():
     assert 16 not in [b for b, _, _ in rows]
     text = t5_bucket_table()
     assert "(unused)" in text and "+inf" in text and "max_exact=8" in text
-    assert t5_bucket_table(False, 32, 128).splitlines()[2].split()[:3] == ["0", "0", "+inf"]
+    assert t5_bucket_table(bidirectional=False, num_buckets=32, max_distance=128).splitlines()[2].split()[:3] == [
+        "0",
+        "0",
+        "+inf",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -168,9 +179,9 @@ def test_regression_t5_huge_relative_positions_refused_not_wrapped(r):
 
 @given(S.integers_in_range, S.t5_configs())
 def test_property_every_integer_in_range_gets_a_valid_bucket(r, cfg):
-    b = t5_relative_bucket([r], *cfg)
+    b = t5_relative_bucket([r], **_options(cfg))
     assert 0 <= b[0] < cfg[1]
-    far = t5_relative_bucket([S.MAX_INTEGER if r >= 0 else -S.MAX_INTEGER], *cfg)
+    far = t5_relative_bucket([S.MAX_INTEGER if r >= 0 else -S.MAX_INTEGER], **_options(cfg))
     if abs(r) >= cfg[2]:  # every |r| >= max_distance shares the far bucket of its side
         assert b[0] == far[0]
 

@@ -27,7 +27,7 @@ def _inputs(qlen, mlen, d=3, d_model=6, seed=0):
 def test_shift_equals_direct_on_and_below_the_causal_diagonal(lengths, seed):
     qlen, mlen = lengths
     args = _inputs(qlen, mlen, seed=seed)
-    M = causal_mask(qlen, mlen)
+    M = causal_mask(qlen, mlen=mlen)
     np.testing.assert_allclose(txl_scores_shift(*args)[M], txl_scores_direct(*args)[M], rtol=1e-12, atol=1e-12)
 
 
@@ -36,9 +36,9 @@ def test_shift_equals_direct_on_and_below_the_causal_diagonal(lengths, seed):
 def test_above_the_diagonal_is_the_predicted_garbage(lengths):
     qlen, mlen = lengths
     q, k, W, u, v = _inputs(qlen, mlen)
-    raw = (q + v) @ (txl_relative_embeddings(np.arange(qlen + mlen - 1, -1, -1), W.shape[1]) @ W.T).T
+    raw = (q + v) @ (txl_relative_embeddings(np.arange(qlen + mlen - 1, -1, -1), width=W.shape[1]) @ W.T).T
     shifted, garbage = rel_shift(raw), rel_shift_garbage(raw)
-    above = ~causal_mask(qlen, mlen)
+    above = ~causal_mask(qlen, mlen=mlen)
     np.testing.assert_array_equal(shifted[above], garbage[above])
     assert np.all(np.isnan(garbage[~above]))
 
@@ -46,12 +46,12 @@ def test_above_the_diagonal_is_the_predicted_garbage(lengths):
 def test_direct_uses_the_query_absolute_position_with_memory():
     q, k, W, u, v = _inputs(3, 2)
     A = txl_scores_direct(q, k, W, u, v)
-    R = txl_relative_embeddings([1 + 2 - 0], 6)[0]  # query 1 sits at 1 + mlen = 3; key 0: distance 3
+    R = txl_relative_embeddings([1 + 2 - 0], width=6)[0]  # query 1 sits at 1 + mlen = 3; key 0: distance 3
     assert A[1, 0] == pytest.approx((q[1] + u) @ k[0] + (q[1] + v) @ (W @ R), rel=1e-12)
 
 
 def test_relative_embedding_is_sin_cos_halves():
-    R = txl_relative_embeddings([2], 4, base=100.0)[0]
+    R = txl_relative_embeddings([2], width=4, base=100.0)[0]
     th = np.array([1.0, 100.0**-0.5])
     np.testing.assert_allclose(R, np.concatenate([np.sin(2 * th), np.cos(2 * th)]), rtol=1e-15)
 
@@ -71,9 +71,9 @@ def _shift_drop_pad_column(x):  # a port seen in the wild: drops the pad again, 
 def test_regression_shift_off_by_one(bad_shift):
     qlen, mlen = 4, 2
     q, k, W, u, v = _inputs(qlen, mlen)
-    r = txl_relative_embeddings(np.arange(qlen + mlen - 1, -1, -1), W.shape[1]) @ W.T
+    r = txl_relative_embeddings(np.arange(qlen + mlen - 1, -1, -1), width=W.shape[1]) @ W.T
     wrong = (q + u) @ k.T + bad_shift((q + v) @ r.T)
-    M = causal_mask(qlen, mlen)
+    M = causal_mask(qlen, mlen=mlen)
     assert not np.allclose(wrong[M], txl_scores_direct(q, k, W, u, v)[M])
 
 
@@ -86,7 +86,7 @@ def test_rel_shift_labels():
 
 
 def test_causal_mask():
-    assert causal_mask(2, 1).tolist() == [[True, True, False], [True, True, True]]
+    assert causal_mask(2, mlen=1).tolist() == [[True, True, False], [True, True, True]]
 
 
 def test_bad_arguments():
@@ -96,7 +96,7 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="d_model"):
         txl_scores_shift(q, k, W[:, :5], u, v)
     with pytest.raises(ValueError, match="mlen must be an integer >= 0"):
-        causal_mask(3, -1)
+        causal_mask(3, mlen=-1)
     with pytest.raises(ValueError, match="qlen must be an integer >= 1"):
         causal_mask(0)
     with pytest.raises(ValueError, match="x must have at least 2 axes"):

@@ -62,7 +62,7 @@ def test_rope_vectors_cover_both_layouts_and_every_rule(written):
 def test_rope_vectors_agree_with_the_float64_kernel(written):
     for c in _load(written, "rope.json")["cases"]:
         p = c["parameters"]
-        inv, af = rope_inv_freq(p["width"], float(p["base"]), p["scaling"], p["seq_len"])
+        inv, af = rope_inv_freq(p["width"], base=float(p["base"]), scaling=p["scaling"], seq_len=p["seq_len"])
         x = np.array(c["inputs"]["vectors"], dtype=float)
         got = rope(
             x,
@@ -80,16 +80,22 @@ def test_rope_vectors_agree_with_the_float64_kernel(written):
 def test_other_schemes_agree_with_the_kernels(written):
     for c in _load(written, "sinusoidal.json")["cases"]:
         p = c["parameters"]
-        want = sinusoidal(c["inputs"]["positions"], p["width"], layout=p["layout"], frequencies=p["frequencies"])
+        want = sinusoidal(c["inputs"]["positions"], width=p["width"], layout=p["layout"], frequencies=p["frequencies"])
         np.testing.assert_allclose(np.array(c["outputs"], dtype=float), want, atol=1e-9)
     for c in _load(written, "t5.json")["cases"]:
         p = c["parameters"]
-        want = t5_relative_bucket(c["inputs"]["relative_position"], p["bidirectional"], p["num_buckets"],
-                                  p["max_distance"])  # fmt: skip
+        want = t5_relative_bucket(
+            c["inputs"]["relative_position"],
+            bidirectional=p["bidirectional"],
+            num_buckets=p["num_buckets"],
+            max_distance=p["max_distance"],
+        )
         assert c["outputs"] == want.tolist()
     for c in _load(written, "deberta.json")["cases"]:
         p = c["parameters"]
-        want = deberta_log_bucket(c["inputs"]["relative_position"], p["bucket_size"], p["max_position"])
+        want = deberta_log_bucket(
+            c["inputs"]["relative_position"], bucket_size=p["bucket_size"], max_position=p["max_position"]
+        )
         assert c["outputs"] == want.tolist()
     for c in _load(written, "alibi.json")["cases"]:
         np.testing.assert_allclose(np.array(c["slopes"], dtype=float), alibi_slopes(c["parameters"]["n_heads"]))

@@ -26,7 +26,7 @@ def test_regression_half_layout_reads_block_zero_table_rows_for_every_block(dtyp
     tokens, d = 3000, 64
     x = rng.standard_normal((tokens, d)).astype(dtype)
     positions = offset + np.arange(tokens)
-    got = rope_table(positions, d, layout="half").apply(x)
+    got = rope_table(positions, width=d, layout="half").apply(x)
     want = _half_reference(x, positions)
     np.testing.assert_allclose(got, want, rtol=0, atol=tol * 4)
     # and the rows of the last block are not the first block's

@@ -19,7 +19,7 @@ def test_deberta_delta_matches_piecewise_definition():
         for a in range(-8, 9):
             for b in range(-8, 9):
                 sym = D.delta_piecewise(i, j).subs({i: a, j: b, k: kk})
-                assert int(sym) == int(deberta_delta([a - b], kk)[0])
+                assert int(sym) == int(deberta_delta([a - b], k=kk)[0])
                 assert D.Delta(a, b, kk).doit() == sym
                 assert D.Delta.numeric(mpmath.mpf(a), mpmath.mpf(b), mpmath.mpf(kk)) == int(sym)
 
@@ -59,7 +59,7 @@ def test_txl_score_matches_symbolic_components():
 def test_txl_relative_table_matches_mpmath():
     with mpmath.workdps(50):
         for dist in (0, 3, 17, 500):
-            row = txl_relative_embeddings([dist], 8)[0]
+            row = txl_relative_embeddings([dist], width=8)[0]
             th = [mpmath.mpf(10000) ** (-mpmath.mpf(2 * p) / 8) for p in range(4)]
             ref = [mpmath.sin(dist * t) for t in th] + [mpmath.cos(dist * t) for t in th]
             assert max(abs(mpmath.mpf(float(x)) - y) for x, y in zip(row, ref, strict=True)) < 1e-13

@@ -133,15 +133,18 @@ def test_multiaxis_scores_are_invariant_per_axis_and_jointly(kind):
     from posproof.numeric import multiaxis
     from posproof.numeric.rotary import rope
 
-    axes = {"chunked": multiaxis.mrope_axes([16, 24, 24]), "interleaved": multiaxis.mrope_axes([24, 20, 20], True),
-            "axial": multiaxis.axial_axes(128)}[kind]  # fmt: skip
+    axes = {
+        "chunked": multiaxis.mrope_axes([16, 24, 24]),
+        "interleaved": multiaxis.mrope_axes([24, 20, 20], interleaved=True),
+        "axial": multiaxis.axial_axes(128),
+    }[kind]
     A = int(axes.max()) + 1
     rng = np.random.default_rng(7)
     q, k = rng.standard_normal((2, 6, 128))
     p = rng.integers(0, 2000, (6, A))
 
     def scores(shift):
-        rq, rk = (rope(v, p + shift, 1e6, layout="half", axes=axes) for v in (q, k))
+        rq, rk = (rope(v, p + shift, base=1e6, layout="half", axes=axes) for v in (q, k))
         return rq @ rk.T  # (6, 6): every query against every key
 
     base = scores(np.zeros(A, dtype=np.int64))
@@ -189,19 +192,19 @@ def test_capped_lengths_against_every_distance(L0, L):
 
     v = S.capped_lengths(L0, L)
     assert v["T5 (32 buckets, max distance 128): new buckets"] == new(t5.t5_relative_bucket)
-    assert v["DeBERTa clipped (k = 512): new rows"] == new(lambda r: deberta.deberta_relative_index(r, 512))
+    assert v["DeBERTa clipped (k = 512): new rows"] == new(lambda r: deberta.deberta_relative_index(r, k=512))
     assert v["DeBERTa log buckets (256, 512, k = 256): new rows"] == new(
-        lambda r: deberta.deberta_relative_index(r, 256, 256, 512)
+        lambda r: deberta.deberta_relative_index(r, k=256, bucket_size=256, max_position=512)
     )
 
 
 def test_sinusoidal_and_rope_lengths_are_phase_coverage():
-    th = inverse_frequencies(512, 10000.0)
+    th = inverse_frequencies(512, base=10000.0)
     assert S.sinusoidal_lengths(1000, 2000)["pairs with angles beyond the trained range"] == sum(
         1000 * x < 2 * math.pi for x in th
     )
     assert S.rope_lengths(64, 4096)["linear"] == 0  # interpolation to s L0 never leaves the trained range
-    plain = inverse_frequencies(128, 10000.0)
+    plain = inverse_frequencies(128, base=10000.0)
     assert S.rope_lengths(64, 4096)["default"] == len(phase_coverage(plain, plain, 64, 4096).ood_pairs)
 
 

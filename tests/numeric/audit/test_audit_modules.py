@@ -30,7 +30,7 @@ def test_rope_exact_float_is_the_rotary_kernel(layout, rotary_dim, attention_fac
     rng = np.random.default_rng(0)
     x = rng.uniform(-1, 1, (5, 8))  # (tokens, width)
     pos = np.array([0, 1, 3, 100, 4096])
-    theta = inverse_frequencies(rotary_dim, 500.0)
+    theta = inverse_frequencies(rotary_dim, base=500.0)
     model = RopeModel(layout, theta, tuple(mpmath.mpf(float(t)) for t in theta), attention_factor, rotary_dim, 8)
     want = rope(x, pos, layout=layout, inv_freq=theta, attention_factor=attention_factor, rotary_dim=rotary_dim)
     np.testing.assert_array_equal(rope_exact_float(x, pos, model), want)
@@ -39,19 +39,23 @@ def test_rope_exact_float_is_the_rotary_kernel(layout, rotary_dim, attention_fac
 
 
 def test_candidates_start_with_the_configured_rule_and_fit_the_base():
-    cfg = RopeScaling.from_mapping(16, 10000.0, {"rope_type": "linear", "factor": 4.0})
+    cfg = RopeScaling.from_mapping(16, base=10000.0, scaling={"rope_type": "linear", "factor": 4.0})
     cands = rule_candidates(cfg, 1024, 16)
     np.testing.assert_array_equal(cands[0].theta, cfg.inv_freq(1024)[0])
     assert cands[1].key == "no-scaling"
-    np.testing.assert_array_equal(cands[1].theta, inverse_frequencies(16, 10000.0))
-    assert fit_base(inverse_frequencies(16, 20000.0), 16) == pytest.approx(20000.0)
-    assert fit_base(inverse_frequencies(16, 20000.0) / 2, 16) is None  # not geometric from 1
+    np.testing.assert_array_equal(cands[1].theta, inverse_frequencies(16, base=10000.0))
+    assert fit_base(inverse_frequencies(16, base=20000.0), 16) == pytest.approx(20000.0)
+    assert fit_base(inverse_frequencies(16, base=20000.0) / 2, 16) is None  # not geometric from 1
 
 
 def test_unhalved_t5_variant_is_a_one_sided_t5_per_side():
     r = np.arange(-300, 301)
     got = _t5_variant("t5-bidirectional-halving", r, True, 32, 128)
     assert got is not None
-    np.testing.assert_array_equal(got[r <= 0], t5_relative_bucket(r[r <= 0], False, 32, 128))
-    np.testing.assert_array_equal(got[r > 0], 16 + t5_relative_bucket(-r[r > 0], False, 32, 128))
+    np.testing.assert_array_equal(
+        got[r <= 0], t5_relative_bucket(r[r <= 0], bidirectional=False, num_buckets=32, max_distance=128)
+    )
+    np.testing.assert_array_equal(
+        got[r > 0], 16 + t5_relative_bucket(-r[r > 0], bidirectional=False, num_buckets=32, max_distance=128)
+    )
     assert _t5_variant("t5-bidirectional-halving", r, True, 32, 12) is None  # max_distance <= 16: no such T5

@@ -36,7 +36,7 @@ def hf_style(sections, interleaved=False, base=10000.0, order=(0, 1, 2)):
 
 @pytest.mark.parametrize("interleaved", [False, True])
 def test_correct_implementations_conform(interleaved):
-    ours = lambda x, p: M.rope_multiaxis(x, p, axes=M.mrope_axes(SECTIONS, interleaved))
+    ours = lambda x, p: M.rope_multiaxis(x, p, axes=M.mrope_axes(SECTIONS, interleaved=interleaved))
     for fn in (ours, hf_style(SECTIONS, interleaved)):
         report = audit_multiaxis(fn, WIDTH, mrope_section=SECTIONS, mrope_interleaved=interleaved)
         assert report.ok, report.findings
@@ -146,7 +146,7 @@ def test_audit_rope_multiaxis_reads_the_frequency_rule_of_the_mapping():
     from posproof.numeric.scaling.rules import rope_inv_freq
 
     rule = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 256}
-    inv, factor = rope_inv_freq(WIDTH, 1e4, rule)
+    inv, factor = rope_inv_freq(WIDTH, base=1e4, scaling=rule)
     assert factor != 1.0
     fn = lambda x, p: M.rope_multiaxis(x, p, axes=M.mrope_axes(SECTIONS), inv_freq=inv, attention_factor=factor)
     assert audit_rope(fn, width=WIDTH, scaling={**rule, "mrope_section": SECTIONS}).ok

@@ -206,7 +206,7 @@ def _proportional_rope(float32: bool, layout: str = "half"):
 
     def rope(vectors, positions, base=1e6):  # Gemma 4's full-attention layers: a quarter of the pairs turn
         d = vectors.shape[1]
-        inv = proportional_inv_freq(d, base, 0.25)
+        inv = proportional_inv_freq(d, base=base, partial_rotary_factor=0.25)
         if not float32:
             return rope_kernel(vectors, positions, layout=layout, inv_freq=inv)
         ang = np.asarray(positions, dtype=np.float32)[:, None] * inv.astype(np.float32)  # (tokens, d/2)
@@ -325,10 +325,10 @@ def test_regression_transformers_multimodal_sections_and_complex_apply_rotary_em
 def test_regression_rotary_dim_is_kept_exactly_not_through_a_float_factor():
     # rotary_dim / width as a float factor rounds int(44 * (30 / 44)) down to 29 (then refused as odd)
     def thirty(vectors, positions, base=10000.0):
-        return rope_kernel(vectors, positions, base, rotary_dim=30)
+        return rope_kernel(vectors, positions, base=base, rotary_dim=30)
 
     def twenty_eight(vectors, positions, base=10000.0):
-        return rope_kernel(vectors, positions, base, rotary_dim=28)
+        return rope_kernel(vectors, positions, base=base, rotary_dim=28)
 
     assert audit.audit_rope(thirty, width=44, rotary_dim=30).ok
     report = audit.audit_rope(twenty_eight, width=44, rotary_dim=30)

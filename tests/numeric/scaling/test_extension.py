@@ -39,8 +39,8 @@ def test_coverage_definitions_on_a_hand_example():
 
 def test_interpolation_to_s_L0_stays_inside_and_one_more_position_leaves():
     s, L0 = 4.0, 1024
-    theta = inverse_frequencies(64, 10000.0)
-    inv, _ = rope_inv_freq(64, 10000.0, {"rope_type": "linear", "factor": s})
+    theta = inverse_frequencies(64, base=10000.0)
+    inv, _ = rope_inv_freq(64, base=10000.0, scaling={"rope_type": "linear", "factor": s})
     inside = phase_coverage(theta, inv, L0, int(s * L0))  # m < s L0: m theta/s < L0 theta
     assert inside.ood_pairs == () and max(inside.excess) < 1
     beyond = phase_coverage(theta, inv, L0, int(s * L0) + 1)  # m = s L0 reaches L0 theta exactly
@@ -80,7 +80,7 @@ def test_rules_reaching_s_L0_keep_every_angle_in_distribution(scaling):
 
 def test_llama31_at_131072_extrapolates_twice_its_trained_range():
     # factor 8 over L0 = 8192 covers 65536: at 131072 the interpolated pairs see twice their trained range
-    cfg = RopeScaling(128, 500000.0, "llama3", factor=8.0, original_max_position_embeddings=8192,
+    cfg = RopeScaling(128, base=500000.0, rope_type="llama3", factor=8.0, original_max_position_embeddings=8192,
                       low_freq_factor=1.0, high_freq_factor=4.0)  # fmt: skip
     report = diagnose(cfg, target=131072, with_base_bound=False)
     assert report.L0 == 8192 and report.coverage.ood_pairs == tuple(range(35, 64))
@@ -89,7 +89,7 @@ def test_llama31_at_131072_extrapolates_twice_its_trained_range():
 
 @given(S.scaling_widths, S.bases, S.scaling_factors, st.integers(16, 4096))
 def test_linear_never_leaves_the_trained_range_up_to_s_L0(width, base, s, L0):
-    theta = inverse_frequencies(width, base)
+    theta = inverse_frequencies(width, base=base)
     cov = phase_coverage(theta, theta / s, L0, max(1, math.floor(s * L0)))
     assert cov.ood_pairs == ()
 
@@ -105,12 +105,12 @@ def test_linear_never_leaves_the_trained_range_up_to_s_L0(width, base, s, L0):
 def test_critical_dimension(d, base, L0, expected):
     assert critical_dimension(d, base, L0) == expected
     if 0 < expected < d:  # the pairs past it have wavelengths > L0; the one before completes a period
-        lam = 2 * math.pi / inverse_frequencies(d, base)
+        lam = 2 * math.pi / inverse_frequencies(d, base=base)
         assert lam[expected // 2] > L0 and lam[expected // 2 - 1] <= L0
 
 
 def test_cosine_sums_and_first_negative():
-    theta = inverse_frequencies(16, 10000.0)
+    theta = inverse_frequencies(16, base=10000.0)
     m = np.arange(5001)
     expected = np.cos(np.multiply.outer(m, theta)).sum(axis=1)
     np.testing.assert_allclose(cosine_sums(theta, 5000), expected, rtol=0, atol=1e-12)
@@ -127,10 +127,10 @@ def test_cosine_sums_and_first_negative():
 def test_base_bound_matches_men_et_al_and_holds_where_it_says():
     bb = base_bound(128, 1024)
     assert bb.base == pytest.approx(4.3e3, rel=0.01)  # Men et al. 2024, Table 1: 4.3e3 for 1k
-    assert first_negative_cosine_sum(inverse_frequencies(128, bb.base), 1024) is None
+    assert first_negative_cosine_sum(inverse_frequencies(128, base=bb.base), 1024) is None
     lo, hi = bb.bracket
     assert lo < bb.base <= hi == bb.grid_base <= bb.coarse_base
-    assert first_negative_cosine_sum(inverse_frequencies(128, bb.base * (1 - 2 * bb.rel_tol)), 1024) is not None
+    assert first_negative_cosine_sum(inverse_frequencies(128, base=bb.base * (1 - 2 * bb.rel_tol)), 1024) is not None
     assert "coarse grid" in bb.searched and "narrower windows below may exist" in bb.searched
 
 
@@ -138,7 +138,7 @@ def test_base_bound_reports_non_monotonicity():
     bb = base_bound(128, 32768, b_min=1e5, b_max=1e7)
     assert bb.base == pytest.approx(6.3e5, rel=0.01)  # Men et al.: 6.4e5 for 32k
     assert bb.failing_above >= 1 and bb.largest_failing > bb.base
-    assert first_negative_cosine_sum(inverse_frequencies(128, bb.largest_failing), 32768) is not None
+    assert first_negative_cosine_sum(inverse_frequencies(128, base=bb.largest_failing), 32768) is not None
 
 
 def test_base_bound_edges_and_bad_input():
@@ -281,10 +281,10 @@ def test_posproof_extend_end_to_end(capsys):
 
 def test_regression_proportional_rope_type_is_diagnosed():
     # Gemma 4's full-attention layers: 64 of 256 pairs turn, with the exponent over the 512-wide head
-    cfg = RopeScaling(512, 1e6, "proportional", partial_rotary_factor=0.25, factor=2.0)
+    cfg = RopeScaling(512, base=1e6, rope_type="proportional", partial_rotary_factor=0.25, factor=2.0)
     report = diagnose(cfg, 4096, 8192, with_base_bound=False)
     assert len(report.coverage.theta) == 64  # the pairs that turn; the others have no angle to cover
-    assert np.allclose(np.array(report.coverage.theta_scaled) * 2, inverse_frequencies(512, 1e6)[:64], rtol=1e-15)
+    assert np.allclose(np.array(report.coverage.theta_scaled) * 2, inverse_frequencies(512, base=1e6)[:64], rtol=1e-15)
     # the still pairs add cos 0 = 1 to every score sum: 192 of them keep it positive
     assert report.first_negative_trained is None and report.first_negative_scaled is None
 

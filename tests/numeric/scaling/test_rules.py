@@ -249,7 +249,7 @@ def _config(name: str) -> dict:
 @pytest.mark.parametrize("name", list(GOLDEN))
 def test_golden_values_of_transformers_formulas_in_float64(name):
     seq_len, attention_factor, values = GOLDEN[name]
-    inv_freq, af = rope_inv_freq_from_config(_config(name), seq_len)
+    inv_freq, af = rope_inv_freq_from_config(_config(name), seq_len=seq_len)
     idx = sorted(values)
     np.testing.assert_allclose(inv_freq[idx], [values[i] for i in idx], rtol=HF_FLOAT64_RTOL, atol=0)
     assert af == pytest.approx(attention_factor, rel=HF_FLOAT64_RTOL)
@@ -290,7 +290,7 @@ def _transformers(name: str, float64: bool):
 
 @pytest.mark.parametrize("name", list(GOLDEN))
 def test_live_transformers_float64_and_float32(name):
-    ours, af = rope_inv_freq_from_config(_config(name), GOLDEN[name][0])
+    ours, af = rope_inv_freq_from_config(_config(name), seq_len=GOLDEN[name][0])
     theirs, their_af = _transformers(name, float64=True)
     np.testing.assert_allclose(ours, theirs, rtol=HF_FLOAT64_RTOL, atol=0)
     assert af == pytest.approx(their_af, rel=HF_FLOAT64_RTOL)
@@ -313,11 +313,11 @@ def test_float64_agrees_with_mpmath_twin(name):
 
 
 def test_mpmath_twin_is_exact_where_the_formula_is_rational():
-    inv, af = rope_inv_freq_mp(4, 100.0, {"rope_type": "linear", "factor": 3.0}, dps=60)
+    inv, af = rope_inv_freq_mp(4, base=100.0, scaling={"rope_type": "linear", "factor": 3.0}, dps=60)
     with mpmath.workdps(60):
         assert inv[1] == mpmath.mpf(1) / 30 and af == 1
     # NTK: theta_0 = 1 exactly, and theta_last * s = b**(-(d-2)/d) to 50 digits
-    inv, _ = rope_inv_freq_mp(8, 10000.0, {"rope_type": "ntk", "factor": 4.0}, dps=50)
+    inv, _ = rope_inv_freq_mp(8, base=10000.0, scaling={"rope_type": "ntk", "factor": 4.0}, dps=50)
     with mpmath.workdps(50):
         assert inv[0] == 1
         assert abs(inv[-1] * 4 / mpmath.mpf(10000) ** (-mpmath.mpf(6) / 8) - 1) < mpmath.mpf(10) ** -45
@@ -339,71 +339,91 @@ _WITH_FACTOR_1 = [
 
 @pytest.mark.parametrize("scaling", _WITH_FACTOR_1, ids=lambda s: s["rope_type"])
 def test_factor_1_is_plain_rope(scaling):
-    inv_freq, af = rope_inv_freq(128, 10000.0, scaling, max_position_embeddings=4096)
-    np.testing.assert_allclose(inv_freq, inverse_frequencies(128, 10000.0), rtol=4 * 2.0**-52, atol=0)
+    inv_freq, af = rope_inv_freq(128, base=10000.0, scaling=scaling, max_position_embeddings=4096)
+    np.testing.assert_allclose(inv_freq, inverse_frequencies(128, base=10000.0), rtol=4 * 2.0**-52, atol=0)
     assert af == 1.0  # YaRN m(1) = 1, LongRoPE's s = max_position_embeddings / L0 = 1
 
 
 def test_dynamic_at_and_below_L0_is_plain_rope_and_grows_above():
     scaling = {"rope_type": "dynamic", "factor": 4.0, "original_max_position_embeddings": 2048}
-    plain = inverse_frequencies(64, 10000.0)
+    plain = inverse_frequencies(64, base=10000.0)
     for seq_len in (None, 1, 2047, 2048):  # L = max(seq_len, L0) = L0: the base is b * 1**(d/(d-2))
-        np.testing.assert_allclose(rope_inv_freq(64, 10000.0, scaling, seq_len)[0], plain, rtol=4 * 2.0**-52)
-    above = rope_inv_freq(64, 10000.0, scaling, 2049)[0]
+        np.testing.assert_allclose(
+            rope_inv_freq(64, base=10000.0, scaling=scaling, seq_len=seq_len)[0], plain, rtol=4 * 2.0**-52
+        )
+    above = rope_inv_freq(64, base=10000.0, scaling=scaling, seq_len=2049)[0]
     assert above[0] == 1.0 and np.all(above[1:] < plain[1:])
     # L = 2 L0: b' = b (4*2 - 3)**(64/62)
-    expected = inverse_frequencies(64, 10000.0 * 5.0 ** (64 / 62))
-    np.testing.assert_allclose(rope_inv_freq(64, 10000.0, scaling, 4096)[0], expected, rtol=4 * 2.0**-52)
+    expected = inverse_frequencies(64, base=10000.0 * 5.0 ** (64 / 62))
+    np.testing.assert_allclose(
+        rope_inv_freq(64, base=10000.0, scaling=scaling, seq_len=4096)[0], expected, rtol=4 * 2.0**-52
+    )
 
 
 def test_dynamic_takes_L0_from_max_position_embeddings_like_transformers():
-    a = rope_inv_freq(64, 10000.0, {"rope_type": "dynamic", "factor": 2.0}, 8192, max_position_embeddings=2048)
-    b = rope_inv_freq(64, 10000.0, {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 2048},
-                      8192)  # fmt: skip
+    a = rope_inv_freq(
+        64, base=10000.0, scaling={"rope_type": "dynamic", "factor": 2.0}, seq_len=8192, max_position_embeddings=2048
+    )
+    b = rope_inv_freq(
+        64,
+        base=10000.0,
+        scaling={"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 2048},
+        seq_len=8192,
+    )
     np.testing.assert_array_equal(a[0], b[0])
 
 
 def test_longrope_table_switches_strictly_above_L0():
     scaling = {"rope_type": "longrope", "factor": 4.0, "original_max_position_embeddings": 100,
                "short_factor": [1.0, 2.0], "long_factor": [3.0, 5.0]}  # fmt: skip
-    plain = inverse_frequencies(4, 10000.0)
+    plain = inverse_frequencies(4, base=10000.0)
     for seq_len, table in ((None, [1.0, 2.0]), (100, [1.0, 2.0]), (101, [3.0, 5.0])):
-        inv_freq, af = rope_inv_freq(4, 10000.0, scaling, seq_len)
+        inv_freq, af = rope_inv_freq(4, base=10000.0, scaling=scaling, seq_len=seq_len)
         np.testing.assert_allclose(inv_freq, plain / table, rtol=4 * 2.0**-52)
         assert af == pytest.approx(math.sqrt(1 + math.log(4) / math.log(100)), rel=1e-15)
 
 
 def test_yarn_low_equal_high_widens_by_a_thousandth():
     # equal betas and no truncation: low == high exactly, transformers adds 0.001
-    cfg = RopeScaling(64, 10000.0, "yarn", factor=4.0, original_max_position_embeddings=4096, beta_fast=4.0,
-                      beta_slow=4.0, truncate=False)  # fmt: skip
+    cfg = RopeScaling(
+        64,
+        base=10000.0,
+        rope_type="yarn",
+        factor=4.0,
+        original_max_position_embeddings=4096,
+        beta_fast=4.0,
+        beta_slow=4.0,
+        truncate=False,
+    )
     low, high = cfg.yarn_correction_range()
     assert high == low + 0.001
     inv_freq, _ = cfg.inv_freq()
-    theta = inverse_frequencies(64, 10000.0)
+    theta = inverse_frequencies(64, base=10000.0)
     i = np.arange(32)
     gamma = np.clip((i - low) / 0.001, 0, 1)
     np.testing.assert_allclose(inv_freq, theta / 4 * gamma + theta * (1 - gamma), rtol=4 * 2.0**-52)
     # clamped to the same index: L0 < 2 pi beta_slow puts c(beta_slow) below 0, so low = high = 0
-    cfg = RopeScaling(16, 10000.0, "yarn", factor=2.0, original_max_position_embeddings=4)
+    cfg = RopeScaling(16, base=10000.0, rope_type="yarn", factor=2.0, original_max_position_embeddings=4)
     assert cfg.yarn_correction_range() == (0, 0.001)
     inv_freq, _ = cfg.inv_freq()
-    theta = inverse_frequencies(16, 10000.0)
+    theta = inverse_frequencies(16, base=10000.0)
     assert inv_freq[0] == theta[0] and np.array_equal(inv_freq[1:], theta[1:] / 2)
     ref, _ = cfg.inv_freq_mp()
     np.testing.assert_allclose(inv_freq, [float(x) for x in ref], rtol=tolerances.FLOAT64_RTOL)
 
 
 def test_yarn_correction_range_uses_L0_and_clamps_to_d_minus_1():
-    cfg = RopeScaling(128, 10000.0, "yarn", factor=8.0, original_max_position_embeddings=4096)
+    cfg = RopeScaling(128, base=10000.0, rope_type="yarn", factor=8.0, original_max_position_embeddings=4096)
     assert cfg.yarn_correction_range() == (20, 46)  # floor(20.9), ceil(45.03)
     low, high = cfg.yarn_correction_range(mp=True)
     assert (low, high) == (20, 46)
     # a huge L0 puts c(beta_slow) beyond d - 1: clamped to d - 1 (not d/2 - 1, a known bug class)
-    cfg = RopeScaling(16, 10.0, "yarn", factor=2.0, original_max_position_embeddings=10**9)
+    cfg = RopeScaling(16, base=10.0, rope_type="yarn", factor=2.0, original_max_position_embeddings=10**9)
     assert cfg.yarn_correction_range()[1] == 15
     # no truncation: the real correction dimensions
-    cfg = RopeScaling(128, 10000.0, "yarn", factor=8.0, original_max_position_embeddings=4096, truncate=False)
+    cfg = RopeScaling(
+        128, base=10000.0, rope_type="yarn", factor=8.0, original_max_position_embeddings=4096, truncate=False
+    )
     c = lambda r: 128 * math.log(4096 / (2 * math.pi * r)) / (2 * math.log(10000.0))
     assert cfg.yarn_correction_range() == (c(32), c(1))
 
@@ -419,15 +439,17 @@ def test_yarn_attention_factor_rules():
 
 
 def test_partial_rotary_width_is_truncated_like_transformers():
-    inv_freq, _ = rope_inv_freq(80, 10000.0, {"partial_rotary_factor": 0.4})  # 80 * 0.4 = 32.00000000000001
-    np.testing.assert_array_equal(inv_freq, inverse_frequencies(32, 10000.0))
-    inv_freq, _ = rope_inv_freq(100, 10000.0, {"partial_rotary_factor": 0.29})  # 28.999999999999996 -> 28
+    inv_freq, _ = rope_inv_freq(
+        80, base=10000.0, scaling={"partial_rotary_factor": 0.4}
+    )  # 80 * 0.4 = 32.00000000000001
+    np.testing.assert_array_equal(inv_freq, inverse_frequencies(32, base=10000.0))
+    inv_freq, _ = rope_inv_freq(100, base=10000.0, scaling={"partial_rotary_factor": 0.29})  # 28.999999999999996 -> 28
     assert inv_freq.shape == (14,)
-    np.testing.assert_array_equal(inv_freq, inverse_frequencies(28, 10000.0))
+    np.testing.assert_array_equal(inv_freq, inverse_frequencies(28, base=10000.0))
     with pytest.raises(ValueError, match=r"int\(width \* partial_rotary_factor\).*= 27 must be an even integer"):
-        rope_inv_freq(54, 10000.0, {"partial_rotary_factor": 0.5})
+        rope_inv_freq(54, base=10000.0, scaling={"partial_rotary_factor": 0.5})
     # every rule uses the rotary width as d (YaRN's correction range included)
-    cfg = RopeScaling(256, 10000.0, "yarn", factor=8.0, original_max_position_embeddings=4096,
+    cfg = RopeScaling(256, base=10000.0, rope_type="yarn", factor=8.0, original_max_position_embeddings=4096,
                       partial_rotary_factor=0.5)  # fmt: skip
     assert cfg.d == 128 and cfg.yarn_correction_range() == (20, 46)
 
@@ -444,11 +466,11 @@ def _boundary_factor(L0: float, wavelength: float) -> float:
 
 def test_llama3_wavelength_exactly_on_each_boundary():
     L0 = 8192
-    theta = inverse_frequencies(16, 500000.0)
+    theta = inverse_frequencies(16, base=500000.0)
     lam = 2 * math.pi / theta[3]  # the wavelength of pair 3, put exactly on a boundary
     # on the high-frequency boundary lam == L0/high: not "< L0/high", so blended, with sigma = 1 (up to rounding)
     high = _boundary_factor(L0, lam)
-    cfg = RopeScaling(16, 500000.0, "llama3", factor=8.0, original_max_position_embeddings=L0,
+    cfg = RopeScaling(16, base=500000.0, rope_type="llama3", factor=8.0, original_max_position_embeddings=L0,
                       low_freq_factor=high / 4, high_freq_factor=high)  # fmt: skip
     inv_freq, _ = cfg.inv_freq()
     assert inv_freq[3] == pytest.approx(theta[3], rel=1e-13)  # the blend is continuous: theta_i there
@@ -456,7 +478,7 @@ def test_llama3_wavelength_exactly_on_each_boundary():
     assert inv_freq[3] == pytest.approx(float(ref[3]), rel=1e-13)
     # on the low-frequency boundary lam == L0/low: not "> L0/low", so blended, with sigma = 0: theta_i / s
     low = _boundary_factor(L0, lam)
-    cfg = RopeScaling(16, 500000.0, "llama3", factor=8.0, original_max_position_embeddings=L0,
+    cfg = RopeScaling(16, base=500000.0, rope_type="llama3", factor=8.0, original_max_position_embeddings=L0,
                       low_freq_factor=low, high_freq_factor=4 * low)  # fmt: skip
     inv_freq, _ = cfg.inv_freq()
     assert inv_freq[3] == pytest.approx(theta[3] / 8, rel=1e-13)
@@ -467,7 +489,7 @@ def test_llama3_wavelength_exactly_on_each_boundary():
 def test_llama3_bands_on_llama31():
     cfg = rope_scaling_from_config(CONFIGS["llama3.1-8b"])
     inv_freq, _ = cfg.inv_freq()
-    theta = inverse_frequencies(128, 500000.0)
+    theta = inverse_frequencies(128, base=500000.0)
     lam = 2 * math.pi / theta
     keep, divide = lam < 8192 / 4, lam > 8192 / 1
     np.testing.assert_array_equal(inv_freq[keep], theta[keep])
@@ -722,7 +744,7 @@ def test_regression_config_live_agreement_with_transformers(config, layer_type):
 )  # fmt: skip
 def test_bad_scaling(scaling, fragment):
     with pytest.raises(ValueError, match=fragment):
-        rope_inv_freq(8, 10000.0, scaling)
+        rope_inv_freq(8, base=10000.0, scaling=scaling)
 
 
 @pytest.mark.parametrize(
@@ -749,9 +771,21 @@ def test_bad_arguments(kwargs, fragment):
 
 
 def test_null_values_count_as_absent_and_every_key_is_documented():
-    a = rope_inv_freq(8, 10000.0, {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 64,
-                                   "attention_factor": None, "beta_fast": None, "mscale": None})  # fmt: skip
-    b = rope_inv_freq(8, 10000.0, {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 64})
+    a = rope_inv_freq(
+        8,
+        base=10000.0,
+        scaling={
+            "rope_type": "yarn",
+            "factor": 2.0,
+            "original_max_position_embeddings": 64,
+            "attention_factor": None,
+            "beta_fast": None,
+            "mscale": None,
+        },
+    )
+    b = rope_inv_freq(
+        8, base=10000.0, scaling={"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 64}
+    )
     np.testing.assert_array_equal(a[0], b[0])
     assert a[1] == b[1]
     import posproof.numeric.scaling.rules as module
@@ -765,15 +799,15 @@ def test_null_values_count_as_absent_and_every_key_is_documented():
 
 @given(S.scaling_widths, S.bases, S.scaling_factors)
 def test_linear_is_default_divided_by_s(width, base, s):
-    inv_freq, af = rope_inv_freq(width, base, {"rope_type": "linear", "factor": s})
-    np.testing.assert_array_equal(inv_freq, inverse_frequencies(width, base) / s)
+    inv_freq, af = rope_inv_freq(width, base=base, scaling={"rope_type": "linear", "factor": s})
+    np.testing.assert_array_equal(inv_freq, inverse_frequencies(width, base=base) / s)
     assert af == 1.0
 
 
 @given(S.scaling_widths, S.bases, S.scaling_factors)
 def test_ntk_keeps_theta_0_and_divides_the_last_by_exactly_s(width, base, s):
-    inv_freq, _ = rope_inv_freq(width, base, {"rope_type": "ntk", "factor": s})
-    plain = inverse_frequencies(width, base)
+    inv_freq, _ = rope_inv_freq(width, base=base, scaling={"rope_type": "ntk", "factor": s})
+    plain = inverse_frequencies(width, base=base)
     assert inv_freq[0] == 1.0
     assert inv_freq[-1] * s == pytest.approx(plain[-1], rel=1e-13)
     assert np.all(inv_freq <= plain * (1 + 1e-15))
@@ -781,8 +815,8 @@ def test_ntk_keeps_theta_0_and_divides_the_last_by_exactly_s(width, base, s):
 
 @given(S.scaling_widths, S.bases, S.yarn_scalings())
 def test_yarn_lies_between_theta_over_s_and_theta(width, base, scaling):
-    inv_freq, af = rope_inv_freq(width, base, scaling)
-    plain, s = inverse_frequencies(width, base), scaling["factor"]
+    inv_freq, af = rope_inv_freq(width, base=base, scaling=scaling)
+    plain, s = inverse_frequencies(width, base=base), scaling["factor"]
     eps = 4 * 2.0**-52
     assert np.all(inv_freq >= plain / s * (1 - eps)) and np.all(inv_freq <= plain * (1 + eps))
     assert af == pytest.approx(1.0 if s <= 1 else 0.1 * math.log(s) + 1)
@@ -790,8 +824,8 @@ def test_yarn_lies_between_theta_over_s_and_theta(width, base, scaling):
 
 @given(S.scaling_widths, S.bases, S.llama3_scalings())
 def test_llama3_is_monotone_in_i_and_between_theta_over_s_and_theta(width, base, scaling):
-    inv_freq, _ = rope_inv_freq(width, base, scaling)
-    plain, s = inverse_frequencies(width, base), scaling["factor"]
+    inv_freq, _ = rope_inv_freq(width, base=base, scaling=scaling)
+    plain, s = inverse_frequencies(width, base=base), scaling["factor"]
     eps = 4 * 2.0**-52
     assert np.all(np.diff(inv_freq) <= 0)
     assert np.all(inv_freq >= plain / s * (1 - eps)) and np.all(inv_freq <= plain * (1 + eps))
@@ -800,8 +834,8 @@ def test_llama3_is_monotone_in_i_and_between_theta_over_s_and_theta(width, base,
 @given(S.scaling_widths, S.bases, S.scaling_factors, S.trained_lengths, st.integers(1, 200000))
 def test_dynamic_is_default_up_to_L0_and_ntk_like_above(width, base, s, L0, seq_len):
     scaling = {"rope_type": "dynamic", "factor": s, "original_max_position_embeddings": L0}
-    inv_freq, _ = rope_inv_freq(width, base, scaling, seq_len)
-    plain = inverse_frequencies(width, base)
+    inv_freq, _ = rope_inv_freq(width, base=base, scaling=scaling, seq_len=seq_len)
+    plain = inverse_frequencies(width, base=base)
     if seq_len <= L0:
         np.testing.assert_allclose(inv_freq, plain, rtol=1e-13)
     else:
@@ -814,7 +848,7 @@ def test_every_rule_agrees_with_its_mpmath_twin(data):
     base = data.draw(S.bases)
     scaling = data.draw(S.any_scalings(width))
     seq_len = data.draw(st.one_of(st.none(), st.integers(1, 300000)))
-    cfg = RopeScaling.from_mapping(width, base, scaling)
+    cfg = RopeScaling.from_mapping(width, base=base, scaling=scaling)
     inv_freq, af = cfg.inv_freq(seq_len)
     ref, ref_af = cfg.inv_freq_mp(seq_len, dps=30)
     if cfg.rope_type == "yarn":  # a correction dimension within float rounding of an integer may floor differently
@@ -842,7 +876,7 @@ GEMMA4_TEXT = {
 
 
 def test_regression_proportional_rope_type_is_read_from_configs():
-    cfg = rope_scaling_from_config(GEMMA4_TEXT, "full_attention")
+    cfg = rope_scaling_from_config(GEMMA4_TEXT, layer_type="full_attention")
     assert (cfg.rope_type, cfg.width, cfg.d, cfg.turning_pairs) == ("proportional", 512, 512, 64)
     inv, af = rope_inv_freq_from_config(GEMMA4_TEXT, layer_type="full_attention")
     theta = 1e6 ** (-np.arange(0, 512, 2) / 512)  # the exponent over the whole head, not the 128 turning channels
@@ -854,21 +888,23 @@ def test_regression_proportional_rope_type_is_read_from_configs():
     from posproof.numeric import multiaxis
 
     assert multiaxis.proportional_inv_freq is SC.proportional_inv_freq
-    scaled, _ = rope_inv_freq(8, 1e4, {"rope_type": "proportional", "partial_rotary_factor": 0.5, "factor": 2.0})
+    scaled, _ = rope_inv_freq(
+        8, base=1e4, scaling={"rope_type": "proportional", "partial_rotary_factor": 0.5, "factor": 2.0}
+    )
     assert scaled.tolist() == [0.5, 0.05, 0.0, 0.0]
     with pytest.raises(ValueError, match="key 'beta_fast' is not used by rope_type 'proportional'"):
-        rope_inv_freq(8, 1e4, {"rope_type": "proportional", "beta_fast": 4.0})
+        rope_inv_freq(8, base=1e4, scaling={"rope_type": "proportional", "beta_fast": 4.0})
     with pytest.raises(ValueError, match="width must be an even integer >= 2 for rope_type 'proportional'"):
-        rope_inv_freq(7, 1e4, {"rope_type": "proportional"})
+        rope_inv_freq(7, base=1e4, scaling={"rope_type": "proportional"})
     with pytest.raises(ValueError, match=r"factor must be a finite real number > 0, got 0\.0"):
-        rope_inv_freq(8, 1e4, {"rope_type": "proportional", "factor": 0.0})
+        rope_inv_freq(8, base=1e4, scaling={"rope_type": "proportional", "factor": 0.0})
     # not a context-extension rule: the rules' tables and alternatives are unchanged
     assert "proportional" not in SC.ROPE_TYPES and SC.OTHER_ROPE_TYPES == ("proportional",)
 
 
 def test_regression_per_layer_head_dim_is_read_from_per_layer_config():
-    assert rope_scaling_from_config(GEMMA4_TEXT, "sliding_attention").width == 256
-    assert rope_scaling_from_config(GEMMA4_TEXT, "full_attention").width == 512
+    assert rope_scaling_from_config(GEMMA4_TEXT, layer_type="sliding_attention").width == 256
+    assert rope_scaling_from_config(GEMMA4_TEXT, layer_type="full_attention").width == 512
     assert rope_scaling_from_config(GEMMA4_TEXT, layer=11).width == 512  # a layer index: its type's rope too
     assert rope_scaling_from_config(GEMMA4_TEXT, layer=0).rope_type == "default"
     inv, _ = rope_inv_freq_from_config(GEMMA4_TEXT, layer=5)
@@ -876,19 +912,19 @@ def test_regression_per_layer_head_dim_is_read_from_per_layer_config():
     # one rope for every layer, other head widths per layer type: layer_type= is needed, and offered
     plain = {k: v for k, v in GEMMA4_TEXT.items() if k not in ("rope_parameters", "model_type")} | {"rope_theta": 1e4}
     assert config_layer_types(plain) == ["sliding_attention", "full_attention"]
-    assert rope_scaling_from_config(plain, "full_attention").width == 512
+    assert rope_scaling_from_config(plain, layer_type="full_attention").width == 512
     with pytest.raises(ValueError, match="layer_type must be one of 'sliding_attention', 'full_attention'"):
-        rope_scaling_from_config(plain, "chunked_attention")
+        rope_scaling_from_config(plain, layer_type="chunked_attention")
     uneven = dict(GEMMA4_TEXT, per_layer_config={"05": {"head_dim": 512}, "11": {"head_dim": 384}})
     with pytest.raises(ValueError, match=r"layers 5 and 11.*pass layer= \(a layer index in 0 \.\. 11\)"):
-        rope_scaling_from_config(uneven, "full_attention")
+        rope_scaling_from_config(uneven, layer_type="full_attention")
     assert rope_scaling_from_config(uneven, layer=11).width == 384
     with pytest.raises(ValueError, match=r"layer must be an integer in 0 \.\. 11 .*got 12"):
         rope_scaling_from_config(GEMMA4_TEXT, layer=12)
     with pytest.raises(ValueError, match="layer_type must be 'full_attention' .*or None, got 'sliding_attention'"):
-        rope_scaling_from_config(GEMMA4_TEXT, "sliding_attention", layer=5)
+        rope_scaling_from_config(GEMMA4_TEXT, layer_type="sliding_attention", layer=5)
     with pytest.raises(ValueError, match="per_layer_config must be a mapping of layer index .* got the key 'x'"):
-        rope_scaling_from_config(dict(GEMMA4_TEXT, per_layer_config={"x": {}}), "full_attention")
+        rope_scaling_from_config(dict(GEMMA4_TEXT, per_layer_config={"x": {}}), layer_type="full_attention")
     with pytest.raises(ValueError, match="reads per-layer head widths from per_layer_config"):
         rope_scaling_from_config({"head_dim": [64, 128], "rope_theta": 1e4})
 
@@ -903,10 +939,10 @@ def test_regression_deepseek_v4_partial_factor_is_of_the_whole_head():
         },
     }  # fmt: skip
     assert config_layer_types(v4) == ["main", "compress"]  # its rope labels, as its rotary embedding takes them
-    cfg = rope_scaling_from_config(v4, "compress")
+    cfg = rope_scaling_from_config(v4, layer_type="compress")
     assert (cfg.width, cfg.d, cfg.base) == (512, 64, 160000.0)  # not 64 * 0.125 = 8 (the factor counted twice)
     with pytest.raises(ValueError, match=r"qk_rope_head_dim must be int\(head_dim \* partial_rotary_factor\)"):
-        rope_scaling_from_config(dict(v4, qk_rope_head_dim=32), "main")
+        rope_scaling_from_config(dict(v4, qk_rope_head_dim=32), layer_type="main")
 
 
 def test_regression_config_layer_types_is_structured():
@@ -917,7 +953,7 @@ def test_regression_config_layer_types_is_structured():
     # parameters for a layer type no layer has (Laguna's default configuration): no RoPE of that type exists
     unused = dict(GEMMA4_TEXT, layer_types=["full_attention"] * 12, per_layer_config={})
     assert config_layer_types(unused) == ["full_attention"]
-    assert rope_scaling_from_config(unused, "sliding_attention").base == 1e4  # still readable when asked for
+    assert rope_scaling_from_config(unused, layer_type="sliding_attention").base == 1e4  # still readable when asked for
     from posproof.numeric.audit.hf import layer_types
 
     assert layer_types(GEMMA4_TEXT) == config_layer_types(GEMMA4_TEXT)
