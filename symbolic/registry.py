@@ -49,7 +49,7 @@ MODULES = (
     "properties.rope",
     "properties.causal",
     "properties.lengths",
-    "article.claims",
+    "article.statements",
     "lemmas",
 )
 

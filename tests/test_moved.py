@@ -39,7 +39,7 @@ def test_from_import_of_an_old_path_gives_the_same_objects():
     "package, module, name",
     [
         ("posproof.symbolic.rope", "posproof.symbolic.rope.rotary", "rotated_pair"),
-        ("posproof.symbolic.article", "posproof.symbolic.article.claims", "claims"),
+        ("posproof.symbolic.article", "posproof.symbolic.article.statements", "claims"),
     ],
 )
 def test_an_old_module_that_became_a_package_forwards_its_names(package, module, name):
