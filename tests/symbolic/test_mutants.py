@@ -1,5 +1,5 @@
-r"""Regression tests named after the mutants that once survived the suite (issue 7's mutation testing): each
-would have caught one, and tests/mutation/ keeps the catalogue that ``make mutate`` runs against the suite."""
+r"""Regression tests named after the mutants that once survived the suite: each would have caught one, and
+tests/mutation/ keeps the catalogue that ``make mutate`` runs against the suite."""
 
 import numpy as np
 import pytest
