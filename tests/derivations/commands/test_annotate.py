@@ -145,7 +145,7 @@ def test_a_statement_lives_with_the_claim_that_decides_it():
     owner = {c.id: m for m in registry.MODULES for c in registry.module(m)}
     for m in registry.MODULES:
         for a in getattr(importlib.import_module(f"posproof.symbolic.{m}"), "ANNOTATIONS", ()):
-            assert owner.get(a.claim, "article.claims") == m, (a.order, a.claim, m)
+            assert owner.get(a.claim, "article.statements") == m, (a.order, a.claim, m)
 
 
 def test_two_statements_with_one_order_key_are_refused(monkeypatch):
