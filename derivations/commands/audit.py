@@ -1,4 +1,4 @@
-r"""``posproof audit MODULE:FUNCTION --scheme rope|alibi|t5``: audit a user's implementation (issue 10).
+r"""``posproof audit MODULE:FUNCTION --scheme rope|alibi|t5``: audit a user's implementation.
 
 ``MODULE`` is a dotted module name importable from the current directory or ``sys.path``, or a path to a ``.py``
 file. RoPE options: ``--layout auto|interleaved|half``, ``--base B``, ``--scaling JSON`` (a ``rope_scaling``

@@ -1,4 +1,4 @@
-r"""``posproof extend``: what a RoPE context-extension rule does to the rotation angles (issue 9, diagnostics).
+r"""``posproof extend``: what a RoPE context-extension rule does to the rotation angles (diagnostics).
 
 ``posproof extend --width 128 --base 10000 --trained 4096 --target 32768 --rule yarn --factor 8 [--json]``, or
 ``posproof extend --config config.json [--target N]`` for a model configuration file. Prints, per group of pairs,
@@ -164,7 +164,7 @@ def run(args) -> int:
     return 0
 
 
-# ---- text ---------------------------------------------------------------------------------------------------------
+# ---- text ------------------------------------------------------------------------------------------------------------
 
 
 def _span(lo: float, hi: float, fmt: str = ".3g") -> str:

@@ -1,4 +1,4 @@
-r"""``posproof vectors --out DIR``: write the golden vectors (issue 10) for ports in other languages.
+r"""``posproof vectors --out DIR``: write the golden vectors for ports in other languages.
 
 JSON documents computed with mpmath (``numeric/vectors.py``): sinusoidal, RoPE in both layouts and with every
 scaling rule, T5 and DeBERTa buckets, ALiBi slopes, and ``index.json`` with their SHA-256. Deterministic (the same

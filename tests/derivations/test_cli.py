@@ -155,7 +155,7 @@ def test_exported_latex_compiles_with_pdflatex(capsys, tmp_path):
     assert (tmp_path / "posproof.pdf").stat().st_size > 10_000
 
 
-# ---- issue 8: speak to users ----------------------------------------------------------------------------------
+# ---- speak to users --------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("fmt", ["latex", "tex", "markdown", "md", "text", "txt", "json"])

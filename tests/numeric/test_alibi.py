@@ -85,7 +85,7 @@ def test_bad_positions():
         alibi_bias([0.5], [0], n_heads=4)
 
 
-# ---- issue 8: argument order, integer ranges, the Bloom form ---------------------------------------------------
+# ---- argument order, integer ranges, the Bloom form ------------------------------------------------------------------
 
 
 def test_regression_alibi_bias_huge_positions_refused_not_sign_flipped():

@@ -103,7 +103,7 @@ def test_the_layout_default_is_in_the_signature(name):
     assert default in ("interleaved", "half"), f"{name}: layout default {default!r} (state it, never None)"
 
 
-# ---- the old spellings ------------------------------------------------------------------------------------------
+# ---- the old spellings -----------------------------------------------------------------------------------------------
 
 X = np.random.default_rng(0).standard_normal((3, 8))
 POS = [1, 2, 3]
@@ -235,7 +235,7 @@ def test_more_positional_arguments_than_the_old_signature_took_are_refused():
         numeric.interleaved_to_half_rows(X, 4)  # heads or head width? never guessed
 
 
-# ---- T5: options by keyword only, no positional shim ----------------------------------------------------------
+# ---- T5: options by keyword only, no positional shim -----------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -266,7 +266,7 @@ def test_t5_bias_and_buckets_agree_by_keyword():
     np.testing.assert_array_equal(bias, np.moveaxis(table[buckets], -1, 0))
 
 
-# ---- the decorator itself ---------------------------------------------------------------------------------------
+# ---- the decorator itself --------------------------------------------------------------------------------------------
 
 
 def test_the_wrapped_kernel_keeps_its_signature_and_docstring():

@@ -182,7 +182,7 @@ def test_bad_inputs():
         deberta_scores_gather(Qc, Kc, Qr, Kr[:-1], k=k)
 
 
-# ---- issue 8: integer ranges, max_position, NaN, the mpmath twin -------------------------------------------------
+# ---- integer ranges, max_position, NaN, the mpmath twin --------------------------------------------------------------
 
 
 @pytest.mark.parametrize("r", [[1e30], np.array([2**64 - 1], dtype=np.uint64), np.array([2**62])])

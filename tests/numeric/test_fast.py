@@ -80,7 +80,7 @@ def test_rotate_block_flags_every_non_finite_output(dtype, half):
 @pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "numpy"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_both_paths_rotate_in_place_correctly(monkeypatch, compiled, dtype):
-    # issue 8's example: x = [[1, 0, 0, 0]] at position 1, half layout, in place
+    # the reported example: x = [[1, 0, 0, 0]] at position 1, half layout, in place
     if not compiled:
         monkeypatch.setattr(_fast, "ENABLED", False)
     x = np.array([[1.0, 0.0, 0.0, 0.0]], dtype=dtype)

@@ -84,7 +84,7 @@ def test_bad_input_is_refused_with_a_clear_error(call, message):
         call()
 
 
-# ---- agreement with transformers: golden values (tests/numeric/hf_multiaxis.py wrote them) and live -------------
+# ---- agreement with transformers: golden values (tests/numeric/hf_multiaxis.py wrote them) and live ------------------
 
 _LAYOUTS = {  # our axis map, pair layout and rotary width for each of transformers' modules
     "qwen2_vl": lambda: (M.mrope_axes([2, 3, 3]), "half", None),
@@ -143,7 +143,7 @@ def test_regression_chunked_is_not_interleaved():
     assert np.max(np.abs(wrong - np.array(doc["rotated"], dtype=float))) > 1e-3
 
 
-# ---- configurations -----------------------------------------------------------------------------------------------
+# ---- configurations --------------------------------------------------------------------------------------------------
 
 
 def test_config_qwen2_vl_is_chunked_and_qwen3_vl_interleaved():
@@ -223,7 +223,7 @@ def test_config_errors_name_the_key(config, message):
         M.rope_axes_from_config(config)
 
 
-# ---- proportional RoPE ---------------------------------------------------------------------------------------------
+# ---- proportional RoPE -----------------------------------------------------------------------------------------------
 
 
 def test_proportional_keeps_the_full_width_exponent_and_zeros_the_rest():
@@ -265,7 +265,7 @@ def test_proportional_agrees_with_transformers_live():
     )
 
 
-# ---- the main kernel: rope(..., axes=) ----------------------------------------------------------------------------
+# ---- the main kernel: rope(..., axes=) -------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("layout", ["half", "interleaved"])

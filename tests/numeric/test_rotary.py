@@ -1,6 +1,6 @@
 r"""RoPE kernels: agreement with the NumPy ``rope`` of "Positional encoding: give tokens a sense of order" (the
 RoPE note) and with the mpmath references, the cached table, the relative-position property, layouts, bad
-input, and regressions for known bug classes and for the silent wrong answers of issue 8."""
+input, and regressions for known bug classes and for silent wrong answers."""
 
 import mpmath
 import numpy as np
@@ -26,7 +26,7 @@ def _mp_array(rows):
     return np.array([[float(v) for v in r] for r in rows])
 
 
-# ---- agreement ---------------------------------------------------------------------------------------------------
+# ---- agreement -------------------------------------------------------------------------------------------------------
 
 
 @given(S.rope_inputs(), S.bases)
@@ -108,7 +108,7 @@ def test_low_precision_vectors_round_once():
         np.testing.assert_allclose(got.astype(np.float64), exact, rtol=0, atol=2 * eps)
 
 
-# ---- properties ----------------------------------------------------------------------------------------------------
+# ---- properties ------------------------------------------------------------------------------------------------------
 
 
 @given(S.rope_widths, S.rope_layouts, st.integers(0, 4096), st.integers(0, 4096), S.shift, st.integers(0, 2**32 - 1))
@@ -160,7 +160,7 @@ def test_projection_rows_permuted_per_head_under_grouped_query_attention():
     np.testing.assert_array_equal(interleaved_to_half_rows(wq.T, width=head_dim, axis=-1), pq.T)
 
 
-# ---- decay -----------------------------------------------------------------------------------------------------
+# ---- decay -----------------------------------------------------------------------------------------------------------
 
 
 def test_decay_bound_matches_mpmath_and_starts_at_half_plus_one_over_two():
@@ -178,7 +178,7 @@ def test_decay_bound_shape():
     assert rope_decay_curve(3.0, width=8).shape == ()  # a scalar distance keeps its (empty) shape
 
 
-# ---- bad input ------------------------------------------------------------------------------------------------
+# ---- bad input -------------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -229,7 +229,7 @@ def test_huge_finite_values_are_not_rejected():
     rope(x, [0, 0])
 
 
-# ---- regressions for REFERENCES.md bug classes --------------------------------------------------------------------
+# ---- regressions for REFERENCES.md bug classes -----------------------------------------------------------------------
 
 
 def test_regression_sign_of_theta_rotates_counterclockwise():
@@ -266,7 +266,7 @@ def test_regression_bf16_vectors_still_use_float64_angles():
     np.testing.assert_allclose(got, exact, atol=2 * 2.0**-7)
 
 
-# ---- issue 8: no silent wrong answers ------------------------------------------------------------------------------
+# ---- no silent wrong answers -----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -458,7 +458,7 @@ def test_regression_gqa_key_permutation_needs_head_dim_not_head_count():
         interleaved_to_half_rows(np.ones((3, 16)), width=8)  # (in, out) without axis=-1
 
 
-# ---- issue 9: explicit inverse frequencies, attention factor, partial rotary ----------------------------------
+# ---- explicit inverse frequencies, attention factor, partial rotary --------------------------------------------------
 
 
 def _hf_style_rope(x, pos, inv_freq, attention_factor, layout):
@@ -519,7 +519,7 @@ def test_attention_factor_scales_the_rotation():
     )
 
 
-# ---- clear errors everywhere: the mpmath reference handles arguments like its NumPy twin ----------------------
+# ---- clear errors everywhere: the mpmath reference handles arguments like its NumPy twin -----------------------------
 
 
 def test_regression_rope_mp_argument_handling_matches_rope():
@@ -567,7 +567,7 @@ def test_rope_mp_without_gmpy2_agrees(monkeypatch):
         assert abs(a - b) <= mpmath.mpf(10) ** -38
 
 
-# ---- multi-axis: rope_mp(..., axes=), the twin of rope(..., axes=) ----------------------------------------------
+# ---- multi-axis: rope_mp(..., axes=), the twin of rope(..., axes=) ---------------------------------------------------
 
 
 def _mp_rows(rows):

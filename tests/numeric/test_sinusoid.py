@@ -97,7 +97,7 @@ def test_mp_reference_rejects_bad_input():
         sinusoidal_mp([0], width=4, base=1)
 
 
-# ---- issue 8 --------------------------------------------------------------------------------------------------
+# ---- bad input and integer ranges ------------------------------------------------------------------------------------
 
 
 def test_regression_sinusoidal_mp_accepts_numpy_integers():

@@ -165,7 +165,7 @@ def test_non_integer_positions_rejected(r):
         t5_relative_bucket(r)
 
 
-# ---- issue 8: integer ranges, the bias table, clear errors ------------------------------------------------------
+# ---- integer ranges, the bias table, clear errors --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -103,7 +103,7 @@ def test_bad_arguments():
         rel_shift(np.zeros(3))
 
 
-# ---- issue 8: axes of rel_shift, klen >= qlen, NaN ---------------------------------------------------------------
+# ---- axes of rel_shift, klen >= qlen, NaN ----------------------------------------------------------------------------
 
 
 def test_regression_rel_shift_shifts_the_last_two_axes_by_default():

@@ -1,4 +1,4 @@
-r"""Golden vectors (issue 10): deterministic bytes, atomic writes, and agreement with the float64 kernels."""
+r"""Golden vectors: deterministic bytes, atomic writes, and agreement with the float64 kernels."""
 
 import hashlib
 import json

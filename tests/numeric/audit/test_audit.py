@@ -1,4 +1,4 @@
-r"""The audit (issue 10): the corpus of broken and correct implementations, the report, the pytest helper, the
+r"""The audit: the corpus of broken and correct implementations, the report, the pytest helper, the
 precision profile, and the ``posproof audit`` command (through its own parser; through ``posproof`` once the lead
 has wired it)."""
 
@@ -30,7 +30,7 @@ def _audit(c):
     return _REPORTS[id(c)]
 
 
-# ---- the corpus ---------------------------------------------------------------------------------------------------
+# ---- the corpus ------------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("c", CASES, ids=[c.name + ("" if c.correct else "-broken") for c in CASES])
@@ -83,7 +83,7 @@ def test_torch_corpus_runs_on_tensors():
     assert report.matched.backend == "torch" and report.matched.angle_precision == "float32"
 
 
-# ---- what the report says -----------------------------------------------------------------------------------------
+# ---- what the report says --------------------------------------------------------------------------------------------
 
 
 def test_report_matches_layout_base_and_precision():
@@ -150,7 +150,7 @@ def test_report_as_dict_is_json():
     assert d["matched"]["layout"] == "interleaved"
 
 
-# ---- the pytest helper --------------------------------------------------------------------------------------------
+# ---- the pytest helper -----------------------------------------------------------------------------------------------
 
 
 def test_assert_rope_conforms():
@@ -160,7 +160,7 @@ def test_assert_rope_conforms():
         audit.assert_rope_conforms(c.fn, layout="interleaved", width=16, max_position=4096)
 
 
-# ---- bad input ----------------------------------------------------------------------------------------------------
+# ---- bad input -------------------------------------------------------------------------------------------------------
 
 
 def test_bad_arguments_raise_value_errors_naming_them():
@@ -197,7 +197,7 @@ def test_wrong_output_shape_is_a_finding():
     assert report.ids == ("shape-or-dtype",)
 
 
-# ---- the precision profile ----------------------------------------------------------------------------------------
+# ---- the precision profile -------------------------------------------------------------------------------------------
 
 
 def test_profile_table_float64_angles_never_exceed_and_storage_angles_do():
@@ -226,7 +226,7 @@ def test_profile_bad_arguments():
         pp.function_profile(pp.simulated_rotation("float32", "float64-angles", 8), pp.make_probe(8), tolerance=-1)
 
 
-# ---- the command --------------------------------------------------------------------------------------------------
+# ---- the command -----------------------------------------------------------------------------------------------------
 
 
 def _parser():

@@ -81,7 +81,7 @@ def test_text_positions_must_be_one_dimensional_rope():
     assert report.ids == ("mrope-text-not-1d",)
 
 
-# ---- through audit_rope: a multi-axis scaling dispatches to audit_multiaxis ----------------------------------------
+# ---- through audit_rope: a multi-axis scaling dispatches to audit_multiaxis ------------------------------------------
 
 
 def _ids(report):
@@ -196,7 +196,7 @@ def test_audit_rope_multiaxis_a_one_axis_function_is_a_call_error():
         audit_rope(lambda x, p: rope(x, p), width=WIDTH, scaling={"mrope_section": SECTIONS})
 
 
-# ---- partial rotary M-RoPE (GLM-4V, GLM-4.1V: partial_rotary_factor 0.5 with mrope_section) -----------------------
+# ---- partial rotary M-RoPE (GLM-4V, GLM-4.1V: partial_rotary_factor 0.5 with mrope_section) --------------------------
 
 PARTIAL, PARTIAL_SECTIONS = 8, [2, 1, 1]  # the first 8 of 16 channels rotate: 4 pairs, split t, t, h, w
 
@@ -296,7 +296,7 @@ def test_partial_mrope_declared_full_width_names_the_rotary_width(pairs):
     assert audit_multiaxis(lambda x, p: x, WIDTH, mrope_section=SECTIONS).ids == ("multiaxis-wrong-axes",)
 
 
-# ---- transformers' own multi-axis rotaries conform (live: needs torch and transformers) ---------------------------
+# ---- transformers' own multi-axis rotaries conform (live: needs torch and transformers) ------------------------------
 
 _HF_DECLARED = {  # what each of transformers' modules declares (tests/numeric/hf_multiaxis.py builds them)
     "qwen2_vl": (1e6, {"mrope_section": [2, 3, 3]}),

@@ -1,4 +1,4 @@
-r"""Issue 17: the audit on real code (no false alarm, no crash), findings that say the right thing, the command
+r"""The audit on real code (no false alarm, no crash), findings that say the right thing, the command
 line, and transformers' own RoPE (skipped without torch and transformers)."""
 
 from __future__ import annotations
@@ -196,7 +196,7 @@ def test_regression_dtype_bfloat16_inputs_show_positions_built_in_the_input_dtyp
         _audit(in_input_dtype, dtype="int8")
 
 
-# ---- what issue 17 left: proportional RoPE, per-layer head widths, 16-bit inputs on every pair, examples -------------
+# ---- proportional RoPE, per-layer head widths, 16-bit inputs on every pair, examples ---------------------------------
 
 PROPORTIONAL = {"rope_type": "proportional", "partial_rotary_factor": 0.25}
 

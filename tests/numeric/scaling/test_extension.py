@@ -1,4 +1,4 @@
-r"""Context-extension diagnostics (issue 9): phase coverage, critical dimension, base bound, the report, and the
+r"""Context-extension diagnostics: phase coverage, critical dimension, base bound, the report, and the
 ``posproof extend`` command (through its own parser; through ``posproof`` once the lead has wired it)."""
 
 import json
@@ -24,7 +24,7 @@ from posproof.numeric.sinusoid import inverse_frequencies
 
 from tests import strategies as S
 
-# ---- phase coverage -----------------------------------------------------------------------------------------------
+# ---- phase coverage --------------------------------------------------------------------------------------------------
 
 
 def test_coverage_definitions_on_a_hand_example():
@@ -94,7 +94,7 @@ def test_linear_never_leaves_the_trained_range_up_to_s_L0(width, base, s, L0):
     assert cov.ood_pairs == ()
 
 
-# ---- critical dimension and cosine sums ---------------------------------------------------------------------------
+# ---- critical dimension and cosine sums ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -121,7 +121,7 @@ def test_cosine_sums_and_first_negative():
     assert first_negative_cosine_sum(theta, first - 1) is None
 
 
-# ---- base bound ---------------------------------------------------------------------------------------------------
+# ---- base bound ------------------------------------------------------------------------------------------------------
 
 
 def test_base_bound_matches_men_et_al_and_holds_where_it_says():
@@ -154,7 +154,7 @@ def test_base_bound_edges_and_bad_input():
         base_bound(15, 10)
 
 
-# ---- the report ---------------------------------------------------------------------------------------------------
+# ---- the report ------------------------------------------------------------------------------------------------------
 
 
 def test_report_as_dict_is_json():
@@ -179,7 +179,7 @@ def test_report_bad_input():
         diagnose(RopeScaling(32), target=20)
 
 
-# ---- the command --------------------------------------------------------------------------------------------------
+# ---- the command -----------------------------------------------------------------------------------------------------
 
 LLAMA31 = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072, "rope_theta": 500000.0,
            "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,

@@ -1,4 +1,4 @@
-r"""Context extension (issue 9): ``rope_inv_freq`` against transformers' formulas (golden float64 values and, where
+r"""Context extension: ``rope_inv_freq`` against transformers' formulas (golden float64 values and, where
 torch and transformers are installed, the live implementation), against its mpmath twin, at every boundary, on bad
 input, and Hypothesis properties of each rule."""
 
@@ -243,7 +243,7 @@ def _config(name: str) -> dict:
     return CONFIGS[_CONFIG_OF.get(name, name)]
 
 
-# ---- agreement with transformers ----------------------------------------------------------------------------------
+# ---- agreement with transformers -------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", list(GOLDEN))
@@ -298,7 +298,7 @@ def test_live_transformers_float64_and_float32(name):
     np.testing.assert_allclose(ours, theirs32, rtol=HF_FLOAT32_RTOL, atol=0)
 
 
-# ---- the mpmath twin ----------------------------------------------------------------------------------------------
+# ---- the mpmath twin -------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", list(GOLDEN))
@@ -323,7 +323,7 @@ def test_mpmath_twin_is_exact_where_the_formula_is_rational():
         assert abs(inv[-1] * 4 / mpmath.mpf(10000) ** (-mpmath.mpf(6) / 8) - 1) < mpmath.mpf(10) ** -45
 
 
-# ---- boundaries ---------------------------------------------------------------------------------------------------
+# ---- boundaries ------------------------------------------------------------------------------------------------------
 
 _WITH_FACTOR_1 = [
     {"rope_type": "linear", "factor": 1.0},
@@ -500,7 +500,7 @@ def test_llama3_bands_on_llama31():
     assert not np.array_equal(inv_freq, theta)
 
 
-# ---- configurations -----------------------------------------------------------------------------------------------
+# ---- configurations --------------------------------------------------------------------------------------------------
 
 
 def test_from_config_reads_each_format():
@@ -573,7 +573,7 @@ def test_from_config_bad_input(config, fragment):
         rope_scaling_from_config(config)
 
 
-# ---- issue 17: configs read as transformers reads them ------------------------------------------------------------
+# ---- configs read as transformers reads them -------------------------------------------------------------------------
 
 _LLAMA4_TEXT = {
     "model_type": "llama4_text", "head_dim": 128, "hidden_size": 5120, "num_attention_heads": 40,
@@ -689,7 +689,7 @@ def test_regression_config_live_agreement_with_transformers(config, layer_type):
     assert af == pytest.approx(their_af, rel=HF_FLOAT64_RTOL)
 
 
-# ---- bad input ----------------------------------------------------------------------------------------------------
+# ---- bad input -------------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -794,7 +794,7 @@ def test_null_values_count_as_absent_and_every_key_is_documented():
     assert RopeScaling(8).as_dict()["d"] == 8
 
 
-# ---- properties (strategies: tests/strategies.py, "context extension") --------------------------------------------
+# ---- properties (strategies: tests/strategies.py, "context extension") -----------------------------------------------
 
 
 @given(S.scaling_widths, S.bases, S.scaling_factors)
@@ -860,7 +860,7 @@ def test_every_rule_agrees_with_its_mpmath_twin(data):
     assert inv_freq.shape == (cfg.d // 2,) and inv_freq.dtype == np.float64
 
 
-# ---- issue 17, what was left: proportional RoPE, per-layer head widths, the layer types the reader knows ---------
+# ---- proportional RoPE, per-layer head widths, the layer types the reader knows --------------------------------------
 
 
 GEMMA4_TEXT = {

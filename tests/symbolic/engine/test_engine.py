@@ -24,7 +24,7 @@ def ident(steps, **kw):
     return Theorem("t", "test", "test", "test", tuple(steps), **kw)
 
 
-# ---- strategies: every one is an equivalence ---------------------------------------------------------------------
+# ---- strategies: every one is an equivalence -------------------------------------------------------------------------
 
 #: Expressions at the places where careless rewriting goes wrong: branch cuts of sqrt/log/powers, signs, complex
 #: arguments, sums and piecewise functions.
@@ -48,7 +48,7 @@ BRANCH_CUT_CORPUS = [
     (x**2 - 1) / (x - 1),
     sp.Sum(sp.sqrt(q[i] ** 2), (i, 0, h - 1)),
     sp.Piecewise((x, x < y), (y, True)) + sp.Piecewise((1, x < y), (0, True)),
-    # issue 16: conjugates of powers on their branch cut (SymPy's expand_complex made conj(w^a) = conj(w)^a)
+    # conjugates of powers on their branch cut (SymPy's expand_complex made conj(w^a) = conj(w)^a)
     sp.conjugate((-2) ** (sp.Symbol("k", integer=True) / 2)),
     sp.conjugate(sp.sqrt(x)),
     sp.conjugate(x**u),
@@ -150,7 +150,7 @@ def test_summation_variables_carry_only_what_the_limits_imply():
     assert reduce_difference(t, sp.Sum(sp.log(k) + sp.log(k + 4), (k, 1, 3)), ("expand",)) == 0
 
 
-# ---- claims: checks fail independently; failures are reported ---------------------------------------------------
+# ---- claims: checks fail independently; failures are reported --------------------------------------------------------
 
 
 def test_symbolic_and_numeric_checks_fail_independently():
@@ -226,7 +226,7 @@ def test_fact_compares_plain_values_and_its_wrong_variant_changes_the_computatio
     assert wrong.claim == fact.claim and not wrong.verify().ok
 
 
-# ---- relations ----------------------------------------------------------------------------------------------------
+# ---- relations -------------------------------------------------------------------------------------------------------
 
 
 def test_regression_strict_claim_from_an_equality_step():
@@ -285,7 +285,7 @@ def test_log_sides_and_given_facts_prove_a_strict_inequality():
     assert step.check_symbolic((sp.Q.gt(b, 1),))
 
 
-# ---- the numeric line -----------------------------------------------------------------------------------------------
+# ---- the numeric line ------------------------------------------------------------------------------------------------
 
 
 class Spy(Kernel):
@@ -416,7 +416,7 @@ def test_perturbed_intermediate_expressions_are_rejected():
     assert not r.ok and not r.steps[0].ok and not r.steps[1].ok
 
 
-# ---- definitions -------------------------------------------------------------------------------------------------
+# ---- definitions -----------------------------------------------------------------------------------------------------
 
 
 def test_definitions_check_that_the_code_computes_the_formula():

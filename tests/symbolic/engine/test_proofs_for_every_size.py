@@ -1,4 +1,4 @@
-r"""Issue 16, "prove what is computed today": the results that were stated or computed for a few sizes are proved
+r"""Prove what is computed: the results that were stated or computed for a few sizes are proved
 for every size, through named lemmas (symbolic/lemmas.py) and the engine pieces they need (a finite ``Maximum``,
 re-indexing by a ``PermutationMap``, squaring both sides, splitting a sum's last term, citing a lemma inside a
 context). Each piece is tested on what it must refuse as much as on what it proves."""
@@ -24,7 +24,7 @@ h = sp.IndexedBase("h", complex=True)
 x = sp.IndexedBase("x", real=True)
 
 
-# ---- the three results, proved for every size -----------------------------------------------------------------
+# ---- the three results, proved for every size ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -58,7 +58,7 @@ def test_the_proofs_cite_the_lemmas():
     assert cited["extension-pi-second-derivative-bound"] == {"triangle inequality for finite complex sums"}
 
 
-# ---- the lemmas ---------------------------------------------------------------------------------------------------
+# ---- the lemmas ------------------------------------------------------------------------------------------------------
 
 
 def test_the_complex_triangle_inequality_is_proved_for_every_n_and_a_reversed_bound_is_not():
@@ -108,7 +108,7 @@ def test_regression_beside_adds_the_same_term_to_both_sides_only():
     assert not one_side.check_symbolic()
 
 
-# ---- Maximum --------------------------------------------------------------------------------------------------------
+# ---- Maximum ---------------------------------------------------------------------------------------------------------
 
 
 def test_a_term_is_at_most_the_maximum_over_a_range_that_contains_it():
@@ -186,7 +186,7 @@ def test_a_permutation_is_a_bijection_numerically():
         PermutationMap.numeric(3, 3)
 
 
-# ---- the other strategies ---------------------------------------------------------------------------------------
+# ---- the other strategies --------------------------------------------------------------------------------------------
 
 
 def test_regression_square_sides_needs_both_sides_nonnegative():

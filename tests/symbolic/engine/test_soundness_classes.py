@@ -1,4 +1,4 @@
-r"""Issue 16: the engine stays sound on claims nobody here wrote. One regression test per soundness class
+r"""The engine stays sound on claims nobody here wrote. One regression test per soundness class
 (``test_regression_<class>``) and a corpus of false claims written through the public API, the way a user writes
 them: every one is rejected, and none by the symbolic line saying true. True claims the engine used to reject
 (nested sums, a symbol beside an IndexedBase of the same name) verify.
@@ -51,7 +51,7 @@ def fact(id_, claim, value):
     )
 
 
-# ---- user kernels (class 3 and 7) ------------------------------------------------------------------------------
+# ---- user kernels (class 3 and 7) ------------------------------------------------------------------------------------
 
 
 def user_kernel(name, definition, code, nargs=1):
@@ -368,7 +368,7 @@ TRUE: list = [
 ]
 
 
-# (9) the primitives of the proofs for every size (issue 16, second part): Maximum, PermutationMap, square_sides,
+# (9) the primitives of the proofs for every size: Maximum, PermutationMap, square_sides,
 # congruence, the numeric derivative
 _z9 = sp.IndexedBase("z", complex=True)
 _h9 = sp.IndexedBase("h", complex=True)
@@ -435,7 +435,7 @@ def test_true_claims_with_nested_sums_and_shared_names_verify(claim):
     assert r.numeric == "agree", r.as_dict()
 
 
-# ---- one regression test per class -------------------------------------------------------------------------------
+# ---- one regression test per class -----------------------------------------------------------------------------------
 
 
 def test_regression_summation_ranges_assumed_forward():
