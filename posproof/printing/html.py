@@ -1,19 +1,23 @@
 r"""HTML of claims: :func:`blocks_html` writes blocks with a math callback, :class:`PageMath` collects a page's
-formulas and fills in their rendering: KaTeX's (:func:`katex_render`) when Node.js and the katex package are
-there, else MathML (:func:`mathml_render`, pure Python, which browsers set natively), so that a plain
-``pip install`` exports HTML. :func:`claim_html` is one claim as a fragment. :func:`katex_dir` finds the KaTeX
-package and :func:`katex_css` inlines its stylesheet.
+formulas and fills in their rendering: KaTeX's (:func:`katex_render`: one Node.js process for every page and claim a
+Python process renders) when Node.js and the katex package are there, else MathML (:func:`mathml_render`, pure
+Python, which browsers set natively), so that a plain ``pip install`` exports HTML. :func:`claim_html` is one claim
+as a fragment. :func:`katex_dir` finds the KaTeX package and :func:`katex_css` inlines its stylesheet.
 """
 
 from __future__ import annotations
 
+import atexit
 import base64
+import functools
 import html
 import json
 import os
 import re
 import shutil
 import subprocess
+import tempfile
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -26,43 +30,68 @@ class OutputError(Exception):
     user."""
 
 
-#: Reads ``[[tex, display], ...]`` as JSON on stdin, writes ``[{"html": ..., "error": ...}, ...]``: KaTeX's
-#: rendering of each formula (an error is rendered as KaTeX's error element and reported).
+#: The KaTeX worker: reads one request a line on stdin, ``[[tex, display], ...]`` as JSON, and answers each with one
+#: line, ``[{"html": ..., "error": ...}, ...]``: KaTeX's rendering of each formula (an error is rendered as KaTeX's
+#: error element and reported). It exits when stdin closes; anything else it cannot do ends it with a message on
+#: stderr.
 KATEX_SCRIPT = r"""
 const katex = require(process.env.POSPROOF_KATEX_MODULE);
-let input = "";
-process.stdin.on("data", (c) => (input += c));
-process.stdin.on("end", () => {
-  const out = JSON.parse(input).map(([tex, display]) => {
-    const opts = { displayMode: display, strict: "error", output: "html", trust: false };
-    try {
-      return { html: katex.renderToString(tex, { ...opts, throwOnError: true }), error: null };
-    } catch (e) {
-      const shown = katex.renderToString(tex, { ...opts, throwOnError: false, strict: "ignore" });
-      return { html: shown, error: String(e.message) };
-    }
-  });
-  process.stdout.write(JSON.stringify(out));
+const render = ([tex, display]) => {
+  const opts = { displayMode: display, strict: "error", output: "html", trust: false };
+  try {
+    return { html: katex.renderToString(tex, { ...opts, throwOnError: true }), error: null };
+  } catch (e) {
+    const shown = katex.renderToString(tex, { ...opts, throwOnError: false, strict: "ignore" });
+    return { html: shown, error: String(e.message) };
+  }
+};
+let pending = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+  let nl = chunk.indexOf("\n");
+  if (nl < 0) {
+    pending += chunk;
+    return;
+  }
+  let text = pending + chunk;
+  nl += pending.length;
+  while (nl >= 0) {
+    process.stdout.write(JSON.stringify(JSON.parse(text.slice(0, nl)).map(render)) + "\n");
+    text = text.slice(nl + 1);
+    nl = text.indexOf("\n");
+  }
+  pending = text;
 });
 """
 
 
 def katex_dir() -> Path | None:
     r"""The KaTeX package (``node_modules/katex``): ``$POSPROOF_KATEX``, the one installed for the tests in a
-    source checkout (``tests/katex``), or npm's global one."""
-    candidates = []
-    if os.environ.get("POSPROOF_KATEX"):
-        candidates.append(Path(os.environ["POSPROOF_KATEX"]))
+    source checkout (``tests/katex``), or npm's global one; looked up once per process (and value of
+    ``$POSPROOF_KATEX``)."""
+    return _katex_dir(os.environ.get("POSPROOF_KATEX") or None)
+
+
+@functools.cache
+def _katex_dir(env: str | None) -> Path | None:
+    candidates = [Path(env)] if env else []
     candidates.append(Path(__file__).resolve().parents[2] / "tests" / "katex" / "node_modules" / "katex")
+    found = next((c for c in candidates if (c / "dist" / "katex.min.css").exists()), None)
+    if found is not None:
+        return found
+    root = _npm_global_root()  # asking npm takes a moment: only when the others are not there
+    return root / "katex" if root is not None and (root / "katex" / "dist" / "katex.min.css").exists() else None
+
+
+def _npm_global_root() -> Path | None:
     npm = shutil.which("npm")
-    if npm:
-        try:
-            root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, timeout=30).stdout.strip()
-            if root:
-                candidates.append(Path(root) / "katex")
-        except (OSError, subprocess.SubprocessError):
-            pass
-    return next((c for c in candidates if (c / "dist" / "katex.min.css").exists()), None)
+    if npm is None:
+        return None
+    try:
+        root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(root) if root else None
 
 
 KATEX_MISSING = (
@@ -70,25 +99,100 @@ KATEX_MISSING = (
     "`npm ci --prefix tests/katex` in a source checkout, `npm install -g katex`, or POSPROOF_KATEX=DIR"
 )
 
+#: Seconds KaTeX may take for one request (a page or a claim) before its worker is stopped.
+KATEX_TIMEOUT = 600
+
+
+class _KatexWorker:
+    r"""One Node.js process running :data:`KATEX_SCRIPT`, kept for the process that started it: each request is
+    one line of JSON in, one line out."""
+
+    def __init__(self, node: str, kdir: Path):
+        self.key = (node, kdir)
+        self.owner = os.getpid()
+        self.stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            [node, "-e", KATEX_SCRIPT],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+            env=dict(os.environ, POSPROOF_KATEX_MODULE=str(kdir)),
+        )
+
+    def request(self, formulas: list[tuple[str, bool]]) -> list[dict] | None:
+        r"""KaTeX's answer, or ``None`` when the worker failed (it is then of no more use: :meth:`close` it)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        watchdog = threading.Timer(KATEX_TIMEOUT, self.proc.kill)
+        watchdog.start()
+        try:
+            self.proc.stdin.write((json.dumps(formulas) + "\n").encode())
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except OSError:  # the worker has gone (a broken pipe)
+            line = b""
+        finally:
+            watchdog.cancel()
+        return json.loads(line) if line.endswith(b"\n") else None
+
+    def close(self) -> str:
+        r"""End the worker (its stdin closed, so that it exits; stopped if it does not); the last line it wrote on
+        stderr, as a list (empty when there is none)."""
+        if self.owner != os.getpid():
+            return "[]"  # a forked child's copy: the worker belongs to the parent
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                if f is not None:
+                    f.close()
+            except OSError:
+                pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.stderr.seek(0)
+        said = self.stderr.read().decode(errors="replace").strip().splitlines()[-1:]
+        self.stderr.close()
+        return str(said)
+
+
+_worker: _KatexWorker | None = None
+_worker_lock = threading.Lock()
+#: Workers inherited through a fork: they belong to the parent, so they are kept (neither used nor collected).
+_inherited: list[_KatexWorker] = []
+
+
+@atexit.register
+def _close_worker() -> None:
+    global _worker
+    with _worker_lock:
+        if _worker is not None:
+            _worker.close()
+            _worker = None
+
 
 def katex_render(formulas: list[tuple[str, bool]]) -> list[dict]:
-    r"""Each ``(tex, display)`` rendered by KaTeX: ``{"html": ..., "error": message or None}``."""
+    r"""Each ``(tex, display)`` rendered by KaTeX: ``{"html": ..., "error": message or None}``. One Node.js
+    process serves every call in a Python process: started on the first, ended at exit."""
+    global _worker
     node, kdir = shutil.which("node"), katex_dir()
     if node is None or kdir is None:
         raise OutputError(KATEX_MISSING)
-    env = dict(os.environ, POSPROOF_KATEX_MODULE=str(kdir))
-    proc = subprocess.run(
-        [node, "-e", KATEX_SCRIPT],
-        input=json.dumps(formulas),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise OutputError(f"KaTeX (node) failed: {proc.stderr.strip().splitlines()[-1:]}")
-    return json.loads(proc.stdout)
+    with _worker_lock:
+        if _worker is not None and _worker.owner != os.getpid():
+            _inherited.append(_worker)
+            _worker = None
+        if _worker is not None and (_worker.key != (node, kdir) or _worker.proc.poll() is not None):
+            _worker.close()
+            _worker = None
+        if _worker is None:
+            _worker = _KatexWorker(node, kdir)
+        rendered = _worker.request(formulas)
+        if rendered is None:
+            why = _worker.close()
+            _worker = None
+            raise OutputError(f"KaTeX (node) failed: {why}")
+    return rendered
 
 
 def katex_available() -> bool:
@@ -116,8 +220,10 @@ def mathml_render(formulas: list[tuple[str, bool]]) -> list[dict]:
     return out
 
 
+@functools.lru_cache(maxsize=4)
 def katex_css(kdir: Path) -> str:
-    r"""KaTeX's stylesheet with its WOFF2 fonts inlined as data URIs (the other font formats dropped)."""
+    r"""KaTeX's stylesheet with its WOFF2 fonts inlined as data URIs (the other font formats dropped); read once
+    per process."""
     css = (kdir / "dist" / "katex.min.css").read_text(encoding="utf-8")
 
     def inline(m: re.Match) -> str:
