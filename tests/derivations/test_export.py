@@ -1,14 +1,21 @@
-r"""``posproof export`` (issue 12): deterministic, atomic, safe; the LaTeX document compiles with no overfull box."""
+r"""``posproof export`` (issue 12): deterministic, atomic, safe; the LaTeX document compiles with no overfull box.
+
+The exports inspected are made once per test process (:mod:`tests.exports`); the tests of where an export writes
+serve its build from them (the ``serve_build`` fixture)."""
 
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from posproof.derivations import export
 from posproof.derivations.cli import main
+
+from tests import exports
+
+#: On one pytest-xdist worker (``--dist loadgroup``), which makes each export once.
+pytestmark = pytest.mark.xdist_group("exports")
 
 
 def run(capsys, *argv):
@@ -23,48 +30,50 @@ def _tree(root: Path) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("fmt", ["tex", "md", "json", "text"])
 def test_export_is_byte_identical_on_rerun(capsys, tmp_path, fmt):
-    assert run(capsys, "export", "--format", fmt, "--out", str(tmp_path / "a"))[0] == 0
-    assert run(capsys, "export", "--format", fmt, "--out", str(tmp_path / "b"))[0] == 0
-    first = _tree(tmp_path / "a")
-    assert first == _tree(tmp_path / "b")
-    assert run(capsys, "export", "--format", fmt, "--out", str(tmp_path / "a"))[0] == 0  # again, in place
-    assert _tree(tmp_path / "a") == first
-    assert not [p for p in (tmp_path / "a").rglob(".*") if p.name != export.MARKER], "temporary files left behind"
+    first = _tree(exports.tree(fmt))  # the session's export, into a fresh directory
+    again = exports.copy_tree(fmt, tmp_path / "again")
+    assert run(capsys, "export", "--format", fmt, "--out", str(again))[0] == 0  # a fresh export, in place
+    assert _tree(again) == first
+    for out in (exports.tree(fmt), again):
+        assert not [p for p in out.rglob(".*") if p.name != export.MARKER], "temporary files left behind"
 
 
-def test_refuses_a_directory_it_did_not_write_unless_forced(capsys, tmp_path):
+def test_refuses_a_directory_it_did_not_write_unless_forced(capsys, tmp_path, serve_build):
+    serve_build("md")
     (tmp_path / "notes.txt").write_text("mine")
     code, out, err = run(capsys, "export", "--format", "md", "--out", str(tmp_path))
     assert code == 2 and out == "" and err.count("\n") == 1 and "--force" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
-    code, _, _ = run(capsys, "export", "--format", "md", "--out", str(tmp_path), "--force", "--no-figures")
+    code, _, _ = run(capsys, "export", "--format", "md", "--out", str(tmp_path), "--force")
     assert code == 0 and (tmp_path / "notes.txt").read_text() == "mine" and (tmp_path / "index.md").exists()
     assert "index.md" in json.loads((tmp_path / export.MARKER).read_text())["files"]
 
 
-def test_reexport_replaces_its_own_files_and_removes_stale_ones(capsys, tmp_path):
-    assert run(capsys, "export", "--format", "md", "--out", str(tmp_path), "--no-figures")[0] == 0
+def test_reexport_replaces_its_own_files_and_removes_stale_ones(capsys, tmp_path, serve_build):
+    serve_build("md")
+    assert run(capsys, "export", "--format", "md", "--out", str(tmp_path))[0] == 0
     marker = json.loads((tmp_path / export.MARKER).read_text())
     (tmp_path / "old-topic.md").write_text("from an older export")
     (tmp_path / export.MARKER).write_text(json.dumps({"files": marker["files"] + ["old-topic.md"]}))
-    assert run(capsys, "export", "--format", "md", "--out", str(tmp_path), "--no-figures")[0] == 0
+    assert run(capsys, "export", "--format", "md", "--out", str(tmp_path))[0] == 0
     assert not (tmp_path / "old-topic.md").exists()
 
 
-def test_an_empty_or_missing_directory_needs_no_force(capsys, tmp_path):
+def test_an_empty_or_missing_directory_needs_no_force(capsys, tmp_path, serve_build):
+    serve_build("json")
     (tmp_path / "empty").mkdir()
     assert run(capsys, "export", "--format", "json", "--out", str(tmp_path / "empty"))[0] == 0
     assert run(capsys, "export", "--format", "json", "--out", str(tmp_path / "new" / "dir"))[0] == 0
 
 
-def test_markdown_export_has_math_an_index_and_figures(capsys, tmp_path):
+def test_markdown_export_has_math_an_index_and_figures():
     pytest.importorskip("matplotlib")
-    assert run(capsys, "export", "--format", "md", "--out", str(tmp_path))[0] == 0
-    rope = (tmp_path / "rope.md").read_text()
+    out = exports.tree("md")
+    rope = (out / "rope.md").read_text()
     assert "$$\n\\left(R_{m} q\\right)^{T} \\left(R_{n} k\\right) = q^{T} R_{n-m} k\n$$" in rope
     assert "![RoPE long-term decay and its bound](figures/rope-decay.svg)" in rope
-    assert (tmp_path / "figures" / "rope-decay.svg").read_bytes().startswith(b"<?xml")
-    index = (tmp_path / "index.md").read_text()
+    assert (out / "figures" / "rope-decay.svg").read_bytes().startswith(b"<?xml")
+    index = (out / "index.md").read_text()
     assert "## References" in index and "[Rotary position embedding (RoPE)](rope.md)" in index
 
 
@@ -90,20 +99,6 @@ def test_markdown_table_as_html():
 OVERFULL_PT = 1.0
 
 
-def compile_latex(directory: Path) -> str:
-    r"""The README's command, pdflatex twice (contents and references), the final log."""
-    for _ in range(2):
-        proc = subprocess.run(
-            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "posproof.tex"],
-            cwd=directory,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert proc.returncode == 0, proc.stdout[-3000:]
-    return (directory / "posproof.log").read_text(errors="replace")
-
-
 def overfull_boxes(log: str) -> list[float]:
     return [float(x) for x in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)", log)]
 
@@ -111,9 +106,8 @@ def overfull_boxes(log: str) -> list[float]:
 @pytest.mark.skipif(
     shutil.which("pdflatex") is None, reason="pdflatex not installed (apt-get install texlive-latex-base)"
 )
-def test_the_document_compiles_with_no_overfull_box_and_no_undefined_reference(capsys, tmp_path):
-    assert run(capsys, "export", "--format", "tex", "--out", str(tmp_path))[0] == 0
-    log = compile_latex(tmp_path)
+def test_the_document_compiles_with_no_overfull_box_and_no_undefined_reference():
+    directory, log = exports.compiled_latex()  # the README's command: pdflatex twice (contents and references)
     wide = [w for w in overfull_boxes(log) if w > OVERFULL_PT]
     assert not wide, f"{len(wide)} overfull boxes wider than {OVERFULL_PT}pt: {wide}"
     assert "undefined" not in log.lower(), [line for line in log.splitlines() if "ndefined" in line]
@@ -122,9 +116,9 @@ def test_the_document_compiles_with_no_overfull_box_and_no_undefined_reference(c
     assert underfull <= MAX_UNDERFULL, f"{underfull} underfull boxes"
     pages = int(re.search(r"Output written on posproof\.pdf \((\d+) pages", log).group(1))
     assert pages >= 20
-    tex = (tmp_path / "posproof.tex").read_text()
+    tex = (directory / "posproof.tex").read_text()
     assert "\\tableofcontents" in tex and "\\section*{References}" in tex
-    assert "\\includegraphics" in (tmp_path / "sinusoidal.tex").read_text()
+    assert "\\includegraphics" in (directory / "sinusoidal.tex").read_text()
 
 
 #: Underfull boxes the document may have: none (paragraphs with code are set ragged right, so a long code name does
@@ -138,8 +132,7 @@ def test_the_readme_gives_the_command_the_test_compiles_with():
 
 
 def _latex_export() -> dict[str, str]:
-    files, _ = export.build("latex")
-    return {name: data.decode() for name, data in files.items() if name.endswith(".tex")}
+    return exports.text_files("latex")
 
 
 def test_every_figure_is_referenced_and_set_in_its_section():
@@ -175,9 +168,7 @@ def test_the_bibliography_lists_each_work_once_with_its_arxiv_id_or_url():
 def test_no_python_repr_nor_escaped_caret_in_any_export():
     bad = ("np.float64(", "mpf(", "\\^{}", "array(", "Decimal(")
     for fmt in ("latex", "markdown", "text", "json"):
-        files, _ = export.build(fmt, with_figures=False)
-        for name, data in files.items():
-            text = data.decode()
+        for name, text in exports.text_files(fmt).items():
             found = [b for b in bad if b in text]
             assert not found, (fmt, name, found)
 

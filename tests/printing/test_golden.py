@@ -2,6 +2,7 @@ r"""The printed LaTeX of every derivation is pinned: a change to a formula shows
 
 After an intended change run ``make golden`` and review the diff of ``tests/golden/``."""
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,15 @@ from tests.claims import BY_ID, IDS
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
+@functools.cache
+def latex(claim_id: str) -> str:
+    r"""The claim's LaTeX, printed once for both tests."""
+    return render(BY_ID[claim_id], "latex")
+
+
 @pytest.mark.parametrize("claim_id", IDS)
 def test_latex_matches_golden(claim_id, update_golden):
-    text = render(BY_ID[claim_id], "latex")
+    text = latex(claim_id)
     path = GOLDEN / f"{claim_id}.tex"
     if update_golden or not path.exists():
         GOLDEN.mkdir(exist_ok=True)
@@ -31,5 +38,5 @@ def test_no_orphan_golden_files():
 
 @pytest.mark.parametrize("claim_id", IDS)
 def test_latex_is_ascii_so_any_tex_engine_compiles_it(claim_id):
-    text = render(BY_ID[claim_id], "latex")
+    text = latex(claim_id)
     assert text.isascii(), sorted({ch for ch in text if not ch.isascii()})

@@ -1,17 +1,20 @@
 r"""Every formula of every export parses under KaTeX (Node.js), and the HTML page shows no KaTeX error in
 headless Chromium (issue 12). Skipped, with the reason, where Node.js and KaTeX or Chromium are missing;
-``.ci/run`` installs them."""
+``.ci/run`` installs them. The exports are the session's (:mod:`tests.exports`)."""
 
 import re
 import shutil
 import subprocess
 
 import pytest
-from posproof.derivations import export
 from posproof.symbolic import registry
 
 from posproof.printing import html as katex
 from posproof.printing.blocks import blocks, math_of
+from tests import exports
+
+#: On one pytest-xdist worker (``--dist loadgroup``) with the other tests of the exports, which makes each once.
+pytestmark = pytest.mark.xdist_group("exports")
 
 needs_katex = pytest.mark.skipif(
     shutil.which("node") is None or katex.katex_dir() is None,
@@ -25,9 +28,7 @@ def exported_formulas() -> list[tuple[str, bool]]:
     for c in registry.all():
         forms += math_of(blocks(c))
     for fmt in ("markdown", "latex"):
-        files, _ = export.build(fmt, with_figures=False)
-        for data in files.values():
-            text = data.decode()
+        for text in exports.text_files(fmt).values():
             if fmt == "markdown":
                 forms += [(m, True) for m in re.findall(r"^\$\$\n(.*?)\n\$\$$", text, re.S | re.M)]
                 forms += [(m, False) for m in re.findall(r"(?<![\\$])\$([^$\n]+?)\$(?!\$)", text)]
@@ -55,9 +56,29 @@ def test_katex_reports_a_formula_it_cannot_parse():
 
 
 @needs_katex
-def test_html_page_is_self_contained(tmp_path):
-    files, _ = export.build("html", with_figures=False)
-    page = files["posproof.html"].decode()
+def test_one_node_process_serves_every_call_and_a_stopped_one_is_replaced():
+    katex.katex_render([("x", False)])
+    worker = katex._worker
+    assert katex.katex_render([("y", True)])[0]["error"] is None and katex._worker is worker
+    worker.proc.kill()
+    worker.proc.wait()
+    assert katex.katex_render([("z", False)])[0]["error"] is None and katex._worker is not worker
+
+
+@needs_katex
+def test_a_katex_that_cannot_start_is_reported(monkeypatch, tmp_path):
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "katex.min.css").write_text("")  # a stylesheet, but no katex module
+    monkeypatch.setenv("POSPROOF_KATEX", str(tmp_path))
+    with pytest.raises(katex.OutputError, match=r"KaTeX \(node\) failed"):
+        katex.katex_render([("x", False)])
+    monkeypatch.delenv("POSPROOF_KATEX")
+    assert katex.katex_render([("x", False)])[0]["error"] is None  # the real one again
+
+
+@needs_katex
+def test_html_page_is_self_contained():
+    page = exports.files("html")["posproof.html"].decode()
     assert "<script" not in page and "<link" not in page and "url(fonts/" not in page
     assert "data:font/woff2;base64," in page and page.count('class="katex"') > 500
     assert "katex-error" not in page
@@ -66,9 +87,7 @@ def test_html_page_is_self_contained(tmp_path):
 @needs_katex
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Chromium needed: apt-get install chromium")
 def test_html_page_renders_in_chromium_without_katex_errors(tmp_path):
-    files, _ = export.build("html", with_figures=True)
-    page = tmp_path / "posproof.html"
-    page.write_bytes(files["posproof.html"])
+    page = exports.tree("html") / "posproof.html"
     proc = subprocess.run(
         [
             "chromium",
