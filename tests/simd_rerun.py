@@ -6,12 +6,19 @@ this CPU switched off (``NPY_DISABLE_CPU_FEATURES``; on an AVX-512 machine that 
 and writes every deterministic output (the exports, golden vectors, the rules table, the annotations, each
 derivation, the figures) once with and once without them: any difference fails.
 
+Two interpreters, one per environment: this one writes every output (each command run in-process), then one with
+those SIMD paths switched off writes them again and runs the tests (``python -m tests.simd_rerun --emit DIR
+--tests``).
+
 ``python -m tests.simd_rerun`` from the repository root; exit 0 when nothing differs.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import filecmp
+import io
 import os
 import subprocess
 import sys
@@ -40,23 +47,33 @@ COMMANDS = (
     ("annotate", ["annotate", "--format", "md"]),
 )
 
+#: What :func:`emit` writes for each command, beside its output directory ``out``: what it printed.
+STDOUT = "stdout"
+#: The exit status of the tests, written by ``--emit DIR --tests`` into ``DIR``.
+TESTS_RC = "tests-rc"
+
 
 def simd_features() -> list[str]:
     r"""The SIMD features NumPy dispatches to on this CPU (beyond its compiled-in baseline)."""
-    code = (
-        "from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f;"
-        "print(' '.join(x for x in d if f.get(x)))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    return out.split()
+    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+
+    return [x for x in __cpu_dispatch__ if __cpu_features__.get(x)]
 
 
-def _run(args: list[str], env: dict, out: Path) -> bytes:
-    cmd = [sys.executable, "-m", "posproof.derivations.cli", *[a.format(out=out) for a in args]]
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, timeout=900, check=False)
-    if proc.returncode != 0:
-        raise SystemExit(f"simd-rerun: {' '.join(args)} failed:\n{proc.stderr.decode()}")
-    return proc.stdout
+def emit(directory: Path) -> None:
+    r"""Run every command of :data:`COMMANDS` in this process: ``directory/NAME/out`` is its output directory (the
+    same path in both environments: commands print where they wrote), ``directory/NAME/stdout`` what it printed."""
+    from posproof.derivations.cli import main
+
+    for name, args in COMMANDS:
+        out = directory / name / "out"
+        out.parent.mkdir(parents=True)
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            code = main([a.format(out=out) for a in args])
+        if code != 0:
+            raise SystemExit(f"simd-rerun: {' '.join(args)} failed:\n{stderr.getvalue()}")
+        (directory / name / STDOUT).write_bytes(stdout.getvalue().encode())
 
 
 def _tree_differences(a: Path, b: Path) -> list[str]:
@@ -69,36 +86,54 @@ def _tree_differences(a: Path, b: Path) -> list[str]:
     return out
 
 
-def main() -> int:
+def compare() -> int:
     features = simd_features()
     if not features:
         print("simd-rerun: NumPy dispatches to no SIMD path on this CPU; nothing to switch off")
         return 0
-    plain = dict(os.environ)
-    narrow = plain | {"NPY_DISABLE_CPU_FEATURES": " ".join(features)}
-    print(f"simd-rerun: NPY_DISABLE_CPU_FEATURES={' '.join(features)}")
-    tests = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *TESTS], cwd=ROOT, env=narrow
-    )
-    problems = [] if tests.returncode == 0 else ["the golden and determinism tests fail without those SIMD paths"]
+    narrow = dict(os.environ) | {"NPY_DISABLE_CPU_FEATURES": " ".join(features)}
+    print(f"simd-rerun: NPY_DISABLE_CPU_FEATURES={' '.join(features)}", flush=True)
+    problems = []
     with tempfile.TemporaryDirectory(prefix="posproof-simd-") as tmp:
-        for name, args in COMMANDS:
-            out = Path(tmp) / name / "out"  # one path for both runs: commands print where they wrote
-            a, b = Path(tmp) / name / "wide", Path(tmp) / name / "narrow"
-            out_a = _run(args, plain, out)
-            if out.exists():
-                out.rename(a)
-            out_b = _run(args, narrow, out)
-            if out.exists():
-                out.rename(b)
-            if out_a != out_b:
+        work, wide, narrowed = Path(tmp) / "work", Path(tmp) / "wide", Path(tmp) / "narrow"
+        emit(work)  # this process is the plain environment
+        work.rename(wide)
+        cmd = [sys.executable, "-m", "tests.simd_rerun", "--emit", str(work), "--tests"]
+        proc = subprocess.run(cmd, cwd=ROOT, env=narrow, timeout=3600, check=False)
+        if proc.returncode != 0:
+            raise SystemExit(f"simd-rerun: the run without those SIMD paths failed (exit {proc.returncode})")
+        work.rename(narrowed)
+        if (narrowed / TESTS_RC).read_text().strip() != "0":
+            problems.append("the golden and determinism tests fail without those SIMD paths")
+        for name, _ in COMMANDS:
+            a, b = wide / name, narrowed / name
+            if (a / STDOUT).read_bytes() != (b / STDOUT).read_bytes():
                 problems.append(f"{name}: the printed output differs")
-            if a.exists() or b.exists():
-                problems += [f"{name}: {d}" for d in _tree_differences(a, b)]
+            if (a / "out").exists() or (b / "out").exists():
+                problems += [f"{name}: {d}" for d in _tree_differences(a / "out", b / "out")]
     for p in problems:
         print(f"simd-rerun: {p}")
     print(f"simd-rerun: {len(COMMANDS)} outputs compared, {len(problems)} differences")
     return 1 if problems else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.simd_rerun", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--emit", metavar="DIR", help="only write every output into DIR (in this environment)")
+    parser.add_argument("--tests", action="store_true", help="with --emit: then run the tests, their status in DIR")
+    args = parser.parse_args(argv)
+    if args.emit is None:
+        return compare()
+    directory = Path(args.emit)
+    emit(directory)
+    if args.tests:
+        import pytest
+
+        os.chdir(ROOT)
+        sys.stdout.flush()
+        code = pytest.main(["-q", "-p", "no:cacheprovider", *TESTS])
+        (directory / TESTS_RC).write_text(f"{int(code)}\n")
+    return 0
 
 
 if __name__ == "__main__":
