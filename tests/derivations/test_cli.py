@@ -8,6 +8,7 @@ import sys
 import pytest
 from posproof.derivations.cli import main
 
+from tests import exports
 from tests.claims import IDS
 
 
@@ -84,13 +85,13 @@ def test_usage_errors_exit_2_with_one_line(capsys, argv, fragment):
     assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
 
 
+@pytest.mark.xdist_group("exports")
 @pytest.mark.parametrize("fmt, suffix", [("tex", "tex"), ("md", "md"), ("json", "json")])
-def test_export_writes_every_topic(capsys, tmp_path, fmt, suffix):
-    code, out, _ = run(capsys, "export", "--format", fmt, "--out", str(tmp_path / "docs"))
-    assert code == 0
-    files = sorted(p.name for p in (tmp_path / "docs").iterdir())
+def test_export_writes_every_topic(fmt, suffix):
+    docs = exports.tree(fmt)  # the session's export (tests.exports): the command exited with 0
+    files = sorted(p.name for p in docs.iterdir())
     assert f"sinusoidal.{suffix}" in files and f"order.{suffix}" in files
-    text = (tmp_path / "docs" / f"sinusoidal.{suffix}").read_text()
+    text = (docs / f"sinusoidal.{suffix}").read_text()
     if fmt == "json":
         assert {c["id"] for c in json.loads(text)} >= {"sinusoidal-dot-product", "sinusoidal-norm"}
     else:
@@ -130,36 +131,32 @@ def test_t5_buckets_table(capsys):
     assert code == 0 and "bidirectional=False" in out
 
 
-def test_export_tex_writes_a_standalone_document(capsys, tmp_path):
-    code, _, _ = run(capsys, "export", "--format", "tex", "--out", str(tmp_path))
-    doc = (tmp_path / "posproof.tex").read_text()
-    assert code == 0 and doc.startswith("\\documentclass") and "\\usepackage{amsmath,amssymb}" in doc
+@pytest.mark.xdist_group("exports")
+def test_export_tex_writes_a_standalone_document():
+    out = exports.tree("tex")
+    doc = (out / "posproof.tex").read_text()
+    assert doc.startswith("\\documentclass") and "\\usepackage{amsmath,amssymb}" in doc
     assert "\\tableofcontents" in doc and "\\section*{References}" in doc
     for topic in ("order", "sinusoidal", "relative", "rope"):
-        assert f"\\input{{{topic}}}" in doc and (tmp_path / f"{topic}.tex").exists()
+        assert f"\\input{{{topic}}}" in doc and (out / f"{topic}.tex").exists()
 
 
 @pytest.mark.skipif(
     shutil.which("pdflatex") is None, reason="pdflatex not installed (apt-get install texlive-latex-base)"
 )
-def test_exported_latex_compiles_with_pdflatex(capsys, tmp_path):
-    assert run(capsys, "export", "--format", "tex", "--out", str(tmp_path))[0] == 0
-    proc = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "posproof.tex"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:]
-    assert (tmp_path / "posproof.pdf").stat().st_size > 10_000
+@pytest.mark.xdist_group("exports")
+def test_exported_latex_compiles_with_pdflatex():
+    directory, _ = exports.compiled_latex()  # the session's, compiled once (pdflatex exits with 0 on each pass)
+    assert (directory / "posproof.pdf").stat().st_size > 10_000
 
 
 # ---- speak to users --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.xdist_group("exports")
 @pytest.mark.parametrize("fmt", ["latex", "tex", "markdown", "md", "text", "txt", "json"])
-def test_regression_derive_and_export_accept_both_format_spellings(capsys, tmp_path, fmt):
+def test_regression_derive_and_export_accept_both_format_spellings(capsys, tmp_path, fmt, serve_build):
+    serve_build(fmt)  # the export's build is the session's: what is tested is the spelling
     # derive took latex|markdown|text while export took tex|md|json
     code, out, err = run(capsys, "derive", "sinusoidal-norm", "--format", fmt)
     assert code == 0 and out and not err
