@@ -350,13 +350,23 @@ def _definition_math(dfn: Definition) -> list[Block]:
     return out
 
 
+#: The blocks of each claim printed in this process, by the claim object (kept alive beside its blocks, so that its
+#: ``id`` is not reused): a claim is immutable, and every format of an export prints the same blocks.
+_PRINTED: dict[int, tuple[object, tuple[Block, ...]]] = {}
+
+
 def blocks(c) -> list[Block]:
     r"""One claim as :class:`Block`\ s: heading, source, statement, assumptions, then the derivation (steps and
-    their justifications), the definition, or the computed table; last its ``notes`` (prose), if any."""
+    their justifications), the definition, or the computed table; last its ``notes`` (prose), if any. Computed once
+    per claim object and process."""
+    seen = _PRINTED.get(id(c))
+    if seen is not None and seen[0] is c:
+        return list(seen[1])
     out = _blocks(c)
     notes = (getattr(c, "notes", "") or "").strip()
     if notes:
         out.append(Block("para", f"Note. {notes}"))
+    _PRINTED[id(c)] = (c, tuple(out))
     return out
 
 
