@@ -7,7 +7,8 @@ process); that every variable's value keeps what the lemma declared about the va
 an integer ``>= 0``; a real sequence stays real); that every extra condition of the lemma holds for the instance,
 proved like an inequality step (from the symbols' assumptions and the claim's ``given``); and that the step's
 named strategy reduces each side of the step minus the instance's side to exactly 0. The numeric line checks the
-step like any other.
+step like any other. A citation's verdict is computed once per process for each step and ``given`` it is asked
+about (a wrong variant or a perturbed step is a different step: checked afresh).
 """
 
 from __future__ import annotations
@@ -169,6 +170,12 @@ class Lemma:
         r"""Whether the lemma's theorem verifies (both lines; computed once per process)."""
         return self.theorem.verify().ok
 
+    @functools.cached_property
+    def _verdicts(self) -> dict:
+        r"""Whether each citation of this lemma holds, by step and ``given`` (see :func:`_verdict_key`), in this
+        process."""
+        return {}
+
     def _variable(self, name: str):
         for v in self.variables:
             if str(v) == name or v == name:
@@ -284,4 +291,32 @@ class Citation:
         return out
 
     def holds(self, step: Step, given: tuple = ()) -> bool:
-        return isinstance(self.lemma, Lemma) and not self.problems(step, given)
+        r"""Whether the citation proves ``step`` (:meth:`problems` finds nothing); asked once per process for each
+        step and ``given`` (a step or a ``given`` that is not equal, type for type, is asked afresh)."""
+        if not isinstance(self.lemma, Lemma):
+            return False
+        verdicts = self.lemma._verdicts
+        key = _verdict_key(self, step, given)
+        try:
+            verdict = verdicts.get(key)
+        except TypeError:  # a part that cannot be hashed (a mutable Matrix side): asked every time
+            return not self.problems(step, given)
+        if verdict is None:
+            verdict = verdicts[key] = not self.problems(step, given)
+        return verdict
+
+
+def _typed(x) -> tuple:
+    r"""``x`` with its type, recursively through tuples: ``2``, ``2.0``, ``True`` and ``Integer(2)`` are equal in
+    Python but not the same value to cite. (SymPy objects compare structurally, their assumptions included, and a
+    function such as a citation's ``context`` by identity.)"""
+    if isinstance(x, tuple):
+        return (tuple, tuple(_typed(y) for y in x))
+    return (type(x), x)
+
+
+def _verdict_key(citation: Citation, step: Step, given: tuple) -> tuple:
+    r"""Everything :meth:`Citation.problems` reads besides the lemma (whose verdicts are kept on it): the
+    instantiation, the step's sides, relation and strategy, ``given`` and SymPy's global assumptions."""
+    parts = (citation.mapping, citation.beside, citation.context, step.lhs, step.rhs, step.rel, step.strategy)
+    return _typed((*parts, tuple(given), tuple(sorted(map(sp.srepr, sp.assumptions.global_assumptions)))))

@@ -129,3 +129,34 @@ def test_nonnegative_rules_are_the_sound_ones():
     assert not nonnegative(sp.Abs(x) - 2 * x)
     assert not nonnegative(sp.Sum(sp.Integer(1), (i, 0, m)))  # a range not proved forward: no sign
     assert nonnegative(sp.Sum(sp.Abs(r[i]) - r[i], (i, 0, n)))
+
+
+def test_a_citations_verdict_is_computed_once_per_step_and_given(monkeypatch):
+    from posproof.symbolic.engine.step import Citation
+
+    asked = []
+    fresh = Citation.problems
+    monkeypatch.setattr(
+        Citation, "problems", lambda self, step, given=(): asked.append(step) or fresh(self, step, given)
+    )
+    top = sp.Symbol("N_cache", integer=True)  # asked about by no other test of this process
+    cites = ABEL.cite(mapping(N=top)).cites
+    lhs, rhs, _ = ABEL.instance(mapping(N=top))
+    step = Step(lhs, rhs, "N may be negative", ("identity",), cites=cites)
+    assert not step.check_symbolic() and not step.check_symbolic() and len(asked) == 1
+    # the same question asked by another object is answered from the first verdict
+    assert not Step(lhs, rhs, "again", ("identity",), cites=ABEL.cite(mapping(N=top)).cites).check_symbolic()
+    assert len(asked) == 1
+    # another given is another question: N >= 0 given, the citation holds
+    assert step.check_symbolic((sp.Q.nonnegative(top),)) and len(asked) == 2
+    # another step is another question (the same citation, a side off by one)
+    assert not Step(lhs, rhs + 1, "off by one", ("identity",), cites=cites).check_symbolic((sp.Q.nonnegative(top),))
+    assert len(asked) == 3
+
+
+def test_a_cached_verdict_tells_values_of_other_types_apart():
+    from posproof.symbolic.engine.step import _typed
+
+    assert _typed((2, sp.Integer(2))) != _typed((sp.Integer(2), sp.Integer(2)))
+    assert _typed((True,)) != _typed((1,)) and _typed(((2.0,),)) != _typed(((2,),))
+    assert _typed((sp.Symbol("x", real=True),)) != _typed((sp.Symbol("x"),))
