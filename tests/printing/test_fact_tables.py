@@ -11,9 +11,9 @@ from posproof.numeric.formatting import DIGITS
 from posproof.symbolic.engine import settings
 from posproof.symbolic.engine.core import Fact
 
-from posproof.printing import blocks, formats, prose
+from posproof.printing import blocks, prose
 from posproof.printing.json import as_json
-from tests.claims import CLAIMS
+from tests.claims import CLAIMS, claim_blocks, rendered
 
 FACTS = [c for c in CLAIMS if isinstance(c, Fact)]
 
@@ -33,7 +33,7 @@ def _significant(literal: str) -> int:
 
 def _cells(c) -> list[tuple[str, bool]]:
     r"""Every cell of a fact's tables, with whether it is a value (not a label)."""
-    tables = [b for b in blocks.blocks(c) if b.kind == "table"]
+    tables = [b for b in claim_blocks(c.id) if b.kind == "table"]
     assert tables, f"{c.id}: no table of computed values"
     return [(cell, j > 0) for t in tables for row in (t.head, *t.rows) for j, cell in enumerate(row)]
 
@@ -45,14 +45,14 @@ def test_every_fact_exports_its_values_as_a_table_of_readable_numbers(fact):
         assert not (value and LIST.search(cell)), (fact.id, cell)
         too_long = [d for d in DECIMAL.findall(cell) if _significant(d) > DIGITS]
         assert not too_long, (fact.id, cell, too_long)
-    latex = formats.render(fact, "latex")
+    latex = rendered(fact.id, "latex")
     assert "\\begin{tabular}" in latex and "\\begin{itemize}" not in latex
     assert "\\hline" in latex and not REPR.search(latex)
-    markdown = formats.render(fact, "markdown")
+    markdown = rendered(fact.id, "markdown")
     assert re.search(r"^\| .* \|\n\| :--- \|", markdown, re.M), fact.id
-    html = formats.render(fact, "html")
+    html = rendered(fact.id, "html")
     assert '<table class="computed">' in html and "<li>" not in html
-    text = formats.render(fact, "text")
+    text = rendered(fact.id, "text")
     assert not REPR.search(text) and "computed:" not in text
     data = as_json(fact)["computed"]
     assert data and all(t["rows"] for t in data)
@@ -81,16 +81,16 @@ def test_every_label_writes_its_mathematics_in_dollars_and_the_claim_uses_the_sa
         assert set(map(str, fact.claim)) == set(map(str, value)), fact.id  # the claim names what was computed
         labels += [str(k) for k in fact.claim] + [str(k) for v in fact.claim.values() if isinstance(v, dict) for k in v]
     assert not [label for label in labels if _ascii_math(label)], fact.id
-    text = formats.render(fact, "text")
+    text = rendered(fact.id, "text")
     assert "$" not in text.split("computed with", 1)[1].split("\n  note:", 1)[0], fact.id  # labels typeset
 
 
 def test_a_label_value_table_has_typeset_heads_in_every_format():
     fact = next(c for c in FACTS if c.id == "properties-rope-monotone-range")
-    latex = formats.render(fact, "latex")
+    latex = rendered(fact.id, "latex")
     assert r"\textbf{$\varphi(K + 1)$}" in latex
-    assert "| default | $64$ | $42.3443$ | $42.3814$ |" in formats.render(fact, "markdown")
-    assert '<th scope="col">' in formats.render(fact, "html")
+    assert "| default | $64$ | $42.3443$ | $42.3814$ |" in rendered(fact.id, "markdown")
+    assert '<th scope="col">' in rendered(fact.id, "html")
 
 
 def test_values_are_cells_of_numbers_in_math():

@@ -7,9 +7,9 @@ import pytest
 import sympy as sp
 from posproof.symbolic import registry
 
-from posproof.printing import blocks, equations, formats, printers, prose
+from posproof.printing import blocks, equations, printers, prose
 from posproof.printing import text as text_format
-from tests.claims import BY_ID, IDS
+from tests.claims import BY_ID, IDS, claim_blocks, rendered
 
 
 @pytest.mark.parametrize("claim_id", IDS)
@@ -23,11 +23,10 @@ def test_every_claim_has_a_formula_printed_by_sympy(claim_id):
 
 @pytest.mark.parametrize("claim_id", IDS)
 def test_prose_is_balanced_markup_and_the_terminal_gets_no_dollar(claim_id):
-    c = BY_ID[claim_id]
-    for b in blocks.blocks(c):
+    for b in claim_blocks(claim_id):
         for text in [b.text, *b.head] + [cell for row in b.rows for cell in row]:
             prose.segments(text)  # raises on an unbalanced $
-    assert "$" not in text_format.claim_text(c)
+    assert "$" not in rendered(claim_id, "text")  # the terminal: text_format.claim_text
 
 
 def test_segments_split_math_and_code():
@@ -67,15 +66,14 @@ def test_natural_orders():
 
 def test_regression_rotation_prints_b_minus_a_and_alibi_prints_log2():
     # the issue: R(-a + b) and 2^{-2^{-\frac{\log(n)}{\log(2)}+3}}
-    rot = formats.render(registry.get("rope-2d-rotation-product"), "latex")
+    rot = rendered("rope-2d-rotation-product", "latex")
     assert r"R\left(b - a\right)" in rot and "- a + b" not in rot
-    alibi = formats.render(registry.get("alibi-slopes-geometric"), "latex")
+    alibi = rendered("alibi-slopes-geometric", "latex")
     assert r"\log_{2} n" in alibi and r"\frac{\log" not in alibi
 
 
 def test_long_steps_are_broken_into_lines_that_fit():
-    c = registry.get("rope-block-relative")
-    for b in blocks.blocks(c):
+    for b in claim_blocks("rope-block-relative"):
         if b.kind == "step" and r"\sum" in b.tex:  # the sums over the planes (the named ends fit one line)
             assert b.tex.startswith("\\begin{aligned}")
             rows = b.tex.split("\n")[1:-1]
@@ -84,20 +82,19 @@ def test_long_steps_are_broken_into_lines_that_fit():
 
 
 def test_short_steps_stay_on_one_line():
-    c = registry.get("sinusoidal-norm")
-    assert all("aligned" not in b.tex for b in blocks.blocks(c))
+    assert all("aligned" not in b.tex for b in claim_blocks("sinusoidal-norm"))
 
 
 def test_statement_in_heading_block_of_every_format():
-    c = registry.get("rope-block-relative")
     statement = r"\left(R_{m} q\right)^{T} \left(R_{n} k\right) = q^{T} R_{n-m} k"
-    assert statement in formats.render(c, "latex") and statement in formats.render(c, "markdown")
-    assert "R_{n-m}" in formats.render(c, "text")
+    assert statement in rendered("rope-block-relative", "latex")
+    assert statement in rendered("rope-block-relative", "markdown")
+    assert "R_{n-m}" in rendered("rope-block-relative", "text")
 
 
 def test_the_rope_chain_runs_from_the_statements_left_side_to_its_right():
     c = registry.get("rope-block-relative")
-    steps = [b for b in blocks.blocks(c) if b.kind == "step"]
+    steps = [b for b in claim_blocks(c.id) if b.kind == "step"]
     assert steps[0].tex.startswith("\\begin{aligned}\n" + r"\left(R_{m} q\right)^{T} \left(R_{n} k\right) &= \sum")
     assert steps[-1].tex == r"= q^{T} R_{n-m} k"
     assert c.chained and c.lhs == c.steps[0].lhs and c.rhs == c.steps[-1].rhs
@@ -141,9 +138,9 @@ def test_multi_letter_subscripts_are_upright():
 
 def test_a_statement_is_never_the_word_true():
     for c in registry.all():
-        bs = blocks.blocks(c)
+        bs = claim_blocks(c.id)
         assert all(b.tex.strip() not in (r"\text{True}", r"\text{False}") for b in bs if b.kind == "statement"), c.id
-        assert "statement:\n    True" not in text_format.claim_text(c), c.id
+        assert "statement:\n    True" not in rendered(c.id, "text"), c.id
 
 
 def test_given_hypotheses_are_printed_with_the_statement_in_every_format():
@@ -156,11 +153,11 @@ def test_given_hypotheses_are_printed_with_the_statement_in_every_format():
     assert "given: b > 1" in text_format.claim_text(c)
     page = html.blocks_html(blocks.blocks(c), lambda tex, display: f"[{tex}]")
     assert "Given [b &gt; 1]" in page or "Given [b > 1]" in page
-    kinds = [b.kind for b in blocks.blocks(c)]
-    assert kinds.index("statement") < next(k for k, b in enumerate(blocks.blocks(c)) if b.text.startswith("Given"))
+    kinds = [b.kind for b in claim_blocks(c.id)]
+    assert kinds.index("statement") < next(k for k, b in enumerate(claim_blocks(c.id)) if b.text.startswith("Given"))
     for claim in registry.all():
         if getattr(claim, "given", ()):
-            assert any(b.text.startswith("Given ") for b in blocks.blocks(claim)), claim.id
+            assert any(b.text.startswith("Given ") for b in claim_blocks(claim.id)), claim.id
 
 
 def test_prose_quotes_and_ascii_scripts():
@@ -200,17 +197,16 @@ def test_regression_no_control_character_in_a_claims_text(claim_id):
 
 
 def test_named_intermediates_replace_nested_min_max_in_yarn_and_llama3():
-    yarn = BY_ID["extension-yarn-inv-freq"]
-    tex = formats.render(yarn, "latex")
+    tex = rendered("extension-yarn-inv-freq", "latex")
     assert r"\mathrel{:=} \frac{\gamma_{i} {\theta}_{i}}{s} + \left(1 - \gamma_{i}\right) {\theta}_{i}" in tex
     assert r"\mathrm{low} &= \max\left(0, c{\left(32 \right)}\right)" in tex and r"c{\left(r \right)} &= " in tex
     assert r"\max\left(0, \frac{d \ln" not in tex  # the correction dimension is not inlined in the ramp
-    truncated = formats.render(BY_ID["extension-yarn-truncated-inv-freq"], "latex")
+    truncated = rendered("extension-yarn-truncated-inv-freq", "latex")
     assert r"\left\lfloor{c{\left(32 \right)}}\right\rfloor" in truncated
-    llama3 = formats.render(BY_ID["extension-llama3-inv-freq"], "markdown")
+    llama3 = rendered("extension-llama3-inv-freq", "markdown")
     assert r"\sigma_{i} &= \frac{\frac{L_{0}}{\lambda_{i}} - f_{\mathrm{low}}}" in llama3
     assert r"\lambda_{i} < \frac{L_{0}}{f_{\mathrm{high}}}" in llama3
-    assert "where gamma_i = Min(1, Max(0, (i - low)/(high - low)))" in formats.render(yarn, "text")
+    assert "where gamma_i = Min(1, Max(0, (i - low)/(high - low)))" in rendered("extension-yarn-inv-freq", "text")
 
 
 def test_exponents_and_limits_fold_their_fractions_and_written_forms_print_as_written():
@@ -221,20 +217,19 @@ def test_exponents_and_limits_fold_their_fractions_and_written_forms_print_as_wr
     with sp.core.parameters.evaluate(False):
         over = L0 / (L0 / f)
     assert printers.latex(over) == r"\frac{L_{0}}{\frac{L_{0}}{f}}"
-    assert r"\frac{1}{" not in formats.render(BY_ID["extension-llama3-blend-continuous"], "latex")
-    assert "b^{0}" not in formats.render(BY_ID["extension-ntk-conditions"], "latex")
+    assert r"\frac{1}{" not in rendered("extension-llama3-blend-continuous", "latex")
+    assert "b^{0}" not in rendered("extension-ntk-conditions", "latex")
 
 
 @pytest.mark.parametrize("claim_id", IDS)
 def test_a_step_identical_to_the_statement_is_printed_once_in_every_format(claim_id):
-    c = BY_ID[claim_id]
-    bs = blocks.blocks(c)
+    bs = claim_blocks(claim_id)
     statement = next((b.tex for b in bs if b.kind == "statement"), None)
     assert statement is None or all(b.tex != statement for b in bs if b.kind in ("step", "math"))
     if any(b.kind == "step" and not b.tex for b in bs):
-        assert "(the statement above)" in text_format.claim_text(c)
-        assert "the statement above" in formats.render(c, "markdown")
-        assert formats.render(c, "latex").count(statement) == 1
+        assert "(the statement above)" in rendered(claim_id, "text")
+        assert "the statement above" in rendered(claim_id, "markdown")
+        assert rendered(claim_id, "latex").count(statement) == 1
 
 
 #: ASCII math in plain prose: a caret, a subscript glued to a letter, an ASCII relation, ``conj(``, ``sqrt(``,
@@ -269,16 +264,16 @@ def test_an_angle_times_a_difference_prints_in_the_statements_order():
     assert printers.latex(sp.cos(theta * (n - m))) == r"\cos{\left(\left(n - m\right) \theta \right)}"
     assert printers.latex(sp.sin(a * (n - m))) == r"\sin{\left(\left(n - m\right) a \right)}"
     assert printers.latex(p * (n - M)).startswith("p ")  # not an angle: SymPy's order
-    assert r"R\left(\left(n - m\right) \theta\right)" in formats.render(BY_ID["rope-2d-real-form"], "latex")
+    assert r"R\left(\left(n - m\right) \theta\right)" in rendered("rope-2d-real-form", "latex")
 
 
 def test_column_vectors_of_fractions_of_fractions_are_compared_row_by_row():
-    tex = formats.render(BY_ID["extension-llama3-blend-continuous"], "latex")
+    tex = rendered("extension-llama3-blend-continuous", "latex")
     assert r"\left(\begin{matrix}\frac{\frac" not in tex  # no fraction of fractions in a matrix's script size
     assert tex.count(r"&= \frac{2 \pi") == 2
 
 
 def test_the_causal_softmax_is_named_with_one_entry_shown():
-    tex = formats.render(BY_ID["order-causal-mask-no-position"], "latex")
+    tex = rendered("order-causal-mask-no-position", "latex")
     assert tex.count("e^{s_{2k}}") == 1 and r"\frac{e^{s" not in tex  # one entry, in the assumptions
     assert "A'_{20}" in tex and "A_{20}" in tex

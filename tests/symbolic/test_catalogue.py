@@ -9,7 +9,7 @@ import pytest
 from posproof.symbolic.engine import settings
 from posproof.symbolic.engine.core import Definition, Fact, Theorem
 
-from tests.claims import BY_ID, CLAIMS, IDS
+from tests.claims import BY_ID, CLAIMS, IDS, verified
 
 CHAINED = [(c.id, j) for c in CLAIMS if isinstance(c, Theorem) and c.chained for j in range(len(c.steps) - 1)]
 
@@ -20,9 +20,9 @@ VACUOUS_NUMERIC: dict[str, str] = {}
 
 @pytest.mark.parametrize("claim_id", IDS)
 def test_claim_is_verified(claim_id):
-    result = BY_ID[claim_id].verify(dps=settings.DEFAULT_DPS)
+    result = verified(claim_id)  # the registered claim at settings.DEFAULT_DPS, verified once per process
     assert result.ok, result.as_dict()
-    assert result.kind == BY_ID[claim_id].kind
+    assert result.kind == BY_ID[claim_id].kind and result.dps == settings.DEFAULT_DPS
 
 
 @pytest.mark.parametrize("claim_id", IDS)
@@ -62,7 +62,7 @@ def test_perturbed_intermediate_expression_is_rejected(claim_id, j):
 
 @pytest.mark.parametrize("claim_id", [c.id for c in CLAIMS if isinstance(c, Theorem)])
 def test_every_theorem_has_numeric_evidence(claim_id):
-    result = BY_ID[claim_id].verify(dps=settings.DEFAULT_DPS)
+    result = verified(claim_id)
     if claim_id in VACUOUS_NUMERIC:
         pytest.skip(VACUOUS_NUMERIC[claim_id])
     assert result.numeric == "agree", result.as_dict()
