@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -224,8 +224,15 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 copies.put(copy)
 
+        ran: dict[str, Outcome] = {}
         with ThreadPoolExecutor(max_workers=copies.qsize()) as pool:
-            ran = dict(zip([m.id for m in runnable], pool.map(job, runnable), strict=True))
+            futures = {pool.submit(job, m): m for m in runnable}
+            for future in as_completed(futures):  # progress as each ends; the report below is in catalogue order
+                m, r = futures[future], future.result()
+                ran[m.id] = r
+                print(
+                    f"[{len(ran)}/{len(runnable)}] {r.status} {m.id} ({r.seconds:.0f} s)", file=sys.stderr, flush=True
+                )
         results = [(m, ran[m.id] if m.id in ran else Outcome("stale", 0.0, stale[m.id])) for m in mutants]
         unconfirmed, confirmation = confirm(results, copies.get(), 4 * args.timeout)
     results = [
