@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint check bench golden mutate docs clean
+.PHONY: demo test test-fast lint check bench golden mutate docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,12 +15,19 @@ demo: $(STAMP)
 	$(BIN)/posproof check
 	$(BIN)/posproof derive sinusoidal-dot-product --format latex
 
-# The whole test suite: lint and format check (ruff), types (mypy), every test and doctest, then the golden and
-# determinism tests again with NumPy's SIMD paths switched off (outputs compared byte for byte must not depend on
-# the CPU).
+# The whole test suite (under 7 minutes on two idle cores): lint and format check (ruff), types (mypy), every test
+# and doctest on two processes (pytest-xdist; a file's tests, or a named xdist_group such as the exports, run on one
+# process, which builds what they share once: tests/conftest.py), then the golden and determinism tests again with
+# NumPy's SIMD paths switched off (outputs compared byte for byte must not depend on the CPU).
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
 	$(BIN)/python -m tests.simd_rerun
+
+# The inner loop (under 2 minutes on two cores): every test not marked slow (whole exports, pdflatex, KaTeX and
+# Chromium, fresh venvs, the notebook: the `slow` marker, tests/conftest.py), on two processes, without lint and
+# without the SIMD rerun. Run `make test` before a commit.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -8,6 +8,7 @@ import pytest
 NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "notebooks" / "posproof.ipynb"
 
 
+@pytest.mark.slow  # a kernel started, every cell run: `make test-fast` leaves it out
 def test_example_notebook_executes_and_shows_math_and_tables():
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")

@@ -45,6 +45,7 @@ def test_wrong_variant_is_rejected(claim_id):
         assert result.steps[0].numeric.status == "disagree", result.as_dict()
 
 
+@pytest.mark.slow  # a fresh verification of every chained claim for each intermediate expression
 @pytest.mark.parametrize("claim_id, j", CHAINED, ids=[f"{c}-{j}" for c, j in CHAINED])
 def test_perturbed_intermediate_expression_is_rejected(claim_id, j):
     claim = BY_ID[claim_id]
