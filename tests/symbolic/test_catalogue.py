@@ -11,6 +11,10 @@ from posproof.symbolic.engine.core import Definition, Fact, Theorem
 
 from tests.claims import BY_ID, CLAIMS, IDS, verified
 
+#: Every registered claim is verified here once per process (tests.claims.verified); the rules table and the
+#: annotations verify the same claims: one xdist group, one worker, one verification each.
+pytestmark = pytest.mark.xdist_group("claims")
+
 CHAINED = [(c.id, j) for c in CLAIMS if isinstance(c, Theorem) and c.chained for j in range(len(c.steps) - 1)]
 
 #: Theorems whose every step is structurally identical on both sides once the sizes are substituted (so the

@@ -4,7 +4,6 @@ scheme module whose claim decides it, in the texts' order by their order keys.""
 
 import importlib
 import json
-from functools import cache
 
 import pytest
 from posproof.derivations.args import Parser, UsageError
@@ -12,12 +11,14 @@ from posproof.derivations.commands import annotate as A
 from posproof.symbolic import registry
 from posproof.symbolic.engine.core import Fact
 
+from tests.claims import verified
+
 CHECKED = [a for a in A.statements() if a.claim is not None]
 
 
-@cache
-def verified(claim_id: str):
-    return registry.get(claim_id).verify()
+#: The claims this file verifies are the catalogue's: verified once per process (tests.claims), on the worker that
+#: verifies the catalogue (the xdist group "claims").
+pytestmark = pytest.mark.xdist_group("claims")
 
 
 def test_every_annotation_has_a_known_verdict_section_and_one_line():

@@ -6,7 +6,6 @@ import json
 import math
 import re
 from fractions import Fraction
-from functools import cache
 from importlib import import_module
 
 import numpy as np
@@ -21,6 +20,8 @@ from posproof.symbolic import properties as S
 from posproof.symbolic import registry
 from posproof.symbolic.engine.core import Fact, Theorem
 
+from tests.claims import verified
+
 SCHEMES = (
     "counting", "normalized counting", "binary", "sinusoidal", "learned absolute (random init)", "Transformer-XL",
     "DeBERTa (clipped)", "DeBERTa (log buckets)", "T5", "ALiBi", "RoPE", "RoPE + linear (PI)", "RoPE + NTK-aware",
@@ -29,9 +30,9 @@ SCHEMES = (
 )  # fmt: skip
 
 
-@cache
-def verified(claim_id: str):
-    return registry.get(claim_id).verify()
+#: The claims this file verifies are the catalogue's: verified once per process (tests.claims), on the worker that
+#: verifies the catalogue (the xdist group "claims").
+pytestmark = pytest.mark.xdist_group("claims")
 
 
 def cells():
