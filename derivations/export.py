@@ -106,7 +106,7 @@ def references(topics: Iterable[tuple[str, tuple]]) -> list[tuple[str, list[str]
     return list(out.items())
 
 
-# ---- the rules table (issue 11) ------------------------------------------------------------------------------
+# ---- the rules table -------------------------------------------------------------------------------------------------
 
 #: The rules table per format (:mod:`derivations.commands.properties`): a function returning it as LaTeX, Markdown or
 #: HTML

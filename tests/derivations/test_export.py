@@ -1,4 +1,4 @@
-r"""``posproof export`` (issue 12): deterministic, atomic, safe; the LaTeX document compiles with no overfull box.
+r"""``posproof export``: deterministic, atomic, safe; the LaTeX document compiles with no overfull box.
 
 The exports inspected are made once per test process (:mod:`tests.exports`); the tests of where an export writes
 serve its build from them (the ``serve_build`` fixture)."""

@@ -1,4 +1,4 @@
-r"""``posproof plot`` (issue 12): every figure in every file type, the same bytes on every run."""
+r"""``posproof plot``: every figure in every file type, the same bytes on every run."""
 
 import pytest
 from posproof.derivations import export, plots

@@ -1,4 +1,4 @@
-r"""A fact's computed values (issue 19): a real table with typeset column heads in every format, every number
+r"""A fact's computed values: a real table with typeset column heads in every format, every number
 at most :data:`numeric.formatting.DIGITS` significant digits, no Python repr and no list of quoted strings."""
 
 import json

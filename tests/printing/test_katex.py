@@ -1,5 +1,5 @@
 r"""Every formula of every export parses under KaTeX (Node.js), and the HTML page shows no KaTeX error in
-headless Chromium (issue 12). Skipped, with the reason, where Node.js and KaTeX or Chromium are missing;
+headless Chromium. Skipped, with the reason, where Node.js and KaTeX or Chromium are missing;
 ``.ci/run`` installs them. The exports are the session's (:mod:`tests.exports`)."""
 
 import re

@@ -1,4 +1,4 @@
-r"""The renderer (issue 12): statements as math, prose with inline math, natural orders, equations that fit,
+r"""The renderer: statements as math, prose with inline math, natural orders, equations that fit,
 notebook representations."""
 
 import re
@@ -109,7 +109,7 @@ def test_notebook_representations():
     assert "| sinusoidal-norm | theorem | verified |" in result._repr_markdown_()
 
 
-# ---- issue 19: printing that reads as other mathematics ----------------------------------------------------------
+# ---- printing that reads as other mathematics ------------------------------------------------------------------------
 
 
 def test_a_product_written_unevaluated_keeps_its_factors_apart():
