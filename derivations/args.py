@@ -104,13 +104,49 @@ def output_format(text: str) -> str:
     return FORMATS[text]
 
 
-def select(ids: list[str]) -> list:
-    r"""The claims ``ids`` names (all when empty; an id given twice is checked and counted once)."""
+def select(ids: list[str], claims: tuple | None = None) -> list:
+    r"""The claims ``ids`` names (all when empty; an id given twice is checked and counted once), from the catalogue
+    or, when ``claims`` is given (``--claims MODULE``, :func:`user_claims`), from those."""
     from posproof.symbolic import registry
 
+    if claims is not None:
+        by_id = {c.id: c for c in claims}
+        unknown = [i for i in dict.fromkeys(ids) if i not in by_id]
+        if unknown:
+            import difflib
+
+            close = difflib.get_close_matches(unknown[0], list(by_id), n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(close)}?" if close else f"; it has {', '.join(by_id)}"
+            raise UsageError(f"--claims: the module has no claim {unknown[0]!r}{hint}")
+        return [by_id[i] for i in dict.fromkeys(ids)] if ids else list(claims)
     if not ids:
         return list(registry.all())
     try:
         return [registry.get(i) for i in dict.fromkeys(ids)]
     except ValueError as e:
         raise UsageError(str(e)) from None
+
+
+#: The help of ``--claims`` (``check``, ``derive``, ``export``).
+CLAIMS_HELP = (
+    "a module of your own claims instead of the catalogue: a dotted module name importable from the current "
+    "directory, or a path to a .py file, defining claims() (see docs/writing-claims.md)"
+)
+
+
+def add_claims_option(parser: argparse.ArgumentParser) -> None:
+    r"""Add ``--claims MODULE`` to a subcommand's parser."""
+    parser.add_argument("--claims", metavar="MODULE", default=None, help=CLAIMS_HELP)
+
+
+def user_claims(target: str | None) -> tuple | None:
+    r"""The claims of ``--claims MODULE`` (:func:`posproof.symbolic.registry.user_claims`), ``None`` without the
+    option; a module that cannot be loaded is a one-line usage error naming ``--claims``."""
+    if target is None:
+        return None
+    from posproof.symbolic import registry
+
+    try:
+        return registry.user_claims(target)
+    except ValueError as e:
+        raise UsageError(f"--claims: {e}") from None

@@ -7,7 +7,8 @@ registry lists the modules in reading order and builds each one on first use. A 
 (:mod:`symbolic.tables`), its rows of the rules table (``RULES_ROWS``), its annotations of the texts
 (``ANNOTATIONS``), the named parts its formulas print with (``SYMBOLS``) and the functions its length claims verify
 (``LENGTHS``): :func:`rules_rows`, :func:`statements`, :func:`symbols` and :func:`lengths` gather them, module by
-module in registry order. Adding a scheme is its module and one line of :data:`MODULES`.
+module in registry order. Adding a scheme is its module and one line of :data:`MODULES`. A user's own module of
+claims, outside the catalogue, is loaded by :func:`user_claims` (``posproof check --claims MODULE``).
 
 >>> from posproof.symbolic import registry
 >>> registry.get("sinusoidal-dot-product").id
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
 from functools import cache
 from typing import Any
 
@@ -142,3 +144,86 @@ def get(identity_id: str):
     close = difflib.get_close_matches(identity_id, ids(), n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(close)}?" if close else "; run 'posproof list' for the ids"
     raise ValueError(f"unknown identity id {identity_id!r}{hint}")
+
+
+# ---- a user's own claims module ---------------------------------------------------------------------------------
+
+
+def user_claims(target: str) -> tuple:
+    r"""The claims of a user's module (``posproof check --claims MODULE``): ``target`` is a dotted module name
+    importable from the current directory or ``sys.path``, or a path to a ``.py`` file; it defines ``claims()``
+    returning its theorems, definitions and facts, like a catalogue module. The module is imported (never read as
+    a string and evaluated); a module that cannot be imported, has no ``claims()``, or whose ``claims()`` raises or
+    returns anything but claims with distinct ids, is a ``ValueError`` in one line.
+
+    >>> user_claims("posproof.symbolic.alibi")[0].id
+    'alibi-translation-invariant'
+    """
+    from posproof.symbolic.engine.core import Definition, Fact, Theorem
+
+    module = target
+    loaded = _import_user(module)
+    make = getattr(loaded, "claims", None)
+    if not callable(make):
+        raise ValueError(f"module {module} defines no claims() function (it returns the module's claims)")
+    try:
+        out = tuple(make())
+    except Exception as e:  # noqa: BLE001 - the user's claims may raise anything, a refused construct included
+        raise ValueError(f"claims() of {module} raised {type(e).__name__}: {_first_line(e)}") from None
+    seen: set[str] = set()
+    for k, c in enumerate(out):
+        if not isinstance(c, (Theorem, Definition, Fact)):
+            raise ValueError(
+                f"claims() of {module} must return Theorems, Definitions and Facts; "
+                f"item {k} is of type {type(c).__name__}"
+            )
+        if c.id in seen:
+            raise ValueError(f"claims() of {module} returns the id {c.id!r} twice")
+        seen.add(c.id)
+    if not out:
+        raise ValueError(f"claims() of {module} returns no claims")
+    return out
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e)
+    return text.splitlines()[0] if text else ""
+
+
+def _import_user(module: str):
+    r"""The module ``module`` names (a dotted name, or a path to a ``.py`` file), imported with importlib."""
+    import sys
+    from pathlib import Path
+
+    try:
+        if module.endswith(".py") or "/" in module or "\\" in module:
+            path = Path(module)
+            if not path.is_file():
+                raise ValueError(f"cannot import {module}: no such file")
+            name = path.stem
+            if name in sys.modules and getattr(sys.modules[name], "__file__", None) != str(path.resolve()):
+                name = f"_posproof_claims_{name}"  # never shadow a module already imported under that name
+            spec = importlib.util.spec_from_file_location(name, path.resolve())
+            if spec is None or spec.loader is None:
+                raise ValueError(f"cannot import {module}: not a Python file")
+            loaded = importlib.util.module_from_spec(spec)
+            sys.modules[name] = loaded  # dataclasses and pickling look classes up by their module
+            try:
+                spec.loader.exec_module(loaded)
+            except BaseException:
+                del sys.modules[name]
+                raise
+            return loaded
+        if "" not in sys.path and str(Path.cwd()) not in sys.path:
+            sys.path.insert(0, str(Path.cwd()))  # as `python -m` does: modules in the current directory
+        return importlib.import_module(module)
+    except ValueError as e:
+        if str(e).startswith(f"cannot import {module}:"):
+            raise
+        raise ValueError(f"importing {module} raised {type(e).__name__}: {_first_line(e)}") from None
+    except ModuleNotFoundError as e:
+        raise ValueError(f"cannot import {module}: {e}") from None
+    except SyntaxError as e:
+        raise ValueError(f"cannot import {module}: syntax error at {e.filename}:{e.lineno}: {e.msg}") from None
+    except Exception as e:  # noqa: BLE001 - the user's module may raise anything at import
+        raise ValueError(f"importing {module} raised {type(e).__name__}: {_first_line(e)}") from None

@@ -1,5 +1,6 @@
-r"""``posproof check [ID ...] [--dps N] [--jobs N] [--json]``: verify claims (in parallel where the platform
-forks) and report the results.
+r"""``posproof check [ID ...] [--dps N] [--jobs N] [--json] [--claims MODULE]``: verify claims (in parallel where the
+platform forks) and report the results. With ``--claims MODULE`` the claims are a user's module's (its
+``claims()``), instead of the catalogue's; the ids then select among them.
 
 The report is the same in both forms: ``as_json`` for ``--json`` and ``as_text`` for the terminal."""
 
@@ -10,7 +11,7 @@ import json
 import os
 import time
 
-from posproof.derivations.args import int_arg, select
+from posproof.derivations.args import add_claims_option, int_arg, select, user_claims
 from posproof.symbolic.engine import settings
 
 _CLAIMS: list = []  # the claims being checked, inherited by forked workers (claims hold closures: no pickling)
@@ -137,6 +138,7 @@ def add_parser(subparsers):
     )
     s.add_argument("--jobs", default="auto", help="worker processes: 'auto' (one per core) or a number")
     s.add_argument("--json", action="store_true", help="the report as JSON")
+    add_claims_option(s)
     s.set_defaults(func=run)
     return s
 
@@ -144,4 +146,4 @@ def add_parser(subparsers):
 def run(args) -> int:
     dps = int_arg(args.dps, "--dps", settings.MIN_DPS, settings.MAX_DPS)
     jobs = os.cpu_count() or 1 if args.jobs == "auto" else int_arg(args.jobs, "--jobs", 1)
-    return report(select(args.ids), dps, jobs, args.json)
+    return report(select(args.ids, user_claims(args.claims)), dps, jobs, args.json)

@@ -1,4 +1,5 @@
-r"""``posproof derive ID [--format F]``: one derivation, as LaTeX, Markdown, text, JSON or an HTML fragment."""
+r"""``posproof derive ID [--format F] [--claims MODULE]``: one derivation, as LaTeX, Markdown, text, JSON or an HTML
+fragment; with ``--claims MODULE``, one of a user's module's claims (its ``claims()``) instead of the catalogue's."""
 
 from __future__ import annotations
 
@@ -6,15 +7,16 @@ import argparse
 import json
 import sys
 
-from posproof.derivations.args import FORMATS, UsageError, output_format, select
+from posproof.derivations.args import FORMATS, UsageError, add_claims_option, output_format, select, user_claims
 
 
 def add_parser(subparsers):
     s = subparsers.add_parser(
         "derive", help="print one derivation", formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    s.add_argument("id", help="a claim id (see posproof list)")
+    s.add_argument("id", help="a claim id (see posproof list; with --claims, one of the module's)")
     s.add_argument("--format", default="latex", help=f"output format: {', '.join(FORMATS)}")
+    add_claims_option(s)
     s.set_defaults(func=run)
     return s
 
@@ -36,6 +38,6 @@ def render_one(claim, fmt: str) -> str:
 
 def run(args) -> int:
     fmt = output_format(args.format)
-    (claim,) = select([args.id])
+    (claim,) = select([args.id], user_claims(args.claims))
     sys.stdout.write(render_one(claim, fmt))
     return 0
