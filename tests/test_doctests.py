@@ -36,3 +36,23 @@ def test_doctests(name):
         runner.run(test)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, f"{result.failed} of {result.attempted} doctest examples failed in {name}"
+
+
+#: Guides whose examples are doctests, relative to the repository root.
+_GUIDES = ("docs/writing-claims.md",)
+
+
+@pytest.mark.parametrize("path", _GUIDES)
+def test_guide_doctests(path):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    result = doctest.testfile(
+        str(root / path),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+        verbose=False,
+        report=False,
+    )
+    assert result.failed == 0, f"{result.failed} of {result.attempted} doctest examples failed in {path}"
+    assert result.attempted > 0, f"{path} has no doctest examples"
