@@ -89,8 +89,15 @@ EULER = ("combine_sums", "trig_to_exp", "expand", "powsimp")
 
 def _identity(id_, title, steps, **kw):
     kw.setdefault("assumptions", ASSUME)
-    kw.setdefault("sizes", SIZES)
+    mentioned = set().union(*[_free_symbols(side) for st in steps for side in (st.lhs, st.rhs)])
+    kw.setdefault("sizes", {sym: v for sym, v in SIZES.items() if sym in mentioned})  # sizes of what the claim has
     return Theorem(id_, title, "sinusoidal", kw.pop("source", VASWANI), tuple(steps), **kw)
+
+
+def _free_symbols(e) -> set:
+    if isinstance(e, sp.MatrixBase):
+        return set().union(*[_free_symbols(x) for x in e])
+    return set(e.free_symbols) if isinstance(e, sp.Basic) else set()
 
 
 # ---- kernels: the encoding as numeric.sinusoid computes it ------------------------------------------------------

@@ -47,7 +47,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 from posproof.numeric import formatting
-from posproof.symbolic.engine import settings
+from posproof.symbolic.engine import fragment, settings
 from posproof.symbolic.engine.display import Printable
 from posproof.symbolic.engine.kernel import Kernel
 from posproof.symbolic.engine.numeric_line import Domain, domain_key, numeric_check, size_combinations
@@ -55,6 +55,7 @@ from posproof.symbolic.engine.results import NumericResult, StepResult, VerifyRe
 from posproof.symbolic.engine.step import RELATIONS, Step
 from posproof.symbolic.engine.strategies import (
     STRATEGIES,
+    bind,
     combine_sums,
     reduce_difference,
 )
@@ -115,6 +116,57 @@ def _check_sizes(claim_id: str, sizes: Mapping) -> None:
                 holds, has = declared.get(name), getattr(value, f"is_{name}")
                 if holds is not None and has is not None and has != holds:
                     raise ValueError(f"{claim_id!r}: sizes[{sym}] = {v} is not {name if holds else 'non-' + name}")
+
+
+def _check_text(kind: str, fields: dict) -> None:
+    r"""Refuse a claim whose id, title, topic or source is not a string (every printer reads them)."""
+    for name, value in fields.items():
+        if not isinstance(value, str) or (name == "id" and not value):
+            raise ValueError(f"{kind} {fields.get('id')!r}: {name} must be a (nonempty) string, got {value!r}")
+
+
+def _check_fragment(claim_id: str, named: dict, given: tuple = ()) -> None:
+    r"""Refuse, when the claim is built, any expression outside the fragment (:mod:`.fragment`): one line naming the
+    claim, the part and the construct. Bound variables are first replaced by :func:`~.strategies.bind`'s dummies
+    (what a condition such as "the index is an integer" may use of them is what their range implies); a range that
+    is not proved forward is refused by the symbolic line when the claim is verified."""
+    reason = fragment.given_refusal(tuple(given))
+    if reason:
+        raise fragment.Refused(f"{claim_id!r}, given: {reason}")
+    for name, e in named.items():
+        if e is None:
+            continue
+        try:
+            bound = bind(e, given)
+        except ValueError:  # a reversed range: the verification says so
+            bound = e
+        reason = fragment.refusal(bound, given=tuple(given))
+        if reason:
+            raise fragment.Refused(f"{claim_id!r}, {name}: {reason}")
+
+
+def _free_of(parts) -> set:
+    out: set = set()
+    for e in parts:
+        out |= _free(e)
+        if isinstance(e, sp.Basic):
+            out |= {a for m in e.atoms(sp.MatrixSymbol) for a in _free(sp.Tuple(*m.shape))}
+    return out
+
+
+def _check_size_keys(claim_id: str, sizes: Mapping, parts) -> None:
+    r"""Refuse ``sizes`` keyed by anything but a symbol of the claim (``{"d": ...}`` or a symbol the claim does not
+    have would be silently ignored)."""
+    free = _free_of(parts)
+    for key in sizes:
+        if not isinstance(key, sp.Symbol):
+            raise ValueError(f"{claim_id!r}: sizes must be keyed by SymPy symbols of the claim, got {key!r}")
+        if key not in free:
+            names = ", ".join(sorted(str(x) for x in free if isinstance(x, sp.Symbol))) or "none"
+            raise ValueError(
+                f"{claim_id!r}: sizes[{key}]: {key} is not a symbol of the claim (with these assumptions); it has "
+                f"{names}"
+            )
 
 
 #: The SymPy relation a printed ``formula`` must be for each claim relation (or the flipped one, sides swapped).
@@ -208,8 +260,12 @@ class Theorem(Printable):
             exprs[f"steps[{k}].lhs"], exprs[f"steps[{k}].rhs"] = st.lhs, st.rhs
         for k, fact in enumerate(self.given):
             exprs[f"given[{k}]"] = fact
+        _check_text("theorem", {"id": self.id, "title": self.title, "topic": self.topic, "source": self.source})
         _check_exact(self.id, exprs)
         _check_sizes(self.id, self.sizes)
+        proved = {k: v for k, v in exprs.items() if k != "formula" and not k.startswith("given")}
+        _check_fragment(self.id, proved, tuple(self.given))
+        _check_size_keys(self.id, self.sizes, [v for k, v in proved.items() if k != "wrong"])
 
     @functools.cached_property
     def chained(self) -> bool:
@@ -393,8 +449,17 @@ class Definition(Printable):
     chained = True
 
     def __post_init__(self):
+        _check_text("definition", {"id": self.id, "title": self.title, "topic": self.topic, "source": self.source})
         _check_exact(self.id, {"lhs": self.lhs, "rhs": self.rhs, "wrong": self.wrong, "formula": self.formula})
         _check_sizes(self.id, self.sizes)
+        entries = list(self.lhs) if isinstance(self.lhs, sp.MatrixBase) else [self.lhs]
+        if not entries or not all(isinstance(x, Kernel) for x in entries):
+            raise fragment.Refused(
+                f"{self.id!r}: a Definition defines code: its left side must apply a Kernel (each entry, for a "
+                f"matrix), got {self.lhs!r}; an equation that defines no code is a Theorem to prove"
+            )
+        _check_fragment(self.id, {"lhs": self.lhs, "rhs": self.rhs, "wrong": self.wrong})
+        _check_size_keys(self.id, self.sizes, [self.lhs, self.rhs])
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -453,11 +518,36 @@ class Fact(Printable):
     rhs = None
     steps: tuple = ()
 
+    def __post_init__(self):
+        _check_text("fact", {"id": self.id, "title": self.title, "topic": self.topic, "source": self.source})
+        for name in ("compute", "wrong"):
+            if not callable(getattr(self, name)):
+                raise ValueError(
+                    f"{self.id!r}: a Fact needs {name}, a function of dps returning (value, table) (the wrong "
+                    "computation is what shows the check can fail), got "
+                    f"{getattr(self, name)!r}"
+                )
+        if not isinstance(self.method, str) or not self.method:
+            raise ValueError(f"{self.id!r}: method must say what computed the value, got {self.method!r}")
+
     def wrong_variant(self) -> Fact:
         r"""The same fact computed the wrong way (it must not reproduce the claim)."""
         if self.wrong is None:
             raise ValueError(f"fact {self.id!r} registers no wrong computation")
         return dataclasses.replace(self, compute=self.wrong, definitions=())
+
+    def _wrong_problem(self, dps: int) -> str:
+        r"""Why the wrong computation does not show that the check can fail (``""`` when it computes a value other
+        than the claim): run at every verification, like the computation itself."""
+        if self.compute is self.wrong:  # the wrong variant itself: its own wrong computation is what it runs
+            return ""
+        try:
+            with mpmath.workdps(dps):
+                value, _ = self.wrong(dps)
+                reproduces = _same_value(_exact(value), self.claim)
+        except Exception:  # a wrong computation that crashes does not reproduce the claim
+            return ""
+        return "the wrong computation reproduces the claim: this check cannot fail" if reproduces else ""
 
     def describe_method(self, dps: int = settings.DEFAULT_DPS) -> str:
         return self.method.format(dps=dps)
@@ -476,17 +566,52 @@ class Fact(Printable):
                 self.id, self.kind, False, None, None, dps, time.perf_counter() - t0, (),
                 f"computation raised {type(e).__name__}: {e}", method=method,
             )  # fmt: skip
+        value = _exact(value)
         with mpmath.workdps(dps):
             same = _same_value(value, self.claim)
-        ok = same and not bad_defs
+        problems = bad_defs + [p for p in (_method_problem(method, value, table), self._wrong_problem(dps)) if p]
+        ok = same and not problems
         detail = "; ".join(f"{label} = {formatting.show(v)}" for label, v in table)
         if not same:
             detail = f"claimed {_plain(self.claim, dps)!r}, computed {_plain(value, dps)!r}; " + detail
-        if bad_defs:
-            detail = "; ".join(bad_defs) + "; " + detail
+        if problems:
+            detail = "; ".join(problems) + "; " + detail
         return VerifyResult(
             self.id, self.kind, ok, None, None, dps, time.perf_counter() - t0, (), detail, _plain(value, dps), method,
         )  # fmt: skip
+
+
+def _exact(v):
+    r"""NumPy scalars and arrays as Python and mpmath values (:func:`numeric.formatting.exact_value`), so that a fact
+    may compute with NumPy; anything else unchanged."""
+    convert = getattr(formatting, "exact_value", None)
+    return convert(v) if convert is not None else v
+
+
+def _float64s(v) -> bool:
+    r"""Whether ``v`` holds a float64 (a Python float or a NumPy floating scalar or array), through lists and dicts."""
+    import numpy as np
+
+    if isinstance(v, (float, np.floating)):
+        return True
+    if isinstance(v, np.ndarray):
+        return v.dtype.kind in "fc"
+    if isinstance(v, (list, tuple)):
+        return any(_float64s(x) for x in v)
+    if isinstance(v, dict):
+        return any(_float64s(x) for x in v.values())
+    return False
+
+
+def _method_problem(method: str, value, table) -> str:
+    r"""Why ``method`` is not what produced ``value``: a value said to be computed with mpmath, or exactly, must hold
+    no float64 (``""`` when it holds none, or when the method names float64 or NumPy)."""
+    said = method.lower()
+    if "float64" in said or "numpy" in said or not said.startswith(("mpmath", "exact")):
+        return ""
+    if _float64s(value):
+        return f"the method says {method!r}, but the value is a float64"
+    return ""
 
 
 def _plain(v, dps: int = settings.DEFAULT_DPS):

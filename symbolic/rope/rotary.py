@@ -24,7 +24,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 from posproof.symbolic import lemmas, sources, tables
-from posproof.symbolic.engine import settings
+from posproof.symbolic.engine import fragment, settings
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Kernel, Step, Theorem
 from posproof.symbolic.symbols import TH_real, theta
 from posproof.symbolic.symbols import d_even as d
@@ -67,6 +67,7 @@ _score = sp.Function("s")  # a score as a function of the two positions
 # --------------------------------------------------------------------------------------------------------------
 
 
+@fragment.notation
 class Rot(sp.MatrixExpr):
     r"""``R(a) = [[cos a, -sin a], [sin a, cos a]]``: prints as ``R(a)``, ``doit()`` gives the explicit matrix."""
 
@@ -98,6 +99,7 @@ class Rot(sp.MatrixExpr):
         return "R(%s)" % printer._print(self.angle)
 
 
+@fragment.notation
 class Vec(sp.MatrixExpr):
     r"""A named real column 2-vector ``(v_0, v_1)^T`` whose entries are the Indexed ``v[0]``, ``v[1]``."""
 
@@ -124,6 +126,7 @@ class Vec(sp.MatrixExpr):
         return str(self.args[0].label)
 
 
+@fragment.notation
 class Dot(sp.Expr):
     r"""The scalar ``u^T v`` of two column vectors (printed so; ``doit()`` multiplies the explicit matrices)."""
 

@@ -228,7 +228,8 @@ def dynamic_definition() -> Definition:
             "n": Domain("integer", 1, 2**17, log=True),
             "L_0": Domain("integer", 2, 2**16, log=True),
         },
-        wrong=(b * (s * seq_len / L0 - (s - 1)) ** (d_even / (d_even - 2))) ** (-2 * i / d_even),
+        # the factor s L / L_0 without the - (s - 1): a larger base at every length, even L = L_0
+        wrong=(b * (s * sp.Max(seq_len, L0) / L0) ** (d_even / (d_even - 2))) ** (-2 * i / d_even),
     )
 
 
