@@ -32,7 +32,10 @@ from posproof.symbolic.engine.permutation import PermutationMap
 from sympy.core import numbers as _numbers
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-__all__ = ["Refused", "Construct", "CONSTRUCTS", "check", "check_produced", "refusal", "notation", "smooth"]
+__all__ = [
+    "Refused", "Construct", "CONSTRUCTS", "check", "check_produced", "refusal", "given_refusal", "notation", "smooth",
+    "proved_real", "definition",
+]  # fmt: skip
 
 
 class Refused(ValueError):
@@ -121,7 +124,51 @@ def _widened(e):
 
 
 def _real(e, given: tuple) -> bool:
-    return _fact("real", e, given) or (isinstance(e, sp.Basic) and e.has(Kernel) and _unfolded(e).is_real is True)
+    return _fact("real", e, given) or _real_by_form(e, given)
+
+
+def proved_real(e, given: tuple = ()) -> bool:
+    r"""Whether ``e`` (an expression of the fragment) is proved real where it is defined: SymPy's assumptions and
+    ``given``, then by its form (:func:`_real_by_form`). What an order relation needs of both its sides."""
+    if isinstance(e, sp.MatrixBase):
+        return all(proved_real(x, given) for x in e)
+    return isinstance(e, sp.Basic) and _real(e, tuple(given))
+
+
+def _real_by_form(e, given: tuple) -> bool:
+    r"""Realness by the form of ``e``, sound because every value of the fragment is finite where it is defined (no
+    symbol may be infinite, no infinity is written): ``re``, ``im``, ``|.|``, ``Max``, ``Min``, ``floor``, ``ceiling``
+    and ``Maximum`` are real; sums, products and finite Sums of real terms are real; an integer power of a real base,
+    and a real power of a positive base; ``exp``, ``sin``, ``cos`` of a real argument; ``log`` of a positive one; a
+    Piecewise whose branches are real; a kernel whose definition is."""
+    if not isinstance(e, sp.Basic):
+        return False
+    if e.is_real:
+        return True
+    t = type(e)
+    if t in (sp.re, sp.im, sp.Abs, sp.Max, sp.Min, sp.floor, sp.ceiling, Maximum):
+        return True
+    if t in (sp.Add, sp.Mul):
+        return all(_real_by_form(a, given) for a in e.args)
+    if t is sp.Pow:
+        b, x = e.args
+        if x.is_integer:
+            return _real_by_form(b, given)
+        return _positive(b, given) and _real_by_form(x, given)
+    if t in (sp.exp, sp.sin, sp.cos):
+        return _real_by_form(e.args[0], given)
+    if t is sp.log:
+        return _positive(e.args[0], given)
+    if t in (sp.Sum, sp.Product):
+        return _real_by_form(e.function, given)
+    if t is sp.Piecewise:
+        return all(_real_by_form(ex, given) for ex, _ in e.args)
+    if isinstance(e, Kernel) and not isinstance(e, PermutationMap):
+        body = definition(e)
+        return body != e and _real_by_form(body, given)
+    if t is sp.Derivative:
+        return all(v.is_real for v, _ in e.variable_count) and _real_by_form(e.expr, given)
+    return _proves(sp.Q.real(e), None, given)
 
 
 def _integer(e, given: tuple) -> bool:
@@ -332,10 +379,12 @@ CONSTRUCTS: tuple[Construct, ...] = (
     Construct(
         "power",
         (sp.Pow,),
-        "a nonnegative integer exponent; a negative integer exponent of a base proved nonzero; any other exponent "
-        "of a base proved positive, or nonnegative with an exponent proved positive",
-        "x^n is a polynomial; x^-n = 1/x^n where x != 0; b^c = exp(c log b) for b > 0 is single valued (no "
-        "branch cut is crossed), and 0^c = 0 for c > 0",
+        "an integer exponent (a negative one: the claim holds where the base is nonzero); a non-integer exponent "
+        "of a base proved real (or of |w|^2 written w conj(w)), with a real exponent",
+        "x^n is a polynomial and x^-n = 1/x^n where x != 0 (a claim holds where its denominators are nonzero; the "
+        "numeric line evaluates no point where one is 0); for a real base and a real exponent both lines take the "
+        "principal value and no strategy rewrites it without the assumptions that make the rewrite valid; a "
+        "complex base with a non-integer exponent is refused (its branch cut is where rewrites go wrong)",
     ),
     Construct("exp, sin, cos", (sp.exp, sp.sin, sp.cos), "always", "entire functions: every rewrite is an identity"),
     Construct("log", (sp.log,), "the argument proved positive", "the real logarithm: log(xy) = log x + log y there"),
@@ -368,8 +417,9 @@ CONSTRUCTS: tuple[Construct, ...] = (
     Construct(
         "sequence",
         (sp.Indexed, sp.IndexedBase),
-        "indices proved integers",
-        "a_i stands for every sequence of values its assumptions allow",
+        "indices proved real",
+        "a_x stands for every function of its indices its assumptions allow (a sequence, for integer indices); the "
+        "numeric line draws a value for each distinct index",
     ),
     Construct(
         "matrix algebra",
@@ -387,7 +437,7 @@ CONSTRUCTS: tuple[Construct, ...] = (
             MatrixElement,
             sp.MatPow,
         ),
-        "shapes that agree; a positive integer matrix power; entries proved integers as indices",
+        "shapes that agree; a positive integer matrix power; entry indices proved integers",
         "the ring of matrices: SymPy checks the shapes",
     ),
     Construct(
@@ -490,7 +540,7 @@ class _Visitor:
             return self.children(*e.args)
         if t is sp.Pow:
             b, x = e.args
-            if not (x.is_integer or _real(b, g) and _real(x, g) or _nonnegative(b, g)):
+            if not (x.is_integer or (_real(b, g) or _nonnegative(b, g)) and _real(x, g)):
                 return (
                     f"the power {_describe(e)}: a non-integer exponent of a base not proved real (a branch cut "
                     "of the complex power)"
@@ -649,3 +699,41 @@ def check_produced(e, strategy: str, given: tuple = ()) -> None:
     reason = refusal(e, given=given)
     if reason:
         raise Refused(f"the strategy {strategy!r} produced {reason}")
+
+
+def markdown() -> str:
+    r"""The fragment as the Markdown tables of ``docs/soundness.md``: each construct with its SymPy classes, its
+    condition and its rule; then each named strategy with its soundness argument (its docstring)."""
+    from posproof.symbolic.engine.strategies import SIDE_STRATEGIES, STRATEGIES
+
+    def cell(text: str) -> str:
+        return " ".join(text.split()).replace("|", "\\|")
+
+    rows = ["| construct | SymPy classes | accepted when | why it is sound |", "| --- | --- | --- | --- |"]
+    for c in CONSTRUCTS:
+        names = ", ".join(f"`{k.__name__}`" for k in c.classes) or "registered classes"
+        rows.append(f"| {c.name} | {names} | {cell(c.condition)} | {cell(c.rule)} |")
+    rows += ["", "| strategy | why it is an equivalence |", "| --- | --- |"]
+    for name, f in sorted({**STRATEGIES, **SIDE_STRATEGIES}.items()):
+        rows.append(f"| `{name}` | {cell(f.__doc__ or '')} |")
+    return "\n".join(rows) + "\n"
+
+
+BEGIN, END = "<!-- the fragment, as fragment.markdown() prints it -->", "<!-- end of the fragment -->"
+
+
+def rewrite(path: str) -> None:
+    r"""Put :func:`markdown` between the markers of the Markdown file ``path`` (``docs/soundness.md``)."""
+    import pathlib
+
+    doc = pathlib.Path(path)
+    text = doc.read_text(encoding="utf-8")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    doc.write_text(f"{head}{BEGIN}\n{markdown()}{END}{tail}", encoding="utf-8")
+
+
+if __name__ == "__main__":  # python -m posproof.symbolic.engine.fragment docs/soundness.md
+    import sys
+
+    rewrite(sys.argv[1])

@@ -213,8 +213,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "core-fact-cannot-fail",
         target="posproof.symbolic.engine.core:Fact.verify",
-        pattern="ok = same and not bad_defs",
-        new="ok = not bad_defs",
+        pattern="ok = same and not problems",
+        new="ok = not problems",
         bug="a fact passes whatever it computes",
         tests=ENGINE_TESTS + PROOFS,
     ),
@@ -919,5 +919,137 @@ MUTANTS += [
         new="lambda k: k.doit()",
         bug="a kernel's definition unfolded with its summation variables unbound (it never meets the sides' sums)",
         tests=PROOFS,
+    ),
+]
+
+# ---- the fragment: each rule of posproof.symbolic.engine.fragment (docs/soundness.md) ------------------------------
+FRAGMENT_TESTS = ("tests/symbolic/engine/test_fragment.py",)
+_VISIT = "posproof.symbolic.engine.fragment:_Visitor.node"
+
+
+def _fragment(id_: str, target: str, pattern: str, new: str, bug: str) -> Mutant:
+    return Mutant(f"fragment-{id_}", target=target, pattern=pattern, new=new, bug=bug, tests=FRAGMENT_TESTS)
+
+
+MUTANTS += [
+    _fragment("float", _VISIT, "if t is sp.Float:", "if t is None:", "Float atoms accepted (absorbed at 15 digits)"),
+    _fragment(
+        "default-allow",
+        _VISIT,
+        'return f"{_describe(e)}: {t.__name__} is not in the fragment (docs/soundness.md lists what is)"',
+        'return ""',
+        "a SymPy class that is not listed is accepted (default-allow)",
+    ),
+    _fragment(
+        "undefined-functions",
+        _VISIT,
+        "if isinstance(e, sp.core.function.AppliedUndef):",
+        "if isinstance(e, sp.core.function.AppliedUndef) and False:",
+        "undefined functions accepted",
+    ),
+    _fragment(
+        "log-of-complex",
+        _VISIT,
+        "if len(e.args) != 1 or not _positive(e.args[0], g):",
+        "if len(e.args) != 1:",
+        "log of an argument not proved positive (its branch cut)",
+    ),
+    _fragment(
+        "complex-power",
+        _VISIT,
+        "if not (x.is_integer or (_real(b, g) or _nonnegative(b, g)) and _real(x, g)):",
+        "if False:",
+        "a non-integer power of a complex base (its branch cut)",
+    ),
+    _fragment(
+        "max-of-complex",
+        _VISIT,
+        "return f\"{t.__name__} {_describe(e)}: its argument {_describe(a)} is not proved real\"",
+        "pass",
+        "Max, Min, floor, ceiling of arguments not proved real",
+    ),
+    _fragment(
+        "piecewise-partial",
+        _VISIT,
+        "if e.args[-1].cond is not sp.true:",
+        "if False:",
+        "a Piecewise with no last true branch (undefined where no condition holds)",
+    ),
+    _fragment(
+        "derivative-at-kinks",
+        _VISIT,
+        "if not smooth(e.expr, v, g):",
+        "if False:",
+        "a derivative of a function with kinks (the two lines are not independent there)",
+    ),
+    _fragment(
+        "infinite-sums",
+        "posproof.symbolic.engine.fragment:_Visitor.limits",
+        "if not (_finite_bound(lo) and _finite_bound(hi)):",
+        "if False:",
+        "sums with infinite limits accepted",
+    ),
+    _fragment(
+        "maximum-real-index",
+        "posproof.symbolic.engine.fragment:_Visitor.limits",
+        "if not _integer(lo, g):",
+        "if False:",
+        "a Maximum over a non-integer index",
+    ),
+    _fragment(
+        "kernel-assumptions-trusted",
+        "posproof.symbolic.engine.fragment:_kernel",
+        'if getattr(body, f"is_{fact}") is not True:',
+        "if False:",
+        "a kernel's class assumptions trusted without proof from its definition",
+    ),
+    _fragment(
+        "kernel-closed-forms",
+        "posproof.symbolic.engine.fragment:_symbolic_limits_held",
+        "if not (lo.is_Integer and hi.is_Integer):",
+        "if False:",
+        "a kernel's definition may evaluate SymPy's closed form of a symbolic-limit sum",
+    ),
+    _fragment(
+        "permutation-overrides",
+        "posproof.symbolic.engine.fragment:_permutation",
+        'if name.startswith("__") or name in ("_nargs", "_prop_handler"):',
+        "if True:",
+        "a PermutationMap subclass that overrides its code is trusted as a permutation",
+    ),
+    _fragment(
+        "real-by-form",
+        "posproof.symbolic.engine.fragment:_real_by_form",
+        "if e.is_real:",
+        "if True:",
+        "every expression taken as real",
+    ),
+    _fragment(
+        "definition-without-kernel",
+        "posproof.symbolic.engine.core:Definition.__post_init__",
+        "if not entries or not all(isinstance(x, Kernel) for x in entries):",
+        "if False:",
+        "a Definition that defines no code",
+    ),
+    _fragment(
+        "fact-wrong-not-run",
+        "posproof.symbolic.engine.core:Fact._wrong_problem",
+        'return "the wrong computation reproduces the claim: this check cannot fail" if reproduces else ""',
+        'return ""',
+        "a fact's wrong computation never run",
+    ),
+    _fragment(
+        "fact-method-unchecked",
+        "posproof.symbolic.engine.core:_method_problem",
+        "if _float64s(value):",
+        "if False:",
+        "a float64 value accepted as computed with mpmath",
+    ),
+    _fragment(
+        "size-keys",
+        "posproof.symbolic.engine.core:_check_size_keys",
+        "if key not in free:",
+        "if False:",
+        "sizes of a symbol the claim does not have, silently ignored",
     ),
 ]
