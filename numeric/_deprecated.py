@@ -7,7 +7,7 @@ are not wrapped: two of them took ``num_buckets`` and ``max_distance`` in opposi
 there is refused (``TypeError``) rather than guessed.
 
 >>> import warnings
->>> @old_arguments(positional=("width", "base"), renamed={"d": "width"})
+>>> @old_arguments(positional=("positions", "width", "base"), renamed={"d": "width"})
 ... def kernel(positions, *, width, base=10000.0):
 ...     return width, base
 >>> with warnings.catch_warnings(record=True) as caught:

@@ -19,9 +19,17 @@ _OPTIONAL = {"posproof.derivations.plots": "matplotlib"}
 
 
 def _modules() -> list[str]:
+    r"""Every module of the package, the layers installed from their own folders (``posproof.symbolic`` from
+    ``symbolic/``...) included: walking ``posproof.__path__`` alone would miss them."""
     names = ["posproof"]
-    for info in pkgutil.walk_packages(posproof.__path__, prefix="posproof."):
-        names.append(info.name)
+    packages = [("posproof.", posproof.__path__)]
+    for layer in ("symbolic", "numeric", "derivations"):
+        module = importlib.import_module(f"posproof.{layer}")
+        names.append(module.__name__)
+        packages.append((f"{module.__name__}.", module.__path__))
+    for prefix, path in packages:
+        for info in pkgutil.walk_packages(path, prefix=prefix, onerror=lambda name: None):
+            names.append(info.name)
     return sorted(set(names))
 
 
