@@ -160,3 +160,164 @@ def test_a_cached_verdict_tells_values_of_other_types_apart():
     assert _typed((2, sp.Integer(2))) != _typed((sp.Integer(2), sp.Integer(2)))
     assert _typed((True,)) != _typed((1,)) and _typed(((2.0,),)) != _typed(((2,),))
     assert _typed((sp.Symbol("x", real=True),)) != _typed((sp.Symbol("x"),))
+
+
+# ---- what may be cited, and what an instance must prove ------------------------------------------------------------
+
+x = sp.Symbol("x", real=True)
+y = sp.Symbol("y", real=True)
+w = sp.Dummy("w")
+
+
+def _lemma_at_positive_x():
+    from posproof.symbolic.lemmas import Lemma
+
+    theorem = Theorem(
+        "lemma-positive-x",
+        "0 < x for x > 0",
+        "test",
+        "test",
+        (Step(sp.Integer(0), x, "the hypothesis", ("identity",), "<"),),
+        rel="<",
+        given=(sp.Q.positive(x),),
+    )
+    return Lemma("positive x", theorem, (x,))
+
+
+def test_regression_a_definition_cited_as_a_lemma_proves_nothing():
+    from posproof.symbolic import Definition
+    from posproof.symbolic.lemmas import Lemma
+
+    try:  # an equation checked at sampled points, true for every n drawn, false at n = 2^60
+        mod = Definition("def-mod", "n mod 2^60 = n", "test", "test", sp.Mod(n, 2**60), n, "by definition", "test")
+    except ValueError as e:  # refused already when it is built (Mod is outside the fragment): nothing to cite
+        assert "Mod" in str(e)
+        return
+    lemma = Lemma("mod is identity", mod, (n,))
+    step = lemma.cite({"n": m**2 + 1})
+    assert not lemma.proved and not step.check_symbolic()
+    assert "Definition" in lemma.refusal and "Definition" in step.symbolic_problem()
+    res = Theorem("mod-user", "t", "test", "test", (step,)).verify()
+    assert res.symbolic is False
+
+
+def test_regression_a_fact_is_not_a_lemma():
+    from posproof.symbolic import Fact
+    from posproof.symbolic.lemmas import Lemma
+
+    fact = Fact(
+        "fact-one",
+        "one",
+        "test",
+        "test",
+        "1 = 1",
+        1,
+        lambda dps: (1, [("one", 1)]),
+        "exact integer arithmetic",
+        wrong=lambda dps: (2, [("two", 2)]),
+    )
+    lemma = Lemma("one", fact, ())
+    assert not lemma.proved and "Fact" in lemma.refusal
+    with pytest.raises(ValueError, match="theorem"):
+        lemma.cite({})
+
+
+def test_regression_a_lemmas_given_is_a_condition_of_every_instance():
+    lemma = _lemma_at_positive_x()
+    assert lemma.proved
+    at_minus_one = lemma.cite({"x": -1})  # 0 < -1
+    assert not at_minus_one.check_symbolic()
+    assert "hypothesis Q.positive(-1) is not proved" in at_minus_one.symbolic_problem()
+    assert Theorem("given-user", "t", "test", "test", (at_minus_one,), rel="<").verify().symbolic is False
+    # the hypothesis holds: from the value, from its assumptions, or from the citing claim's given
+    assert lemma.cite({"x": 2}).check_symbolic()
+    assert lemma.cite({"x": sp.Symbol("p", positive=True)}).check_symbolic()
+    assert not lemma.cite({"x": y}).check_symbolic()
+    assert lemma.cite({"x": y}).check_symbolic((sp.Q.positive(y),))
+
+
+def test_regression_a_sequence_keeps_every_declaration_at_each_index_the_lemma_reads():
+    from posproof.symbolic.lemmas import Lemma
+
+    top = sp.Symbol("N", integer=True, nonnegative=True)
+    p = sp.IndexedBase("p", positive=True)
+    theorem = Theorem(
+        "lemma-positive-terms",
+        "0 < p_0 + p_N",
+        "test",
+        "test",
+        (Step(sp.Integer(0), p[0] + p[top], "positive terms", ("identity",), "<"),),
+        rel="<",
+        sizes={top: (0, 2)},
+    )
+    lemma = Lemma("positive terms", theorem, (top, p))
+    assert lemma.proved
+    negative = lemma.cite({"N": n, "p": sp.Lambda(i, -1)})  # real, so a realness check let it through
+    assert not negative.check_symbolic()
+    assert "p is positive in the lemma" in negative.symbolic_problem()
+    # judged at the lemma's indices (0 and N >= 0), not at what the Lambda's variable declares
+    j = sp.Symbol("j", integer=True, positive=True)
+    assert "at the index 0" in lemma.cite({"N": n, "p": sp.Lambda(j, j)}).symbolic_problem()
+    assert lemma.cite({"N": n, "p": sp.Lambda(i, i + 1)}).check_symbolic()
+    assert lemma.cite({"N": n, "p": sp.Lambda(i, sp.exp(r[i]))}).check_symbolic()
+
+
+def test_regression_a_context_is_a_lambda_applied_by_substitution():
+    renaming = lambda e: e.xreplace({n: sp.Integer(-1)})  # noqa: E731 - a Python function that reads syntax
+    # read once at a hole, it is the identity Lambda: the step is the instance, not the instance at n = -1
+    step = ABEL.cite(mapping(), context=renaming)
+    assert step.cites.context == sp.Lambda(w, w) and step.check_symbolic()
+    lhs, rhs, _ = ABEL.instance(mapping())
+    assert step.lhs == lhs
+    renamed = Step(renaming(lhs), renaming(rhs), "at n = -1", ("identity",), cites=step.cites)
+    assert not renamed.check_symbolic()
+    with pytest.raises(ValueError, match="context"):
+        ABEL.cite(mapping(), context=lambda e: "not an expression")
+    with pytest.raises(ValueError, match="context"):
+        ABEL.cite(mapping(), context=sp.Lambda((w, x), w + x))
+    twice = ABEL.cite(mapping(), "twice both sides", context=sp.Lambda(w, 2 * w))
+    assert twice.check_symbolic()
+    lhs, rhs, _ = ABEL.instance(mapping())
+    assert twice.lhs == 2 * lhs and twice.rhs == 2 * rhs
+    # another context is another question, answered afresh (the cached verdicts are keyed by the context too)
+    thrice = Step(
+        2 * lhs,
+        2 * rhs,
+        "not three times",
+        ("identity",),
+        cites=ABEL.cite(mapping(), context=sp.Lambda(w, 3 * w)).cites,
+    )
+    assert not thrice.check_symbolic()
+
+
+def test_regression_a_context_binds_a_variable_of_the_instance_only_in_a_range_that_keeps_it():
+    # n is a positive integer of the instance: a sum over n = -2 .. 2 would use the lemma where it was not proved
+    over = ABEL.cite(mapping(), context=sp.Lambda(w, sp.Sum(w, (n, -2, 2))))
+    assert not over.check_symbolic() and "declared positive" in over.symbolic_problem()
+    kept = ABEL.cite(mapping(), context=sp.Lambda(w, sp.Sum(w, (n, 1, 3))))
+    assert kept.check_symbolic()
+    # a derivative in n is not a sum: it would need the instance off the integers
+    slope = ABEL.cite(mapping(), context=sp.Lambda(w, sp.Derivative(w, n)))
+    assert not slope.check_symbolic() and "Derivative" in slope.symbolic_problem()
+    # a bound variable the claim's given mentions could not take every value of its range
+    assert "given" in kept.symbolic_problem((sp.Q.gt(n, 2),))
+
+
+def test_regression_beside_and_mapping_values_are_sympy_expressions():
+    with pytest.raises(ValueError, match="beside"):
+        TRIANGLE.cite({"N": n, "f": sp.Lambda(i, r[i])}, beside="x")
+    with pytest.raises(ValueError, match="mapping"):
+        ABEL.cite({"N": "n", "h": sp.Lambda(i, a[i]), "S": sp.Lambda(i, b[i])})
+    with pytest.raises(ValueError, match="mapping"):
+        ABEL.cite({"N": sp.Lambda(i, i), "h": sp.Lambda(i, a[i]), "S": sp.Lambda(i, b[i])})
+    assert TRIANGLE.cite({"N": n, "f": sp.Lambda(i, r[i])}, beside=2).check_symbolic()
+
+
+def test_regression_an_inequality_lemma_cited_beside_a_complex_term_is_not_ordered():
+    from posproof.symbolic.lemmas import TRIANGLE_COMPLEX
+
+    z = sp.IndexedBase("z", complex=True)
+    c = sp.Symbol("c", complex=True)
+    step = TRIANGLE_COMPLEX.cite({"N": n, "z": sp.Lambda(i, z[i])}, beside=c)
+    assert not step.check_symbolic() and "not proved real" in step.symbolic_problem()
+    assert TRIANGLE_COMPLEX.cite({"N": n, "z": sp.Lambda(i, z[i])}, beside=sp.re(c)).check_symbolic()
