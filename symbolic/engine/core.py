@@ -263,7 +263,8 @@ class Theorem(Printable):
         _check_text("theorem", {"id": self.id, "title": self.title, "topic": self.topic, "source": self.source})
         _check_exact(self.id, exprs)
         _check_sizes(self.id, self.sizes)
-        proved = {k: v for k, v in exprs.items() if k != "formula" and not k.startswith("given")}
+        proved = {k: v for k, v in exprs.items() if k.startswith("steps")}  # steps first: the message names one
+        proved |= {k: exprs[k] for k in ("lhs", "rhs", "wrong")}
         _check_fragment(self.id, proved, tuple(self.given))
         _check_size_keys(self.id, self.sizes, [v for k, v in proved.items() if k != "wrong"])
 
