@@ -175,7 +175,8 @@ class Step:
         small, big = (lhs, rhs) if self.rel in ("<=", "<") else (rhs, lhs)
         names = self.strategy
         pairs: list = [(small, big)]
-        if names and names[0] in SIDE_STRATEGIES:
+        mapped = bool(names) and names[0] in SIDE_STRATEGIES
+        if mapped:
             try:
                 pairs = SIDE_STRATEGIES[names[0]](small, big, given)
             except ValueError as e:  # the side strategy does not apply: nothing is proved
@@ -183,8 +184,8 @@ class Step:
             names = names[1:]
         strict = self.rel in ("<", ">")
         for small, big in pairs:  # a side strategy may split the relation: every part must be proved
-            reason = _not_real((("smaller", small), ("larger", big)), given)
-            if reason:
+            reason = _not_real((("smaller", small), ("larger", big)), given) if mapped else ""
+            if reason:  # a side strategy mapped the sides: the relation it left is between reals too
                 return f"after {self.strategy[0]!r}, {reason}"
             gap = reduce_difference(big, small, names, given)
             if not (_ask(sp.Q.positive(gap), gap.is_positive, given) if strict else nonnegative(gap, given)):
