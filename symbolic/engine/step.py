@@ -304,7 +304,7 @@ class Lemma:
             return f"lemma {self.name!r} is {what}: only a Theorem whose every step is proved symbolically can be cited"
         res = t.verify()
         if not res.ok:
-            return f"lemma {self.name!r} is not proved"
+            return f"lemma {self.name!r} is not proved ({t.id}: {res.detail or 'it does not verify'})"
         numeric_only = [r.index for r in res.steps if r.symbolic is not True]
         if numeric_only or res.symbolic is not True:
             return (
@@ -504,7 +504,7 @@ class Citation:
             hole = sp.Dummy("w")
             try:
                 object.__setattr__(self, "context", sp.Lambda(hole, _sympify(self.context(hole))))
-            except (SympifyError, TypeError, ValueError, AttributeError) as e:
+            except Exception as e:  # a function that fails at a hole is no substitution
                 raise ValueError(f"context must be a sympy.Lambda of one variable, got {self.context!r}: {e}") from None
         if self.context is not None and not (isinstance(self.context, sp.Lambda) and len(self.context.variables) == 1):
             raise ValueError(
