@@ -26,7 +26,7 @@ import mpmath
 import sympy as sp
 from posproof.symbolic.engine.kernel import Kernel
 
-__all__ = ["PermutationMap"]
+__all__ = ["PermutationMap", "is_engine_permutation"]
 
 
 @functools.lru_cache(maxsize=256)
@@ -57,3 +57,31 @@ class PermutationMap(Kernel):
         name = r"\pi" if type(self) is PermutationMap else printer._print(sp.Symbol(type(self).__name__))
         out = r"%s\left(%s\right)" % (name, printer._print(self.args[1]))
         return out if exp is None else r"%s^{%s}" % (out, exp)
+
+
+#: What a subclass may define itself: its name and documentation (Python writes these for every class).
+_NAMING = frozenset({"__module__", "__qualname__", "__doc__", "__firstlineno__", "__static_attributes__"})
+#: What SymPy's class machinery writes into every subclass (computed from the class assumptions).
+_DERIVED = frozenset({"_explicit_class_assumptions", "default_assumptions", "_prop_handler", "_nargs"})
+
+
+def is_engine_permutation(cls) -> bool:
+    r"""Whether ``cls`` is :class:`PermutationMap` or a subclass that only renames it: no other base, no metaclass
+    of its own, and nothing defined but its name, its docstring and what SymPy derives from the class assumptions
+    (all equal to :class:`PermutationMap`'s). Then ``numeric`` is one permutation (a bijection of ``{0, ..., n -
+    1}``), ``doit`` leaves it alone and the assumptions are integer and nonnegative: what ``reindex`` relies on."""
+    if not (isinstance(cls, type) and issubclass(cls, PermutationMap)) or type(cls) is not type(PermutationMap):
+        return False
+    mro = cls.__mro__
+    own = mro[: mro.index(PermutationMap)]
+    if mro[len(own) :] != PermutationMap.__mro__ or not all(issubclass(c, PermutationMap) for c in own):
+        return False
+    for c in own:
+        for name, value in vars(c).items():
+            if name in _NAMING:
+                continue
+            if not (name in _DERIVED or name.startswith("is_")) or name not in vars(PermutationMap):
+                return False
+            if value != vars(PermutationMap)[name]:
+                return False
+    return True

@@ -8,14 +8,72 @@ turn and merges Sums again; ``is_zero`` and ``proves`` decide what the result pr
 
 from __future__ import annotations
 
+import contextvars
+import functools
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import sympy as sp
-from posproof.symbolic.engine.kernel import Kernel
+from posproof.symbolic.engine import fragment
+from posproof.symbolic.engine.kernel import Kernel, finite_only, unfolding
 from posproof.symbolic.engine.maximum import Maximum
-from posproof.symbolic.engine.permutation import PermutationMap
+from posproof.symbolic.engine.permutation import PermutationMap, is_engine_permutation
+from sympy.core.function import AppliedUndef
 from sympy.core.sympify import _sympify  # strict: never parses a string
+
+#: The constructs that bind variables (limits ``(var, lo, hi)``, SymPy lists the innermost first).
+_BINDERS = (sp.Sum, sp.Product, Maximum)
+
+
+def _infinite(x) -> bool:
+    r"""Whether a limit is not a finite number (``oo``, ``-oo``, ``zoo`` or an expression containing them)."""
+    return isinstance(x, sp.Basic) and (x.has(sp.oo, -sp.oo, sp.zoo, sp.nan) or x.is_finite is False)
+
+
+def _finite_limits(s) -> bool:
+    r"""Whether every limit of the Sum (Product) ``s`` is finite."""
+    return not any(_infinite(b) for _, lo, hi in s.limits for b in (lo, hi))
+
+
+def _substitute(e, mapping: dict):
+    r"""``e`` with each free occurrence of a key of ``mapping`` (symbols) replaced by its value, capture-avoiding: a
+    Sum, Product or Maximum that binds a key keeps it inside (its limits further in and its summand), where
+    ``xreplace`` would rename the bound variable too; a bound variable that occurs in a value is renamed to a fresh
+    dummy first, so no value is captured."""
+    mapping = {k: v for k, v in mapping.items() if k != v}
+    if isinstance(e, sp.MatrixBase) and not isinstance(e, sp.Basic):
+        return e.applyfunc(lambda x: _substitute(x, mapping))
+    if not mapping or not isinstance(e, sp.Basic) or not e.has(*mapping):
+        return e
+    if e in mapping:
+        return mapping[e]
+    if isinstance(e, _BINDERS):
+        values = set().union(*(v.free_symbols for v in mapping.values() if isinstance(v, sp.Basic)))
+        live = dict(mapping)
+        limits = []
+        for var, lo, hi in reversed(e.limits):  # outermost first: an inner range may use an outer variable
+            lo, hi = _substitute(lo, live), _substitute(hi, live)
+            live.pop(var, None)
+            if var in values and live:  # a value would be captured here: rename the bound variable first
+                new = sp.Dummy(var.name, **{k: v for k, v in var.assumptions0.items() if v is not None})
+                live[var] = new
+                var = new
+            limits.append((var, lo, hi))
+        return type(e)(_substitute(e.function, live), *reversed(limits))
+    args = [_substitute(a, mapping) for a in e.args]
+    return e.func(*args) if args != list(e.args) else e
+
+
+def _check_produced(e, name: str, given: tuple = ()) -> None:
+    r"""Refuse (``fragment.Refused``, a ``ValueError``) what the strategy ``name`` produced outside the fragment: a
+    Float from a definition, a closed form with ``KroneckerDelta``... (a Matrix entry by entry)."""
+    if isinstance(e, sp.MatrixBase):
+        for x in e:
+            fragment.check_produced(x, name, given)
+    else:
+        fragment.check_produced(e, name, given)
+
 
 # ==============================================================================================================
 # Strategies: named, targeted rewrites of the difference lhs - rhs (Sum summands are rewritten too). Each is an
@@ -131,7 +189,8 @@ def _factor_terms(e):
 def combine_sums(e):
     r"""Merge ``c1*Sum(f1, L) + c2*Sum(f2, L)`` into ``Sum(c1*f1 + c2*f2, L)`` for identical limits ``L``: linearity
     of a finite sum. A coefficient is every factor of a term beside its one Sum (free of the summation variables,
-    which are :func:`bind`'s dummies by then)."""
+    which are :func:`bind`'s dummies by then). A sum with an infinite limit is left alone: linearity of a series
+    needs convergence, which nothing here proves."""
     if not isinstance(e, sp.Add):
         return e
     by_limits: dict[tuple, list] = {}
@@ -139,7 +198,7 @@ def combine_sums(e):
     for term in e.args:
         factors = sp.Mul.make_args(term)
         sums = [f for f in factors if isinstance(f, sp.Sum)]
-        if len(sums) == 1:
+        if len(sums) == 1 and _finite_limits(sums[0]):
             body = sums[0]
             coeff = sp.Mul(*[f for f in factors if f is not body])
             if not coeff.has(*[v for v, _, _ in body.limits]):
@@ -157,16 +216,19 @@ strategy("combine_sums")(combine_sums)
 def _split_last(e):
     r"""Split the last term off every one-limit Sum whose range is proved nonempty (``hi - lo >= 0`` from the
     assumptions): ``Σ_{i=lo}^{hi} f(i) = Σ_{i=lo}^{hi-1} f(i) + f(hi)``, the definition of a finite sum. The shorter
-    sum binds the dummy :func:`bind` gives its range, so it meets the same sum written elsewhere."""
+    sum binds the dummy :func:`bind` gives its range, so it meets the same sum written elsewhere. Sums with an
+    infinite limit are left alone."""
 
     def split(s: sp.Sum):
         if len(s.limits) != 1:
             return s
         ((var, lo, hi),) = s.limits
+        if _infinite(lo) or _infinite(hi):
+            return s
         if (hi - lo).is_nonnegative is not True or not (hi - lo).is_integer:
             return s
         shorter = bind(sp.Sum(s.function, (var, lo, hi - 1)))
-        return shorter + s.function.xreplace({var: hi})
+        return shorter + _substitute(s.function, {var: hi})
 
     if isinstance(e, sp.Basic) and e.has(sp.Sum):
         return e.replace(lambda x: isinstance(x, sp.Sum), split)
@@ -177,14 +239,18 @@ def _split_last(e):
 def _reindex(e):
     r"""Re-index a sum by a permutation: ``Σ_{k=0}^{n-1} f(π(k)) = Σ_{k=0}^{n-1} f(k)`` when ``π`` is a
     :class:`~posproof.symbolic.engine.permutation.PermutationMap` of ``{0, ..., n - 1}`` and ``k`` occurs in the
-    summand only
-    as ``π(k)`` (the commutative law of finite sums, *Concrete Mathematics* §2.3)."""
+    summand only as ``π(k)`` (the commutative law of finite sums, *Concrete Mathematics* §2.3). Only the engine's
+    :class:`PermutationMap` and its subclasses that do nothing but rename it
+    (:func:`~posproof.symbolic.engine.permutation.is_engine_permutation`) are permutations here: any other subclass
+    could redefine ``numeric``, ``doit`` or the assumptions, and proves nothing."""
 
     def reindexed(s: sp.Sum):
         if len(s.limits) != 1:
             return s
         ((var, lo, hi),) = s.limits
         f = s.function
+        if not all(is_engine_permutation(type(x)) for x in f.atoms(PermutationMap)):
+            return s  # a subclass that redefines more than its name: not known to be a permutation
         perms = {x for x in f.atoms(PermutationMap) if x.args[1] == var}
         if len(perms) != 1 or lo != 0:
             return s
@@ -225,14 +291,16 @@ def _unroll(e):
         ((var, lo, hi),) = s.limits
         if not (lo.is_Integer and hi.is_Integer) or hi - lo > 64:
             return s
-        return sp.Add(*[s.function.xreplace({var: sp.Integer(k)}) for k in range(int(lo), int(hi) + 1)])
+        return sp.Add(*[_substitute(s.function, {var: sp.Integer(k)}) for k in range(int(lo), int(hi) + 1)])
 
     if isinstance(e, sp.Basic) and e.has(sp.Sum):
         return e.replace(lambda x: isinstance(x, sp.Sum), out)
     return e
 
 
-#: The second copy of a summation variable in a squared sum (one per variable, so both sides of a step agree).
+#: The second copy of a summation variable in a squared sum, one per variable (a :func:`bind` dummy: one name, range
+#: and assumptions), so that both sides of a step agree (``|Σ_i z_i|^2`` and ``(Σ_i |z_i|)^2`` meet as double sums
+#: over the same two variables).
 _COPIES: dict = {}
 
 
@@ -246,13 +314,15 @@ def _copy(var):
 def _square_sums(e):
     r"""Multiply out squares of one-limit finite sums into double sums over a second copy ``j`` of the variable:
     ``(Σ_i f_i)^2 = Σ_i Σ_j f_i f_j`` (distributivity) and ``|Σ_i f_i|^2 = Σ_i Σ_j Re(f_i conj(f_j))`` (``|w|^2 = w
-    conj(w)``, a real number, so equal to its real part)."""
+    conj(w)``, a real number, so equal to its real part). Capture-avoiding (:func:`_substitute`): ``j`` replaces only
+    the free occurrences of ``i``, so a nested squared sum over the same variable keeps its own ``i`` and ``j`` (with
+    ``xreplace`` it was renamed into a different sum: a nested value 324 came out 360)."""
 
     def double(s: sp.Sum, product):
         ((var, lo, hi),) = s.limits
         j = _copy(var)
         f = s.function
-        return sp.Sum(product(f, f.xreplace({var: j})), (j, lo, hi), (var, lo, hi))
+        return sp.Sum(product(f, _substitute(f, {var: j})), (j, lo, hi), (var, lo, hi))
 
     def square(x):
         base = x.base
@@ -267,43 +337,384 @@ def _square_sums(e):
     return e
 
 
-#: What ``doit`` leaves as it is: SymPy's ``doit`` would also run ``integrate``, ``limit`` and infinite sums and
-#: products, whose results are not equivalences under our assumptions (``∫_0^π atan(tan t) dt`` comes out
-#: ``-π²/2``). A strategy for one of them would need its own docstring saying why it is sound.
+#: How many times ``doit`` unfolds kernels whose definitions use kernels.
+_UNFOLD_ROUNDS = 16
+
+
+#: What ``doit`` holds back whole: SymPy's ``doit`` would run ``integrate`` and ``limit``, whose results are not
+#: equivalences under our assumptions (``∫_0^π atan(tan t) dt`` comes out ``-π²/2``), and each kernel's own ``doit``
+#: (kernels are unfolded before, by :func:`_unfold` only). Sums and products that are not written out are held by
+#: :func:`~posproof.symbolic.engine.kernel.finite_only`. A strategy for any of them needs its own docstring saying
+#: why it is sound.
 def _not_for_doit(x) -> bool:
-    if isinstance(x, (sp.Integral, sp.Limit)):
-        return True
-    if isinstance(x, (sp.Sum, sp.Product)):
-        return any(b.has(sp.oo, -sp.oo, sp.zoo) for _, lo, hi in x.limits for b in (lo, hi))
-    return False
+    return isinstance(x, (sp.Integral, sp.Limit, Kernel))
+
+
+_HELD = itertools.count()
+
+
+#: The ``given`` facts of the step :func:`reduce_difference` is reducing (a closed form checks its range with them).
+_GIVEN: contextvars.ContextVar[tuple] = contextvars.ContextVar("given", default=())
+
+
+def _one_limit(s):
+    r"""``(var, lo, hi)`` of a one-limit Sum over a finite range proved forward (with the step's ``given``), else
+    ``None``."""
+    if not isinstance(s, sp.Sum) or len(s.limits) != 1 or not _finite_limits(s):
+        return None
+    ((var, lo, hi),) = s.limits
+    return (var, lo, hi) if forward(lo, hi, _GIVEN.get()) else None
+
+
+def _innermost(rule: Callable) -> Callable:
+    r"""``rule`` (a closed form of a one-limit sum) applied to a Sum's innermost limit, again while it applies: a
+    multiple sum ``Σ_{i} Σ_{j} f`` is ``Σ_{i} (Σ_{j} f)``, so evaluating the inner sum in place is an equality."""
+
+    def apply(s):
+        while isinstance(s, sp.Sum):
+            first, rest = s.limits[0], s.limits[1:]
+            one = sp.Sum(s.function, first)
+            closed = rule(one)
+            if closed == one:
+                return s
+            s = sp.Sum(closed, *rest) if rest else closed
+        return s
+
+    def over(e):
+        if isinstance(e, sp.Basic) and e.has(sp.Sum):
+            return e.replace(lambda x: isinstance(x, sp.Sum), apply)
+        return e
+
+    return over
+
+
+def _counted(s):
+    lim = _one_limit(s)
+    if lim is None or s.function.has(lim[0]):
+        return s
+    var, lo, hi = lim
+    return (hi - lo + 1) * s.function
+
+
+@strategy("count_terms")
+def _count_terms(e):
+    r"""``Σ_{i=lo}^{hi} c = (hi - lo + 1) c`` for ``c`` free of ``i``, over a finite range proved forward
+    (:func:`forward`: ``hi - lo`` an integer, ``hi >= lo - 1``): the sum has ``hi - lo + 1`` terms, each ``c`` (0 terms
+    for the empty range ``hi = lo - 1``, and then ``0 c = 0``). The innermost limit of a multiple sum first."""
+    return _innermost(_counted)(e)
+
+
+def _antidifference(f, var, g):
+    r"""``Σ_{var=lo}^{hi} f = g(hi + 1) - g(lo)`` if ``g(var + 1) - g(var) = f`` (checked by ``expand``), else
+    ``None``."""
+    if sp.expand(_substitute(g, {var: var + 1}) - g - f) != 0:
+        return None
+    return g
+
+
+def _telescoped(s):
+    lim = _one_limit(s)
+    if lim is None or not isinstance(s.function, sp.Add):
+        return s
+    var, lo, hi = lim
+    f = s.function
+    negative = sp.Add(*[t for t in f.args if t.as_coeff_Mul()[0].is_negative])
+    for g in (-negative, negative - f):  # f = g(i+1) - g(i) with g the negative terms, or with g minus the others
+        if g.has(var) and _antidifference(f, var, g) is not None:
+            return _substitute(g, {var: hi + 1}) - _substitute(g, {var: lo})
+    return s
+
+
+@strategy("telescope")
+def _telescope(e):
+    r"""``Σ_{i=lo}^{hi} (g(i+1) - g(i)) = g(hi + 1) - g(lo)`` over a finite range proved forward (:func:`forward`):
+    by induction on the number of terms ``hi - lo + 1 >= 0`` (no terms: ``g(lo) - g(lo) = 0``; one more term adds
+    ``g(hi + 2) - g(hi + 1)``). The summand must be ``g(i+1) - g(i)`` exactly (checked by ``expand``); ``g`` is read
+    off the summand's negative terms (or its positive ones, negated). *Concrete Mathematics* §2.5."""
+    return _innermost(_telescoped)(e)
+
+
+_POLY = sp.Dummy("t", integer=True)
+
+
+def _polynomial(s):
+    lim = _one_limit(s)
+    if lim is None:
+        return s
+    var, lo, hi = lim
+    f = s.function
+    if not f.has(var) or not f.is_polynomial(var) or sp.degree(f, var) > 8:
+        return s
+    # a candidate antidifference from SymPy's Faulhaber sums, trusted only once checked: g(var + 1) - g(var) = f
+    g = sp.expand(sp.summation(f, (var, 0, _POLY - 1)).xreplace({_POLY: var}))
+    if g.has(sp.Sum, sp.Piecewise) or _antidifference(f, var, g) is None:
+        return s
+    return sp.expand(_substitute(g, {var: hi + 1}) - _substitute(g, {var: lo}))
+
+
+@strategy("polynomial_sum")
+def _polynomial_sum(e):
+    r"""``Σ_{i=lo}^{hi} p(i) = g(hi + 1) - g(lo)`` for a polynomial ``p`` in ``i`` (degree at most 8, coefficients
+    free of ``i``) over a finite range proved forward, where ``g(i + 1) - g(i) = p(i)`` is *checked* by ``expand``:
+    then it is :func:`_telescope`'s identity. ``g`` comes from SymPy's Faulhaber sums, but only as a candidate: a wrong
+    one fails the check and the sum stays as it is (``Σ_{i=0}^{n-1} i = n(n - 1)/2``)."""
+    return _innermost(_polynomial)(e)
+
+
+def _geometric(s):
+    lim = _one_limit(s)
+    if lim is None:
+        return s
+    var, lo, hi = lim
+    c, p = s.function.as_independent(var, as_Add=False)
+    if not isinstance(p, sp.Pow) or p.base.has(var):
+        return s
+    a, b = p.exp.as_independent(var, as_Add=True)
+    slope = sp.expand(b / var)
+    if slope.has(var) or not p.base.is_positive:
+        return s
+    r = p.base**slope
+    if not (slope.is_nonzero and (p.base - 1).is_nonzero):
+        return s
+    return c * p.base**a * (r**lo - r ** (hi + 1)) / (1 - r)
+
+
+@strategy("geometric_sum")
+def _geometric_sum(e):
+    r"""``Σ_{i=lo}^{hi} c x^{a + s i} = c x^a (r^lo - r^(hi+1)) / (1 - r)`` with ``r = x^s``, for ``c, a, s`` free of
+    ``i``, ``x`` proved positive and ``x != 1``, ``s`` proved nonzero (so ``r > 0`` real, ``r != 1``), over a finite
+    range proved forward: ``(1 - r) Σ_{i=lo}^{hi} r^i`` telescopes to ``r^lo - r^(hi+1)`` (:func:`_telescope` with
+    ``g(i) = -r^i``), and ``1 - r != 0``."""
+    return _innermost(_geometric)(e)
+
+
+#: The closed forms ``doit`` uses for sums with symbolic limits: each a named strategy with its proof.
+_CLOSED_FORMS = (_counted, _telescoped, _polynomial, _geometric)
 
 
 @strategy("doit")
 def _doit(e):
-    r"""Evaluate what is written out only in form: explicit matrices, finite sums and products (over ranges proved
-    forward: see :func:`bind`), and :class:`Kernel` functions unfolded into their definitions. Integrals, limits and
-    infinite sums or products are held back unevaluated (SymPy's ``doit`` would run ``integrate`` and ``limit``)."""
+    r"""Evaluate what is written out only in form: explicit matrices, finite sums and products with integer limits
+    (fewer than 100 terms: written out term by term, the definition), and :class:`Kernel` functions unfolded into
+    their definitions through :func:`_unfold` (bound variables bound by :func:`bind`; a definition that evaluates a
+    sum with symbolic limits is refused). A sum with symbolic limits is evaluated only by the named closed forms
+    ``count_terms``, ``telescope``, ``polynomial_sum`` and ``geometric_sum`` (each proved for every forward range,
+    innermost limit first); otherwise it is held
+    back as it is, like infinite sums and products, integrals and limits: SymPy's ``doit`` would use its closed forms
+    of sums (``Σ_{i=0}^{n} (-1)^i C(n, i) = 0``, false at ``n = 0``), run ``integrate`` and ``limit``."""
+    if isinstance(e, sp.MatrixBase) and not isinstance(e, sp.Basic):
+        return e.applyfunc(_doit)
     if not isinstance(e, sp.Basic):
-        return e.doit()
+        return e
+    for _ in range(_UNFOLD_ROUNDS):
+        if not e.has(Kernel):
+            break
+        unfolded = _unfold(e, "doit")
+        if unfolded == e:
+            break
+        e = unfolded
+    # Integrals, limits and kernels are held as undefined functions of their free symbols (not bare symbols), so a
+    # sum written out around one still substitutes its variable into it; they are put back by capture-avoiding
+    # substitution. Sums and products are written out only where ``written_out`` allows (``finite_only``).
     held: dict = {}
 
     def hold(x):
-        p = sp.Dummy("held")
-        held[p] = x
-        return p
+        free = sorted((v for v in x.free_symbols if isinstance(v, sp.Symbol)), key=sp.default_sort_key)
+        h = sp.Function(f"_held{next(_HELD)}")
+        held[h] = (x, free)
+        return h(*free)
 
-    if e.has(sp.Integral, sp.Limit, sp.Sum, sp.Product):
+    def restore(y):
+        if not (isinstance(y, sp.Basic) and y.has(*held)):
+            return y
+
+        def back(a):
+            x, free = held[a.func]
+            return restore(_substitute(x, dict(zip(free, a.args, strict=True))))
+
+        return y.replace(lambda a: isinstance(a, AppliedUndef) and a.func in held, back)
+
+    if e.has(sp.Integral, sp.Limit, Kernel):
         e = e.replace(_not_for_doit, hold)
-    return e.doit().xreplace(held)
+    with finite_only():
+        e = restore(e.doit())
+
+    def closed(s):
+        for rule in _CLOSED_FORMS:
+            t = rule(s)
+            if t != s:
+                return t
+        return s
+
+    return _innermost(closed)(e)
+
+
+def _checked(name: str, f: Callable) -> Callable:
+    r"""``f`` whose every result is checked against the fragment as the strategy ``name`` produced it."""
+
+    def run(x):
+        out = f(x)
+        _check_produced(out, name, _GIVEN.get())
+        return out
+
+    return run
 
 
 @strategy("unfold")
-def _unfold(e):
+def _unfold(e, name: str = "unfold"):
     r"""Replace each :class:`Kernel` by its definition (its ``doit``), and nothing else: a sum with a symbolic range
     is left as it is, where ``doit`` would try to evaluate it. A definition's sums are bound like the sides'
-    (:func:`bind`), so that they meet the sums they are compared with."""
+    (:func:`bind`), so that they meet the sums they are compared with, and no user declaration about a bound variable
+    enters. The definitions run under :func:`~posproof.symbolic.engine.kernel.unfolding`: one that evaluates a sum
+    or product with symbolic limits raises ``ValueError`` (SymPy's closed forms are not equivalences); each is checked
+    against the fragment on its own, before it meets the rest (a Float ``0.1`` would cancel against ``1/10``)."""
+    if isinstance(e, sp.MatrixBase) and not isinstance(e, sp.Basic):
+        return e.applyfunc(lambda x: _unfold(x, name))
     if isinstance(e, sp.Basic) and e.has(Kernel):
-        return e.replace(lambda x: isinstance(x, Kernel), lambda k: bind(k.doit()))
+        with unfolding():
+            return e.replace(lambda x: isinstance(x, Kernel), _checked(name, lambda k: bind(k.doit())))
+    return e
+
+
+def _fresh_copy(var, taken: set):
+    r"""The first of ``var'``, ``var''``, ... (:func:`_copy`: the same on both sides of a step) not in ``taken``."""
+    while var in taken:
+        var = _copy(var)
+    return var
+
+
+def _rename_bound(s, mapping: dict):
+    r"""The Sum ``s`` with its bound variables renamed by ``mapping`` (to fresh dummies): alpha-renaming."""
+    live: dict = {}
+    limits = []
+    for var, lo, hi in reversed(s.limits):  # outermost first
+        lo, hi = _substitute(lo, live), _substitute(hi, live)
+        if var in mapping:
+            live[var] = mapping[var]
+        limits.append((mapping.get(var, var), lo, hi))
+    return sp.Sum(_substitute(s.function, live), *reversed(limits))
+
+
+def _exchanged(s):
+    r"""The Sum ``s`` with its limits in one canonical order (by variable name, then range), when no range depends
+    on another of its variables; else ``s``."""
+    if not isinstance(s, sp.Sum) or len(s.limits) < 2 or not _finite_limits(s):
+        return s
+    variables = [v for v, _, _ in s.limits]
+    if any(b.has(*variables) for _, lo, hi in s.limits for b in (lo, hi)):
+        return s
+    key = sp.default_sort_key
+    order = sorted(s.limits, key=lambda lim: (lim[0].name, key(lim[1]), key(lim[2]), key(lim[0])))
+    return s if order == list(s.limits) else sp.Sum(s.function, *order)
+
+
+@strategy("exchange_sums")
+def _exchange_sums(e):
+    r"""Exchange the order of a multiple finite sum whose ranges do not depend on each other's variables:
+    ``Σ_{i=a}^{b} Σ_{j=c}^{e} f(i, j) = Σ_{j=c}^{e} Σ_{i=a}^{b} f(i, j)`` (both are the sum of ``f`` over the finite
+    set ``[a, b] × [c, e]``, and a finite sum does not depend on the order of its terms). The limits are put in one
+    canonical order (by variable name, then range), so that the two orders meet. Infinite limits and ranges that
+    depend on another variable of the sum are left alone."""
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        return e.replace(lambda x: isinstance(x, sp.Sum), _exchanged)
+    return e
+
+
+def _merged(m):
+    r"""The product ``m`` with its finite Sum factors merged into one Sum over all their variables, or ``m``."""
+    if not isinstance(m, sp.Mul) or not m.is_commutative:
+        return m
+    factors = list(m.args)
+    sums = [f for f in factors if isinstance(f, sp.Sum) and _finite_limits(f)]
+    if len(sums) < 2:
+        return m
+    rest = [f for f in factors if not (isinstance(f, sp.Sum) and _finite_limits(f))]
+    free = set().union(*(f.free_symbols for f in factors))
+    taken = set(free)
+    summands, limits = [], []
+    for s in sums:
+        mapping = {}
+        for var, _, _ in s.limits:
+            if var in taken:  # bound by an earlier factor, or free in one: a fresh copy, so nothing is captured
+                mapping[var] = _fresh_copy(var, taken | set(mapping.values()))
+        s = _rename_bound(s, mapping) if mapping else s
+        taken |= {v for v, _, _ in s.limits}
+        summands.append(s.function)
+        limits.extend(s.limits)
+    return sp.Mul(*rest) * _exchanged(sp.Sum(sp.Mul(*summands), *limits))
+
+
+@strategy("sum_product")
+def _sum_product(e):
+    r"""Distribute a product of finite sums over one multiple sum: ``(Σ_{i∈I} a_i)(Σ_{j∈J} b_j) = Σ_{i∈I} Σ_{j∈J}
+    a_i b_j`` (distributivity, term by term, for finite ``I``, ``J``; the empty range gives ``0 = 0``). The sums'
+    variables are made independent first: a variable bound by two factors, or free in another factor, is renamed to
+    a fresh copy (alpha-renaming), so no variable is captured. The merged sum's limits are put in the canonical order
+    of ``exchange_sums`` (as are all multiple sums: ``exchange_sums`` runs after it), so that a double sum written
+    out meets it (with the same variable names); read backwards
+    it is the factorization ``pull_factors`` does. Commutative products only; sums with an infinite limit are left
+    alone."""
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        return _exchange_sums(e.replace(lambda x: isinstance(x, sp.Mul), _merged))
+    return e
+
+
+def _pulled(s):
+    r"""The Sum ``s`` with each factor free of a variable pulled out of that variable's sum (innermost first)."""
+    if not isinstance(s, sp.Sum) or not _finite_limits(s):
+        return s
+    body = s.function
+    for var, lo, hi in s.limits:  # innermost first
+        factors = sp.Mul.make_args(body)
+        out = [f for f in factors if f.is_commutative and not f.has(var)]
+        inside = [f for f in factors if not (f.is_commutative and not f.has(var))]
+        body = sp.Mul(*out) * sp.Sum(sp.Mul(*inside), (var, lo, hi))
+    return body
+
+
+@strategy("pull_factors")
+def _pull_factors(e):
+    r"""Pull factors free of a summation variable out of its finite sum: ``Σ_i c f_i = c Σ_i f_i`` for ``c`` free of
+    ``i`` (distributivity; ``c 0 = 0`` for the empty range), one variable at a time from the innermost, so that
+    ``Σ_i Σ_j a_i b_j`` becomes ``(Σ_i a_i)(Σ_j b_j)`` (the reverse of ``sum_product``). The reverse, pushing a factor
+    in, is ``push_factors`` (and ``combine_sums``, run at the end of every step, pushes the coefficients of sums over
+    equal ranges in as it merges them, so differences merge). Commutative factors only; sums with an infinite limit
+    are left alone."""
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        return e.replace(lambda x: isinstance(x, sp.Sum), _pulled)
+    return e
+
+
+def _pushed(m):
+    r"""The product ``m`` with its factors pushed into its one finite Sum factor, or ``m``."""
+    if not isinstance(m, sp.Mul):
+        return m
+    sums = [f for f in m.args if isinstance(f, sp.Sum) and _finite_limits(f)]
+    if len(sums) != 1:
+        return m
+    (s,) = sums
+    c = [f for f in m.args if f is not s]
+    if not all(f.is_commutative for f in c):
+        return m
+    c = sp.Mul(*c)
+    taken = c.free_symbols
+    mapping: dict = {}
+    for var, _, _ in s.limits:
+        if var in taken:  # the factor uses a name the sum binds: rename the bound one
+            mapping[var] = _fresh_copy(var, taken | set(mapping.values()) | {v for v, _, _ in s.limits})
+    s = _rename_bound(s, mapping) if mapping else s
+    return sp.Sum(c * s.function, *s.limits)
+
+
+@strategy("push_factors")
+def _push_factors(e):
+    r"""Push the other factors of a product into its one finite sum: ``c Σ_i f_i = Σ_i c f_i`` (distributivity;
+    ``c 0 = 0`` for the empty range), the reverse of ``pull_factors``; a variable the sum binds that occurs in ``c``
+    is renamed to a fresh copy first (alpha-renaming), so ``c`` is not captured. With a sum as the summand
+    (``Σ_j c_j Σ_i f_i``) it builds the double sum ``Σ_j Σ_i c_j f_i``. Commutative factors only; sums with an
+    infinite limit are left alone."""
+    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        return e.replace(lambda x: isinstance(x, sp.Mul), _pushed)
     return e
 
 
@@ -329,7 +740,10 @@ def _decide_on_range(cond, var, lo, hi):
     r"""``True``/``False`` if ``cond`` holds/fails for every integer ``var`` in ``[lo, hi]``, else ``None``.
 
     Sound: ``var = lo + j`` with ``j >= 0`` covers every value ``>= lo`` (a superset of the range), and
-    ``var = hi - j`` every value ``<= hi``; a condition decided on a superset is decided on the range."""
+    ``var = hi - j`` every value ``<= hi``; a condition decided on a superset is decided on the range. An infinite
+    limit decides nothing (``oo - j`` is no integer)."""
+    if _infinite(lo) or _infinite(hi):
+        return None
     j = sp.Dummy("j", integer=True, nonnegative=True)
     for sub in (lo + j, hi - j):
         if cond.subs(var, sub) is sp.true:
@@ -342,7 +756,8 @@ def _decide_on_range(cond, var, lo, hi):
 @strategy("refine_limits")
 def _refine_limits(e):
     r"""Decide the conditions of a ``Piecewise`` inside a ``Sum`` from the summation range (e.g. ``i < d/2`` for
-    ``i = 0 .. d/2 - 1``): a condition that holds on the whole range is replaced by true there."""
+    ``i = 0 .. d/2 - 1``): a condition that holds on the whole range is replaced by true there. Limits that are not
+    finite decide nothing."""
 
     def refine(s: sp.Sum):
         f = s.function
@@ -396,9 +811,23 @@ def _square_sides(small, big, given: tuple):
     return [(small**2, big**2)]
 
 
-SIDE_STRATEGIES["square_sides"] = _square_sides
-SIDE_STRATEGIES["log_sides"] = _log_sides
-SIDE_STRATEGIES["abs_sides"] = _abs_sides
+def _side_strategy(name: str, f: Callable) -> Callable:
+    r"""``f`` whose output pairs are checked against the fragment (:func:`_check_produced`)."""
+
+    @functools.wraps(f)
+    def checked(small, big, given: tuple):
+        pairs = f(small, big, given)
+        for pair in pairs:
+            for side in pair:
+                _check_produced(side, name, given)
+        return pairs
+
+    return checked
+
+
+SIDE_STRATEGIES["square_sides"] = _side_strategy("square_sides", _square_sides)
+SIDE_STRATEGIES["log_sides"] = _side_strategy("log_sides", _log_sides)
+SIDE_STRATEGIES["abs_sides"] = _side_strategy("abs_sides", _abs_sides)
 STRATEGY_NAMES = frozenset(STRATEGIES) | frozenset(SIDE_STRATEGIES)
 
 
@@ -412,7 +841,9 @@ def nonnegative(e, given: tuple = (), ranges: dict | None = None) -> bool:
     - a sum of terms is, when after removing pairs that are nonnegative together every other term is:
       ``|a| + c a`` for real ``a`` and ``|a| + c Re(a)`` for any ``a`` (a rational ``|c| <= 1``: ``|a| >= |Re a|``;
       ``|a|`` may be written as the product of its factors' moduli), and ``c Maximum(f, (i, lo, hi)) - c f(x)``
-      (``c > 0``) for an ``x`` proved in ``lo .. hi`` on every value of the summation variables around it."""
+      (``c > 0``) for an ``x`` proved an integer and proved in ``lo .. hi`` on every value of the summation variables
+      around it, ``lo`` proved an integer and ``f`` proved real (the maximum is over the integers of the range: a
+      non-integer ``x`` is no term of it, and complex terms have no order)."""
     ranges = ranges or {}
     if proves(sp.Q.nonnegative(e), getattr(e, "is_nonnegative", None), given):
         return True
@@ -459,12 +890,17 @@ def _partner(t, rest: list, given: tuple, ranges: dict):
     if isinstance(body, sp.re) and c.is_Rational and abs(c) <= 1:  # c Re(a) + |a|
         moduli = _moduli(body.args[0])
         return next((u for u in rest if u is not t and u in moduli), None)
-    if isinstance(body, Maximum) and c.is_positive:  # c max_i f(i) - c f(x), x in the range
+    if isinstance(body, Maximum) and c.is_positive:  # c max_i f(i) - c f(x), x an integer in the range
         ((var, lo, hi),) = body.limits
+        f = body.function
+        if not (proves(sp.Q.integer(lo), lo.is_integer, given) and proves(sp.Q.real(f), f.is_real, given)):
+            return None
         for u in rest:
             if u is t:
                 continue
-            x = _argument_of(-u / c, body.function, var)
+            x = _argument_of(-u / c, f, var)
+            if x is not None and not _integer(x, given, ranges):
+                continue  # not an index of the maximum: no term of it
             if x is not None and _within(x, lo, hi, given, ranges):
                 return u
     return None
@@ -478,6 +914,11 @@ def _argument_of(value, f, var):
         return None
     x = m[w]
     return x if f.xreplace({var: x}) == value else None
+
+
+def _integer(x, given: tuple, ranges: dict) -> bool:
+    r"""Whether ``x`` is proved an integer (its summation variables are the dummies of their integer ranges)."""
+    return proves(sp.Q.integer(x), x.is_integer, given)
 
 
 def _within(x, lo, hi, given: tuple, ranges: dict) -> bool:
@@ -659,18 +1100,31 @@ def congruent(lhs, rhs) -> tuple[Any, Any] | None:
 
 def reduce_difference(lhs, rhs, strategy: Sequence[str], given: tuple = ()):
     r"""``lhs - rhs`` after each named strategy in turn (Matrix entries one by one), bound variables replaced by
-    :func:`bind` first."""
+    :func:`bind` first. What each strategy produces must be in the fragment (:func:`_check_produced`): a strategy
+    output outside it raises ``ValueError`` and the step is not proved."""
     e = bind(lhs, given) - bind(rhs, given)
+    token = _GIVEN.set(tuple(given))
+    try:
+        return _reduced(e, strategy, given)
+    finally:
+        _GIVEN.reset(token)
+
+
+def _reduced(e, strategy: Sequence[str], given: tuple):
     for name in strategy:
         f = STRATEGIES[name]
         if isinstance(e, sp.MatrixBase):
             e = e.applyfunc(lambda x, f=f: _in_sums(f, x))
         else:
             e = _in_sums(f, e)
+        _check_produced(e, name, given)
     # Strategies such as expand split one Sum into several: merge Sums over the same range again (a structural
     # normal form, not a simplification) so that summands which cancel can be seen to cancel.
     if isinstance(e, sp.MatrixBase):
-        return e.applyfunc(lambda x: _in_sums(combine_sums, x))
-    if isinstance(e, sp.Basic) and e.has(sp.Sum):
+        e = e.applyfunc(lambda x: _in_sums(combine_sums, x))
+    elif isinstance(e, sp.Basic) and e.has(sp.Sum):
         e = _in_sums(combine_sums, e)
+    else:
+        return e
+    _check_produced(e, "combine_sums", given)
     return e
