@@ -155,6 +155,8 @@ def permutation_equivariance() -> Theorem:
     def softmax(row, col, index):  # softmax(S)_{row col}, S's columns read through index(k)
         return sp.exp(s[row, col]) / sp.Sum(sp.exp(s[row, index(k)]), (k, 0, N - 1))
 
+    w = sp.Dummy("w")  # the context's hole: where the lemma's instance goes
+
     def out(weight):  # sum_j weight(j) v_{., c}: one output entry
         return sp.Sum(weight(j), (j, 0, N - 1))
 
@@ -171,7 +173,7 @@ def permutation_equivariance() -> Theorem:
             SOFTMAX_PERMUTATION.cite(
                 {"n": N, "s": sp.Lambda((j, k), s[j, k]), "i": i, "j": j},
                 r"row-wise softmax commutes with permuting rows and columns together (lemma, for every $N$)",
-                context=lambda w: out(lambda j_: w.xreplace({j: j_}) * v[pi(j_), c]),
+                context=sp.Lambda(w, out(lambda j_: w * v[pi(j_), c])),  # the sum over j binds the lemma's j
                 lhs=permuted,
                 rhs=reindexed,
             ),

@@ -333,7 +333,8 @@ def _assumptions(c) -> list[Block]:
 
 
 def _given(c) -> list[Block]:
-    r"""The hypotheses a theorem assumes beyond its symbols' assumptions (``given``), printed with its statement."""
+    r"""The hypotheses a theorem (or a definition) assumes beyond its symbols' assumptions (``given``), printed with
+    its statement."""
     tex = given_tex(c)
     if not tex:
         return []
@@ -378,7 +379,7 @@ def _blocks(c) -> list[Block]:
     if c.formula is not None and not isinstance(c.formula, sp.logic.boolalg.BooleanAtom):  # never the word True
         out.append(Block("statement", tex=formula_tex(c.formula), plain=formula_text(c.formula)))
     if isinstance(c, Definition):
-        out += _assumptions(c)
+        out += _given(c) + _assumptions(c)
         out += [Block("para", f"By definition ({c.why}):"), *_definition_math(c)]
         out.append(Block("para", f"Checked: `{c.implementation}` computes this formula."))
         return out

@@ -117,6 +117,7 @@ def _definition_json(dfn: Definition) -> dict:
             "why": dfn.why,
         },
         "implementation": dfn.implementation,
+        "given": [sp.sstr(g) for g in dfn.given],
     }
 
 

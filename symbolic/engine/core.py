@@ -125,7 +125,7 @@ def _check_text(kind: str, fields: dict) -> None:
             raise ValueError(f"{kind} {fields.get('id')!r}: {name} must be a (nonempty) string, got {value!r}")
 
 
-def _check_fragment(claim_id: str, named: dict, given: tuple = ()) -> None:
+def _check_fragment(claim_id: str, named: dict, given: tuple = (), *, evaluated: bool = False) -> None:
     r"""Refuse, when the claim is built, any expression outside the fragment (:mod:`.fragment`): one line naming the
     claim, the part and the construct. Bound variables are first replaced by :func:`~.strategies.bind`'s dummies
     (what a condition such as "the index is an integer" may use of them is what their range implies); a range that
@@ -140,7 +140,7 @@ def _check_fragment(claim_id: str, named: dict, given: tuple = ()) -> None:
             bound = bind(e, given)
         except ValueError:  # a reversed range: the verification says so
             bound = e
-        reason = fragment.refusal(bound, given=tuple(given))
+        reason = fragment.refusal(bound, given=tuple(given), evaluated=evaluated and name != "lhs")
         if reason:
             raise fragment.Refused(f"{claim_id!r}, {name}: {reason}")
 
@@ -188,13 +188,8 @@ def _check_dps(dps) -> int:
 def _run_step(k: int, step: Step, dps: int, sizes_list, domains, rng, given=()) -> StepResult:
     reason = ""
     try:
-        sym = step.check_symbolic(given)
-        if not sym:
-            reason = (
-                "the strategy does not reduce the difference to 0"
-                if step.rel == "="
-                else ("the gap is not proved " + ("positive" if step.rel in ("<", ">") else "nonnegative"))
-            )
+        reason = step.symbolic_problem(given)
+        sym = not reason
     except Exception as e:  # a strategy that cannot handle the expression proves nothing
         sym, reason = False, f"strategy raised {type(e).__name__}: {e}"
     try:
@@ -443,6 +438,9 @@ class Definition(Printable):
     wrong: Any = None
     #: A short symbolic statement for headings (see Theorem.formula).
     formula: Any = None
+    #: Where the formula is defined, beyond the symbols' assumptions (``Q.gt(d, 2)`` for a quotient by ``d - 2``):
+    #: printed with it, and honoured by the numeric line's points.
+    given: tuple = ()
 
     kind = "definition"
     rel = "="
@@ -459,12 +457,18 @@ class Definition(Printable):
                 f"{self.id!r}: a Definition defines code: its left side must apply a Kernel (each entry, for a "
                 f"matrix), got {self.lhs!r}; an equation that defines no code is a Theorem to prove"
             )
-        _check_fragment(self.id, {"lhs": self.lhs, "rhs": self.rhs, "wrong": self.wrong})
+        formulas = {"lhs": self.lhs, "rhs": self.rhs, "wrong": self.wrong}
+        _check_fragment(self.id, formulas, tuple(self.given), evaluated=True)
         _check_size_keys(self.id, self.sizes, [self.lhs, self.rhs])
 
     @property
     def steps(self) -> tuple[Step, ...]:
         return (Step(self.lhs, self.rhs, self.why, ("doit",)),)
+
+    @property
+    def hypotheses(self) -> tuple:
+        r"""Where the formula is defined beyond the symbols' assumptions: the ``given`` facts, printed with it."""
+        return tuple(self.given)
 
     def _domain(self, atom) -> Domain:
         return self.domains.get(domain_key(atom)) or Domain.of(atom)
@@ -479,7 +483,7 @@ class Definition(Printable):
         rng = random.Random(f"{settings.SEED}:{self.id}")
         step = self.steps[0]
         try:
-            num = numeric_check(step, dps, size_combinations(self.sizes), self._domain, rng)
+            num = numeric_check(step, dps, size_combinations(self.sizes), self._domain, rng, tuple(self.given))
         except Exception as e:
             num = NumericResult("disagree", 0, math.inf, f"numeric evaluation raised {type(e).__name__}: {e}")
         res = StepResult(0, None, num)

@@ -56,13 +56,31 @@ class Construct:
 # ---- proofs of the conditions (the symbols' assumptions and the claim's given facts) -----------------------------
 
 
+def _as_signs(given: tuple) -> tuple:
+    r"""``given`` with each relation also written as a sign fact of the difference (``Q.gt(d, 2)`` gives
+    ``Q.positive(d - 2)``), the form SymPy's ``ask`` reasons with."""
+    Q = sp.Q
+    signs = {Q.gt: Q.positive, Q.ge: Q.nonnegative, Q.lt: Q.negative, Q.le: Q.nonpositive, Q.ne: Q.nonzero,
+             Q.eq: Q.zero}  # fmt: skip
+    rels = {sp.StrictGreaterThan: Q.positive, sp.GreaterThan: Q.nonnegative, sp.StrictLessThan: Q.negative,
+            sp.LessThan: Q.nonpositive, sp.Unequality: Q.nonzero, sp.Equality: Q.zero}  # fmt: skip
+    out = list(given)
+    for fact in given:
+        if isinstance(fact, sp.AppliedPredicate) and fact.function in signs and len(fact.arguments) == 2:
+            a, b = fact.arguments
+            out.append(signs[fact.function](a - b))
+        elif type(fact) in rels:
+            out.append(rels[type(fact)](fact.lhs - fact.rhs))
+    return tuple(out)
+
+
 def _proves(query, fast, given: tuple) -> bool:
     if fast is True:
         return True
     if not given:
         return False
     try:
-        return sp.ask(query, sp.And(*given)) is True
+        return sp.ask(query, sp.And(*_as_signs(given))) is True
     except (TypeError, ValueError, NotImplementedError):  # SymPy cannot decide: not proved
         return False
 
@@ -103,8 +121,12 @@ def _fact(name: str, e, given: tuple) -> bool:
     query = getattr(sp.Q, name)
     if _proves(query(e), getattr(e, f"is_{name}", None), given):
         return True
-    if not (isinstance(e, sp.Basic) and e.has(sp.Pow, sp.Max, sp.Min)):
+    if not isinstance(e, sp.Basic):
         return False
+    if not e.has(sp.Pow, sp.Max, sp.Min):  # written unevaluated, (f + w) - f is w
+        x = sp.expand(e.doit(deep=False) if isinstance(e, sp.Add) else e)  # re-evaluated, then expanded
+        x = x.func(*x.args) if isinstance(x, sp.Add) else x
+        return _proves(query(x), getattr(x, f"is_{name}", None), given)
     f = _widened(_defined(e))
     return any(_proves(query(x), getattr(x, f"is_{name}", None), given) for x in (f, sp.expand(f)))
 
@@ -181,6 +203,10 @@ def _positive(e, given: tuple) -> bool:
     return _fact("positive", e, given)
 
 
+def _nonzero(e, given: tuple) -> bool:
+    return _fact("nonzero", e, given) or _positive(e, given) or _fact("negative", e, given)
+
+
 def _nonnegative(e, given: tuple) -> bool:
     return _fact("nonnegative", e, given) or _modulus_squared(e)
 
@@ -217,7 +243,7 @@ def _symbolic_limits_held() -> Iterator[None]:
             for _, lo, hi in self.limits:
                 if not (lo.is_Integer and hi.is_Integer):
                     raise Refused(f"a kernel's definition evaluates the {cls.__name__} {self} with symbolic limits")
-            return originals[cls](self, **hints)
+            return _written_out(self, cls is sp.Sum)
 
         return doit
 
@@ -228,6 +254,19 @@ def _symbolic_limits_held() -> Iterator[None]:
     finally:
         for cls, f in originals.items():
             cls.doit = f  # type: ignore[method-assign]
+
+
+def _written_out(e, additive: bool):
+    r"""A Sum (Product) with integer limits as its terms added (multiplied), each done: the definition of a finite
+    sum, where SymPy's ``doit`` would look for a closed form (``Σ_{i=0}^{3} δ(i, x)`` comes out ``1`` for
+    ``0 <= x <= 3``, false at every non-integer ``x``)."""
+    body = e.function
+    for var, lo, hi in reversed(e.limits):  # the outermost limit last: the innermost is listed first
+        if int(hi) - int(lo) > 10_000:
+            raise Refused(f"a kernel's definition writes out {e} term by term: more than 10000 terms")
+        terms = [body.xreplace({var: sp.Integer(j)}) for j in range(int(lo), int(hi) + 1)]
+        body = sp.Add(*terms) if additive else sp.Mul(*terms)
+    return body.doit() if isinstance(body, sp.Basic) else body
 
 
 def definition(k: Kernel):
@@ -490,8 +529,11 @@ def _describe(node) -> str:
 class _Visitor:
     r"""One walk over an expression: the first node outside the fragment, as a reason (``""`` if none)."""
 
-    def __init__(self, given: tuple, *, in_condition: bool = False):
+    def __init__(self, given: tuple, *, evaluated: bool = False):
         self.given = given
+        #: A formula that is only evaluated (a Definition's): a quotient there needs no proof that its denominator
+        #: is nonzero; where it is 0 the numeric line fails the definition.
+        self.evaluated = evaluated
         self.seen: set = set()
 
     def __call__(self, e) -> str:
@@ -540,10 +582,15 @@ class _Visitor:
             return self.children(*e.args)
         if t is sp.Pow:
             b, x = e.args
-            if not (x.is_integer or (_real(b, g) or _nonnegative(b, g)) and _real(x, g)):
+            if x.is_integer and x.is_nonnegative is not True and not self.evaluated and not _nonzero(b, g):
                 return (
-                    f"the power {_describe(e)}: a non-integer exponent of a base not proved real (a branch cut "
-                    "of the complex power)"
+                    f"the power {_describe(e)}: a quotient by {_describe(b)}, which is not proved nonzero (state "
+                    "the hypothesis with given=)"
+                )
+            if not x.is_integer and not (_real(x, g) and (_positive(b, g) or _nonnegative(b, g) and _positive(x, g))):
+                return (
+                    f"the power {_describe(e)}: a non-integer exponent of a base not proved positive (the branch "
+                    "cut of the power)"
                 )
             return self.children(b, x)
         if t in (sp.exp, sp.sin, sp.cos, sp.Abs, sp.re, sp.im, sp.conjugate):
@@ -670,11 +717,13 @@ class _Visitor:
         return f"the given fact {_describe(fact)}: {type(fact).__name__} is not a fact the engine can honour"
 
 
-def refusal(e, *, given: tuple = ()) -> str:
-    r"""Why ``e`` is outside the fragment (one line naming the construct), or ``""``."""
+def refusal(e, *, given: tuple = (), evaluated: bool = False) -> str:
+    r"""Why ``e`` is outside the fragment (one line naming the construct), or ``""``. ``evaluated``: ``e`` is a
+    formula the engine only evaluates (a Definition's), never rewrites: a quotient there is checked by the numeric
+    line, which fails where a denominator is 0."""
     if e is None:
         return ""
-    return _Visitor(tuple(given))(e)
+    return _Visitor(tuple(given), evaluated=evaluated)(e)
 
 
 def given_refusal(facts: tuple) -> str:

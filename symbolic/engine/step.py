@@ -497,15 +497,6 @@ class Citation:
                 raise ValueError(
                     f"beside must be a SymPy expression, got {self.beside!r} ({type(self.beside).__name__})"
                 ) from None
-        if self.context is not None and not isinstance(self.context, sp.Lambda) and callable(self.context):
-            # Transitional: a Python function is read once, at a fresh hole, as the Lambda it writes; that Lambda is
-            # what is applied (by substitution) and checked, never the function again, so it cannot rename the
-            # instance's variables or read its syntax.
-            hole = sp.Dummy("w")
-            try:
-                object.__setattr__(self, "context", sp.Lambda(hole, _sympify(self.context(hole))))
-            except Exception as e:  # a function that fails at a hole is no substitution
-                raise ValueError(f"context must be a sympy.Lambda of one variable, got {self.context!r}: {e}") from None
         if self.context is not None and not (isinstance(self.context, sp.Lambda) and len(self.context.variables) == 1):
             raise ValueError(
                 "context must be a sympy.Lambda of one variable (applied by substitution: Lambda(w, C)(a) is C "

@@ -148,6 +148,7 @@ def ntk_definition() -> Definition:
         assumptions=(r"$d \ge 4$ even, $i = 0, \dots, d/2 - 1$", r"$b > 1$, $s \ge 1$ (drawn as integers)"),
         sizes={d_even: (4, 8, 128)},
         domains={"i": PAIR, "b": BASE_INT, "s": FACTOR_INT},
+        given=(sp.Q.gt(d_even, 2),),  # the exponent d/(d - 2)
         wrong=(b * s ** (d_even / (d_even - 1))) ** (-2 * i / d_even),
         formula=sp.Eq(THETA_PRIME[i], (b * s ** (d_even / (d_even - 2))) ** (-2 * i / d_even), evaluate=False),
     )
@@ -192,12 +193,13 @@ def dynamic_ntk() -> Theorem:
         sizes={d_even: (4, 8, 128)},
         notes=(
             r"The factor $1 + sk/L_0$ is at least 1, the two branches meet at $n = L_0$ ($k = 0$: factor 1), "
-            r"and the factor reaches $s$ at $n = L_0(2s - 1)/s$. The registered mistake uses $n$ instead of "
-            r"$\max(n, L_0)$: below $L_0$ the base would shrink."
+            r"and the factor reaches $s$ at $n = L_0(2s - 1)/s$. The registered mistake drops the $-(s - 1)$: "
+            r"below $L_0$ the base would be $b s^{d/(d-2)}$, not $b$."
         ),
+        given=(sp.Q.gt(d_even, 2),),  # the exponent d/(d - 2)
         wrong=sp.Matrix(
             [
-                b * (s * (L0 - kk) / L0 - (s - 1)) ** (d_even / (d_even - 2)),
+                b * s ** (d_even / (d_even - 2)),
                 b * (1 + s * kk / L0) ** (d_even / (d_even - 2)),
             ]
         ),
@@ -221,6 +223,7 @@ def dynamic_definition() -> Definition:
         ),
         formula=sp.Eq(scaled_frequency(seq_len), _bp(seq_len) ** (-2 * i / d_even), evaluate=False),
         sizes={d_even: (4, 8, 128)},
+        given=(sp.Q.gt(d_even, 2),),  # the exponent d/(d - 2)
         domains={
             "i": PAIR,
             "b": BASE_INT,

@@ -47,6 +47,7 @@ def pi_remainder() -> Theorem:
             r"$s_2 \in [1, 100]$)",
         ),
         formula=sp.Eq(_a(sv) - _alin(sv), _R(sv), evaluate=False),
+        given=(sp.Q.lt(s1, s2),),  # lambda divides by s_2 - s_1
         domains={
             "s_1": Domain("real", -100, -1),
             "s": Domain("real", -1, 1),

@@ -90,7 +90,8 @@ def test_regression_a_context_citation_needs_the_context_on_both_sides():
     s = sp.IndexedBase("s", real=True)
     v = sp.IndexedBase("v", real=True)
     mapping = {"n": n, "s": sp.Lambda((j, k), s[j, k]), "i": i, "j": j}
-    step = SOFTMAX_PERMUTATION.cite(mapping, "inside a sum", context=lambda w: sp.Sum(w * v[j], (j, 0, n - 1)))
+    w = sp.Dummy("w")
+    step = SOFTMAX_PERMUTATION.cite(mapping, "inside a sum", context=sp.Lambda(w, sp.Sum(w * v[j], (j, 0, n - 1))))
     assert step.check_symbolic()
     lhs, rhs, _ = SOFTMAX_PERMUTATION.instance(mapping)
     bad = Step(sp.Sum(lhs * v[j], (j, 0, n - 1)), sp.Sum(rhs * v[j] * 2, (j, 0, n - 1)), "x", cites=step.cites)
