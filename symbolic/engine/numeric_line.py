@@ -4,8 +4,10 @@ r"""The numeric line: both sides of a step evaluated with mpmath at seeded point
 :mod:`numeric`. A :class:`Domain` says where a symbol's values are drawn from (edge values first, then draws
 spread over many magnitudes: :mod:`.domains`); Indexed bases and matrices get tables of such draws.
 ``_compile`` makes both sides
-concrete at the declared sizes and lambdifies them for mpmath, keeping Sums and kernels as written, and
-``numeric_check`` compares the sides relative to the size of their terms, giving a :class:`NumericResult`.
+concrete at the declared sizes and lambdifies them for mpmath, keeping Sums, Products and kernels as written, and
+``numeric_check`` compares the sides relative to the size of their terms, giving a :class:`NumericResult` (with
+the first point that disagrees). Every point keeps every ``given`` fact (:func:`_given_plan`): a fact about a bare
+symbol narrows its domain, every fact is checked at every point, and a fact the line cannot check is refused.
 """
 
 from __future__ import annotations
@@ -14,13 +16,22 @@ import itertools
 import math
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import mpmath
 import sympy as sp
 from posproof.symbolic.engine import settings
-from posproof.symbolic.engine.domains import INT_FAR, INT_MAX, REAL_FAR, REAL_HUGE, REAL_TINY, Domain, uniform_draw  # noqa: F401  (re-exported)
+from posproof.symbolic.engine.domains import (  # noqa: F401  (re-exported)
+    INT_FAR,
+    INT_MAX,
+    REAL_FAR,
+    REAL_HUGE,
+    REAL_TINY,
+    Domain,
+    holds,
+    uniform_draw,
+)
 from posproof.symbolic.engine.kernel import Kernel
 from posproof.symbolic.engine.maximum import Maximum
 from posproof.symbolic.engine.results import NumericResult
@@ -86,7 +97,7 @@ def _protect(e, store: dict):
     if not isinstance(e, sp.Basic):
         return e
 
-    def sub_sum(s):  # a Sum or a Maximum
+    def sub_sum(s):  # a Sum, a Product or a Maximum
         p = sp.Dummy("sum")
         store[p] = s.func(_numeric_form_scalar(s.function, store), *s.limits)
         return p
@@ -96,7 +107,7 @@ def _protect(e, store: dict):
         store[p] = ("kernel", type(k), tuple(_numeric_form_scalar(a, store) for a in k.args))
         return p
 
-    e = e.replace(lambda x: isinstance(x, (sp.Sum, Maximum)), sub_sum)
+    e = e.replace(lambda x: isinstance(x, (sp.Sum, sp.Product, Maximum)), sub_sum)
     return e.replace(lambda x: isinstance(x, Kernel), sub_kernel)
 
 
@@ -178,7 +189,9 @@ def _has_special(e) -> bool:
         return False
     nodes = e if isinstance(e, sp.MatrixBase) else [e]
     return any(
-        isinstance(x, (sp.Sum, Maximum, Kernel)) or _is_written_form(x) for n in nodes for x in sp.preorder_traversal(n)
+        isinstance(x, (sp.Sum, sp.Product, Maximum, Kernel)) or _is_written_form(x)
+        for n in nodes
+        for x in sp.preorder_traversal(n)
     )
 
 
@@ -220,8 +233,8 @@ def _abs_terms(e):
     in a sum is judged against its largest terms, and a tiny value is not judged by an absolute error."""
     if isinstance(e, sp.Add):
         return sp.Add(*[_abs_terms(a) for a in e.args])
-    if isinstance(e, sp.Sum):
-        return sp.Sum(_abs_terms(e.function), *e.limits)
+    if isinstance(e, (sp.Sum, sp.Product)):
+        return e.func(_abs_terms(e.function), *e.limits)
     if isinstance(e, sp.Mul):
         return sp.Mul(*[_abs_terms(a) for a in e.args])
     if isinstance(e, sp.Pow) and e.exp.is_Integer and e.exp > 0:
@@ -238,7 +251,11 @@ class _Compiled:
     tables: dict  # name -> _Table
     n_entries: int
     identical: list  # per entry: the two sides are structurally identical
-    given: Callable | None = None  # the given facts a point must satisfy
+    given: Callable | None = None  # the given facts a point must satisfy (of point_symbols)
+    point_symbols: list = field(default_factory=list)  # symbols, then those the given facts tie to them
+    domains: list = field(default_factory=list)  # per point symbol (None: the given facts contradict it)
+    edges: list = field(default_factory=list)  # per point symbol, its edge values at this size
+    table_names: dict = field(default_factory=dict)  # _T* -> the IndexedBase or MatrixSymbol it stands for
 
 
 def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
@@ -263,6 +280,7 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     # random tables _T*, summation variables _s*; kernels are looked up by name.
     everything = [x for x in exprs if isinstance(x, sp.Basic)]  # the scales hold the same atoms
     tables: dict = {}
+    table_names: dict = {}
     rep: dict = {}
     namespace: dict = {}
     free: set = set()
@@ -280,12 +298,13 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
                 if base not in rep:
                     name = f"_T{len(tables)}"
                     tables[name] = _Table(domains(base))
+                    table_names[name] = str(base.label if isinstance(base, sp.IndexedBase) else base)
                     rep[base] = sp.IndexedBase(name)
                 if isinstance(a, sp.IndexedBase):
                     labels.add(a.label)
                 else:
                     elements[a] = sp.Indexed(rep[base], a.i, a.j)
-            elif isinstance(a, (sp.Sum, Maximum)):
+            elif isinstance(a, (sp.Sum, sp.Product, Maximum)):
                 has_sums = True
             elif isinstance(a, sp.core.function.AppliedUndef) and type(a).__name__ in _KERNELS:
                 kernels.add(type(a).__name__)
@@ -300,7 +319,7 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     rep.update(dict(zip(plain, args, strict=True)))
     counter = itertools.count()
 
-    def fresh_sum(s):  # every summation variable its own name (bottom-up: inner sums first); a Maximum too
+    def fresh_sum(s):  # every summation variable its own name (bottom-up: inner sums first); Product, Maximum too
         names = {v: sp.Symbol(f"_s{next(counter)}") for v, _, _ in s.limits}
         limits = [(names[v], lo.xreplace(names), hi.xreplace(names)) for v, lo, hi in s.limits]
         return s.func(s.function.xreplace(names), *limits)
@@ -309,7 +328,7 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
         if not isinstance(x, sp.Basic):
             return x
         if has_sums:
-            x = x.replace(lambda a: isinstance(a, (sp.Sum, Maximum)), fresh_sum)
+            x = x.replace(lambda a: isinstance(a, (sp.Sum, sp.Product, Maximum)), fresh_sum)
         return x.xreplace(mapping)
 
     mapping = {**elements, **rep}
@@ -319,12 +338,13 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     for name in kernels:
         namespace[name] = _KERNELS[name].numeric
     namespace["_range"] = _range
+    namespace["_prod"] = _prod
     namespace["_mpdiff"] = mpmath.diff
     namespace.update(tables)
     f = sp.lambdify(
         args, exprs + scales, modules=[namespace, "mpmath"], printer=_printer(), dummify=False, docstring_limit=0
     )
-    return _Compiled(f, plain, tables, len(keep), identical)
+    return _Compiled(f, plain, tables, len(keep), identical, table_names=table_names)
 
 
 def _printer():
@@ -339,6 +359,13 @@ def _printer():
                 for v, lo, hi in reversed(expr.limits)
             )
             return f"(builtins.sum({self._print(expr.function)} {loops}))"
+
+        def _print_Product(self, expr):  # as a sum: outermost loop first, ranges through _range
+            loops = " ".join(
+                f"for {self._print(v)} in _range({self._print(lo)}, {self._print(hi)})"
+                for v, lo, hi in reversed(expr.limits)
+            )
+            return f"(_prod({self._print(expr.function)} {loops}))"
 
         def _print_Derivative(self, expr):  # mpmath's numerical derivative: independent of SymPy's differentiation
             if len(expr.variable_count) != 1:
@@ -371,7 +398,7 @@ def _kernel_name(cls: type[Kernel]) -> str:
 
 class _Sums:
     r"""Counts, at one point, the sums evaluated, those that were not empty (an empty sum is no evidence) and the
-    terms summed (a point whose sums need more than ``settings.SUM_TERMS`` terms is skipped: :class:`_TooLong`)."""
+    terms summed (a point whose sums need more than ``settings.SUM_TERMS`` terms is drawn again: :class:`_TooLong`)."""
 
     total = 0
     nonempty = 0
@@ -379,7 +406,15 @@ class _Sums:
 
 
 class _TooLong(Exception):
-    r"""A point whose sums are too long to evaluate term by term: skipped, no evidence either way."""
+    r"""A point whose sums are too long to evaluate term by term: drawn again (no evidence either way)."""
+
+
+def _prod(factors):
+    r"""The product of ``factors`` in the order given (``1`` for none: an empty product)."""
+    out = mpmath.mpf(1)
+    for x in factors:
+        out = out * x
+    return out
 
 
 def _range(lo, hi) -> range:
@@ -401,26 +436,205 @@ def _range(lo, hi) -> range:
     return range(lo, hi + 1)
 
 
-def _given_predicate(given: tuple, symbols: list) -> Callable | None:
-    r"""The ``given`` facts a point must satisfy, as one mpmath predicate of ``symbols`` (facts about other symbols
-    do not restrict this step's points); ``None`` if none applies. ``Q.gt(a, b)`` and relatives become relations."""
-    if not given:
-        return None
-    q = sp.Q
-    as_rel = {q.gt: sp.Gt, q.ge: sp.Ge, q.lt: sp.Lt, q.le: sp.Le, q.eq: sp.Eq, q.ne: sp.Ne}
-    sign = {q.positive: sp.Gt, q.negative: sp.Lt, q.nonnegative: sp.Ge, q.nonpositive: sp.Le, q.nonzero: sp.Ne}
-    rels = []
+#: Predicates on one expression the numeric line checks, by the assumption name :func:`.domains.holds` reads them
+#: with; those on a bare symbol also narrow its default domain (``Q.real(z)`` draws ``z`` real).
+_PREDICATES = {
+    "positive", "negative", "nonnegative", "nonpositive", "nonzero", "zero", "real", "extended_real", "integer",
+    "noninteger", "even", "odd", "imaginary", "complex", "finite", "prime", "composite", "hermitian",
+    "antihermitian", "extended_positive", "extended_negative", "extended_nonnegative", "extended_nonpositive",
+    "extended_nonzero",
+}  # fmt: skip
+#: Predicates of an expression's value a working-precision number cannot show (every such number is rational).
+_UNCHECKABLE = {"rational", "irrational", "algebraic", "transcendental", "infinite"}
+#: Constructs a given fact may hold: the numeric line evaluates a fact as a plain mpmath function of the symbols.
+_NOT_IN_FACTS = (
+    sp.Indexed, sp.IndexedBase, MatrixElement, sp.MatrixExpr, sp.Sum, sp.Product, Maximum, Kernel,
+    sp.Derivative, sp.Integral, sp.core.function.AppliedUndef,
+)  # fmt: skip
+_ORDER = {sp.Q.gt: sp.Gt, sp.Q.ge: sp.Ge, sp.Q.lt: sp.Lt, sp.Q.le: sp.Le}
+_EQUALITY = {sp.Q.eq: sp.Eq, sp.Q.ne: sp.Ne}
+#: ``x > 0`` and relatives on a bare symbol narrow its domain like the predicates.
+_SIGN_OF = {sp.Gt: "positive", sp.Lt: "negative", sp.Ge: "nonnegative", sp.Le: "nonpositive"}
+
+
+def _refuse(fact, why: str):
+    raise ValueError(f"the numeric line cannot honour the given fact {fact}: {why}")
+
+
+def _as_tree(fact, top, leaves: list):
+    r"""A given fact as a checking tree whose leaves are expressions (collected in ``leaves``, to be evaluated
+    together): ``("rel", op, i, j)``, ``("pred", name, i)``, ``("and" | "or", [...])``, ``("not", t)``,
+    ``("const", bool)``. Anything else is refused, naming ``top`` (the fact as written)."""
+
+    def leaf(e) -> int:
+        if isinstance(e, sp.Basic) and any(isinstance(a, _NOT_IN_FACTS) for a in sp.preorder_traversal(e)):
+            _refuse(top, "it holds a sum, product, table entry, matrix, kernel or function (only symbols allowed)")
+        leaves.append(e)
+        return len(leaves) - 1
+
+    if isinstance(fact, (bool, sp.logic.boolalg.BooleanAtom)):
+        return ("const", bool(fact))
+    if isinstance(fact, sp.AppliedPredicate):
+        q = fact.function
+        if q in _ORDER:
+            fact = _ORDER[q](*fact.arguments, evaluate=False)
+        elif q in _EQUALITY:
+            fact = _EQUALITY[q](*fact.arguments, evaluate=False)
+        else:
+            name = getattr(q, "name", None)
+            if name in _UNCHECKABLE:
+                _refuse(top, f"Q.{name} is not a property a working-precision value can show")
+            if name not in _PREDICATES or len(fact.arguments) != 1:
+                _refuse(top, f"the predicate is not one it checks ({', '.join(sorted(_PREDICATES))}, relations)")
+            return ("pred", name, leaf(fact.arguments[0]))
+    if isinstance(fact, sp.core.relational.Relational):
+        op = type(fact)
+        if op not in (sp.Gt, sp.Ge, sp.Lt, sp.Le, sp.Eq, sp.Ne):
+            _refuse(top, f"{op.__name__} is not a relation it checks")
+        return ("rel", op, leaf(fact.lhs), leaf(fact.rhs))
+    if isinstance(fact, (sp.And, sp.Or)):
+        return ("and" if isinstance(fact, sp.And) else "or", [_as_tree(a, top, leaves) for a in fact.args])
+    if isinstance(fact, sp.Not):
+        return ("not", _as_tree(fact.args[0], top, leaves))
+    _refuse(top, f"{type(fact).__name__} is not a relation, a Q predicate, And, Or or Not")
+
+
+def _truth(tree, v: list) -> bool:
+    r"""A checking tree at the leaves' values ``v``: order relations need both sides real (imaginary part exactly
+    0), equalities compare exactly, predicates read the value by :func:`.domains.holds`."""
+    kind = tree[0]
+    if kind == "const":
+        return tree[1]
+    if kind == "pred":
+        return holds(tree[1], v[tree[2]])
+    if kind == "rel":
+        op, a, b = tree[1], mpmath.mpmathify(v[tree[2]]), mpmath.mpmathify(v[tree[3]])
+        if op is sp.Eq:
+            return bool(a == b)
+        if op is sp.Ne:
+            return bool(a != b)
+        if not (holds("real", a) and holds("real", b)):
+            return False
+        a, b = mpmath.re(a), mpmath.re(b)
+        return bool({sp.Gt: a > b, sp.Ge: a >= b, sp.Lt: a < b, sp.Le: a <= b}[op])
+    if kind == "and":
+        return all(_truth(t, v) for t in tree[1])
+    if kind == "or":
+        return any(_truth(t, v) for t in tree[1])
+    return not _truth(tree[1], v)
+
+
+def _narrowing(fact, out: dict) -> None:
+    r"""What a given fact (a conjunct of one) says of a bare symbol, as assumptions added to ``out[symbol]``."""
+    if isinstance(fact, sp.And):
+        for a in fact.args:
+            _narrowing(a, out)
+        return
+    if isinstance(fact, sp.AppliedPredicate):
+        q = fact.function
+        if q in _ORDER:
+            fact = _ORDER[q](*fact.arguments, evaluate=False)
+        else:
+            name = getattr(q, "name", None)
+            (arg,) = fact.arguments if len(fact.arguments) == 1 else (None,)
+            if name in _PREDICATES and isinstance(arg, sp.Symbol):
+                out.setdefault(arg, {})[name] = True
+            return
+    if isinstance(fact, (sp.Gt, sp.Ge, sp.Lt, sp.Le)):  # an order relation: its sides are real
+        flip = {sp.Gt: sp.Lt, sp.Lt: sp.Gt, sp.Ge: sp.Le, sp.Le: sp.Ge}
+        for side, other, op in ((fact.lhs, fact.rhs, type(fact)), (fact.rhs, fact.lhs, flip[type(fact)])):
+            if isinstance(side, sp.Symbol):
+                out.setdefault(side, {})["real"] = True
+                if other == 0:
+                    out[side][_SIGN_OF[op]] = True
+
+
+@dataclass
+class _Given:
+    r"""The given facts at one size: the symbols a point draws beyond the step's own (those the facts tie to
+    them), every point symbol's domain (narrowed by the facts; ``None`` if the facts contradict its assumptions)
+    and the check every point must pass."""
+
+    extra: list
+    domains: list
+    check: Callable | None
+
+
+def _given_plan(given: tuple, sizes: Mapping, symbols: list, domains: Callable) -> _Given:
+    r"""Read the ``given`` facts for a step over ``symbols`` at ``sizes``. Every fact is checked at every point
+    (:func:`_truth`); a fact on symbols that are neither the step's nor tied to them through other facts does not
+    restrict this step's points (its values do not enter the step). A fact about a bare symbol also narrows that
+    symbol's default domain (``Q.positive(x)``, ``Q.real(z)``, ``Q.integer(x)``, ``x > 0``; a domain given by
+    the claim is kept, and checked like any other), so that points are not all rejected. A fact the numeric line
+    cannot check is refused: ``ValueError`` naming it."""
+    facts = []
     for fact in given:
-        if isinstance(fact, sp.AppliedPredicate) and fact.function in as_rel:
-            fact = as_rel[fact.function](*fact.arguments)
-        elif isinstance(fact, sp.AppliedPredicate) and fact.function in sign:
-            fact = sign[fact.function](fact.arguments[0], 0)
-        if isinstance(fact, sp.core.relational.Relational) and fact.free_symbols <= set(symbols):
-            rels.append(fact)
-    if not rels:
-        return None
-    f = sp.lambdify(symbols, rels, modules="mpmath")
-    return lambda *v: all(bool(r) for r in f(*v))
+        f = fact.subs(sizes) if sizes and isinstance(fact, sp.Basic) else fact
+        facts.append((fact, f))
+    trees, leaves = [], []
+    for fact, f in facts:
+        trees.append(_as_tree(f, fact, leaves))
+    # the symbols a point must draw: the step's, and those tied to them by a fact, transitively
+    point = set(symbols)
+    free = [set(f.free_symbols) if isinstance(f, sp.Basic) else set() for _, f in facts]
+    grew = True
+    while grew:
+        grew = False
+        for fs in free:
+            if fs & point and not fs <= point:
+                point |= fs
+                grew = True
+    extra = sorted(point - set(symbols), key=sp.default_sort_key)
+    everyone = [*symbols, *extra]
+    relevant = [k for k, fs in enumerate(free) if fs <= point and (fs & point or not fs)]
+    narrowed: dict = {}
+    for k in relevant:
+        _narrowing(facts[k][1], narrowed)
+    doms = []
+    for sym in everyone:
+        dom = domains(sym)
+        if sym in narrowed and dom == Domain.of(sym):
+            try:
+                dom = Domain.of(sp.Symbol(sym.name, **{**sym.assumptions0, **narrowed[sym]}))
+            except ValueError:  # SymPy's InconsistentAssumptions: no point satisfies the facts
+                dom = None
+        doms.append(dom)
+    if not relevant:
+        return _Given(extra, doms, None)
+    used = sorted({i for k in relevant for i in _leaves_of(trees[k])})
+    f = sp.lambdify(everyone, [leaves[i] for i in used], modules="mpmath")
+    position = {i: n for n, i in enumerate(used)}
+    mine = [_reindex(trees[k], position) for k in relevant]
+
+    def check(*v) -> bool:
+        vals = f(*v)
+        return all(_truth(t, vals) for t in mine)
+
+    return _Given(extra, doms, check)
+
+
+def _leaves_of(tree) -> list:
+    if tree[0] == "pred":
+        return [tree[2]]
+    if tree[0] == "rel":
+        return [tree[2], tree[3]]
+    if tree[0] in ("and", "or"):
+        return [i for t in tree[1] for i in _leaves_of(t)]
+    if tree[0] == "not":
+        return _leaves_of(tree[1])
+    return []
+
+
+def _reindex(tree, position: dict):
+    if tree[0] == "pred":
+        return ("pred", tree[1], position[tree[2]])
+    if tree[0] == "rel":
+        return ("rel", tree[1], position[tree[2]], position[tree[3]])
+    if tree[0] in ("and", "or"):
+        return (tree[0], [_reindex(t, position) for t in tree[1]])
+    if tree[0] == "not":
+        return ("not", _reindex(tree[1], position))
+    return tree
 
 
 def _breakpoints(step: Step, sizes: Mapping, plain: list) -> list:
@@ -463,8 +677,12 @@ def numeric_check(
     every size combination: first ``EDGE_POINTS`` with every symbol at an edge value, then ``MIXED_EDGE_POINTS``
     with every other symbol at its first edge value (``x = 0, y != 0`` and the reverse), then ``FAR_POINTS`` drawn
     far beyond the default magnitudes (where the domain allows), then random draws; then the breakpoints of the
-    kernels' definitions and beside them. Every point satisfies the ``given`` facts (points that do not are
-    drawn again, or skipped). A point where every sum is empty is no evidence."""
+    kernels' definitions and beside them. Every point satisfies every ``given`` fact (:func:`_given_plan`); a point
+    that does not, or whose sums are too long to evaluate (:class:`_TooLong`), is drawn again, up to
+    ``GIVEN_TRIES`` times, before it is skipped. A point where every sum is empty is no evidence. The first point
+    that disagrees is reported with the result (its values and the two sides)."""
+    for fact in given:  # a fact the numeric line cannot check is refused even where nothing is evaluated
+        _as_tree(fact, fact, [])
     n_points = max(settings.NUMERIC_POINTS, settings.POINTS_PER_SIZE * len(sizes_list))
     work = dps + settings.NUMERIC_GUARD_DIGITS
     bits = int(work * 3.33) + 8
@@ -473,6 +691,7 @@ def numeric_check(
     worst = mpmath.mpf(0)
     evaluated = 0
     all_identical = True
+    first: dict | None = None  # the first point that disagrees
     mixed0 = settings.EDGE_POINTS
     far0 = mixed0 + settings.MIXED_EDGE_POINTS
     plan: list[tuple[int, dict, tuple | None]] = [(p, sizes_list[p % len(sizes_list)], None) for p in range(n_points)]
@@ -484,21 +703,27 @@ def numeric_check(
             key = tuple(sorted((str(k), v) for k, v in sizes.items()))
             if key not in compiled:
                 c = compiled[key] = _compile(step, sizes, domains)
-                c.given = _given_predicate(given, c.symbols)
+                if c.n_entries:
+                    g = _given_plan(given, sizes, c.symbols, domains)
+                    c.given, c.point_symbols, c.domains = g.check, [*c.symbols, *g.extra], g.domains
+                    c.edges = [d.edge_values(sizes) if d is not None else () for d in c.domains]
                 if c.n_entries and step.has_kernels:
                     plan += [(-1, sizes, (*b, o)) for b in _breakpoints(step, sizes, c.symbols) for o in range(3)]
             c = compiled[key]
             if c.n_entries == 0:
                 continue
             all_identical = False
+            if any(d is None for d in c.domains):  # the given facts contradict a symbol's assumptions
+                continue
             env = dict(sizes)
             edge = p if 0 <= p < settings.EDGE_POINTS else None
+            n_args = len(c.symbols)
             values: list | None = None
+            out = None
             for attempt in range(settings.GIVEN_TRIES):
                 values = []
-                for j, sym in enumerate(c.symbols):
-                    dom = domains(sym)
-                    edges = dom.edge_values(env) if attempt == 0 and (edge is not None or mixed0 <= p < far0) else ()
+                for j, dom in enumerate(c.domains):
+                    edges = c.edges[j] if attempt == 0 and (edge is not None or mixed0 <= p < far0) else ()
                     if edges and edge is not None:
                         values.append(edges[p % len(edges)])
                     elif edges and (p + j) % 2 == 0:
@@ -508,18 +733,19 @@ def numeric_check(
                     else:
                         values.append(dom.draw(rng, bits, env))
                 if bp is not None:
-                    values = _beside(bp, values, domains(c.symbols[bp[0]]), env)
+                    moved = _beside(bp, values[:n_args], c.domains[bp[0]], env)
+                    values = None if moved is None else moved + values[n_args:]
                 if values is not None and (c.given is None or c.given(*values)):
-                    break
+                    for t in c.tables.values():
+                        t.reset(rng, bits, env, edge)
+                    _Sums.total = _Sums.nonempty = _Sums.terms = 0
+                    try:
+                        out = c.f(*values[:n_args])
+                        break
+                    except _TooLong:  # too long to sum term by term here: draw the point again
+                        pass
                 values = None
-            if values is None:  # no point satisfying the given facts: nothing evaluated here
-                continue
-            for t in c.tables.values():
-                t.reset(rng, bits, env, edge)
-            _Sums.total = _Sums.nonempty = _Sums.terms = 0
-            try:
-                out = c.f(*values)
-            except _TooLong:
+            if out is None:  # no point satisfying the given facts with sums short enough: nothing evaluated here
                 continue
             evidence = not (_Sums.total and not _Sums.nonempty)
             n = c.n_entries
@@ -528,14 +754,18 @@ def numeric_check(
                 left, right = mpmath.mpmathify(vals[k]), mpmath.mpmathify(vals[n + k])
                 scale = max(abs(mpmath.mpmathify(scales[k])), abs(mpmath.mpmathify(scales[n + k])))
                 if not (mpmath.isfinite(left) and mpmath.isfinite(right)):
-                    return NumericResult("disagree", evaluated + 1, math.inf, f"a side is not finite at point {p}")
+                    at = _point(c, values, left, right, k, tol)
+                    return NumericResult(
+                        "disagree", evaluated + 1, math.inf, f"a side is not finite at point {p}", *at
+                    )  # fmt: skip
                 if step.rel == "=":
                     gap = abs(left - right)
                     err = mpmath.mpf(0) if gap == 0 else (gap / scale if scale else mpmath.inf)
                 else:
                     # a side proved real may carry an imaginary part from rounding (|w| as sqrt(w conj(w))), no more
                     if max(abs(mpmath.im(left)), abs(mpmath.im(right))) > tol * scale:
-                        return NumericResult("disagree", evaluated + 1, math.inf, "an inequality side is complex")
+                        at = _point(c, values, left, right, k, tol)
+                        return NumericResult("disagree", evaluated + 1, math.inf, "an inequality side is complex", *at)
                     left, right = mpmath.re(left), mpmath.re(right)
                     small, big = (left, right) if step.rel in ("<=", "<") else (right, left)
                     slack = (big - small) / scale if scale else mpmath.mpf(0)
@@ -544,6 +774,8 @@ def numeric_check(
                         err = mpmath.mpf(0) if slack > tol else mpmath.inf if slack <= 0 else tol * 2
                     else:
                         err = max(mpmath.mpf(0), -slack)
+                if err > tol and first is None:
+                    first = _point(c, values, left, right, k, err)
                 worst = max(worst, err)
             evaluated += evidence
     if all_identical:
@@ -552,7 +784,37 @@ def numeric_check(
     reason = "" if status == "agree" else f"relative error {mpmath.nstr(worst, 3)} > {mpmath.nstr(tol, 3)}"
     if status == "agree" and not evaluated:  # every sum empty, or no point satisfied the given facts
         return NumericResult("identical", 0, None, "no point gave evidence (every sum empty or no point allowed)")
-    return NumericResult(status, evaluated, float(worst) if mpmath.isfinite(worst) else math.inf, reason)
+    at = first if status == "disagree" and first is not None else (None, None)
+    return NumericResult(status, evaluated, float(worst) if mpmath.isfinite(worst) else math.inf, reason, *at)
+
+
+#: Drawn table entries shown per table with a disagreeing point.
+_SHOWN_ENTRIES = 8
+
+
+def _point(c: _Compiled, values: list, left, right, entry: int, err) -> tuple:
+    r"""A disagreeing point as ``(point, sides)``: each symbol's value (and the table entries drawn, by their
+    IndexedBase or matrix name) as a short string, and the two sides, with digits enough to tell them apart when
+    they differ only far down (``err`` is the relative gap)."""
+    point = {str(s): _short(v) for s, v in zip(c.point_symbols, values, strict=True)}
+    for name, table in c.tables.items():
+        for key, v in list(table.values.items())[:_SHOWN_ENTRIES]:
+            index = ", ".join(str(i) for i in key) if isinstance(key, tuple) else str(key)
+            point[f"{c.table_names.get(name, name)}[{index}]"] = _short(v)
+    digits = 6
+    if mpmath.isfinite(err) and 0 < err < mpmath.mpf(10) ** -4:
+        digits = min(mpmath.mp.dps, int(-mpmath.log10(err)) + 3)
+    sides = (_short(left, digits), _short(right, digits))
+    if c.n_entries > 1:
+        point["entry"] = str(entry)
+    return point, sides
+
+
+def _short(v, digits: int = 6) -> str:
+    v = mpmath.mpmathify(v)
+    if isinstance(v, mpmath.mpf) and mpmath.isint(v) and abs(v) < mpmath.mpf(10) ** 16:
+        return str(int(v))
+    return mpmath.nstr(v, digits)
 
 
 def _beside(bp: tuple, values: list, dom: Domain, env: Mapping) -> list | None:

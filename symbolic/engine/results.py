@@ -5,6 +5,7 @@ r"""What a check returns: the numeric line of a step (:class:`NumericResult`), a
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,16 +15,37 @@ from posproof.symbolic.engine.display import Printable
 @dataclass(frozen=True)
 class NumericResult:
     r"""The numeric line of one step: ``status`` is ``"agree"``, ``"identical"`` (nothing was evaluated: no
-    evidence) or ``"disagree"``; ``points`` evaluated; the worst error relative to the size of the terms."""
+    evidence) or ``"disagree"``; ``points`` evaluated; the worst error relative to the size of the terms. A
+    disagreement carries the first point that disagrees: ``point`` maps each symbol's name (and each table entry
+    drawn, ``a[3]``) to its value as a short string, ``sides`` the two sides' values there."""
 
     status: str
     points: int
     max_rel_error: float | None
     reason: str = ""
+    point: Mapping[str, str] | None = None
+    sides: tuple[str, str] | None = None
 
     @property
     def ok(self) -> bool:
         return self.status in ("agree", "identical")
+
+    def point_dict(self) -> dict | None:
+        r"""The first disagreeing point, JSON-ready: ``{"at": {name: value}, "lhs": ..., "rhs": ...}``; ``None``
+        if there is none."""
+        if self.point is None:
+            return None
+        out: dict = {"at": dict(self.point)}
+        if self.sides is not None:
+            out["lhs"], out["rhs"] = self.sides
+        return out
+
+    def describe_point(self) -> str:
+        r"""The first disagreeing point in one line (``x = 0.5, n = 3: lhs = 1.25, rhs = 1.5``), or ``""``."""
+        if self.point is None:
+            return ""
+        at = ", ".join(f"{k} = {v}" for k, v in self.point.items()) or "(no symbols)"
+        return at if self.sides is None else f"{at}: lhs = {self.sides[0]}, rhs = {self.sides[1]}"
 
 
 @dataclass(frozen=True)
@@ -61,6 +83,9 @@ class StepResult:
         reason = "; ".join(r for r in (self.reason, self.numeric.reason) if r)
         if reason:
             out["reason"] = reason
+        point = self.numeric.point_dict()
+        if point is not None:
+            out["point"] = point
         return out
 
 
