@@ -169,6 +169,84 @@ def _check_size_keys(claim_id: str, sizes: Mapping, parts) -> None:
             )
 
 
+def _named_atoms(parts) -> dict:
+    r"""The symbols, IndexedBases and MatrixSymbols of the claim's expressions, by the name a domain is given under."""
+    out: dict = {}
+    for e in parts:
+        entries = list(e) if isinstance(e, sp.MatrixBase) else [e]
+        for x in entries:
+            if not isinstance(x, sp.Basic):
+                continue
+            for a in sp.preorder_traversal(x):
+                if isinstance(a, (sp.Symbol, sp.IndexedBase, sp.MatrixSymbol)) and not isinstance(a, sp.Dummy):
+                    out.setdefault(domain_key(a), a)
+    return out
+
+
+def _bound_number(v):
+    r"""A domain bound as a SymPy number (a float exactly; a SymPy expression as it is)."""
+    if isinstance(v, sp.Basic):
+        return v
+    if isinstance(v, int):
+        return sp.Integer(v)
+    return sp.Rational(float(v))
+
+
+def _check_domains(claim_id: str, domains: Mapping, parts) -> None:
+    r"""Refuse a domain under a name the claim does not have (it would be silently ignored), and one that draws
+    values its symbol's declaration excludes (a positive symbol drawn negative: the claim checked where it is not
+    claimed, or a counterexample hidden)."""
+    atoms = _named_atoms(parts)
+    for name, dom in domains.items():
+        if name not in atoms:
+            raise ValueError(
+                f"{claim_id!r}: domains[{name!r}]: the claim has no symbol, IndexedBase or MatrixSymbol named {name!r} "
+                f"(it has {', '.join(sorted(atoms)) or 'none'})"
+            )
+        atom = atoms[name]
+        base = atom.label if isinstance(atom, sp.IndexedBase) else atom
+        if isinstance(base, sp.MatrixSymbol):
+            continue
+        problem = ""
+        if base.is_integer and dom.kind != "integer":
+            problem = "an integer drawn from a non-integer domain"
+        elif base.is_real and dom.kind == "complex":
+            problem = "a real drawn from a complex domain"
+        else:
+            lo, hi = (_bound_number(v) for v in (dom.lo, dom.hi))
+            if (base.is_nonnegative or base.is_positive) and lo.is_negative:
+                problem = f"a {'positive' if base.is_positive else 'nonnegative'} symbol drawn from {dom.lo}"
+            elif (base.is_nonpositive or base.is_negative) and hi.is_positive:
+                problem = f"a {'negative' if base.is_negative else 'nonpositive'} symbol drawn up to {dom.hi}"
+        if problem:
+            raise ValueError(f"{claim_id!r}: domains[{name!r}] disagrees with the declaration of {name}: {problem}")
+
+
+def _check_given(claim_id: str, given: tuple, parts) -> None:
+    r"""Refuse ``given`` facts about symbols the claim does not have (a ``Symbol("x")`` beside the claim's real
+    ``x`` is another symbol), and facts that contradict the declarations or each other (from a contradiction
+    everything follows)."""
+    free = _free_of(parts)
+    for k, fact in enumerate(given):
+        foreign = sorted(map(str, set(getattr(fact, "free_symbols", set())) - free))
+        if foreign:
+            raise ValueError(
+                f"{claim_id!r}: given[{k}] {fact} is about {', '.join(foreign)}, which the claim does not have (a "
+                "symbol of the same name with other assumptions is another symbol)"
+            )
+        others = [g for j, g in enumerate(given) if j != k]
+        try:
+            verdict = sp.ask(fact, sp.And(*others)) if others else sp.ask(fact)
+        except (TypeError, ValueError, NotImplementedError):
+            verdict = None
+        if verdict is False:
+            raise ValueError(
+                f"{claim_id!r}: given[{k}] {fact} contradicts the declarations"
+                + (" and the other given facts" if others else "")
+                + ": from a contradiction everything follows"
+            )
+
+
 #: The SymPy relation a printed ``formula`` must be for each claim relation (or the flipped one, sides swapped).
 _FORMULA_REL = {
     "=": sp.Equality,
@@ -261,7 +339,10 @@ class Theorem(Printable):
         proved = {k: v for k, v in exprs.items() if k.startswith("steps")}  # steps first: the message names one
         proved |= {k: exprs[k] for k in ("lhs", "rhs", "wrong")}
         _check_fragment(self.id, proved, tuple(self.given))
-        _check_size_keys(self.id, self.sizes, [v for k, v in proved.items() if k != "wrong"])
+        claim_parts = [v for k, v in proved.items() if k != "wrong"]
+        _check_size_keys(self.id, self.sizes, claim_parts)
+        _check_domains(self.id, self.domains, claim_parts)
+        _check_given(self.id, tuple(self.given), claim_parts)
 
     @functools.cached_property
     def chained(self) -> bool:
@@ -460,6 +541,8 @@ class Definition(Printable):
         formulas = {"lhs": self.lhs, "rhs": self.rhs, "wrong": self.wrong}
         _check_fragment(self.id, formulas, tuple(self.given), evaluated=True)
         _check_size_keys(self.id, self.sizes, [self.lhs, self.rhs])
+        _check_domains(self.id, self.domains, [self.lhs, self.rhs])
+        _check_given(self.id, tuple(self.given), [self.lhs, self.rhs])
 
     @property
     def steps(self) -> tuple[Step, ...]:

@@ -145,7 +145,8 @@ def test_summation_variables_carry_only_what_the_limits_imply():
         reduce_difference(s, split, ("expand",))
     k0 = sp.Symbol("k", integer=True)
     s0, split0 = s.xreplace({k: k0}), split.xreplace({k: k0})
-    assert reduce_difference(s0, split0, ("expand",)) != 0  # undeclared: the range -3 .. 3 gives no sign
+    with pytest.raises(ValueError, match="log"):  # undeclared: from -3, log(k + 4) is outside the fragment
+        reduce_difference(s0, split0, ("expand",))
     t = sp.Sum(sp.log(k * (k + 4)), (k, 1, 3))  # from 1 the split is valid, and expand may use it
     assert reduce_difference(t, sp.Sum(sp.log(k) + sp.log(k + 4), (k, 1, 3)), ("expand",)) == 0
 
@@ -213,7 +214,7 @@ def test_crashing_fact_is_reported_failed_not_raised():
     def compute(dps):
         raise ZeroDivisionError("boom")
 
-    r = Fact("f", "t", "test", "s", "statement", 1, compute, method="nothing").verify()
+    r = Fact("f", "t", "test", "s", "statement", 1, compute, method="nothing", wrong=lambda dps: (2, [])).verify()
     assert not r.ok and "ZeroDivisionError" in r.detail
     json.dumps(r.as_dict())
 
@@ -426,15 +427,15 @@ def test_definitions_check_that_the_code_computes_the_formula():
     assert not dfn.wrong_variant().verify().ok
 
 
-def test_a_definition_with_nothing_to_evaluate_checks_nothing_and_fails():
-    r = Definition("dd", "t", "test", "s", x, x, "notation", "none").verify()
-    assert not r.ok and "not evaluated" in r.detail
+def test_a_definition_with_nothing_to_evaluate_is_refused():
+    with pytest.raises(ValueError, match="a Definition defines code"):
+        Definition("dd", "t", "test", "s", x, x, "notation", "none")
 
 
 def test_domains_override_by_name():
     b = sp.Symbol("b", positive=True)
     claim = ident([Step(sp.log(b - 1), sp.log(b - 1) + 0 * b, "needs b > 1", ("expand",))],
-                  domains={"b": Domain("real", 2, 100)})  # fmt: skip
+                  domains={"b": Domain("real", 2, 100)}, given=(sp.Q.gt(b, 1),))  # fmt: skip
     assert claim.verify().ok
 
 

@@ -33,7 +33,7 @@ ACCEPTED = {
     "trig and exp": sp.sin(x) * sp.cos(y) + sp.exp(sp.I * x),
     "log of a positive": sp.log(a * 2),
     "a real power of a positive base": a ** (x / 3),
-    "a quotient (where defined)": 1 / (x - y),
+    "a quotient by a nonzero": 1 / (x**2 + 1) + 1 / a,
     "modulus and parts": sp.Abs(z) + sp.re(z) - sp.im(z) * sp.conjugate(z),
     "Max of reals": sp.Max(x, y) - sp.Min(x, 0) + sp.floor(x) + sp.ceiling(y),
     "Piecewise": sp.Piecewise((x, x < y), (y, True)),
@@ -88,6 +88,7 @@ REFUSED = {
     "noncommutative symbol": (sp.Symbol("A", commutative=False) * x, "noncommutative"),
     "extended real symbol": (sp.Symbol("w", extended_real=True) + 1, "infinite"),
     "infinity": (x + sp.oo, "infinite"),
+    "quotient by what may be 0": (1 / (x - y), "not proved nonzero"),
 }
 
 
@@ -164,8 +165,9 @@ def test_proved_real_uses_the_form_of_the_expression():
     assert not fragment.proved_real(m * sp.exp(sp.I * m / 10**45))
 
 
-def _theorem(lhs, rhs, strategy=("expand",), **kw):
-    return Theorem("user", "a user's claim", "test", "a user", (Step(lhs, rhs, "why", strategy),), **kw)
+def _theorem(lhs, rhs, strategy=("expand",), rel="=", **kw):
+    step = Step(lhs, rhs, "why", strategy, rel)
+    return Theorem("user", "a user's claim", "test", "a user", (step,), rel=rel, **kw)
 
 
 def test_a_claim_outside_the_fragment_is_refused_when_built_naming_claim_part_and_construct():
@@ -222,3 +224,28 @@ def test_every_catalogue_expression_is_in_the_fragment():
 def test_docs_soundness_holds_the_fragment_as_the_code_has_it():
     text = DOC.read_text(encoding="utf-8")
     assert fragment.markdown() in text, "docs/soundness.md is stale: paste fragment.markdown() between its markers"
+
+
+def test_a_quotient_is_accepted_once_given_states_its_denominator_nonzero():
+    assert "not proved nonzero" in refused(1 / (x - y))
+    assert refused(1 / (x - y), given=(sp.Q.ne(x, y),)) == ""
+    d = sp.Symbol("d", integer=True, positive=True, even=True)
+    assert refused(d / (d - 2), given=(sp.Q.gt(d, 2),)) == ""  # a relation read as the sign of the difference
+
+
+def test_regression_domains_under_a_foreign_name_or_against_the_declaration_are_refused():
+    from posproof.symbolic import Domain
+
+    with pytest.raises(ValueError, match=r"domains\['y'\]: the claim has no symbol"):
+        _theorem(sp.Min(a, 10**9), a, ("identity",), domains={"y": Domain("real", 0, 1)})
+    with pytest.raises(ValueError, match=r"domains\['a'\] disagrees with the declaration of a"):
+        _theorem(sp.Min(a, 1), a, ("identity",), domains={"a": Domain("real", -5, sp.Rational(1, 2))})
+
+
+def test_regression_given_facts_that_contradict_or_name_another_symbol_are_refused():
+    with pytest.raises(ValueError, match="contradicts the declarations"):
+        _theorem(sp.Integer(0), -a, ("identity",), rel="<", given=(sp.Q.negative(a),))
+    with pytest.raises(ValueError, match="contradicts the declarations and the other given facts"):
+        _theorem(x, x - 1, ("identity",), rel="<", given=(sp.Q.gt(x, 1), sp.Q.lt(x, 0)))
+    with pytest.raises(ValueError, match="which the claim does not have"):
+        _theorem(sp.Integer(0), x, ("identity",), rel="<", given=(sp.Q.positive(sp.Symbol("x")),))
