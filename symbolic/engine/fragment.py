@@ -68,10 +68,19 @@ def _as_signs(given: tuple) -> tuple:
     for fact in given:
         if isinstance(fact, sp.AppliedPredicate) and fact.function in signs and len(fact.arguments) == 2:
             a, b = fact.arguments
-            out.append(signs[fact.function](a - b))
+            fact = signs[fact.function](a - b)
+            out.append(fact)
         elif type(fact) in rels:
-            out.append(rels[type(fact)](fact.lhs - fact.rhs))
+            fact = rels[type(fact)](fact.lhs - fact.rhs)
+            out.append(fact)
+        if isinstance(fact, sp.AppliedPredicate) and fact.function in (Q.positive, Q.negative):
+            (e,) = fact.arguments
+            if getattr(e, "is_integer", None):  # an integer > 0 is >= 1, one < 0 is <= -1
+                out.append(Q.nonnegative(e - 1) if fact.function is Q.positive else Q.nonpositive(e + 1))
     return tuple(out)
+
+
+as_signs = _as_signs
 
 
 def _proves(query, fast, given: tuple) -> bool:

@@ -174,6 +174,19 @@ def _cancel(e):
     return sp.cancel(e)
 
 
+@strategy("cancel_exponents")
+def _cancel_exponents(e):
+    r"""Put every exponent in lowest terms (``x^((1 + 1/h)/(h + 1)) = x^(1/h)``): ``cancel`` on the exponent alone,
+    the same number wherever the exponent is defined (its denominators are proved nonzero: the fragment refuses a
+    quotient by what may be 0)."""
+    if isinstance(e, sp.Basic) and e.has(sp.Pow):
+        return e.replace(
+            lambda x: isinstance(x, sp.Pow) and not x.exp.is_Number,
+            lambda x: sp.Pow(x.base, sp.cancel(x.exp)),
+        )
+    return e
+
+
 @strategy("together")
 def _together(e):
     r"""Put a sum of fractions over a common denominator: the same function."""
@@ -793,6 +806,15 @@ def _log_sides(small, big, given: tuple):
     return [(sp.log(small), sp.log(big))]
 
 
+def _exp_sides(small, big, given: tuple):
+    r"""``a < b`` iff ``e^a < e^b`` for real ``a, b`` (the exponential is strictly increasing on the reals): both
+    sides must be proved real first. ``log u <= log v`` becomes ``u <= v`` for positive ``u, v``."""
+    for side in (small, big):
+        if not proves(sp.Q.real(side), side.is_real, given):
+            raise ValueError("exp_sides needs both sides proved real")
+    return [(sp.exp(small), sp.exp(big))]
+
+
 def _abs_sides(small, big, given: tuple):
     r"""``|a| <= b`` iff ``a <= b`` and ``-a <= b``, for real ``a`` (``|a| = max(a, -a)``; the same with ``<``): the
     small side must be ``Abs`` of an expression proved real, and both parts must be proved."""
@@ -827,6 +849,7 @@ def _side_strategy(name: str, f: Callable) -> Callable:
 
 SIDE_STRATEGIES["square_sides"] = _side_strategy("square_sides", _square_sides)
 SIDE_STRATEGIES["log_sides"] = _side_strategy("log_sides", _log_sides)
+SIDE_STRATEGIES["exp_sides"] = _side_strategy("exp_sides", _exp_sides)
 SIDE_STRATEGIES["abs_sides"] = _side_strategy("abs_sides", _abs_sides)
 STRATEGY_NAMES = frozenset(STRATEGIES) | frozenset(SIDE_STRATEGIES)
 
@@ -954,7 +977,7 @@ def proves(query, fast, given: tuple) -> bool:
         return True
     if not given:
         return False
-    return sp.ask(query, sp.And(*given)) is True
+    return sp.ask(query, sp.And(*fragment.as_signs(tuple(given)))) is True
 
 
 #: Bound-variable dummies, one per (name, limits, assumptions): the same sum written twice binds the same dummy,
@@ -1033,10 +1056,10 @@ def bind(e, given: tuple = ()):
     reversed ranges; a maximum also needs a nonempty range)."""
 
     def fresh(holder, var, lo, hi, depth):
+        if isinstance(holder, Maximum) and not forward(lo, hi - 1, given):  # the maximum of nothing is no number
+            raise ValueError(f"the range {var} = {lo} .. {hi} of a Maximum is not proved nonempty ({hi} >= {lo})")
         if not forward(lo, hi, given):
             raise ValueError(f"the range {var} = {lo} .. {hi} is not proved forward ({hi} >= {lo} - 1)")
-        if isinstance(holder, Maximum) and not forward(lo, hi - 1, given):  # the maximum of nothing is no number
-            raise ValueError(f"the range {var} = {lo} .. {hi} of a maximum is not proved nonempty ({hi} >= {lo})")
         return _bound_dummy(var, lo, hi)
 
     return _rebound(e, fresh)

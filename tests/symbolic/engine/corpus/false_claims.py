@@ -181,7 +181,7 @@ def _lemma_shift() -> Lemma:
 
 def _lemma_one_below() -> Lemma:
     mm = sp.Symbol("m", integer=True)
-    t = theorem("lemma-one-below", sp.Integer(1), mm, ("identity",), rel="<=", given=(sp.Q.positive(mm),))
+    t = theorem("lemma-one-below", sp.Integer(1), mm, ("expand",), rel="<=", given=(sp.Q.positive(mm),))
     return Lemma("one below a positive integer", t, (mm,))
 
 

@@ -124,7 +124,7 @@ def _ntk_every_pair():
         "ntk-every-frequency",
         sp.Pow(b * s**_KAPPA, -i / (h + 1), evaluate=False),
         b ** (-i / (h + 1)) * s ** (-i / h),
-        ("expand", "powdenest", "expand"),
+        ("expand", "powdenest", "cancel_exponents", "expand"),
     )
 
 
@@ -471,7 +471,7 @@ TRUE: list[Entry] = [
     Entry(
         "t5",
         "a T5-style log bucket grows with the distance (r_1 <= r_2)",
-        lambda: theorem("t5-log-monotone", sp.log(b), sp.log(b + s), ("log_sides",), rel="<="),
+        lambda: theorem("t5-log-monotone", sp.log(b), sp.log(b + s), ("exp_sides",), rel="<="),
     ),
     Entry(
         "t5",
