@@ -22,7 +22,7 @@ A strategy that cannot prove the step leaves a difference, and the message shows
 ...     steps=(Step(sp.sin(x)**2 + sp.cos(x)**2, sp.Integer(1), "Pythagoras", ("expand",)),)), dps=30)
 Traceback (most recent call last):
   ...
-AssertionError: theorem 'pythagoras-expand' is not verified: step 0: the strategy does not reduce the difference to 0
+AssertionError: theorem 'pythagoras-expand' is not verified: step 0: the strategy ('expand',) does not reduce the difference to 0
   step 0 (Pythagoras): symbolic line NOT proved: ('expand',) leaves sin(x)**2 + cos(x)**2 - 1
     numeric line agree, 24 points, max rel err ...
 """

@@ -1,3 +1,5 @@
+# Long module: the three claim kinds with everything they check when built (the fragment, sizes, domains, given)
+# and verified; steps and lemmas (step.py), strategies and the numeric line are apart.
 r"""The verification core: a claim is a derivation whose every step is checked twice, independently.
 
 There are three kinds of claims, counted apart:
@@ -52,7 +54,7 @@ from posproof.symbolic.engine.display import Printable
 from posproof.symbolic.engine.kernel import Kernel
 from posproof.symbolic.engine.numeric_line import Domain, domain_key, numeric_check, size_combinations
 from posproof.symbolic.engine.results import NumericResult, StepResult, VerifyResult
-from posproof.symbolic.engine.step import RELATIONS, Step
+from posproof.symbolic.engine.step import RELATIONS, Step, citable
 from posproof.symbolic.engine.strategies import (
     STRATEGIES,
     bind,
@@ -284,6 +286,7 @@ def _perturb(e):
     return e + sp.Rational(1, 7)
 
 
+@citable
 @dataclass(frozen=True)
 class Theorem(Printable):
     r"""A theorem ``lhs rel rhs`` with its derivation.

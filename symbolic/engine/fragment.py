@@ -19,6 +19,9 @@ test_fragment.py`` holds a test per construct and per refusal.
 'the Float 0.500000000000000: SymPy absorbs a Float at 15 digits; write exact numbers (sp.Rational)'
 """
 
+# Long module: the whole fragment in one place (the constructs, the visitor that enforces them, the proofs of
+# their conditions), so that what the engine accepts is read, documented and mutated in one file.
+
 from __future__ import annotations
 
 import contextlib
@@ -757,41 +760,3 @@ def check_produced(e, strategy: str, given: tuple = ()) -> None:
     reason = refusal(e, given=given)
     if reason:
         raise Refused(f"the strategy {strategy!r} produced {reason}")
-
-
-def markdown() -> str:
-    r"""The fragment as the Markdown tables of ``docs/soundness.md``: each construct with its SymPy classes, its
-    condition and its rule; then each named strategy with its soundness argument (its docstring)."""
-    from posproof.symbolic.engine.strategies import SIDE_STRATEGIES, STRATEGIES
-
-    def cell(text: str) -> str:
-        return " ".join(text.split()).replace("|", "\\|")
-
-    rows = ["| construct | SymPy classes | accepted when | why it is sound |", "| --- | --- | --- | --- |"]
-    for c in CONSTRUCTS:
-        names = ", ".join(f"`{k.__name__}`" for k in c.classes) or "registered classes"
-        rows.append(f"| {c.name} | {names} | {cell(c.condition)} | {cell(c.rule)} |")
-    rows += ["", "| strategy | why it is an equivalence |", "| --- | --- |"]
-    for name, f in sorted({**STRATEGIES, **SIDE_STRATEGIES}.items()):
-        rows.append(f"| `{name}` | {cell(f.__doc__ or '')} |")
-    return "\n".join(rows) + "\n"
-
-
-BEGIN, END = "<!-- the fragment, as fragment.markdown() prints it -->", "<!-- end of the fragment -->"
-
-
-def rewrite(path: str) -> None:
-    r"""Put :func:`markdown` between the markers of the Markdown file ``path`` (``docs/soundness.md``)."""
-    import pathlib
-
-    doc = pathlib.Path(path)
-    text = doc.read_text(encoding="utf-8")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    doc.write_text(f"{head}{BEGIN}\n{markdown()}{END}{tail}", encoding="utf-8")
-
-
-if __name__ == "__main__":  # python -m posproof.symbolic.engine.fragment docs/soundness.md
-    import sys
-
-    rewrite(sys.argv[1])

@@ -10,6 +10,9 @@ the first point that disagrees). Every point keeps every ``given`` fact (:func:`
 symbol narrows its domain, every fact is checked at every point, and a fact the line cannot check is refused.
 """
 
+# Long module: the numeric line is one pipeline (the sides compiled for mpmath, the points planned to honour every
+# declaration and given fact, evaluated, compared); where values come from is apart (domains.py).
+
 from __future__ import annotations
 
 import itertools

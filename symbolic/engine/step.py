@@ -50,6 +50,17 @@ __all__ = ["RELATIONS", "Step", "Lemma", "Citation"]
 RELATIONS = {"=": "=", "<=": r"\le", ">=": r"\ge", "<": "<", ">": ">"}
 
 
+#: The claim classes whose proofs may be cited: :class:`~posproof.symbolic.engine.core.Theorem` (core registers it
+#: with :func:`citable`; a subclass is not a Theorem to cite, it may verify differently).
+CITABLE: set[type] = set()
+
+
+def citable(cls: type) -> type:
+    r"""Register ``cls`` (a class decorator) as a claim class whose proofs a :class:`Lemma` may cite."""
+    CITABLE.add(cls)
+    return cls
+
+
 class Statement(Protocol):
     r"""What a lemma needs of its theorem (:class:`~posproof.symbolic.engine.core.Theorem` has it; only a Theorem is
     cited)."""
@@ -293,10 +304,8 @@ class Lemma:
     def refusal(self) -> str:
         r"""Why the lemma may not be cited (``""`` if it may): its theorem must be a Theorem that verifies, every step
         proved by the symbolic line (computed once per process)."""
-        from posproof.symbolic.engine.core import Theorem  # core imports this module
-
         t = self.theorem
-        if type(t) is not Theorem:
+        if type(t) not in CITABLE:
             what = {
                 "definition": "a Definition (an equation checked at sampled points, not proved)",
                 "fact": "a Fact (a computed value, not a proof)",

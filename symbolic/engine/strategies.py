@@ -6,6 +6,9 @@ sides of an inequality by an increasing function first. :func:`reduce_difference
 turn and merges Sums again; ``is_zero`` and ``proves`` decide what the result proves.
 """
 
+# Long module: the named strategies are one registry, each a few lines beside its soundness argument, with the
+# sign and finite-sum rules they share (bind, forward, nonnegative); a split by family is left for later.
+
 from __future__ import annotations
 
 import contextvars
