@@ -98,9 +98,9 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-nonnegative-as-not-negative",
-        target="posproof.symbolic.engine.step:Step.check_symbolic",
-        pattern="elif not nonnegative(gap, given):",
-        new="elif gap.is_negative is True:",
+        target="posproof.symbolic.engine.step:Step.symbolic_problem",
+        pattern="if not (_ask(sp.Q.positive(gap), gap.is_positive, given) if strict else nonnegative(gap, given)):",
+        new="if not (_ask(sp.Q.positive(gap), gap.is_positive, given) if strict else gap.is_negative is not True):",
         bug="'<=' accepted unless the gap is proved negative (unknown counts as proved)",
         tests=ENGINE_TESTS,
     ),
@@ -692,9 +692,9 @@ MUTANTS += [
     ),
     Mutant(
         "core-any-citation-proves",
-        target="posproof.symbolic.engine.step:Step.check_symbolic",
-        pattern="return isinstance(self.cites, Citation) and self.cites.holds(self, given)",
-        new="return self.cites.holds(self, given)",
+        target="posproof.symbolic.engine.step:Step.symbolic_problem",
+        pattern="if not isinstance(self.cites, Citation) or not isinstance(self.cites.lemma, Lemma):",
+        new="if False:",
         bug="any object answering holds() -> True proves a step",
         tests=("tests/symbolic/engine/test_lemmas.py",),
     ),
@@ -709,7 +709,7 @@ MUTANTS += [
     Mutant(
         "lemma-declarations-unchecked",
         target="posproof.symbolic.engine.step:Citation.problems",
-        pattern='if getattr(var, f"is_{fact}") and getattr(_sympify(value), f"is_{fact}") is not True:',
+        pattern="if not _keeps(value, fact, given):",
         new="if False:",
         bug="a lemma for N >= 0 cited at a negative N",
         tests=("tests/symbolic/engine/test_lemmas.py",),
@@ -826,9 +826,9 @@ MUTANTS += [
     ),
     Mutant(
         "congruence-any-arguments",
-        target="posproof.symbolic.engine.step:Step.check_symbolic",
-        pattern="return inner is not None and is_zero(reduce_difference(*inner, self.strategy, given))",
-        new="return inner is not None",
+        target="posproof.symbolic.engine.step:Step.symbolic_problem",
+        pattern="if inner is not None and is_zero(reduce_difference(*inner, self.strategy, given)):",
+        new="if inner is not None:",
         bug="F(a) = F(b) accepted without a = b",
         tests=NEW_ENGINE,
     ),
@@ -957,14 +957,14 @@ MUTANTS += [
     _fragment(
         "complex-power",
         _VISIT,
-        "if not (x.is_integer or (_real(b, g) or _nonnegative(b, g)) and _real(x, g)):",
+        "if not x.is_integer and not (_real(x, g) and (_positive(b, g) or _nonnegative(b, g) and _positive(x, g))):",
         "if False:",
         "a non-integer power of a complex base (its branch cut)",
     ),
     _fragment(
         "max-of-complex",
         _VISIT,
-        "return f\"{t.__name__} {_describe(e)}: its argument {_describe(a)} is not proved real\"",
+        'return f"{t.__name__} {_describe(e)}: its argument {_describe(a)} is not proved real"',
         "pass",
         "Max, Min, floor, ceiling of arguments not proved real",
     ),
@@ -974,6 +974,13 @@ MUTANTS += [
         "if e.args[-1].cond is not sp.true:",
         "if False:",
         "a Piecewise with no last true branch (undefined where no condition holds)",
+    ),
+    _fragment(
+        "quotient-by-zero",
+        _VISIT,
+        "if x.is_integer and x.is_nonnegative is not True and not self.evaluated and not _nonzero(b, g):",
+        "if False:",
+        "a quotient by what may be 0 (cancel then proves x/x = 1 at x = 0)",
     ),
     _fragment(
         "derivative-at-kinks",
@@ -1051,5 +1058,30 @@ MUTANTS += [
         "if key not in free:",
         "if False:",
         "sizes of a symbol the claim does not have, silently ignored",
+    ),
+]
+
+MUTANTS += [
+    Mutant(
+        "inequality-sides-not-real",
+        target="posproof.symbolic.engine.step:Step.symbolic_problem",
+        pattern='reason = _not_real((("left", lhs), ("right", rhs)), given)',
+        new='reason = ""',
+        bug="an order relation between sides not proved real (a complex score with its Re forgotten)",
+        tests=("tests/symbolic/engine/test_step.py",),
+    ),
+    _fragment(
+        "domain-foreign-name",
+        "posproof.symbolic.engine.core:_check_domains",
+        "if name not in atoms:",
+        "if name not in atoms and False:",
+        "a domain under a name the claim does not have, silently ignored",
+    ),
+    _fragment(
+        "given-contradictions",
+        "posproof.symbolic.engine.core:_check_given",
+        "if verdict is False:",
+        "if False:",
+        "given facts that contradict the declarations or each other (anything follows)",
     ),
 ]
