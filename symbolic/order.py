@@ -302,8 +302,8 @@ def _equivariant_permutations(dps, scramble_columns: bool = True):
         for sigma in perms:
             P = permutation_matrix(sigma)
             permuted = P * S * P.T if scramble_columns else P * S  # wrong: rows permuted, columns left alone
-            diff = (softmax_rows(permuted) * (P * V) - P * (softmax_rows(S) * V)).applyfunc(sp.cancel)
-            ok += diff.is_zero_matrix is True
+            diff = softmax_rows(permuted) * (P * V) - P * (softmax_rows(S) * V)
+            ok += all(sp.cancel(entry) == 0 for entry in diff)  # the zero matrix: every entry cancels to 0
         value[str(n)] = f"{ok}/{len(perms)}"
         table.append((f"{n} tokens: permutations with Attn(PX) - P·Attn(X) = 0 (cancel)", value[str(n)]))
     return value, table

@@ -135,16 +135,24 @@ def _check_fragment(claim_id: str, named: dict, given: tuple = (), *, evaluated:
     reason = fragment.given_refusal(tuple(given))
     if reason:
         raise fragment.Refused(f"{claim_id!r}, given: {reason}")
+    bound = {}
     for name, e in named.items():
         if e is None:
             continue
         try:
-            bound = bind(e, given)
+            bound[name] = bind(e, given)
         except ValueError:  # a reversed range: the verification says so
-            bound = e
-        reason = fragment.refusal(bound, given=tuple(given), evaluated=evaluated and name != "lhs")
-        if reason:
-            raise fragment.Refused(f"{claim_id!r}, {name}: {reason}")
+            bound[name] = e
+    if evaluated:  # a definition's left side applies its kernel: checked as a proved expression
+        lhs = {k: v for k, v in bound.items() if k == "lhs"}
+        name, reason = fragment.refusals(lhs, given=tuple(given))
+        if not reason:
+            rest = {k: v for k, v in bound.items() if k != "lhs"}
+            name, reason = fragment.refusals(rest, given=tuple(given), evaluated=True)
+    else:
+        name, reason = fragment.refusals(bound, given=tuple(given))
+    if reason:
+        raise fragment.Refused(f"{claim_id!r}, {name}: {reason}")
 
 
 def _free_of(parts) -> set:

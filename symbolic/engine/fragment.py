@@ -25,6 +25,7 @@ test_fragment.py`` holds a test per construct and per refusal.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -128,19 +129,41 @@ def _defined(e):
 
 
 def _fact(name: str, e, given: tuple) -> bool:
+    r"""Whether ``e`` is proved to have the property ``name`` where it is defined (:func:`_decide`), asked once per
+    process for each expression and ``given`` (SymPy's ``ask`` is the cost of building a claim)."""
+    try:
+        return _decided(name, e, given)
+    except TypeError:  # a part that cannot be hashed
+        return _decide(name, e, given)
+
+
+@functools.lru_cache(maxsize=65536)
+def _decided(name: str, e, given: tuple) -> bool:
+    return _decide(name, e, given)
+
+
+def _decide(name: str, e, given: tuple) -> bool:
     r"""Whether ``e`` is proved to have the property ``name`` (``real``, ``positive``, ...) where it is defined, from
-    the symbols' assumptions and ``given``."""
-    query = getattr(sp.Q, name)
-    if _proves(query(e), getattr(e, f"is_{name}", None), given):
-        return True
+    the symbols' assumptions and ``given``: SymPy's assumptions on ``e`` and on its forms (re-evaluated and expanded;
+    where defined, :func:`_defined`; widened, :func:`_widened`) first, then ``ask`` with the ``given`` facts about
+    its symbols."""
     if not isinstance(e, sp.Basic):
         return False
+    forms = [e]
     if not e.has(sp.Pow, sp.Max, sp.Min):  # written unevaluated, (f + w) - f is w
         x = sp.expand(e.doit(deep=False) if isinstance(e, sp.Add) else e)  # re-evaluated, then expanded
-        x = x.func(*x.args) if isinstance(x, sp.Add) else x
-        return _proves(query(x), getattr(x, f"is_{name}", None), given)
-    f = _widened(_defined(e))
-    return any(_proves(query(x), getattr(x, f"is_{name}", None), given) for x in (f, sp.expand(f)))
+        forms.append(x.func(*x.args) if isinstance(x, sp.Add) else x)
+    else:
+        f = _widened(_defined(e))
+        forms += [f, sp.expand(f)]
+    if any(getattr(x, f"is_{name}", None) is True for x in forms):
+        return True
+    free = e.free_symbols
+    relevant = tuple(g for g in given if getattr(g, "free_symbols", set()) & free)
+    if not relevant:
+        return False
+    query = getattr(sp.Q, name)
+    return any(_proves(query(x), None, relevant) for x in forms)
 
 
 def _widened(e):
@@ -736,6 +759,20 @@ def refusal(e, *, given: tuple = (), evaluated: bool = False) -> str:
     if e is None:
         return ""
     return _Visitor(tuple(given), evaluated=evaluated)(e)
+
+
+def refusals(named: dict, *, given: tuple = (), evaluated: bool = False) -> tuple[str, str]:
+    r"""The first ``(name, reason)`` of ``named`` (part name -> expression) outside the fragment, or ``("", "")``:
+    one walk over all the parts, so that what two parts share (a step's right side is the next one's left side) is
+    checked once."""
+    visit = _Visitor(tuple(given), evaluated=evaluated)
+    for name, e in named.items():
+        if e is None:
+            continue
+        reason = visit(e)
+        if reason:
+            return name, reason
+    return "", ""
 
 
 def given_refusal(facts: tuple) -> str:

@@ -1052,6 +1052,21 @@ def _rebound(e, fresh: Callable, depth: int = 0):
 
 
 def bind(e, given: tuple = ()):
+    r""":func:`_bind`, computed once per process for each expression and ``given`` (a claim binds its sides when it is
+    built, and each strategy and sign decision binds them again); an unhashable part (a mutable Matrix) is bound
+    afresh."""
+    try:
+        return _bound(e, tuple(given), tuple(sp.assumptions.global_assumptions))
+    except TypeError:
+        return _bind(e, given)
+
+
+@functools.lru_cache(maxsize=8192)
+def _bound(e, given: tuple, _global: tuple):
+    return _bind(e, given)
+
+
+def _bind(e, given: tuple = ()):
     r"""``e`` with every bound variable of a Sum, Product or :class:`Maximum` replaced by a dummy carrying only what
     its limits imply (outer limits first, so an inner range may use the outer variable's bounds; a shadowed name
     gets its own dummy). Run before any strategy and any sign decision: no rewrite then sees what the user
