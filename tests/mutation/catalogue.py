@@ -539,7 +539,7 @@ MUTANTS += [
     # ---- the engine on users' claims ---------------------------------------------------------------------------
     Mutant(
         "core-reversed-range-assumed-forward",
-        target="posproof.symbolic.engine.strategies:bind.fresh",
+        target="posproof.symbolic.engine.strategies:_bind.fresh",
         pattern='if not forward(lo, hi, given):\n    raise ValueError(f"the range {var}',
         new='if False:\n    raise ValueError(f"the range {var}',
         bug="a range not proved forward is summed as if it were (class 1)",
@@ -761,7 +761,7 @@ MUTANTS += [
     # ---- the pieces that prove results for every size (Maximum, reindex, squares, citations) -------------------
     Mutant(
         "maximum-empty-range",
-        target="posproof.symbolic.engine.strategies:bind.fresh",
+        target="posproof.symbolic.engine.strategies:_bind.fresh",
         pattern="if isinstance(holder, Maximum) and not forward(lo, hi - 1, given):",
         new="if False:",
         bug="a maximum over a range that may be empty is accepted",
