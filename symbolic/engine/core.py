@@ -638,7 +638,7 @@ class Fact(Printable):
     def _wrong_problem(self, dps: int) -> str:
         r"""Why the wrong computation does not show that the check can fail (``""`` when it computes a value other
         than the claim): run at every verification, like the computation itself."""
-        if self.compute is self.wrong:  # the wrong variant itself: its own wrong computation is what it runs
+        if self.wrong is None or self.compute is self.wrong:  # the wrong variant itself runs its own computation
             return ""
         try:
             with mpmath.workdps(dps):

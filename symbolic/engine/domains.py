@@ -309,6 +309,8 @@ def _default_domain(facts: tuple, name: str) -> Domain:
     if realish and no("nonzero", "extended_nonzero") or nonneg and nonpos:
         f["zero"] = True
     zero = yes("zero") or (realish or nonneg or nonpos) and yes("antihermitian")  # conj(s) = -s = s: s = 0
+    dom: dict[str, Any]
+    extra: dict[str, Any]
     if zero or yes("integer", "even", "odd", "prime", "composite"):
         kind = "integer"
         parity = 0 if yes("even") or zero else (1 if yes("odd") else None)

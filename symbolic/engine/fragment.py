@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import sympy as sp
+from posproof.symbolic.engine import kernel
 from posproof.symbolic.engine.kernel import Kernel
 from posproof.symbolic.engine.maximum import Maximum
 from posproof.symbolic.engine.permutation import PermutationMap
@@ -266,49 +267,13 @@ _VALUE_FACTS = (
 )  # fmt: skip
 
 
-@contextlib.contextmanager
-def _symbolic_limits_held() -> Iterator[None]:
-    r"""While a kernel's definition is written out, SymPy's closed forms of sums and products with limits that are
-    not integers are refused (``Σ_{i=0}^{n} (-1)^i C(n, i)`` would come out ``0``, false at ``n = 0``): a definition
-    keeps such a sum as written, and only the engine's strategies reason with it."""
-    originals = {cls: cls.doit for cls in (sp.Sum, sp.Product)}
-
-    def held(cls):
-        def doit(self, **hints):
-            for _, lo, hi in self.limits:
-                if not (lo.is_Integer and hi.is_Integer):
-                    raise Refused(f"a kernel's definition evaluates the {cls.__name__} {self} with symbolic limits")
-            return _written_out(self, cls is sp.Sum)
-
-        return doit
-
-    for cls in originals:
-        cls.doit = held(cls)  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        for cls, f in originals.items():
-            cls.doit = f  # type: ignore[method-assign]
-
-
-def _written_out(e, additive: bool):
-    r"""A Sum (Product) with integer limits as its terms added (multiplied), each done: the definition of a finite
-    sum, where SymPy's ``doit`` would look for a closed form (``Σ_{i=0}^{3} δ(i, x)`` comes out ``1`` for
-    ``0 <= x <= 3``, false at every non-integer ``x``)."""
-    body = e.function
-    for var, lo, hi in reversed(e.limits):  # the outermost limit last: the innermost is listed first
-        if int(hi) - int(lo) > 10_000:
-            raise Refused(f"a kernel's definition writes out {e} term by term: more than 10000 terms")
-        terms = [body.xreplace({var: sp.Integer(j)}) for j in range(int(lo), int(hi) + 1)]
-        body = sp.Add(*terms) if additive else sp.Mul(*terms)
-    return body.doit() if isinstance(body, sp.Basic) else body
-
-
 def definition(k: Kernel):
-    r"""A kernel's definition at its arguments (its ``doit``), with SymPy's closed forms of symbolic-limit sums held
-    back (:func:`_symbolic_limits_held`)."""
-    with _symbolic_limits_held():
-        return k.doit()
+    r"""A kernel's definition at its arguments (:func:`~.kernel.definition`: its ``doit``, with SymPy's closed forms
+    of sums and products held back: a finite one written out term by term, one with symbolic limits refused)."""
+    try:
+        return kernel.definition(k)
+    except ValueError as e:
+        raise Refused(str(e)) from None
 
 
 def _unfolded(e):
@@ -327,7 +292,7 @@ def _kernel(k: Kernel, given: tuple, visit: Callable) -> str:
     cls = type(k)
     if isinstance(k, PermutationMap):
         return _permutation(k, given, visit)
-    if cls.numeric.__func__ is Kernel.numeric.__func__ or cls.doit is Kernel.doit:
+    if getattr(cls.numeric, "__func__", None) is getattr(Kernel.numeric, "__func__", None) or cls.doit is Kernel.doit:
         return f"the kernel {cls.__name__} needs both faces: doit (its definition) and numeric (its code)"
     evals = sorted(n for c in cls.__mro__ if issubclass(c, Kernel) and c is not Kernel for n in vars(c))
     evals = [n for n in evals if n.startswith("_eval_is_")]

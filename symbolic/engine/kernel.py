@@ -53,9 +53,20 @@ def _patched(cls, what: str):
                 raise ValueError(f"a kernel's definition evaluates a {what} with symbolic limits {self.limits}")
             f = self.function.doit(**hints) if hints.get("deep", True) else self.function
             return self.func(f, *self.limits)  # held: only its summand (factor) is done
+        if _MODES:  # written out term by term, never closed (Σ_{i=0}^{3} δ(i, x) is not 1 for 0 <= x <= 3)
+            return _terms(self, what == "sum").doit(**hints)
         return original(self, **hints)
 
     return original, doit
+
+
+def _terms(s, additive: bool):
+    r"""The finite Sum (Product) ``s`` as its terms added (multiplied), innermost limit first."""
+    body = s.function
+    for var, lo, hi in s.limits:  # SymPy lists the innermost limit first
+        terms = [body.xreplace({var: sp.Integer(j)}) for j in range(int(lo), int(hi) + 1)]
+        body = sp.Add(*terms) if additive else sp.Mul(*terms)
+    return body
 
 
 @contextlib.contextmanager

@@ -574,7 +574,8 @@ def _given_plan(given: tuple, sizes: Mapping, symbols: list, domains: Callable) 
     for fact in given:
         f = fact.subs(sizes) if sizes and isinstance(fact, sp.Basic) else fact
         facts.append((fact, f))
-    trees, leaves = [], []
+    trees: list = []
+    leaves: list = []
     for fact, f in facts:
         trees.append(_as_tree(f, fact, leaves))
     # the symbols a point must draw: the step's, and those tied to them by a fact, transitively
@@ -694,7 +695,7 @@ def numeric_check(
     worst = mpmath.mpf(0)
     evaluated = 0
     all_identical = True
-    first: dict | None = None  # the first point that disagrees
+    first: tuple | None = None  # the first point that disagrees
     mixed0 = settings.EDGE_POINTS
     far0 = mixed0 + settings.MIXED_EDGE_POINTS
     plan: list[tuple[int, dict, tuple | None]] = [(p, sizes_list[p % len(sizes_list)], None) for p in range(n_points)]
@@ -787,19 +788,19 @@ def numeric_check(
     reason = "" if status == "agree" else f"relative error {mpmath.nstr(worst, 3)} > {mpmath.nstr(tol, 3)}"
     if status == "agree" and not evaluated:  # every sum empty, or no point satisfied the given facts
         return NumericResult("identical", 0, None, "no point gave evidence (every sum empty or no point allowed)")
-    at = first if status == "disagree" and first is not None else (None, None)
-    return NumericResult(status, evaluated, float(worst) if mpmath.isfinite(worst) else math.inf, reason, *at)
+    last: tuple = first if status == "disagree" and first is not None else (None, None)
+    return NumericResult(status, evaluated, float(worst) if mpmath.isfinite(worst) else math.inf, reason, *last)
 
 
 #: Drawn table entries shown per table with a disagreeing point.
 _SHOWN_ENTRIES = 8
 
 
-def _point(c: _Compiled, values: list, left, right, entry: int, err) -> tuple:
+def _point(c: _Compiled, values: list | None, left, right, entry: int, err) -> tuple:
     r"""A disagreeing point as ``(point, sides)``: each symbol's value (and the table entries drawn, by their
     IndexedBase or matrix name) as a short string, and the two sides, with digits enough to tell them apart when
     they differ only far down (``err`` is the relative gap)."""
-    point = {str(s): _short(v) for s, v in zip(c.point_symbols, values, strict=True)}
+    point = {str(s): _short(v) for s, v in zip(c.point_symbols, values or [], strict=False)}
     for name, table in c.tables.items():
         for key, v in list(table.values.items())[:_SHOWN_ENTRIES]:
             index = ", ".join(str(i) for i in key) if isinstance(key, tuple) else str(key)

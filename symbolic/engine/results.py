@@ -72,7 +72,7 @@ class StepResult:
 
     def as_dict(self) -> dict:
         err = self.numeric.max_rel_error
-        out = {
+        out: dict[str, Any] = {
             "index": self.index,
             "symbolic": self.symbolic,
             "numeric": self.numeric.status,

@@ -309,7 +309,7 @@ class Lemma:
             what = {
                 "definition": "a Definition (an equation checked at sampled points, not proved)",
                 "fact": "a Fact (a computed value, not a proof)",
-            }.get(getattr(t, "kind", None), f"a {type(t).__name__}")
+            }.get(str(getattr(t, "kind", "")), f"a {type(t).__name__}")
             return f"lemma {self.name!r} is {what}: only a Theorem whose every step is proved symbolically can be cited"
         res = t.verify()
         if not res.ok:
@@ -613,6 +613,6 @@ def _verdict_key(citation: Citation, step: Step, given: tuple) -> tuple:
     and strategy, ``given`` and SymPy's global assumptions."""
     lemma = citation.lemma
     hypotheses = tuple(getattr(lemma.theorem, "given", ()))
-    parts = (lemma.conditions, hypotheses, citation.mapping, citation.beside, citation.context)
+    parts: tuple = (lemma.conditions, hypotheses, citation.mapping, citation.beside, citation.context)
     parts += (step.lhs, step.rhs, step.rel, step.strategy)
     return _typed((*parts, tuple(given), tuple(sorted(map(sp.srepr, sp.assumptions.global_assumptions)))))

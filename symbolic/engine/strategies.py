@@ -649,7 +649,7 @@ def _merged(m):
     taken = set(free)
     summands, limits = [], []
     for s in sums:
-        mapping = {}
+        mapping: dict = {}
         for var, _, _ in s.limits:
             if var in taken:  # bound by an earlier factor, or free in one: a fresh copy, so nothing is captured
                 mapping[var] = _fresh_copy(var, taken | set(mapping.values()))

@@ -976,6 +976,13 @@ MUTANTS += [
         "a Piecewise with no last true branch (undefined where no condition holds)",
     ),
     _fragment(
+        "kernel-finite-sums-closed",
+        "posproof.symbolic.engine.kernel:_patched.doit",
+        "if _MODES:  # written out term by term",
+        "if False:  # written out term by term",
+        "a kernel's finite sum closed by SymPy (Σ_{i=0}^{3} δ(i, x) = 1 for 0 <= x <= 3, false for non-integer x)",
+    ),
+    _fragment(
         "quotient-by-zero",
         _VISIT,
         "if x.is_integer and x.is_nonnegative is not True and not self.evaluated and not _nonzero(b, g):",
@@ -1012,8 +1019,8 @@ MUTANTS += [
     ),
     _fragment(
         "kernel-closed-forms",
-        "posproof.symbolic.engine.fragment:_symbolic_limits_held",
-        "if not (lo.is_Integer and hi.is_Integer):",
+        "posproof.symbolic.engine.kernel:_patched.doit",
+        'if _MODES[-1] == "refuse":',
         "if False:",
         "a kernel's definition may evaluate SymPy's closed form of a symbolic-limit sum",
     ),

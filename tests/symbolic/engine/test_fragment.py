@@ -241,3 +241,13 @@ def test_regression_given_facts_that_contradict_or_name_another_symbol_are_refus
         _theorem(x, x - 1, ("identity",), rel="<", given=(sp.Q.gt(x, 1), sp.Q.lt(x, 0)))
     with pytest.raises(ValueError, match="which the claim does not have"):
         _theorem(sp.Integer(0), x, ("identity",), rel="<", given=(sp.Q.positive(sp.Symbol("x")),))
+
+
+def test_regression_kernel_finite_sum_is_written_out_never_closed_by_sympy():
+    j = sp.Symbol("j", integer=True)
+    # SymPy closes Σ_{j=0}^{3} δ(j, v) to 1 for 0 <= v <= 3, false for every non-integer v; written out, the deltas
+    # are there to be refused
+    delta_sum = _kernel("DeltaSum", lambda v: sp.Sum(sp.KroneckerDelta(j, v), (j, 0, 3)).doit(), lambda v: 0)
+    assert "KroneckerDelta" in refused(delta_sum(x))
+    squares = _kernel("Squares", lambda v: sp.Sum(v * j**2, (j, 0, 3)).doit(), lambda v: 14 * v)
+    assert refused(squares(x)) == "" and fragment.definition(squares(x)) == 14 * x
