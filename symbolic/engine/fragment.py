@@ -39,7 +39,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 __all__ = [
     "Refused", "Construct", "CONSTRUCTS", "check", "check_produced", "refusal", "given_refusal", "notation", "smooth",
-    "proved_real", "definition",
+    "proved_real", "definition", "modulus_squared", "as_signs", "refusals",
 ]  # fmt: skip
 
 
@@ -244,10 +244,10 @@ def _nonzero(e, given: tuple) -> bool:
 
 
 def _nonnegative(e, given: tuple) -> bool:
-    return _fact("nonnegative", e, given) or _modulus_squared(e)
+    return _fact("nonnegative", e, given) or modulus_squared(e)
 
 
-def _modulus_squared(e) -> bool:
+def modulus_squared(e) -> bool:
     r"""Whether ``e`` is ``w conj(w)`` (two factors, either order): ``|w|^2 >= 0``."""
     factors = sp.Mul.make_args(e)
     return len(factors) == 2 and sp.conjugate(factors[0]) == factors[1]

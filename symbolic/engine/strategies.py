@@ -879,7 +879,7 @@ def nonnegative(e, given: tuple = (), ranges: dict | None = None) -> bool:
         return nonnegative(e.function, given, {**ranges, **{v: (lo, hi) for v, lo, hi in e.limits}})
     if isinstance(e, sp.Mul):
         return all(nonnegative(f, given, ranges) for f in e.args)
-    if isinstance(e, sp.Pow) and e.exp == sp.S.Half and _modulus_squared(e.base):
+    if isinstance(e, sp.Pow) and e.exp == sp.S.Half and fragment.modulus_squared(e.base):
         return True  # sqrt(w conj(w)) = |w|: SymPy writes |w| so when conj(w) is simple
     if not isinstance(e, sp.Add):
         return False
@@ -894,12 +894,6 @@ def nonnegative(e, given: tuple = (), ranges: dict | None = None) -> bool:
     if len(rest) == len(e.args):
         return False
     return all(nonnegative(t, given, ranges) for t in rest)
-
-
-def _modulus_squared(e) -> bool:
-    r"""Whether ``e`` is ``w conj(w)`` (as two factors, in either order): ``|w|^2 >= 0``."""
-    factors = sp.Mul.make_args(e)
-    return len(factors) == 2 and sp.conjugate(factors[0]) == factors[1]
 
 
 def _moduli(a) -> set:
