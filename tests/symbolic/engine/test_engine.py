@@ -455,3 +455,9 @@ def test_regression_identity_is_called_theorem_and_the_old_name_still_works():
         assert core.Identity is core.Theorem
     with pytest.warns(DeprecationWarning):
         assert posproof.Identity is posproof.Theorem
+
+
+def test_regression_log_sides_names_its_own_condition():
+    # the fragment would refuse log(x) of a real x too; the side strategy says first why it does not apply
+    step = Step(x, x + 1, "logs", ("log_sides", "expand"), "<")
+    assert "log_sides needs both sides proved positive" in step.symbolic_problem(())
