@@ -430,6 +430,9 @@ def test_definitions_check_that_the_code_computes_the_formula():
 def test_a_definition_with_nothing_to_evaluate_is_refused():
     with pytest.raises(ValueError, match="a Definition defines code"):
         Definition("dd", "t", "test", "s", x, x, "notation", "none")
+    # a kernel defined as itself: its code is never run, so nothing is checked and the definition fails
+    r = Definition("dk", "t", "test", "s", Spy(x), Spy(x), "itself", "none").verify()
+    assert not r.ok and "not evaluated" in r.detail
 
 
 def test_domains_override_by_name():
