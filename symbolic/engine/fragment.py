@@ -222,7 +222,7 @@ def _real_by_form(e, given: tuple) -> bool:
     if t is sp.Piecewise:
         return all(_real_by_form(ex, given) for ex, _ in e.args)
     if isinstance(e, Kernel) and not isinstance(e, PermutationMap):
-        body = definition(e)
+        body = _definition_or_self(e)
         return body != e and _real_by_form(body, given)
     if t is sp.Derivative:
         return all(v.is_real for v, _ in e.variable_count) and _real_by_form(e.expr, given)
@@ -276,8 +276,25 @@ def definition(k: Kernel):
         raise Refused(str(e)) from None
 
 
+def _definition_or_self(k: Kernel):
+    r"""The kernel's definition, or the kernel itself when its definition is refused (nothing follows from it; the
+    kernel rule says why where the kernel is visited)."""
+    try:
+        return definition(k)
+    except Refused:
+        return k
+
+
 def _unfolded(e):
-    r"""``e`` with every kernel written out by its definition (kernels defined by kernels too, a few levels)."""
+    r"""``e`` with every kernel written out by its definition (kernels defined by kernels too, a few levels); ``e``
+    as it is when a definition is refused (the kernel rule then says why, where the kernel is visited)."""
+    try:
+        return _unfolding(e)
+    except Refused:
+        return e
+
+
+def _unfolding(e):
     for _ in range(4):
         if not (isinstance(e, sp.Basic) and e.has(Kernel)):
             break
@@ -374,7 +391,7 @@ def smooth(e, v, given: tuple = ()) -> bool:
     if isinstance(e, sp.log):
         return smooth(e.args[0], v, given) and _positive(e.args[0], given)
     if isinstance(e, Kernel):
-        body = definition(e)
+        body = _definition_or_self(e)
         return body != e and smooth(body, v, given)
     return False
 

@@ -251,3 +251,10 @@ def test_regression_kernel_finite_sum_is_written_out_never_closed_by_sympy():
     assert "KroneckerDelta" in refused(delta_sum(x))
     squares = _kernel("Squares", lambda v: sp.Sum(v * j**2, (j, 0, 3)).doit(), lambda v: 14 * v)
     assert refused(squares(x)) == "" and fragment.definition(squares(x)) == 14 * x
+
+
+def test_regression_a_refused_definition_inside_a_condition_is_a_refusal_not_a_crash():
+    j = sp.Symbol("j", integer=True, nonnegative=True)
+    closed = _kernel("ClosedIndex", lambda m: sp.Sum(j, (j, 0, m)).doit(), lambda m: m * (m + 1) / 2)
+    assert "not proved real" in refused(q[closed(n)])
+    assert "not proved smooth" in refused(sp.Derivative(closed(x), x))
