@@ -63,6 +63,8 @@ def test_the_relation_must_be_the_lemmas():
     lhs, rhs, _ = ABEL.instance(mapping())
     step = Step(lhs, rhs, "as an inequality", ("identity",), "<=", cites=ABEL.cite(mapping()).cites)
     assert not step.check_symbolic()
+    strict = Step(lhs, rhs, "as a strict inequality", ("identity",), "<", cites=ABEL.cite(mapping()).cites)
+    assert "the lemma states '=', the step is '<'" in strict.symbolic_problem(())  # a = b never gives a < b
 
 
 def test_bad_mappings_name_the_argument():
