@@ -150,14 +150,13 @@ def _decide(name: str, e, given: tuple) -> bool:
     its symbols."""
     if not isinstance(e, sp.Basic):
         return False
-    forms = [e]
-    if not e.has(sp.Pow, sp.Max, sp.Min):  # written unevaluated, (f + w) - f is w
-        x = sp.expand(e.doit(deep=False) if isinstance(e, sp.Add) else e)  # re-evaluated, then expanded
-        forms.append(x.func(*x.args) if isinstance(x, sp.Add) else x)
-    else:
-        f = _widened(_defined(e))
-        forms += [f, sp.expand(f)]
-    if any(getattr(x, f"is_{name}", None) is True for x in forms):
+    if getattr(e, f"is_{name}", None) is True:  # most facts need no other form
+        return True
+    try:
+        forms = _forms(e)
+    except TypeError:  # a part that cannot be hashed
+        forms = _forms.__wrapped__(e)
+    if any(getattr(x, f"is_{name}", None) is True for x in forms[1:]):
         return True
     free = e.free_symbols
     relevant = tuple(g for g in given if getattr(g, "free_symbols", set()) & free)
@@ -165,6 +164,17 @@ def _decide(name: str, e, given: tuple) -> bool:
         return False
     query = getattr(sp.Q, name)
     return any(_proves(query(x), None, relevant) for x in forms)
+
+
+@functools.lru_cache(maxsize=16384)
+def _forms(e) -> tuple:
+    r"""``e`` and the forms a fact about it is also asked of: re-evaluated and expanded (``(f + w) - f`` is ``w``);
+    or where defined (:func:`_defined`), widened (:func:`_widened`) and expanded."""
+    if not e.has(sp.Pow, sp.Max, sp.Min):
+        x = sp.expand(e.doit(deep=False) if isinstance(e, sp.Add) else e)
+        return (e, x.func(*x.args) if isinstance(x, sp.Add) else x)
+    f = _widened(_defined(e))
+    return (e, f, sp.expand(f))
 
 
 def _widened(e):
