@@ -879,82 +879,65 @@ INFINITE = [
 _kr = sp.Symbol("k", real=True)
 _IN_03 = (sp.Q.ge(u, 0), sp.Q.le(u, 3))
 
+
+def _below_max(id_: str, small, maximum, **kw):
+    r"""``small <= maximum`` claimed by ``identity``: the Maximum rule of ``nonnegative`` is all that could prove it."""
+    return theorem(id_, small, maximum, ("identity",), rel="<=", **kw)
+
+
+_HALF = sp.Rational(1, 2)
+
 MAXIMA = [
     Entry(
         "maximum",
         "-(u - 1/2)^2 <= max_{k=0..3} -(k - 1/2)^2 at non-integer u",
-        lambda: theorem(
-            "max-noninteger-point",
-            -((u - sp.Rational(1, 2)) ** 2),
-            Maximum(-((_k_nn - sp.Rational(1, 2)) ** 2), (_k_nn, 0, 3)),
-            ("identity",),
-            rel="<=",
-            given=_IN_03,
+        lambda: _below_max(
+            "max-noninteger-point", -((u - _HALF) ** 2), Maximum(-((_k_nn - _HALF) ** 2), (_k_nn, 0, 3)), given=_IN_03
         ),
         ("Maximum", "integer"),
     ),
     Entry(
         "maximum",
         "sin u <= max_{k=0..3} sin k for real u in [0, 3]",
-        lambda: theorem(
-            "max-sin-real-point",
-            sp.sin(u),
-            Maximum(sp.sin(_k_nn), (_k_nn, 0, 3)),
-            ("identity",),
-            rel="<=",
-            given=_IN_03,
-        ),
+        lambda: _below_max("max-sin-real-point", sp.sin(u), Maximum(sp.sin(_k_nn), (_k_nn, 0, 3)), given=_IN_03),
         ("Maximum", "integer"),
     ),
     Entry(
         "maximum",
         "a Maximum whose index is declared real",
-        lambda: theorem(
-            "max-real-index",
-            -((u - sp.Rational(1, 2)) ** 2),
-            Maximum(-((_kr - sp.Rational(1, 2)) ** 2), (_kr, 0, 3)),
-            ("identity",),
-            rel="<=",
-            given=_IN_03,
+        lambda: _below_max(
+            "max-real-index", -((u - _HALF) ** 2), Maximum(-((_kr - _HALF) ** 2), (_kr, 0, 3)), given=_IN_03
         ),
         ("Maximum", "integer"),
     ),
     Entry(
         "maximum",
         "a Maximum of non-real terms: 2i <= max_k i k",
-        lambda: theorem("max-complex-terms", 2 * sp.I, Maximum(sp.I * _k_nn, (_k_nn, 0, 3)), ("identity",), rel="<="),
+        lambda: _below_max("max-complex-terms", 2 * sp.I, Maximum(sp.I * _k_nn, (_k_nn, 0, 3))),
         ("Maximum", "real"),
     ),
     Entry(
         "maximum",
         "a Maximum over the empty range 3 .. 1 is nonnegative",
-        lambda: theorem("max-empty-explicit", sp.Integer(0), Maximum(_k_nn**2, (_k_nn, 3, 1)), ("identity",), rel="<="),
+        lambda: _below_max("max-empty-explicit", sp.Integer(0), Maximum(_k_nn**2, (_k_nn, 3, 1))),
         ("Maximum", "empty"),
     ),
     Entry(
         "maximum",
         "a Maximum over the empty range n + 1 .. n is nonnegative",
-        lambda: theorem(
-            "max-empty-symbolic", sp.Integer(0), Maximum(_k_nn**2, (_k_nn, n + 1, n)), ("identity",), rel="<="
-        ),
+        lambda: _below_max("max-empty-symbolic", sp.Integer(0), Maximum(_k_nn**2, (_k_nn, n + 1, n))),
         ("Maximum", "empty"),
     ),
     Entry(
         "maximum",
         "a Maximum over an infinite range bounds n",
-        lambda: theorem("max-infinite", n, Maximum(_k_nn, (_k_nn, 0, sp.oo)), ("identity",), rel="<="),
+        lambda: _below_max("max-infinite", n, Maximum(_k_nn, (_k_nn, 0, sp.oo))),
         ("Maximum", "Infinity", "oo"),
     ),
     Entry(
         "maximum",
         "a Maximum over half-integer limits",
-        lambda: theorem(
-            "max-half-limits",
-            -sp.Rational(1, 4),
-            Maximum(-(_k_nn**2), (_k_nn, sp.Rational(1, 2), sp.Rational(5, 2))),
-            ("identity",),
-            rel="<=",
-        ),
+        lambda: _below_max("max-half-limits", -sp.Rational(1, 4), Maximum(-(_k_nn**2), (_k_nn, _HALF, 5 * _HALF))),
         ("Maximum", "integer"),
     ),
 ]
