@@ -14,6 +14,7 @@ import re
 import sys
 from collections.abc import Callable
 from contextlib import contextmanager
+from pathlib import Path
 
 from posproof.printing.formats import format_names
 
@@ -22,8 +23,23 @@ class UsageError(Exception):
     """A mistake in the command line: reported on one line, exit code 2."""
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    r"""The one help style of every subcommand: a help text is a lowercase phrase that never states a default;
+    the default is the option's own (declared once, in ``add_argument``) and shown here as ``(default: X)``;
+    an option without a default (``None``) or a flag (``False``) shows none."""
+
+    def _get_help_string(self, action):
+        if action.default is None or action.default is False or action.default == []:
+            return action.help or ""
+        return super()._get_help_string(action)
+
+
 class Parser(argparse.ArgumentParser):
-    r"""An argument parser whose errors are :class:`UsageError` (one line, no usage dump)."""
+    r"""An argument parser whose errors are :class:`UsageError` (one line, no usage dump), in the one help style."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         raise UsageError(message)
@@ -76,6 +92,13 @@ def run(build_parser: Callable[[], argparse.ArgumentParser], argv: list[str] | N
     except BrokenPipeError:  # e.g. `posproof list | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: one line (a command that keeps partial results catches it itself)
+        print("\nposproof: interrupted", file=sys.stderr)
+        return INTERRUPTED
+
+
+#: The exit code of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
 
 
 def standalone(add_parser: Callable, argv: list[str] | None = None) -> int:
@@ -83,7 +106,7 @@ def standalone(add_parser: Callable, argv: list[str] | None = None) -> int:
     names: list[str] = []
 
     def build() -> argparse.ArgumentParser:
-        p = Parser(prog="posproof", formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        p = Parser(prog="posproof")
         sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
         add_parser(sub)
         names[:] = list(sub.choices)
@@ -95,13 +118,100 @@ def standalone(add_parser: Callable, argv: list[str] | None = None) -> int:
 
 #: Output formats and their spellings: the same in ``derive`` and ``export`` (``html`` too: one page).
 FORMATS = format_names("latex", "markdown", "text", "json", "html")
+#: The formats of a command that prints a report: text for a person, JSON for a program.
+REPORT_FORMATS = {"text": "text", "txt": "text", "json": "json"}
 
 
-def output_format(text: str) -> str:
-    r"""The format ``--format`` names (any spelling of :data:`FORMATS`); a usage error otherwise."""
-    if text not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {text!r}")
-    return FORMATS[text]
+def output_format(text: str, formats: dict[str, str] = FORMATS) -> str:
+    r"""The format ``--format`` names (any spelling of ``formats``, by default :data:`FORMATS`); a usage error
+    otherwise."""
+    if text not in formats:
+        raise UsageError(f"--format must be one of {', '.join(dict.fromkeys(formats.values()))}, got {text!r}")
+    return formats[text]
+
+
+def add_format_option(
+    parser: argparse.ArgumentParser, formats: dict[str, str] = REPORT_FORMATS, default: str | None = "text"
+) -> None:
+    r"""``--format F`` (one of ``formats``; ``default``, or required when ``None``) and ``--json``, the alias of
+    ``--format json``, which every command with JSON output takes. Read the choice with :func:`output_format`."""
+    names = ", ".join(dict.fromkeys(formats.values()))
+    parser.add_argument("--format", default=default, required=default is None, help=f"output format: {names}")
+    if "json" in formats:
+        parser.add_argument(
+            "--json", dest="format", action="store_const", const="json", help="the same as --format json"
+        )
+
+
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    r"""``-q/--quiet``: no progress bar (there is none either when stderr is not a terminal)."""
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar (none when stderr is piped)")
+
+
+def cores() -> int:
+    r"""The cores this process may run on (its CPU affinity where the platform has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+def jobs_arg(text: str, flag: str = "--jobs") -> int:
+    r"""``--jobs auto|N``: worker processes, at most the cores (more only queue for them and fork memory); a number
+    above the cores is clamped, with one line on stderr saying so."""
+    n = cores()
+    if text == "auto":
+        return n
+    value = int_arg(text, flag, 1, MAX_JOBS)
+    if value > n:
+        print(f"posproof: {flag} {value} is more than the {n} cores: using {n}", file=sys.stderr)
+        return n
+    return value
+
+
+#: The largest ``--jobs`` accepted at all (above it the number is a typo, not a machine).
+MAX_JOBS = 4096
+
+
+def output_dir(text: str, flag: str = "--out") -> Path:
+    r"""A directory a command will write into, checked before any work: an existing directory must be writable;
+    one that does not exist must be creatable (its nearest existing parent a writable directory). Nothing is
+    created here."""
+    if not text or "\0" in text:
+        raise UsageError(f"{flag} must name a directory, got {text!r}")
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{flag} must be a directory, got the file {text!r}")
+    _writable_ancestor(path, flag, text)
+    return path
+
+
+def output_file(text: str, flag: str = "--out", suffixes: tuple[str, ...] = ()) -> Path:
+    r"""A file a command will write, checked before any work: not a directory, with one of ``suffixes`` (when
+    given), in a directory that exists and is writable or can be created. Nothing is created here."""
+    if not text or "\0" in text:
+        raise UsageError(f"{flag} must name a file, got {text!r}")
+    path = Path(text)
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise UsageError(f"{flag} must end in {', '.join(suffixes)}, got {text!r}")
+    if path.is_dir():
+        raise UsageError(f"{flag} must be a file, got the directory {text!r}")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{flag}: cannot write {text}: permission denied")
+    _writable_ancestor(path.parent, flag, text)
+    return path
+
+
+def _writable_ancestor(path: Path, flag: str, text: str) -> None:
+    probe = path.absolute()
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir():
+        raise UsageError(f"{flag}: cannot create {text}: {str(probe)!r} is a file")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag}: cannot write to {text}: {str(probe)!r} is not writable")
 
 
 def select(ids: list[str], claims: tuple | None = None) -> list:

@@ -32,11 +32,7 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(
-        prog="posproof",
-        description="Machine-checked derivations of transformer positional encodings.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
+    p = Parser(prog="posproof", description="Machine-checked derivations of transformer positional encodings.")
     p.add_argument("--version", action="version", version=f"posproof {_version()}", help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in SUBCOMMANDS:

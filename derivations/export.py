@@ -474,7 +474,7 @@ def build(fmt: str, with_figures: bool = True) -> tuple[dict[str, bytes], list[s
     return files, notes
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -515,13 +515,13 @@ def write(out: Path, files: dict[str, bytes], force: bool = False) -> list[Path]
     written = []
     for rel, data in sorted(files.items()):
         path = out / rel
-        _write_atomic(path, data)
+        write_atomic(path, data)
         written.append(path)
     for rel in sorted(set(previous or ()) - set(files)):
         stale = out / rel
         if stale.is_file() and out.resolve() in stale.resolve().parents:
             stale.unlink()
-    _write_atomic(out / MARKER, (json.dumps({"files": sorted(files)}, indent=1) + "\n").encode())
+    write_atomic(out / MARKER, (json.dumps({"files": sorted(files)}, indent=1) + "\n").encode())
     return written
 
 

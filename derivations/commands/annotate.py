@@ -170,7 +170,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     s = subparsers.add_parser(
         "annotate",
         help="the article's and the RoPE note's statements, in order, with verdicts and the claims behind them",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     s.add_argument("--format", default="text", help=f"output format: {', '.join(FORMATS)}")
     s.set_defaults(func=run)

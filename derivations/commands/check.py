@@ -6,7 +6,6 @@ The report is the same in both forms: ``as_json`` for ``--json`` and ``as_text``
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import time
@@ -125,11 +124,7 @@ def report(claims, dps: int, jobs: int, as_json: bool) -> int:
 
 
 def add_parser(subparsers):
-    s = subparsers.add_parser(
-        "check",
-        help="verify claims symbolically and numerically",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
+    s = subparsers.add_parser("check", help="verify claims symbolically and numerically")
     s.add_argument("ids", nargs="*", metavar="ID", help="claim ids to check (all when none; repeats count once)")
     s.add_argument(
         "--dps",

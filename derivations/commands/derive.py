@@ -3,7 +3,6 @@ fragment; with ``--claims MODULE``, one of a user's module's claims (its ``claim
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
@@ -11,9 +10,7 @@ from posproof.derivations.args import FORMATS, UsageError, add_claims_option, ou
 
 
 def add_parser(subparsers):
-    s = subparsers.add_parser(
-        "derive", help="print one derivation", formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
+    s = subparsers.add_parser("derive", help="print one derivation")
     s.add_argument("id", help="a claim id (see posproof list; with --claims, one of the module's)")
     s.add_argument("--format", default="latex", help=f"output format: {', '.join(FORMATS)}")
     add_claims_option(s)

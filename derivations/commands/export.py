@@ -7,7 +7,6 @@ out (they draw and judge the catalogue's claims)."""
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
 import re
@@ -21,7 +20,6 @@ def add_parser(subparsers):
     s = subparsers.add_parser(
         "export",
         help="write every derivation: a LaTeX document, Markdown, one HTML page, text or JSON, with the figures",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     s.add_argument("--format", required=True, help=f"output format: {', '.join(FORMATS)}")
     s.add_argument("--out", required=True, help="output directory (created if missing)")

@@ -2,7 +2,6 @@ r"""``posproof list [--json]``: the registered claims, one line each (id, kind, 
 
 from __future__ import annotations
 
-import argparse
 import json
 import textwrap
 
@@ -13,11 +12,7 @@ LIST_COLUMNS = 100
 
 
 def add_parser(subparsers):
-    s = subparsers.add_parser(
-        "list",
-        help="list the registered claims (id, kind, topic, title)",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
+    s = subparsers.add_parser("list", help="list the registered claims (id, kind, topic, title)")
     s.add_argument("--json", action="store_true", help="one JSON object per claim, with its source")
     s.set_defaults(func=run)
     return s

@@ -3,7 +3,6 @@ r"""``posproof plot NAME --out FILE``: one figure to a PNG, SVG or PDF file (mat
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from posproof.derivations.args import UsageError
@@ -12,11 +11,7 @@ from posproof.derivations.args import UsageError
 def add_parser(subparsers):
     from posproof.derivations.plots import PLOTS
 
-    s = subparsers.add_parser(
-        "plot",
-        help="draw one figure to a PNG, SVG or PDF file (matplotlib)",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
+    s = subparsers.add_parser("plot", help="draw one figure to a PNG, SVG or PDF file (matplotlib)")
     s.add_argument("name", metavar="NAME", help=f"the figure: {', '.join(PLOTS)}")
     s.add_argument("--out", required=True, help="the file to write: .png, .svg or .pdf")
     s.set_defaults(func=run)
@@ -34,6 +29,6 @@ def run(args) -> int:
         raise UsageError(f"--out must end in .png, .svg or .pdf, got {args.out!r}")
     if not plots.available():
         raise UsageError(plots.INSTALL)
-    export._write_atomic(out, plots.plot_bytes(args.name, suffix))
+    export.write_atomic(out, plots.plot_bytes(args.name, suffix))
     print(f"wrote {out}")
     return 0

@@ -4,7 +4,6 @@ the same)."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from posproof.derivations.args import UsageError, flags, int_arg
@@ -15,7 +14,6 @@ def add_parser(subparsers):
     s = subparsers.add_parser(
         "precision",
         help="RoPE score error per dtype and angle style at 1k..1M positions: where it exceeds the tolerance",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     s.add_argument("--max-position", default="1048576", help="positions scanned: up to N (profile at 1k .. 1M)")
     s.add_argument("--width", default="128", help="head width d (even)")

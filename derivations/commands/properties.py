@@ -240,7 +240,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     s = subparsers.add_parser(
         "properties",
         help="every scheme judged by monotonicity, translation invariance and symmetry, a claim in every cell",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     s.add_argument("--format", default="text", help=f"output format: {', '.join(FORMATS)}")
     s.add_argument("--json", action="store_true", help="the table as JSON (cells with verdict, note and claim id)")

@@ -2,17 +2,11 @@ r"""``posproof t5-buckets``: the T5 bucket boundaries of one configuration (rela
 
 from __future__ import annotations
 
-import argparse
-
 from posproof.derivations.args import flags, int_arg
 
 
 def add_parser(subparsers):
-    s = subparsers.add_parser(
-        "t5-buckets",
-        help="T5 relative-position bucket boundaries (r = key - query)",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
+    s = subparsers.add_parser("t5-buckets", help="T5 relative-position bucket boundaries (r = key - query)")
     s.add_argument("--num-buckets", default="32", help="number of buckets (even; >= 4 when bidirectional)")
     s.add_argument(
         "--max-distance",

@@ -1,0 +1,28 @@
+r"""The table of bad command lines: every one exits 2 with one line on stderr, nothing on stdout, no traceback,
+no file written, within :data:`SECONDS`.
+
+Each ``rows_*.py`` module of this package holds ``ROWS``: ``(argv, expected)`` pairs, where ``expected`` is a
+substring of the one-line message (the option as the user typed it, e.g. ``"--width"``). The harness,
+``test_refusals.py``, runs them all in-process (and a sample through ``python -m posproof``); files named in
+``argv`` live under the test's working directory, made by the fixtures of :data:`FILES`.
+"""
+
+#: A refusal must come within this many seconds (it is checked before any work).
+SECONDS = 5
+
+#: Files the rows may name, made in the working directory of each row: name -> contents (``None``: a directory;
+#: ``b""``-like bytes are written as they are).
+FILES: dict[str, str | bytes | None] = {
+    "empty.json": "",
+    "list.json": "[1, 2, 3]",
+    "bad.json": "{not json",
+    "latin1.json": b"\xff\xfe{}",
+    "config.json": '{"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000}',
+    "huge.json": '{"model_type": "llama", "hidden_size": 100000000, "num_attention_heads": 1}',
+    "a_dir": None,
+    "not_a_dir": "a file",
+    "syntax_error.py": "def f(:\n",
+    "raises.py": "raise RuntimeError('at import')\n",
+    "noclaims.py": "x = 1\n",
+    "rope_ok.py": "import posproof\ndef rope(x, pos, base=10000.0):\n    return posproof.rope(x, pos, base=base)\n",
+}
