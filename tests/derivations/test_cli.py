@@ -84,13 +84,6 @@ def test_console_script_and_module_entry_points():
     assert proc.returncode == 0 and "\\subsection{" in proc.stdout and "\\[" in proc.stdout
 
 
-def test_t5_buckets_table(capsys):
-    code, out, _ = run(capsys, "t5-buckets", "--num-buckets", "8", "--max-distance", "16")
-    assert code == 0 and "max_exact=2" in out and "(unused)" in out
-    code, out, _ = run(capsys, "t5-buckets", "--unidirectional")
-    assert code == 0 and "bidirectional=False" in out
-
-
 @pytest.mark.xdist_group("exports")
 def test_export_tex_writes_a_standalone_document():
     out = exports.tree("tex")
@@ -158,16 +151,6 @@ def test_regression_every_option_has_help_with_its_default(capsys, command):
         assert action.help, (command, action.dest)
         if action.option_strings and action.default not in (None, False) and not action.required:
             assert f"default: {action.default}" in text, (command, action.dest)
-
-
-def test_regression_t5_max_distance_help_says_what_it_is(capsys):
-    # "distance where the last bucket starts" was wrong: with the defaults the last bucket starts at 91
-    text = _help(capsys, "t5-buckets")
-    assert "where the last bucket starts" not in text
-    assert "share the last bucket" in text and "91" in text
-    from posproof.numeric import t5_bucket_boundaries
-
-    assert t5_bucket_boundaries()[15] == (15, None, -91)
 
 
 @pytest.mark.parametrize(
