@@ -48,6 +48,8 @@ class Parser(argparse.ArgumentParser):
 def int_arg(text: str, flag: str, lo: int, hi: int | None = None) -> int:
     r"""An integer option in ``[lo, hi]``, or a one-line usage error naming the flag and the range."""
     accepted = f"an integer in [{lo}, {hi}]" if hi is not None else f"an integer >= {lo}"
+    if not text.isascii():  # int() also reads other scripts' digits ('١٢٣')
+        raise UsageError(f"{flag} must be {accepted}, got {text!r}")
     try:
         value = int(text)
     except ValueError:
@@ -60,6 +62,8 @@ def int_arg(text: str, flag: str, lo: int, hi: int | None = None) -> int:
 def float_arg(text: str, flag: str, accepted: str, ok: Callable[[float], bool]) -> float:
     r"""A real option (``float`` of the text: a plain decimal, never evaluated) with ``ok(value)``, or a one-line
     usage error naming the flag and ``accepted``."""
+    if not text.isascii():  # float() also reads other scripts' digits ('٣.٥')
+        raise UsageError(f"{flag} must be {accepted}, got {text!r}")
     try:
         value = float(text)
     except ValueError:
