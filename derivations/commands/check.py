@@ -1,16 +1,31 @@
-r"""``posproof check [ID ...] [--dps N] [--jobs N] [--json] [--claims MODULE]``: verify claims (in parallel where the
-platform forks) and report the results. With ``--claims MODULE`` the claims are a user's module's (its
-``claims()``), instead of the catalogue's; the ids then select among them.
+r"""``posproof check [ID ...] [--topic T] [-k PATTERN] [-x] [--dps N] [--jobs N] [--format text|json] [--junit FILE]
+[-q] [--claims MODULE]``: verify claims (in parallel where the platform forks) and report the results.
 
-The report is the same in both forms: ``as_json`` for ``--json`` and ``as_text`` for the terminal."""
+The claims are the catalogue's, or with ``--claims MODULE`` a user's module's (its ``claims()``); the ids (all when
+none), ``--topic`` (repeatable: any of them) and ``-k`` (repeatable: any of them; a case-insensitive substring of
+the id, or a shell glob when the pattern has ``*``, ``?`` or ``[``) select among them, all three together. ``-x``
+stops at the first failed claim.
+
+The text report streams: each claim's line is printed as soon as it is known, in the catalogue's order, then one
+summary line; on a terminal a progress bar runs on stderr meanwhile (not with ``-q``). ``--format json`` (or
+``--json``) prints one document (``posproof.check/1``, :mod:`posproof.derivations.machine`) at the end;
+``--junit FILE`` writes one JUnit test case per claim as well. Ctrl-C stops the workers and reports the claims
+done (``interrupted after k of N claims``; ``"interrupted": true`` in the JSON totals), then exits 130.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import fnmatch
 import json
-import os
+import re
+import signal
+import sys
 import time
+from collections.abc import Generator
 
-from posproof.derivations.args import add_claims_option, int_arg, select, user_claims
+from posproof.derivations import args as cli_args
+from posproof.derivations.args import UsageError, add_claims_option, select, user_claims
 from posproof.symbolic.engine import settings
 
 _CLAIMS: list = []  # the claims being checked, inherited by forked workers (claims hold closures: no pickling)
@@ -21,16 +36,44 @@ def _verify_one(job):
     return _CLAIMS[index].verify(dps=dps)
 
 
-def verify_all(claims, dps: int, jobs: int) -> list:
-    r"""Verify ``claims`` in order, on ``jobs`` forked processes where the platform can fork."""
+def _ignore_sigint() -> None:
+    r"""A worker's initializer: Ctrl-C is the parent's to handle (it terminates the pool), never a worker's."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def workers(claims, jobs: int) -> int:
+    r"""The worker processes that verifying ``claims`` with ``jobs`` uses: 1 (this process) when serial."""
+    import multiprocessing as mp
+
+    if jobs > 1 and len(claims) > 1 and "fork" in mp.get_all_start_methods():
+        return min(jobs, len(claims))
+    return 1
+
+
+def verify_each(claims, dps: int, jobs: int) -> Generator:
+    r"""The results of verifying ``claims``, in order, each as soon as it and those before it are known; on
+    :func:`workers` forked processes when more than one. Closing the iterator (or an exception, Ctrl-C included)
+    terminates the workers: no further claim is started."""
     import multiprocessing as mp
 
     _CLAIMS[:] = claims
     work = [(k, dps) for k in range(len(claims))]
-    if jobs > 1 and len(claims) > 1 and "fork" in mp.get_all_start_methods():
-        with mp.get_context("fork").Pool(min(jobs, len(claims))) as pool:
-            return pool.map(_verify_one, work, chunksize=1)
-    return [_verify_one(w) for w in work]
+    n = workers(claims, jobs)
+    if n == 1:
+        for w in work:
+            yield _verify_one(w)
+        return
+    pool = mp.get_context("fork").Pool(n, initializer=_ignore_sigint)
+    try:
+        yield from pool.imap(_verify_one, work, chunksize=1)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def verify_all(claims, dps: int, jobs: int) -> list:
+    r"""Verify ``claims`` in order, on ``jobs`` forked processes where the platform can fork."""
+    return list(verify_each(claims, dps, jobs))
 
 
 def check(claims=None, *, dps: int | None = None, jobs: int = 1) -> list:
@@ -55,8 +98,12 @@ VERBS = {"theorem": "proved", "definition": "defined", "fact": "computed"}
 KINDS = ("theorem", "definition", "fact")
 
 
-def totals(results, dps: int, jobs: int, seconds: float) -> dict:
-    r"""Counts per kind (theorems, definitions and facts apart) and overall."""
+def totals(
+    results, dps: int, jobs: int, seconds: float, *, selected: int | None = None, interrupted: bool = False
+) -> dict:
+    r"""Counts per kind (theorems, definitions and facts apart) and overall; ``selected`` the claims selected
+    (``claims`` counts those done: fewer when ``interrupted`` or stopped at the first failure); ``jobs`` the
+    worker processes used."""
     out: dict = {"claims": len(results), "verified": sum(r.ok for r in results)}
     out["failed"] = out["claims"] - out["verified"]
     for kind in KINDS:
@@ -65,18 +112,25 @@ def totals(results, dps: int, jobs: int, seconds: float) -> dict:
     out["points"] = sum(s.numeric.points for r in results for s in r.steps)
     out["identical_steps"] = sum(s.numeric.status == "identical" for r in results for s in r.steps)
     out |= {"dps": dps, "jobs": jobs, "seconds": round(seconds, 3)}
+    out |= {"selected": len(results) if selected is None else selected, "interrupted": interrupted}
     return out
 
 
 def summary(t: dict) -> str:
-    r"""The one-line summary: the same counts as the JSON totals."""
+    r"""The one-line summary: the same counts as the JSON totals, and why it stopped early if it did."""
     parts = [
         f"{t['theorems']['verified']} theorems proved",
         f"{t['definitions']['verified']} definitions checked against their code",
         f"{t['facts']['verified']} facts computed",
     ]
     failed = f"{t['failed']} failed" if t["failed"] else "none failed"
-    return f"{', '.join(parts)}; {failed} ({t['points']} numeric points at {t['dps']} digits, {t['seconds']:.2f} s)"
+    line = f"{', '.join(parts)}; {failed} ({t['points']} numeric points at {t['dps']} digits, {t['seconds']:.2f} s)"
+    selected = t.get("selected", t["claims"])
+    if t.get("interrupted"):
+        line += f"; interrupted after {t['claims']} of {selected} claims"
+    elif t["claims"] < selected:
+        line += f"; stopped at the first failure after {t['claims']} of {selected} claims"
+    return line
 
 
 def _text(prose_: str) -> str:
@@ -108,37 +162,236 @@ def _line(r, width: int) -> list[str]:
     return out
 
 
-def report(claims, dps: int, jobs: int, as_json: bool) -> int:
-    r"""Verify ``claims`` and print the report; 0 if every claim verified, else 1."""
+def junit_cases(claims, results) -> list:
+    r"""One JUnit case per claim done (``classname`` ``posproof.check.<topic>``); a failed claim is a failure
+    whose message is the first line of its detail."""
+    from posproof.derivations.machine import Case
+
+    out = []
+    for c, r in zip(claims[: len(results)], results, strict=True):  # the claims done are the first ones
+        detail = _text(r.detail) if r.detail else ""
+        failure = None if r.ok else (detail.splitlines()[0] if detail else f"{r.kind} {r.id} failed")
+        out.append(Case(r.id, f"posproof.check.{c.topic}", r.seconds, failure=failure, detail=detail))
+    return out
+
+
+class _HeldCtrlC:
+    r"""Ctrl-C (SIGINT) raises ``KeyboardInterrupt`` as usual, except inside :meth:`held`, which it leaves first."""
+
+    def __init__(self) -> None:
+        self.holding = self.pending = False
+
+    def _handler(self, signum, frame) -> None:
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def installed(self):
+        r"""This handler while the block runs, in the main thread, in place of Python's default one (a handler
+        of the caller's own is left as it is)."""
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        old = signal.getsignal(signal.SIGINT)
+        if old is not signal.default_int_handler:
+            yield
+            return
+        signal.signal(signal.SIGINT, self._handler)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, old)
+
+    @contextlib.contextmanager
+    def held(self):
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+            if self.pending:
+                self.pending = False
+                raise KeyboardInterrupt
+
+
+def report(
+    claims,
+    dps: int,
+    jobs: int,
+    as_json: bool = False,
+    *,
+    quiet: bool = False,
+    exitfirst: bool = False,
+    junit=None,
+) -> int:
+    r"""Verify ``claims`` and print the report (text lines as each claim is known, or one JSON document); write
+    JUnit XML to ``junit`` (a path checked by ``args.output_file``) when given. 0 if every claim verified, 1 if one
+    failed (with ``exitfirst``, the first failure ends the run), :data:`~posproof.derivations.args.INTERRUPTED`
+    on Ctrl-C, after reporting the claims done."""
+    from posproof.derivations.progress import Progress
+
+    claims = list(claims)
     t0 = time.perf_counter()
-    results = verify_all(claims, dps, jobs)
-    t = totals(results, dps, jobs, time.perf_counter() - t0)
+    width = max((len(c.id) for c in claims), default=0)
+    results: list = []
+    interrupted = False
+    ctrl_c = _HeldCtrlC()
+    try:
+        with (
+            ctrl_c.installed(),
+            Progress(len(claims), "checking", quiet=quiet) as bar,
+            contextlib.closing(verify_each(claims, dps, jobs)) as each,
+        ):
+            for r in each:
+                with ctrl_c.held():  # a result's line printed and the result counted, or neither
+                    if not as_json:
+                        bar.close()  # the bar off the line, for the result line on a shared terminal
+                        print("\n".join(_line(r, width)), flush=True)
+                    results.append(r)
+                bar.advance()
+                bar.note(r.id)
+                if exitfirst and not r.ok:
+                    break
+    except KeyboardInterrupt:
+        interrupted = True
+    t = totals(
+        results, dps, workers(claims, jobs), time.perf_counter() - t0, selected=len(claims), interrupted=interrupted
+    )
     if as_json:
-        print(json.dumps({"results": [r.as_dict() for r in results], "totals": t}, indent=2))
+        from posproof.derivations.machine import document
+
+        print(json.dumps(document("check", {"results": [r.as_dict() for r in results], "totals": t}), indent=2))
     else:
-        width = max(len(r.id) for r in results)
-        for r in results:
-            print("\n".join(_line(r, width)))
         print(summary(t))
+    if junit is not None:
+        from posproof.derivations.machine import write_junit
+
+        write_junit(junit, "check", junit_cases(claims, results))
+    if interrupted:
+        print("posproof: interrupted", file=sys.stderr)
+        return cli_args.INTERRUPTED
     return 0 if t["failed"] == 0 else 1
 
 
 def add_parser(subparsers):
+    from posproof.symbolic.registry import TOPICS
+
     s = subparsers.add_parser("check", help="verify claims symbolically and numerically")
     s.add_argument("ids", nargs="*", metavar="ID", help="claim ids to check (all when none; repeats count once)")
     s.add_argument(
+        "--topic",
+        action="append",
+        metavar="T",
+        help=f"only the claims of topic T ({', '.join(TOPICS)}, or a --claims module's own); repeat for any of several",
+    )
+    s.add_argument(
+        "-k",
+        action="append",
+        dest="patterns",
+        metavar="PATTERN",
+        help="only the claims whose id contains PATTERN (any case), or matches it as a shell glob when it has "
+        "*, ? or [; repeat for any of several",
+    )
+    s.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failed claim (exit 1)")
+    s.add_argument(
         "--dps",
+        metavar="N",
         default=str(settings.DEFAULT_DPS),
         help=f"significant digits of the numeric check, {settings.MIN_DPS} to {settings.MAX_DPS}",
     )
-    s.add_argument("--jobs", default="auto", help="worker processes: 'auto' (one per core) or a number")
-    s.add_argument("--json", action="store_true", help="the report as JSON")
+    s.add_argument(
+        "--jobs",
+        metavar="N",
+        default="auto",
+        help="worker processes: 'auto' (one per core) or a number, at most the cores",
+    )
+    cli_args.add_format_option(s)
+    s.add_argument("--junit", metavar="FILE", default=None, help="also write the results as JUnit XML to FILE (.xml)")
+    cli_args.add_quiet_option(s)
     add_claims_option(s)
     s.set_defaults(func=run)
     return s
 
 
+#: An integer option as typed: a sign and ASCII digits, no more than 18 (``int`` would take ``" 50"`` and
+#: ``"5_0"`` too, and the message of a 5000-digit number would be 5000 digits long).
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def _integer(text: str, flag: str, lo: int, hi: int) -> int:
+    r"""``text`` as an integer in ``[lo, hi]``, written in ASCII digits; a one-line usage error otherwise."""
+    if not _INTEGER.fullmatch(text):
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise UsageError(f"{flag} must be an integer in [{lo}, {hi}], got {shown!r}")
+    return cli_args.int_arg(text, flag, lo, hi)
+
+
+def _topics(given: list[str] | None, known: tuple) -> list[str]:
+    r"""The topics ``--topic`` names, each one of ``known``; a usage error with the closest otherwise."""
+    import difflib
+
+    for t in given or ():
+        if t not in known:
+            close = difflib.get_close_matches(t, known, n=3, cutoff=0.5)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise UsageError(f"--topic must be one of {', '.join(known)}; got {t!r}{hint}")
+    return list(given or ())
+
+
+def _patterns(given: list[str] | None) -> list[str]:
+    for p in given or ():
+        if not p.strip():
+            raise UsageError(f"-k must be a non-empty pattern, got {p!r}")
+    return list(given or ())
+
+
+def matches(claim_id: str, pattern: str) -> bool:
+    r"""Whether ``-k pattern`` selects ``claim_id``: a case-insensitive substring, or a shell glob of the whole id
+    when the pattern has ``*``, ``?`` or ``[``.
+
+    >>> matches("rope-block-relative", "BLOCK"), matches("rope-block-relative", "rope-*"), matches("rope-x", "x*")
+    (True, True, False)
+    """
+    if any(ch in pattern for ch in "*?["):
+        return fnmatch.fnmatchcase(claim_id.lower(), pattern.lower())
+    return pattern.lower() in claim_id.lower()
+
+
+def choose(ids: list[str], topics: list[str], patterns: list[str], claims: tuple | None = None) -> list:
+    r"""The claims selected by ``ids`` (all when none), then ``--topic`` (any of ``topics``) and ``-k`` (any of
+    ``patterns``); selecting none is a usage error naming the options."""
+    chosen = select(ids, claims)
+    if topics:
+        chosen = [c for c in chosen if c.topic in topics]
+    if patterns:
+        chosen = [c for c in chosen if any(matches(c.id, p) for p in patterns)]
+    if not chosen:
+        parts = (["the ids given"] if ids else []) + [" or ".join(f"--topic {t}" for t in topics)] * bool(topics)
+        parts += [" or ".join(f"-k {p!r}" for p in patterns)] * bool(patterns)
+        raise UsageError(f"no claim matches {' and '.join(parts)}; run 'posproof list' for the ids and topics")
+    return chosen
+
+
 def run(args) -> int:
-    dps = int_arg(args.dps, "--dps", settings.MIN_DPS, settings.MAX_DPS)
-    jobs = os.cpu_count() or 1 if args.jobs == "auto" else int_arg(args.jobs, "--jobs", 1)
-    return report(select(args.ids, user_claims(args.claims)), dps, jobs, args.json)
+    from posproof.symbolic.registry import TOPICS
+
+    fmt = cli_args.output_format(args.format, cli_args.REPORT_FORMATS)
+    dps = _integer(args.dps, "--dps", settings.MIN_DPS, settings.MAX_DPS)
+    if args.jobs != "auto":
+        _integer(args.jobs, "--jobs", 1, cli_args.MAX_JOBS)
+    junit = None if args.junit is None else cli_args.output_file(args.junit, "--junit", suffixes=(".xml",))
+    patterns = _patterns(args.patterns)
+    if args.claims is not None and not args.claims.strip():
+        raise UsageError(f"--claims must name a module or a .py file, got {args.claims!r}")
+    if args.claims is None:
+        topics, claims = _topics(args.topic, TOPICS), None
+    else:
+        claims = user_claims(args.claims)
+        topics = _topics(args.topic, tuple(dict.fromkeys((*TOPICS, *(c.topic for c in claims)))))
+    chosen = choose(args.ids, topics, patterns, claims)
+    jobs = cli_args.jobs_arg(args.jobs)  # last: its note on stderr only for a command line that runs
+    return report(chosen, dps, jobs, fmt == "json", quiet=args.quiet, exitfirst=args.exitfirst, junit=junit)
