@@ -1,6 +1,6 @@
 r"""The ``posproof`` command line.
 
-``posproof list [--json]`` · ``posproof derive ID [--format F]`` · ``posproof check [ID ...] [--dps N] [--jobs N]
+``posproof list [--format F]`` · ``posproof derive ID [--format F]`` · ``posproof check [ID ...] [--dps N] [--jobs N]
 [--json]`` · ``posproof export --format F --out DIR [--force]`` · ``posproof plot NAME --out FILE`` ·
 ``posproof precision`` · ``posproof t5-buckets`` · ``posproof extend`` (context extension) · ``posproof audit``
 (a user's implementation) · ``posproof vectors`` (golden vectors) · ``posproof properties`` (the rules table) ·
@@ -31,8 +31,19 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class _Parser(Parser):
+    r"""The top-level parser: ``--version`` takes nothing after it (argparse's version action prints and exits
+    before it reads the rest, so ``posproof --version extra`` would succeed)."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        args = sys.argv[1:] if args is None else list(args)
+        if args[:1] == ["--version"] and args[1:]:
+            self.error(f"--version takes no other arguments, got {args[1]!r}")
+        return super().parse_known_args(args, namespace)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="posproof", description="Machine-checked derivations of transformer positional encodings.")
+    p = _Parser(prog="posproof", description="Machine-checked derivations of transformer positional encodings.")
     p.add_argument("--version", action="version", version=f"posproof {_version()}", help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in SUBCOMMANDS:

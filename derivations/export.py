@@ -13,23 +13,29 @@ and an export refuses a non-empty directory without the marker unless ``force`` 
 * ``html``: one self-contained page, ``posproof.html``: the math set by KaTeX when exporting (KaTeX's stylesheet
   and fonts inlined) where Node.js and the katex package are installed, else as MathML (pure Python), the figures
   inlined as SVG; nothing is fetched when it is viewed.
-* ``text`` and ``json``: one file per topic.
+* ``text`` and ``json``: one file per topic (a JSON topic file is a ``posproof.export/1`` document whose
+  ``claims`` are ``posproof.claim/1`` documents, the ones ``posproof derive ID --format json`` prints).
+
+:func:`build` and :func:`write` take optional callbacks for a progress bar (:data:`Progress`: after each claim
+rendered and each figure drawn; after each file written); the command draws the bar.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import json
-import os
 import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from posproof.derivations import machine
 from posproof.derivations.commands import properties
+from posproof.numeric import _io
 
 from posproof.printing import latex as latex_format
 from posproof.printing import markdown as markdown_format
@@ -74,6 +80,25 @@ ABSTRACT = (
 
 #: An export that cannot be written (the directory, or a missing tool): one line for the user.
 ExportError = OutputError
+
+#: A progress callback: called after each item of work with the item's name (a claim id, a figure, a file) and the
+#: number of items in all.
+Progress = Callable[[str, int], None]
+
+
+def ticker(progress: Progress | None, total: int) -> Callable[[str], None]:
+    r"""``tick(name)``: one item of ``total`` done, told to ``progress`` (nothing without one)."""
+    if progress is None:
+        return lambda name: None
+    return lambda name: progress(name, total)
+
+
+def each_claim(claims, tick: Callable[[str], None] | None) -> Iterator:
+    r"""The claims, ticking after each one is rendered."""
+    for c in claims:
+        yield c
+        if tick is not None:
+            tick(c.id)
 
 
 # ==============================================================================================================
@@ -147,21 +172,34 @@ def _markdown_table_html(table: str) -> str:
 # ==============================================================================================================
 
 
-def _figures(suffix: str) -> tuple[dict[str, bytes], str]:
-    r"""Every figure as ``{name: bytes}`` in ``suffix`` (``pdf``, ``svg``), or nothing and a note saying why."""
+def _figures(suffix: str, tick: Callable[[str], None] | None = None) -> tuple[dict[str, bytes], str]:
+    r"""Every figure as ``{name: bytes}`` in ``suffix`` (``pdf``, ``svg``), or nothing and a note saying why;
+    ``tick(name)`` after each figure is drawn."""
     from posproof.derivations import plots
 
     if not plots.available():
         return {}, plots.INSTALL
-    return _draw_all(suffix), ""
+    out = {}
+    for name in plots.PLOTS:
+        out[name] = _draw(name, suffix)
+        if tick is not None:
+            tick(name)
+    return out, ""
 
 
 @functools.cache
-def _draw_all(suffix: str) -> dict[str, bytes]:
-    r"""Every figure, drawn once per process (the bytes are the same on every run)."""
+def _draw(name: str, suffix: str) -> bytes:
+    r"""One figure, drawn once per process (the bytes are the same on every run)."""
     from posproof.derivations import plots
 
-    return {name: plots.plot_bytes(name, suffix) for name in plots.PLOTS}
+    return plots.plot_bytes(name, suffix)
+
+
+def _draw_all(suffix: str) -> dict[str, bytes]:
+    r"""Every figure in ``suffix``, each drawn once per process."""
+    from posproof.derivations import plots
+
+    return {name: _draw(name, suffix) for name in plots.PLOTS}
 
 
 def placement(topics, figures: Iterable[str]) -> dict[str, list[str]]:
@@ -246,12 +284,12 @@ def _lower_first(title: str) -> str:
     return title[0].lower() + title[1:] if first[1:].isalpha() and first[1:].islower() else title
 
 
-def topic_file(topic: str, claims, figures: Iterable[str] = ()) -> str:
+def topic_file(topic: str, claims, figures: Iterable[str] = (), tick: Callable[[str], None] | None = None) -> str:
     r"""One topic's LaTeX: its claims, each figure referenced from the claim it draws and set right after it
-    (:func:`placement`)."""
+    (:func:`placement`); ``tick(claim id)`` after each claim."""
     places = placement([(topic, claims)], figures)
     parts = []
-    for c in claims:
+    for c in each_claim(claims, tick):
         text = latex_format.identity_latex(c)
         mine = places.get(c.id, [])
         if mine:
@@ -310,9 +348,9 @@ def _tex_text(s: str) -> str:
     return prose(s, "latex")
 
 
-def _latex_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
-    figures, note = _figures("pdf") if with_figures else ({}, "")
-    files = {f"{t}.tex": topic_file(t, claims, figures).encode() for t, claims in topics}
+def _latex_files(topics, with_figures: bool, tick: Callable[[str], None]) -> tuple[dict[str, bytes], str]:
+    figures, note = _figures("pdf", tick) if with_figures else ({}, "")
+    files = {f"{t}.tex": topic_file(t, claims, figures, tick).encode() for t, claims in topics}
     files |= {f"figures/{n}.pdf": b for n, b in figures.items()}
     table = rules_table("latex")
     if table is not None:
@@ -327,16 +365,16 @@ def _latex_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
 # ==============================================================================================================
 
 
-def _markdown_files(topics, with_figures: bool) -> tuple[dict[str, bytes], str]:
+def _markdown_files(topics, with_figures: bool, tick: Callable[[str], None]) -> tuple[dict[str, bytes], str]:
     from posproof.derivations import plots
 
-    figures, note = _figures("svg") if with_figures else ({}, "")
+    figures, note = _figures("svg", tick) if with_figures else ({}, "")
     files = {}
     places = placement(topics, figures)
     numbers = _numbers(places)
     for t, claims in topics:
         parts = [f"# {topic_title(t)}", ""]
-        for c in claims:
+        for c in each_claim(claims, tick):
             parts.append(markdown_format.blocks_markdown(blocks(c)))
             for name in places.get(c.id, ()):
                 spec = plots.PLOTS[name]
@@ -396,20 +434,23 @@ def _svg_body(svg: bytes) -> str:
     return text[text.index("<svg") :]
 
 
-def html_page(topics, with_figures: bool = True, katex: bool | None = None) -> tuple[str, list[str], str]:
+def html_page(
+    topics, with_figures: bool = True, katex: bool | None = None, tick: Callable[[str], None] | None = None
+) -> tuple[str, list[str], str]:
     r"""The self-contained page, the math errors (none expected) and a note on missing figures. The math is set
-    by KaTeX when Node.js and the katex package are there (``katex=None``), else as MathML."""
+    by KaTeX when Node.js and the katex package are there (``katex=None``), else as MathML. ``tick(name)`` after
+    each figure, each claim and the math."""
     from posproof.derivations import plots
 
     math = PageMath(katex)
-    figures, note = _figures("svg") if with_figures else ({}, "")
+    figures, note = _figures("svg", tick) if with_figures else ({}, "")
     toc = "".join(f'<li><a href="#topic-{t}">{html.escape(topic_title(t))}</a></li>' for t, _ in topics)
     parts = [f"<h1>{html.escape(TITLE)}</h1>", f"<p>{html.escape(ABSTRACT)}</p>", f"<nav><ol>{toc}</ol></nav>"]
     places = placement(topics, figures)
     numbers = _numbers(places)
     for t, claims in topics:
         parts.append(f'<h2 id="topic-{t}">{html.escape(topic_title(t))}</h2>')
-        for c in claims:
+        for c in each_claim(claims, tick):
             parts.append(blocks_html(blocks(c), math))
             for name in places.get(c.id, ()):
                 cap = prose(plots.PLOTS[name].caption, "html", math)
@@ -430,6 +471,8 @@ def html_page(topics, with_figures: bool = True, katex: bool | None = None) -> t
     )
     parts += ['<h2 id="references">References</h2>', f"<ul>{refs}</ul>"]
     body, errors = math.fill("\n".join(parts))
+    if tick is not None:
+        tick(MATH)
     kdir = katex_dir() if math.katex else None
     style = f"<style>{katex_css(kdir)}</style>\n" if kdir is not None else ""
     page = (
@@ -448,24 +491,62 @@ def html_page(topics, with_figures: bool = True, katex: bool | None = None) -> t
 SUFFIX = {"latex": "tex", "markdown": "md", "text": "txt", "json": "json", "html": "html"}
 
 
-def build(fmt: str, with_figures: bool = True) -> tuple[dict[str, bytes], list[str]]:
-    r"""The files of an export as ``{relative path: bytes}``, and notes for the user (missing figures)."""
+#: The name :func:`html_page` ticks with once the page's math is set (KaTeX or MathML).
+MATH = "the math"
+
+
+def claim_document(c) -> dict:
+    r"""One claim as the JSON document ``posproof derive ID --format json`` prints: ``schema`` is
+    ``posproof.claim/1`` (``derivations/schemas/claim.schema.json``), the rest
+    :func:`posproof.printing.json.as_json`."""
+    return machine.document("claim", as_json(c))
+
+
+def topic_json(topic: str, claims, tick: Callable[[str], None] | None = None) -> bytes:
+    r"""One topic's JSON file: a ``posproof.export/1`` document, the topic's tag and title and its claims'
+    documents (:func:`claim_document`), in order; ``tick(claim id)`` after each claim."""
+    body = {
+        "topic": topic,
+        "title": topic_title(topic),
+        "claims": [claim_document(c) for c in each_claim(claims, tick)],
+    }
+    return (json.dumps(machine.document("export", body), indent=2) + "\n").encode()
+
+
+def topic_text(claims, tick: Callable[[str], None] | None = None) -> bytes:
+    r"""One topic's text file; ``tick(claim id)`` after each claim."""
+    return "\n".join(text_format.claim_text(c) for c in each_claim(claims, tick)).encode()
+
+
+def items(fmt: str, topics, with_figures: bool) -> int:
+    r"""How many items :func:`build` ticks for (its progress bar's total): every claim, every figure it draws, and
+    for HTML the setting of the math."""
+    from posproof.derivations import plots
+
+    drawn = with_figures and fmt in ("latex", "markdown", "html") and plots.available()
+    return sum(len(cs) for _, cs in topics) + (len(plots.PLOTS) if drawn else 0) + (fmt == "html")
+
+
+def build(fmt: str, with_figures: bool = True, progress: Progress | None = None) -> tuple[dict[str, bytes], list[str]]:
+    r"""The files of an export as ``{relative path: bytes}``, and notes for the user (missing figures);
+    ``progress(name, total)`` after each claim rendered and each figure drawn (:func:`items` of them)."""
     topics = _topics()
+    tick = ticker(progress, items(fmt, topics, with_figures))
     notes: list[str] = []
     if fmt == "latex":
-        files, note = _latex_files(topics, with_figures)
+        files, note = _latex_files(topics, with_figures, tick)
     elif fmt == "markdown":
-        files, note = _markdown_files(topics, with_figures)
+        files, note = _markdown_files(topics, with_figures, tick)
     elif fmt == "html":
-        page, errors, note = html_page(topics, with_figures)
+        page, errors, note = html_page(topics, with_figures, tick=tick)
         if errors:
             raise ExportError(f"KaTeX could not set {len(errors)} formulas, first: {errors[0]}")
         files = {"posproof.html": page.encode()}
     elif fmt == "json":
-        files = {f"{t}.json": (json.dumps([as_json(c) for c in cs], indent=2) + "\n").encode() for t, cs in topics}
+        files = {f"{t}.json": topic_json(t, cs, tick) for t, cs in topics}
         note = ""
     elif fmt == "text":
-        files = {f"{t}.txt": "\n".join(text_format.claim_text(c) for c in cs).encode() for t, cs in topics}
+        files = {f"{t}.txt": topic_text(cs, tick) for t, cs in topics}
         note = ""
     else:
         raise ValueError(f"format must be one of {', '.join(SUFFIX)}, got {fmt!r}")
@@ -475,16 +556,9 @@ def build(fmt: str, with_figures: bool = True) -> tuple[dict[str, bytes], list[s
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    r"""Write ``data`` to ``path`` atomically (:func:`posproof.numeric._io.write_atomic`: a temporary file beside
+    it, renamed over it; a reader never sees half a file)."""
+    _io.write_atomic(path, data)
 
 
 def _previous(out: Path) -> list[str] | None:
@@ -497,42 +571,88 @@ def _previous(out: Path) -> list[str] | None:
         return None
 
 
-def write(out: Path, files: dict[str, bytes], force: bool = False) -> list[Path]:
-    r"""Write ``files`` under ``out`` atomically, record them in :data:`MARKER`, and remove the files the
-    previous export there wrote and this one does not. A non-empty ``out`` without the marker is refused
-    (:class:`ExportError`) unless ``force``."""
+def check_target(out: Path, force: bool = False) -> None:
+    r"""Refuse ``out`` before any work (:class:`ExportError`): a file, or a non-empty directory that no export
+    wrote (no :data:`MARKER`) unless ``force``."""
     if out.exists() and not out.is_dir():
         raise ExportError(f"--out must be a directory, got the file {str(out)!r}")
-    previous = _previous(out) if out.exists() else []
-    if out.exists() and previous is None:
-        if any(out.iterdir()) and not force:
-            raise ExportError(
-                f"--out {str(out)!r} is not empty and was not written by posproof export; "
-                "choose an empty directory or pass --force"
-            )
-        previous = []
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for rel, data in sorted(files.items()):
-        path = out / rel
-        write_atomic(path, data)
-        written.append(path)
-    for rel in sorted(set(previous or ()) - set(files)):
-        stale = out / rel
-        if stale.is_file() and out.resolve() in stale.resolve().parents:
-            stale.unlink()
-    write_atomic(out / MARKER, (json.dumps({"files": sorted(files)}, indent=1) + "\n").encode())
+    if out.is_dir() and not force and _previous(out) is None and any(out.iterdir()):
+        raise ExportError(
+            f"--out {str(out)!r} is not empty and was not written by posproof export; "
+            "choose an empty directory or pass --force"
+        )
+
+
+@contextlib.contextmanager
+def output_directory(out: Path, flag: str = "--out") -> Iterator[Path]:
+    r"""Make ``out`` (and its missing parents) before the work, so that the system says now whether it can be
+    made (:class:`ExportError` naming ``flag`` if not); if the work inside fails or is interrupted, the directories
+    made here that are still empty are removed again."""
+    made = [p for p in (out, *out.parents) if not p.exists()]
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ExportError(f"{flag}: cannot create {out}: {e.strerror or e}") from None
+    try:
+        yield out
+    except BaseException:
+        for directory in made:  # deepest first
+            try:
+                directory.rmdir()
+            except OSError:  # not empty (or gone): what was written stays
+                break
+        raise
+
+
+def write(out: Path, files: dict[str, bytes], force: bool = False, progress: Progress | None = None) -> list[Path]:
+    r"""Write ``files`` under ``out`` atomically, record them in :data:`MARKER`, and remove the files the
+    previous export there wrote and this one does not. A non-empty ``out`` without the marker is refused
+    (:class:`ExportError`) unless ``force``. ``progress(relative path, len(files))`` after each file is written.
+    Stopped part way (Ctrl-C; a system error, reported as :class:`ExportError`), each file written is whole and
+    the marker names them, with the previous export's, so that the next export replaces them."""
+    check_target(out, force)
+    previous = (_previous(out) or []) if out.exists() else []
+    written: list[Path] = []
+    tick = ticker(progress, len(files))
+    path = out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for rel, data in sorted(files.items()):
+            path = out / rel
+            write_atomic(path, data)
+            written.append(path)
+            tick(rel)
+        for rel in sorted(set(previous) - set(files)):
+            path = out / rel
+            if path.is_file() and out.resolve() in path.resolve().parents:
+                path.unlink()
+        path = out / MARKER
+        write_atomic(path, (json.dumps({"files": sorted(files)}, indent=1) + "\n").encode())
+    except BaseException as e:
+        if written:
+            done = sorted({*previous, *(p.relative_to(out).as_posix() for p in written)})
+            with contextlib.suppress(OSError):
+                write_atomic(out / MARKER, (json.dumps({"files": done}, indent=1) + "\n").encode())
+        if isinstance(e, OSError):
+            raise ExportError(f"--out: cannot write {path}: {e.strerror or e}") from None
+        raise
     return written
 
 
-def export(fmt: str, out: Path, force: bool = False, with_figures: bool = True) -> tuple[list[Path], list[str]]:
-    r"""Build and write one export; returns the paths written and notes for the user."""
-    if out.exists() and not out.is_dir():
-        raise ExportError(f"--out must be a directory, got the file {str(out)!r}")
-    if out.exists() and _previous(out) is None and any(out.iterdir()) and not force:
-        write(out, {}, force)  # raises the one-line refusal before any work is done
-    files, notes = build(fmt, with_figures)
-    return write(out, files, force), notes
+def export(
+    fmt: str,
+    out: Path,
+    force: bool = False,
+    with_figures: bool = True,
+    progress: Progress | None = None,
+    on_write: Progress | None = None,
+) -> tuple[list[Path], list[str]]:
+    r"""Build and write one export; returns the paths written and notes for the user. ``out`` is refused before
+    any work (:func:`check_target`); ``progress`` is told of the build (:func:`build`), ``on_write`` of each file
+    written (:func:`write`)."""
+    check_target(out, force)
+    files, notes = build(fmt, with_figures) if progress is None else build(fmt, with_figures, progress)
+    return write(out, files, force, on_write), notes
 
 
 # ==============================================================================================================

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from posproof.numeric.scaling.rules import RopeScaling
 from posproof.numeric.sinusoid import inverse_frequencies_mp, sinusoidal_mp
 from posproof.numeric.t5 import t5_relative_bucket_mp
 
-__all__ = ["DIGITS", "DPS", "golden_vectors", "write_vectors", "decimal"]
+__all__ = ["DIGITS", "DOCUMENTS", "DPS", "INDEX", "golden_vectors", "write_vectors", "decimal"]
 
 #: Working precision of the references (significant decimal digits).
 DPS = 50
@@ -275,35 +276,49 @@ def _multiaxis() -> dict:
     return _doc("multiaxis", conv, cases)
 
 
+#: Every document's file name and the function computing it, in the order they are written.
+DOCUMENTS: dict[str, Callable[[], dict[str, Any]]] = {
+    "sinusoidal.json": _sinusoidal,
+    "rope.json": _rope,
+    "t5.json": _t5,
+    "deberta.json": _deberta,
+    "alibi.json": _alibi,
+    "multiaxis.json": _multiaxis,
+}
+#: The file listing the documents with their SHA-256, written last.
+INDEX = "index.json"
+
+
 def golden_vectors() -> dict[str, dict[str, Any]]:
     r"""Every document, by file name."""
-    return {
-        "sinusoidal.json": _sinusoidal(),
-        "rope.json": _rope(),
-        "t5.json": _t5(),
-        "deberta.json": _deberta(),
-        "alibi.json": _alibi(),
-        "multiaxis.json": _multiaxis(),
-    }
+    return {name: compute() for name, compute in DOCUMENTS.items()}
 
 
 def _dumps(doc) -> bytes:
     return (json.dumps(doc, indent=1, ensure_ascii=True, allow_nan=False) + "\n").encode("ascii")
 
 
-def write_vectors(out_dir) -> list[Path]:
+def write_vectors(out_dir, progress: Callable[[str, int], None] | None = None) -> list[Path]:
     r"""Write every document and ``index.json`` (file names with their SHA-256) to ``out_dir`` (created if needed);
-    returns the paths written. Deterministic: the same bytes on every run."""
+    returns the paths written. Deterministic: the same bytes on every run. Each document is computed, then
+    written atomically, one after the other; ``progress(file name, number of files)`` after each is written (so a
+    stopped run leaves whole files, and ``index.json``, written last, only after all of them)."""
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise ValueError(f"out_dir must be a directory, got the file {str(out)!r}")
     out.mkdir(parents=True, exist_ok=True)
+    total = len(DOCUMENTS) + 1
     written, index = [], {}
-    for name, doc in golden_vectors().items():
+    for name, compute in DOCUMENTS.items():
+        doc = compute()
         data = _dumps(doc)
         write_atomic(out / name, data)
         written.append(out / name)
         index[name] = {"sha256": hashlib.sha256(data).hexdigest(), "cases": len(doc["cases"])}
-    write_atomic(out / "index.json", _dumps({"version": VERSION, "files": index}))
-    written.append(out / "index.json")
+        if progress is not None:
+            progress(name, total)
+    write_atomic(out / INDEX, _dumps({"version": VERSION, "files": index}))
+    written.append(out / INDEX)
+    if progress is not None:
+        progress(INDEX, total)
     return written

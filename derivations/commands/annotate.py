@@ -162,27 +162,30 @@ def annotate_markdown() -> str:
 
 # ---- the command -----------------------------------------------------------------------------------------------
 
+#: The formats of ``--format``.
 FORMATS = format_names("text", "markdown")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     r"""Add ``annotate`` to the ``posproof`` subcommands (the subparsers' own parser class is used)."""
+    from posproof.derivations.args import add_format_option
+
     s = subparsers.add_parser(
         "annotate",
         help="the article's and the RoPE note's statements, in order, with verdicts and the claims behind them",
+        description="The article's and the RoPE note's statements, in order, with verdicts and the claims behind them.",
     )
-    s.add_argument("--format", default="text", help=f"output format: {', '.join(FORMATS)}")
+    add_format_option(s, FORMATS)
     s.set_defaults(func=run)
     return s
 
 
 def run(args) -> int:
     r"""Print the annotated statements; 0 on success."""
-    from posproof.derivations.args import UsageError
+    from posproof.derivations.args import output_format
 
-    if args.format not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {args.format!r}")
-    sys.stdout.write(annotate_markdown() if FORMATS[args.format] == "markdown" else annotate_text())
+    fmt = output_format(args.format, FORMATS)
+    sys.stdout.write(annotate_markdown() if fmt == "markdown" else annotate_text())
     return 0
 
 

@@ -7,7 +7,8 @@ cell holds, fails, or holds up to a computed distance; what it says is read from
 what positions ``L0 .. L - 1`` produce that training never showed (claims at the article's 1000 and 2000; other
 lengths by the same functions).
 
-``posproof properties [--json] [--format text|md|latex] [--trained L0 --target L]``. ``add_parser(subparsers)``
+``posproof properties [--format text|md|latex|json] [--trained L0 --target L]`` (``--json``: ``--format json``, a
+``posproof.properties/1`` document, ``derivations/schemas/properties.schema.json``). ``add_parser(subparsers)``
 adds the subcommand; ``run(args)`` runs it (usage errors raise ``derivations.args.UsageError``). ``table_markdown()``
 and ``table_latex()`` give the table for the exports and the README.
 
@@ -28,6 +29,7 @@ import textwrap
 from collections.abc import Callable
 
 import sympy as sp
+from posproof.numeric._validate import MAX_INTEGER
 from posproof.symbolic.tables import RULE_VERDICTS as VERDICTS
 from posproof.symbolic.tables import RULES, TARGET, TRAINED, Cell, Length, Row
 
@@ -71,13 +73,20 @@ def length_text(length: Length, trained: int, target: int) -> str:
     return length.show(None if function is None else function(trained, target), trained, target)
 
 
+#: The longest ``--target`` (and ``--trained``) the length column computes: ``2**53``, the integers a float64
+#: holds exactly (the capped schemes' buckets are computed at every relative position up to it).
+MAX_LENGTH = MAX_INTEGER
+
+
 def _check_lengths(trained, target) -> tuple[int, int] | None:
     if trained is None and target is None:
         return None
     if trained is None or target is None:
         raise ValueError("--trained and --target go together")
-    if not 2 <= trained < target:
-        raise ValueError(f"--target must exceed --trained >= 2, got --trained {trained}, --target {target}")
+    if not (2 <= trained <= MAX_LENGTH and 2 <= target <= MAX_LENGTH):
+        raise ValueError(f"--trained and --target must be in [2, 2**53], got --trained {trained}, --target {target}")
+    if trained >= target:
+        raise ValueError(f"--target must exceed --trained, got --trained {trained}, --target {target}")
     return trained, target
 
 
@@ -232,52 +241,55 @@ def table_latex(trained: int | None = None, target: int | None = None) -> str:
 
 # ---- the command -----------------------------------------------------------------------------------------------
 
-FORMATS = format_names("text", "markdown", "latex")
+#: The formats of ``--format``: the table as text, Markdown, LaTeX or a JSON document.
+FORMATS = format_names("text", "markdown", "latex", "json")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     r"""Add ``properties`` to the ``posproof`` subcommands (the subparsers' own parser class is used)."""
+    from posproof.derivations.args import add_format_option
+
     s = subparsers.add_parser(
         "properties",
         help="every scheme judged by monotonicity, translation invariance and symmetry, a claim in every cell",
+        description="Every scheme judged by monotonicity, translation invariance and symmetry, a claim in every cell.",
     )
-    s.add_argument("--format", default="text", help=f"output format: {', '.join(FORMATS)}")
-    s.add_argument("--json", action="store_true", help="the table as JSON (cells with verdict, note and claim id)")
-    s.add_argument("--trained", help="trained length L0: adds the column of what positions L0 .. L-1 produce")
-    s.add_argument("--target", help="target length L (with --trained)")
+    add_format_option(s, FORMATS)
+    s.add_argument(
+        "--trained", metavar="L0", help="trained length: adds the column of what positions L0 .. L-1 produce"
+    )
+    s.add_argument("--target", metavar="L", help="target length, above L0 (with --trained)")
     s.set_defaults(func=run)
     return s
 
 
 def _length(text: str | None, flag: str) -> int | None:
-    from posproof.derivations.args import UsageError
+    from posproof.derivations.args import int_arg
 
-    if text is None:
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"{flag} must be an integer >= 2, got {text!r}") from None
-    if value < 2:
-        raise UsageError(f"{flag} must be an integer >= 2, got {value}")
-    return value
+    return None if text is None else int_arg(text, flag, 2, MAX_LENGTH)
+
+
+def document(trained: int | None = None, target: int | None = None) -> dict:
+    r"""The table as a ``posproof.properties/1`` document: the rules and the rows of :func:`table`."""
+    from posproof.derivations import machine
+
+    return machine.document("properties", {"rules": list(RULES), "rows": table(trained, target)})
 
 
 def run(args) -> int:
     r"""Print the table; 0 on success."""
-    from posproof.derivations.args import UsageError
+    from posproof.derivations.args import UsageError, output_format
 
-    if args.format not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {args.format!r}")
+    fmt = output_format(args.format, FORMATS)
     trained, target = _length(args.trained, "--trained"), _length(args.target, "--target")
     try:
         _check_lengths(trained, target)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    if args.json:
-        print(json.dumps({"rules": list(RULES), "rows": table(trained, target)}, indent=2, ensure_ascii=False))
+    if fmt == "json":
+        print(json.dumps(document(trained, target), indent=2, ensure_ascii=False))
         return 0
-    render = {"text": table_text, "markdown": table_markdown, "latex": table_latex}[FORMATS[args.format]]
+    render = {"text": table_text, "markdown": table_markdown, "latex": table_latex}[fmt]
     sys.stdout.write(render(trained, target))
     return 0
 

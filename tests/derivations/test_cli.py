@@ -5,7 +5,9 @@ import shutil
 import subprocess
 import sys
 
+import jsonschema
 import pytest
+from posproof.derivations import machine
 from posproof.derivations.cli import main
 
 from tests import exports
@@ -21,8 +23,33 @@ def run(capsys, *argv):
 def test_list_text_and_json(capsys):
     code, out, _ = run(capsys, "list")
     assert code == 0 and all(i in out for i in IDS)
-    code, out, _ = run(capsys, "list", "--json")
-    assert code == 0 and [row["id"] for row in json.loads(out)] == IDS
+    code, out, _ = run(capsys, "list", "--format", "json")
+    doc = json.loads(out)
+    machine.validate(doc, "list")
+    assert code == 0 and doc["schema"] == "posproof.list/1" and [row["id"] for row in doc["claims"]] == IDS
+    assert run(capsys, "list", "--json") == (code, out, "")  # the alias
+
+
+def test_derive_json_is_a_claim_document(capsys):
+    code, out, _ = run(capsys, "derive", "sinusoidal-norm", "--format", "json")
+    doc = json.loads(out)
+    machine.validate(doc, "claim")
+    assert code == 0 and (doc["schema"], doc["id"], doc["kind"]) == ("posproof.claim/1", "sinusoidal-norm", "theorem")
+    assert run(capsys, "derive", "sinusoidal-norm", "--json") == (code, out, "")  # the alias
+
+
+@pytest.mark.parametrize("claim_id", ["sinusoidal-definition", "order-equivariance-all-permutations"])
+def test_derive_json_of_a_definition_and_a_fact_are_claim_documents(capsys, claim_id):
+    doc = json.loads(run(capsys, "derive", claim_id, "--format", "json")[1])
+    machine.validate(doc, "claim")
+    assert doc["kind"] in ("definition", "fact")
+
+
+def test_the_claim_schema_refuses_a_theorem_without_steps(capsys):
+    doc = json.loads(run(capsys, "derive", "sinusoidal-norm", "--format", "json")[1])
+    del doc["steps"]
+    with pytest.raises(jsonschema.ValidationError, match="'steps' is a required property"):
+        machine.validate(doc, "claim")
 
 
 @pytest.mark.parametrize("fmt", ["latex", "markdown", "text"])
@@ -41,15 +68,16 @@ def test_derive_each_format(capsys, fmt):
         (["check", "--dps", "many"], "--dps must be an integer"),
         (["export", "--format", "pdf", "--out", "x"], "--format must be one of"),
         (["frobnicate"], "invalid choice"),
-        (["check", "--jobs", "0"], "--jobs must be an integer >= 1"),
+        (["check", "--jobs", "0"], "--jobs must be an integer"),
         (["t5-buckets", "--num-buckets", "7"], "--num-buckets must be an even integer"),
-        (["t5-buckets", "--max-distance", "8"], "--max-distance must be an integer >= 9"),
-        (["t5-buckets", "--num-buckets", "x"], "--num-buckets must be an integer >= 2"),
-        (["precision", "--max-position", "-1"], "--max-position must be an integer >= 1024"),
+        (["t5-buckets", "--max-distance", "8"], "--max-distance must be an integer"),
+        (["t5-buckets", "--num-buckets", "x"], "--num-buckets must be an"),
+        (["precision", "--max-position", "-1"], "--max-position must be an integer"),
         ([], "required"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(capsys, argv, fragment):
+    # each command's own messages (the accepted ranges) are tested with it and in the refusal table
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
@@ -63,7 +91,9 @@ def test_export_writes_every_topic(fmt, suffix):
     assert f"sinusoidal.{suffix}" in files and f"order.{suffix}" in files
     text = (docs / f"sinusoidal.{suffix}").read_text()
     if fmt == "json":
-        assert {c["id"] for c in json.loads(text)} >= {"sinusoidal-dot-product", "sinusoidal-norm"}
+        doc = json.loads(text)
+        machine.validate(doc, "export")
+        assert {c["id"] for c in doc["claims"]} >= {"sinusoidal-dot-product", "sinusoidal-norm"}
     else:
         assert "sinusoidal-dot-product" in text
 
@@ -134,13 +164,22 @@ def test_regression_version(capsys):
     assert capsys.readouterr().out.startswith("posproof ")
 
 
+def test_regression_version_takes_no_other_arguments(capsys):
+    # argparse's version action printed the version and exited 0 before reading the rest of the line
+    code, out, err = run(capsys, "--version", "extra")
+    assert code == 2 and out == "" and err == "posproof: error: --version takes no other arguments, got 'extra'\n"
+
+
 def _help(capsys, *argv):
     with pytest.raises(SystemExit):
         main([*argv, "--help"])
     return " ".join(capsys.readouterr().out.split())
 
 
-@pytest.mark.parametrize("command", ["list", "derive", "check", "export", "precision", "t5-buckets"])
+@pytest.mark.parametrize(
+    "command",
+    ["list", "derive", "check", "export", "plot", "precision", "t5-buckets", "vectors", "properties", "annotate"],
+)
 def test_regression_every_option_has_help_with_its_default(capsys, command):
     parser = __import__("posproof.derivations.cli", fromlist=["build_parser"]).build_parser()
     sub = next(a for a in parser._actions if a.dest == "command").choices[command]
@@ -156,9 +195,9 @@ def test_regression_every_option_has_help_with_its_default(capsys, command):
 @pytest.mark.parametrize(
     "argv, flag",
     [
-        (["precision", "--width", "7"], "--width must be a positive even integer"),
-        (["t5-buckets", "--num-buckets", "30", "--max-distance", "5"], "--max-distance must be an integer >= 8"),
-        (["t5-buckets", "--num-buckets", "2"], "--num-buckets must be an even integer >= 4"),
+        (["precision", "--width", "7"], "--width must be"),
+        (["t5-buckets", "--num-buckets", "30", "--max-distance", "5"], "--max-distance must be"),
+        (["t5-buckets", "--num-buckets", "2"], "--num-buckets must be"),
     ],
 )
 def test_regression_errors_name_the_flag(capsys, argv, flag):

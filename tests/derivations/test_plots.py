@@ -1,5 +1,7 @@
 r"""``posproof plot``: every figure in every file type, the same bytes on every run."""
 
+import sys
+
 import pytest
 from posproof.derivations import export, plots
 from posproof.derivations.cli import main
@@ -37,12 +39,42 @@ def test_plot_command_writes_the_file(capsys, tmp_path):
     "argv, fragment",
     [
         (["plot", "no-such-figure", "--out", "x.png"], "NAME must be one of"),
-        (["plot", "t5-buckets", "--out", "x.gif"], "--out must end in .png, .svg or .pdf"),
+        (["plot", "rope-decy", "--out", "x.png"], "got 'rope-decy'; did you mean rope-decay, rope-precision?"),
+        (["plot", "t5-buckets", "--out", "x.gif"], "--out must end in .png, .svg, .pdf, got 'x.gif'"),
     ],
 )
 def test_plot_usage_errors(capsys, argv, fragment):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and fragment in err
+
+
+def test_the_figure_is_drawn_only_once_out_is_known_to_be_writable(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(plots, "plot_bytes", lambda *a: pytest.fail("drew the figure"))
+    (tmp_path / "file").write_text("x")
+    code, out, err = run(capsys, "plot", "t5-buckets", "--out", str(tmp_path / "file" / "x.svg"))
+    assert code == 2 and out == "" and "--out: cannot create" in err and err.count("\n") == 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_an_out_the_system_refuses_is_one_line_before_drawing(capsys, monkeypatch):
+    # as root, /proc/posproof-x passes every permission check and only mkdir says no
+    monkeypatch.setattr(plots, "plot_bytes", lambda *a: pytest.fail("drew the figure"))
+    monkeypatch.setattr(plots, "available", lambda: True)
+    code, out, err = run(capsys, "plot", "t5-buckets", "--out", "/proc/posproof-x/x.svg")
+    assert code == 2 and out == "" and err.startswith("posproof: error: --out: cannot") and err.count("\n") == 1
+
+
+def test_an_error_while_writing_is_one_line(capsys, tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    monkeypatch.setattr(plots, "plot_bytes", lambda *a: b"<svg/>")
+
+    def full(path, data):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(export, "write_atomic", full)
+    code, out, err = run(capsys, "plot", "t5-buckets", "--out", str(tmp_path / "x.svg"))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("posproof: error: --out: cannot write ") and "No space left on device" in err
 
 
 def test_without_matplotlib_the_command_says_how_to_install_it(capsys, monkeypatch, tmp_path):

@@ -1,11 +1,13 @@
 r"""Golden vectors: deterministic bytes, atomic writes, and agreement with the float64 kernels."""
 
 import hashlib
+import io
 import json
+import sys
 
 import numpy as np
 import pytest
-from posproof.derivations.args import Parser, UsageError
+from posproof.derivations.args import INTERRUPTED, Parser, UsageError
 from posproof.derivations.commands import vectors as cli_vectors
 from posproof.numeric import alibi_slopes, deberta_log_bucket, rope, sinusoidal, t5_relative_bucket, vectors
 from posproof.numeric.scaling.rules import rope_inv_freq
@@ -140,3 +142,81 @@ def test_regression_golden_vectors_are_readable_by_everyone(tmp_path):
             assert stat.S_IMODE(path.stat().st_mode) == 0o644, path.name
     finally:
         os.umask(mask)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.fixture
+def small(monkeypatch):
+    r"""Two tiny documents instead of the real ones: the tests of how the command writes, not of what."""
+    documents = {"a.json": lambda: {"cases": [1]}, "b.json": lambda: {"cases": [1, 2]}}
+    monkeypatch.setattr(vectors, "DOCUMENTS", documents)
+    return documents
+
+
+def test_write_vectors_tells_progress_of_each_file(small, tmp_path):
+    seen = []
+    vectors.write_vectors(tmp_path, lambda name, total: seen.append((name, total)))
+    assert seen == [("a.json", 3), ("b.json", 3), ("index.json", 3)]
+    assert json.loads((tmp_path / "index.json").read_text())["files"]["b.json"]["cases"] == 2
+
+
+def test_cli_draws_a_bar_on_a_terminal_and_none_when_quiet(small, tmp_path, capsys, monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert _run(["--out", str(tmp_path / "v")]) == 0
+    assert "computing [" in terminal.getvalue() and "3/3 index.json" in terminal.getvalue()
+    quiet = _Terminal()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    assert _run(["--out", str(tmp_path / "v"), "-q"]) == 0
+    assert quiet.getvalue() == ""
+    assert capsys.readouterr().out.startswith("wrote 3 files to ")
+
+
+def test_cli_checks_out_before_computing(tmp_path, monkeypatch):
+    monkeypatch.setattr(vectors, "DOCUMENTS", {"a.json": lambda: pytest.fail("computed")})
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(UsageError, match="--out: cannot create .*: '.*file' is a file"):
+        _run(["--out", str(tmp_path / "file" / "v")])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_regression_an_out_the_system_refuses_is_refused_before_computing(monkeypatch):
+    # as root /proc/posproof-x passed the permission check, and mkdir's error came after the work
+    monkeypatch.setattr(vectors, "DOCUMENTS", {"a.json": lambda: pytest.fail("computed")})
+    with pytest.raises(UsageError, match="^--out: cannot (create|write to) /proc/posproof-x"):
+        _run(["--out", "/proc/posproof-x"])
+
+
+def test_ctrl_c_says_which_files_were_written_and_leaves_them_whole(small, tmp_path, capsys, monkeypatch):
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(small, "b.json", interrupted)
+    assert _run(["--out", str(tmp_path / "v")]) == INTERRUPTED
+    err = capsys.readouterr().err.strip()
+    assert err == f"posproof: interrupted: wrote a.json to {tmp_path / 'v'} before stopping, each whole"
+    assert sorted(p.name for p in (tmp_path / "v").iterdir()) == ["a.json"]  # no temporary file, no index
+
+
+def test_ctrl_c_before_the_first_file_leaves_no_directory(tmp_path, capsys, monkeypatch):
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(vectors, "DOCUMENTS", {"a.json": interrupted})
+    assert _run(["--out", str(tmp_path / "new" / "v")]) == INTERRUPTED
+    assert capsys.readouterr().err.strip() == "posproof: interrupted: nothing written"
+    assert not (tmp_path / "new").exists()
+
+
+def test_an_error_while_writing_is_one_line(small, tmp_path, monkeypatch):
+    def full(path, data):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(vectors, "write_atomic", full)
+    with pytest.raises(UsageError, match=r"^--out: cannot write .*a\.json: No space left on device$"):
+        _run(["--out", str(tmp_path / "v")])

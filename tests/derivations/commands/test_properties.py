@@ -8,9 +8,11 @@ import re
 from fractions import Fraction
 from importlib import import_module
 
+import jsonschema
 import numpy as np
 import pytest
 import sympy as sp
+from posproof.derivations import machine
 from posproof.derivations.args import Parser, UsageError
 from posproof.derivations.commands import properties as P
 from posproof.numeric import deberta, t5
@@ -253,13 +255,35 @@ def test_text_names_a_claim_in_every_cell(capsys):
 
 
 def test_json_rows(capsys):
-    code, out = run(capsys, "--json", "--trained", "1000", "--target", "2000")
+    code, out = run(capsys, "--format", "json", "--trained", "1000", "--target", "2000")
     doc = json.loads(out)
-    assert code == 0 and doc["rules"] == list(P.RULES) and len(doc["rows"]) == len(SCHEMES)
+    machine.validate(doc, "properties")
+    assert code == 0 and doc["schema"] == "posproof.properties/1"
+    assert doc["rules"] == list(P.RULES) and len(doc["rows"]) == len(SCHEMES)
     assert doc["rows"][0]["length"] == {
         "text": "1000 new component values, up to 1999",
         "claim": "properties-length-absolute",
     }
+
+
+def test_json_is_an_alias_of_format_json(capsys):
+    assert run(capsys, "--json") == run(capsys, "--format", "json")
+
+
+def test_the_json_schema_refuses_a_cell_without_its_claim():
+    doc = P.document()
+    machine.validate(doc, "properties")
+    del doc["rows"][0]["cells"]["symmetry"]["claim"]
+    with pytest.raises(jsonschema.ValidationError, match="'claim' is a required property"):
+        machine.validate(doc, "properties")
+
+
+def test_regression_a_huge_target_is_a_usage_error_not_an_overflow():
+    # --target 99999999999999999999 reached numpy and ended in OverflowError's traceback
+    with pytest.raises(UsageError, match=r"--target must be an integer in \[2, 9007199254740992\], got 9{20}"):
+        P.run(parse("--trained", "10", "--target", "9" * 20))
+    with pytest.raises(ValueError, match=r"must be in \[2, 2\*\*53\]"):
+        P.table(10, 2**53 + 1)
 
 
 def test_markdown_and_latex_tables_are_generated_from_the_rows():
@@ -297,13 +321,13 @@ def test_formats(capsys):
         (["--trained", "100"], "--trained and --target go together"),
         (["--target", "100"], "--trained and --target go together"),
         (["--trained", "100", "--target", "100"], "--target must exceed --trained"),
-        (["--trained", "x", "--target", "100"], "--trained must be an integer >= 2, got 'x'"),
-        (["--trained", "1", "--target", "100"], "--trained must be an integer >= 2, got 1"),
+        (["--trained", "x", "--target", "100"], "--trained must be an integer in [2, 9007199254740992], got 'x'"),
+        (["--trained", "1", "--target", "100"], "--trained must be an integer in [2, 9007199254740992], got 1"),
         (["--format", "pdf"], "--format must be one of"),
     ],
 )
 def test_usage_errors_are_one_line(argv, fragment):
-    with pytest.raises(UsageError, match=fragment.replace("(", r"\(")) as e:
+    with pytest.raises(UsageError, match=re.escape(fragment)) as e:
         P.run(parse(*argv))
     assert "\n" not in str(e.value)
 

@@ -8,6 +8,7 @@ import sys
 import textwrap
 
 import pytest
+from posproof.derivations import machine
 from posproof.derivations.cli import main
 
 MODULE = """
@@ -102,7 +103,9 @@ def test_derive_takes_a_dotted_module_from_the_current_directory(capsys, tmp_pat
     code, out, _ = run(
         capsys, "derive", "my-pythagoras", "--claims", "user_claims_dotted_for_derive", "--format", "json"
     )
-    assert code == 0 and json.loads(out)["id"] == "my-pythagoras"
+    doc = json.loads(out)
+    machine.validate(doc, "claim")
+    assert code == 0 and doc["id"] == "my-pythagoras" and doc["schema"] == "posproof.claim/1"
 
 
 @pytest.mark.parametrize(
@@ -125,10 +128,16 @@ def test_export_writes_one_file_per_topic_of_the_module(capsys, tmp_path, fmt, f
 
 
 def test_export_json_is_the_catalogues_shape(capsys, tmp_path):
-    out_dir = tmp_path / "out"
-    assert run(capsys, "export", "--format", "json", "--out", str(out_dir), "--claims", _module(tmp_path))[0] == 0
-    (entry,) = json.loads((out_dir / "mine.json").read_text())
+    out_dir, path = tmp_path / "out", _module(tmp_path)
+    assert run(capsys, "export", "--format", "json", "--out", str(out_dir), "--claims", path)[0] == 0
+    doc = json.loads((out_dir / "mine.json").read_text())
+    machine.validate(doc, "export")
+    assert (doc["schema"], doc["topic"]) == ("posproof.export/1", "mine")
+    (entry,) = doc["claims"]
+    machine.validate(entry, "claim")
     assert entry["id"] == "my-alibi-shift" and entry["kind"] == "theorem"
+    code, out, _ = run(capsys, "derive", "my-alibi-shift", "--claims", path, "--format", "json")
+    assert code == 0 and json.loads(out) == entry  # the document derive prints
 
 
 def test_export_html_is_one_page(capsys, tmp_path, monkeypatch):
