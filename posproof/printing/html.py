@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable
@@ -65,22 +66,46 @@ process.stdin.on("data", (chunk) => {
 """
 
 
+#: Where a source checkout installs KaTeX for its tests (``npm ci --prefix tests/katex``): a project folder.
+CHECKOUT_KATEX = Path(__file__).resolve().parents[2] / "tests" / "katex"
+
+
 def katex_dir() -> Path | None:
-    r"""The KaTeX package (``node_modules/katex``): ``$POSPROOF_KATEX``, the one installed for the tests in a
-    source checkout (``tests/katex``), or npm's global one; looked up once per process (and value of
-    ``$POSPROOF_KATEX``)."""
+    r"""The KaTeX package (the folder holding ``dist/katex.min.css``): where ``$POSPROOF_KATEX`` points, else the
+    one installed for the tests in a source checkout (:data:`CHECKOUT_KATEX`), else npm's global one.
+    ``$POSPROOF_KATEX`` may name the package itself, a ``node_modules`` folder holding it or a project folder with
+    ``node_modules/katex`` (:func:`katex_package`); one that holds none of them is reported in one line on stderr
+    and the other places are looked in. Looked up once per process and value of ``$POSPROOF_KATEX``."""
     return _katex_dir(os.environ.get("POSPROOF_KATEX") or None)
+
+
+def katex_package(folder: Path) -> Path | None:
+    r"""The KaTeX package that ``folder`` names: the ``katex`` package itself, a ``node_modules`` folder holding it,
+    or a project folder with ``node_modules/katex``; ``None`` when it is none of them."""
+    for candidate in (folder, folder / "katex", folder / "node_modules" / "katex"):
+        if (candidate / "dist" / "katex.min.css").is_file():
+            return candidate
+    return None
 
 
 @functools.cache
 def _katex_dir(env: str | None) -> Path | None:
-    candidates = [Path(env)] if env else []
-    candidates.append(Path(__file__).resolve().parents[2] / "tests" / "katex" / "node_modules" / "katex")
-    found = next((c for c in candidates if (c / "dist" / "katex.min.css").exists()), None)
-    if found is not None:
-        return found
-    root = _npm_global_root()  # asking npm takes a moment: only when the others are not there
-    return root / "katex" if root is not None and (root / "katex" / "dist" / "katex.min.css").exists() else None
+    if env:
+        found = katex_package(Path(env).expanduser().resolve())  # absolute: node requires it by path
+        if found is not None:
+            return found
+    found = katex_package(CHECKOUT_KATEX)
+    if found is None:
+        root = _npm_global_root()  # asking npm takes a moment: only when the others are not there
+        found = katex_package(root) if root is not None else None
+    if env:
+        instead = f"using {found}" if found is not None else "none elsewhere either: the math falls back to MathML"
+        print(
+            f"posproof: warning: POSPROOF_KATEX={env} holds no KaTeX package (it must be the katex package, a "
+            f"node_modules folder holding it, or a project folder with node_modules/katex); {instead}",
+            file=sys.stderr,
+        )
+    return found
 
 
 def _npm_global_root() -> Path | None:
@@ -96,7 +121,8 @@ def _npm_global_root() -> Path | None:
 
 KATEX_MISSING = (
     "the HTML export sets its math with KaTeX, which needs Node.js and the katex npm package: "
-    "`npm ci --prefix tests/katex` in a source checkout, `npm install -g katex`, or POSPROOF_KATEX=DIR"
+    "`npm ci --prefix tests/katex` in a source checkout, `npm install -g katex`, or POSPROOF_KATEX=DIR "
+    "(the katex package, a node_modules folder holding it, or a project folder with node_modules/katex)"
 )
 
 #: Seconds KaTeX may take for one request (a page or a claim) before its worker is stopped.
