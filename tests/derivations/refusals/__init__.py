@@ -25,4 +25,7 @@ FILES: dict[str, str | bytes | None] = {
     "raises.py": "raise RuntimeError('at import')\n",
     "noclaims.py": "x = 1\n",
     "rope_ok.py": "import posproof\ndef rope(x, pos, base=10000.0):\n    return posproof.rope(x, pos, base=base)\n",
+    "a_dir.png": None,
+    "full_dir": None,
+    "full_dir/notes.txt": "not an export's",
 }
