@@ -46,7 +46,8 @@ __all__ = [
 @dataclass(frozen=True, kw_only=True)
 class T5BucketConfig:
     r"""A validated bucket configuration: ``num_buckets`` even and ``>= 2`` (``>= 4`` if bidirectional, so each
-    half keeps an exact bucket), ``max_distance`` an integer ``> max_exact``; fields by keyword only."""
+    half keeps an exact bucket), ``max_distance`` an integer in ``[max_exact + 1, 2**53]`` (the relative positions
+    the kernels take; past ``2**53`` float64 no longer holds every distance); fields by keyword only."""
 
     bidirectional: bool = True
     num_buckets: int = 32
@@ -58,8 +59,10 @@ class T5BucketConfig:
         minimum = 4 if self.bidirectional else 2
         nb = _validate.even_int(self.num_buckets, "num_buckets", minimum)
         object.__setattr__(self, "num_buckets", nb)
-        md = _validate.positive_int(self.max_distance, "max_distance", self.max_exact + 1)
-        object.__setattr__(self, "max_distance", md)
+        md = self.max_distance
+        if not _validate._is_int(md) or not self.max_exact < md <= _validate.MAX_INTEGER:
+            raise ValueError(f"max_distance must be an integer in [{self.max_exact + 1}, 2**53], got {md!r}")
+        object.__setattr__(self, "max_distance", int(md))
 
     @property
     def side_buckets(self) -> int:
@@ -145,26 +148,50 @@ def t5_relative_bucket_mp(
     return int(out) if out.ndim == 0 else out.tolist()
 
 
+def _bucket_starts(cfg: T5BucketConfig) -> np.ndarray:
+    r"""``starts[b]``: the smallest distance ``a >= 0`` whose bucket (of one side) is ``>= b``, for ``b = 0 ..
+    side_buckets - 1`` (int64). The kernel is non-decreasing in ``a`` and puts ``max_distance`` in the last bucket,
+    so a bisection per bucket over ``[0, max_distance]`` finds them: about 53 evaluations of ``side_buckets``
+    distances, whatever ``max_distance`` is (enumerating every distance up to it took memory in proportion)."""
+    target = np.arange(cfg.side_buckets, dtype=np.int64)  # (B,)
+    lo = np.zeros_like(target)  # (B,): bucket(lo - 1) < b
+    hi = np.full_like(target, cfg.max_distance)  # (B,): bucket(hi) >= b (max_distance is in the last bucket)
+    while np.any(lo < hi):
+        mid = (lo + hi) // 2  # (B,)
+        ok = _bucket_distance(mid, cfg) >= target
+        hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid + 1)
+    return lo
+
+
 def t5_bucket_boundaries(*, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> list:
     r"""Each bucket with the relative positions it holds: ``[(bucket, lo, hi), ...]`` with ``hi = None`` for an
-    unbounded range and ``lo = None`` for one unbounded below (ordered by bucket).
+    unbounded range and ``lo = None`` for one unbounded below (ordered by bucket; a bucket no relative position
+    reaches is left out). Computed from the first distance of each bucket (:func:`_bucket_starts`): the cost
+    grows with ``num_buckets``, not with ``max_distance``.
 
     >>> t5_bucket_boundaries(bidirectional=True, num_buckets=8, max_distance=16)[:4]
     [(0, 0, 0), (1, -1, -1), (2, -5, -2), (3, None, -6)]
     """
     cfg = _config(bidirectional, num_buckets, max_distance)
-    reach = cfg.max_distance + 1  # every bucket is reached at |r| <= max_distance; beyond, buckets repeat
-    r = np.arange(-reach, reach + 1)
-    buckets = t5_relative_bucket(
-        r, bidirectional=cfg.bidirectional, num_buckets=cfg.num_buckets, max_distance=cfg.max_distance
-    )
+    starts = _bucket_starts(cfg).tolist()
+    B = cfg.side_buckets
+    # the distances of bucket b of a side: [starts[b], starts[b + 1] - 1], the last one unbounded (None)
+    ends: list[int | None] = [s - 1 for s in starts[1:]] + [None]
     rows = []
-    for b in range(cfg.num_buckets):
-        members = r[buckets == b]
-        if members.size == 0:
-            continue
-        lo, hi = int(members.min()), int(members.max())
-        rows.append((b, None if lo == -reach else lo, None if hi == reach else hi))
+    for b in range(B):  # keys at or before the query: r = -a
+        a_lo, a_hi = starts[b], ends[b]
+        if a_hi is not None and a_hi < a_lo:
+            continue  # a bucket the logarithm skips
+        lo, hi = (None if a_hi is None else -a_hi), -a_lo
+        if not cfg.bidirectional and b == 0:
+            hi = None  # unidirectional: every key after the query (r > 0) has distance 0
+        rows.append((b, lo, hi))
+    if cfg.bidirectional:
+        for b in range(B):  # keys after the query: r = a >= 1, in bucket B + b
+            a_lo, a_hi = max(starts[b], 1), ends[b]
+            if a_hi is not None and a_hi < a_lo:
+                continue
+            rows.append((B + b, a_lo, a_hi))
     return rows
 
 

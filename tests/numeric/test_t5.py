@@ -140,6 +140,29 @@ def test_boundary_table():
     ]
 
 
+@given(S.t5_configs())
+def test_property_boundaries_are_the_buckets_of_every_relative_position(cfg):
+    # the boundaries come from a bisection per bucket: they must be the buckets of each r, enumerated
+    kw = _options(cfg)
+    reach = cfg[2] + 1
+    r = np.arange(-reach, reach + 1)
+    buckets = t5_relative_bucket(r, **kw)
+    for b, lo, hi in t5_bucket_boundaries(**kw):
+        members = r[buckets == b]
+        assert members.min() == (-reach if lo is None else lo) and members.max() == (reach if hi is None else hi)
+        assert members.size == members.max() - members.min() + 1  # contiguous
+    assert len(t5_bucket_boundaries(**kw)) == len(np.unique(buckets))
+
+
+def test_regression_t5_boundaries_of_a_huge_max_distance_take_no_memory():
+    # t5_bucket_boundaries enumerated every r in [-max_distance - 1, max_distance + 1]: 1e15 raised NumPy's
+    # "Maximum allowed size exceeded" (1e30 overflowed); now a bisection per bucket
+    rows = t5_bucket_boundaries(num_buckets=8, max_distance=2**53)
+    assert rows[-1] == (7, 134217728, None) and rows[3] == (3, None, -134217728)
+    assert t5_relative_bucket([134217727, 134217728], num_buckets=8, max_distance=2**53).tolist() == [6, 7]
+    assert len(t5_bucket_table(num_buckets=4096, max_distance=10**15).splitlines()) == 4096 + 2
+
+
 @pytest.mark.parametrize(
     "kwargs, match",
     [
@@ -148,8 +171,9 @@ def test_boundary_table():
         (dict(num_buckets=0, bidirectional=False), r"num_buckets must be an even integer >= 2"),
         (dict(num_buckets=33, bidirectional=False), r"num_buckets must be an even integer >= 2"),
         (dict(num_buckets=True), r"num_buckets"),
-        (dict(max_distance=8), r"max_distance must be an integer >= 9"),
-        (dict(max_distance=3, num_buckets=32), r"max_distance must be an integer >= 9"),
+        (dict(max_distance=8), r"max_distance must be an integer in \[9, 2\*\*53\]"),
+        (dict(max_distance=3, num_buckets=32), r"max_distance must be an integer in \[9, 2\*\*53\]"),
+        (dict(max_distance=2**53 + 1), r"max_distance must be an integer in \[9, 2\*\*53\], got 9007199254740993"),
         (dict(max_distance=128.0), r"max_distance"),
         (dict(bidirectional="yes"), r"bidirectional must be True or False"),
     ],
