@@ -9,7 +9,11 @@ depend only on ``r``), relative to the norms of the inputs:
 It is reported at :data:`PROFILE_POSITIONS` (1k, 4k, 32k, 128k, 1M) together with the first position where it
 exceeds a tolerance (:data:`DEFAULT_TOLERANCE` unless given): positions are scanned on a grid of
 :data:`PER_OCTAVE` points per octave, then every integer of the bracket before the first grid point that exceeds
-is scanned (an error that exceeds only between two grid points further down is not seen).
+is scanned, from the bottom up, stopping at the first that exceeds (an error that exceeds only between two grid
+points further down is not seen). A bracket wider than :data:`DENSE` integers (past ~1.5M) is first narrowed on
+grids of :data:`SUBGRID` evenly spaced positions, the same way (a narrower window than their spacing can be
+missed there too): a scan measures at most ``16 log2(max_position) + 3 SUBGRID + DENSE`` positions, ~80k up to
+``2**52``.
 
 The same measure serves the audit of a user's function (:func:`function_profile`) and the table of textbook angle
 styles (:func:`profile_table`), where the rotation is simulated in a storage ``dtype`` with angles built in one of
@@ -56,6 +60,7 @@ __all__ = [
     "function_profile",
     "simulated_rotation",
     "ProfileRow",
+    "table_rows",
     "profile_table",
     "format_profile_table",
 ]
@@ -69,8 +74,15 @@ DISTANCES = (1, 10, 100, 1000)
 DEFAULT_TOLERANCE = PROFILE_TOLERANCE
 #: Grid points per octave of the coarse scan for the first exceeding position (4.4 % apart).
 PER_OCTAVE = 16
-#: Rows per call of the function under test during the scans (memory stays ~ rows * width * 8 bytes).
-CHUNK = 8192
+#: Cells (rows x width) per call of the function under test during the scans: 8192 rows at width 128, fewer for
+#: wider heads (memory stays ~ 8 MiB per float64 array, whatever the width).
+CHUNK = 8192 * 128
+#: The widest bracket scanned integer by integer: 2**16, above the bracket at 1M (2**20 / 16 per octave: ~46k), so
+#: the profile's own positions keep the exhaustive scan.
+DENSE = 2**16
+#: Positions of each grid that narrows a wider bracket (3 of them take the bracket at 2**52, ~2e14 wide, below
+#: :data:`DENSE`).
+SUBGRID = 4096
 REFERENCE_DPS = PROFILE_REFERENCE_DPS
 
 #: A rotation under test: ``rotate(x, positions)`` with ``x`` ``(tokens, width)`` and integer positions
@@ -148,7 +160,7 @@ def score_errors(rotate: Rotate, probe: ScoreProbe, positions, *, exact: bool = 
     dt = dtype_of(probe.dtype)
     out = np.empty(m.shape)
     R = len(probe.distances)
-    step = max(1, CHUNK // (1 + R))
+    step = max(1, CHUNK // (probe.q.size * (1 + R)))
     for s in range(0, m.size, step):
         mb = m[s : s + step]  # (p,)
         pos = np.concatenate([mb] + [mb + r for r in probe.distances])  # (p (1 + R),)
@@ -175,21 +187,39 @@ def _grid(max_position: int) -> np.ndarray:
     return np.unique(np.concatenate([[0], g[g <= max_position], [max_position]]))
 
 
+def _first_over(rotate: Rotate, probe: ScoreProbe, tolerance: float, positions: np.ndarray) -> int | None:
+    r"""The index of the first of ``positions`` with ``e(m) > tolerance``, or ``None``: the positions are measured
+    a chunk at a time, bottom up, and the scan stops at the first chunk that holds one."""
+    step = max(1, CHUNK // probe.q.size)
+    for a in range(0, positions.size, step):
+        over = np.flatnonzero(score_errors(rotate, probe, positions[a : a + step]) > tolerance)
+        if over.size:
+            return a + int(over[0])
+    return None
+
+
 def first_exceeding(rotate: Rotate, probe: ScoreProbe, tolerance: float, max_position: int) -> int | None:
     r"""The first query position ``m <= max_position`` with ``e(m) > tolerance`` (coarse grid, then every integer
-    of the bracket), or ``None``."""
+    of the bracket, narrowed first by :data:`SUBGRID`-point grids when it is wider than :data:`DENSE`), or
+    ``None``."""
     grid = _grid(max_position)
-    err = score_errors(rotate, probe, grid)
-    bad = np.flatnonzero(err > tolerance)
-    if not bad.size:
+    j = _first_over(rotate, probe, tolerance, grid)
+    if j is None:
         return None
-    j = int(bad[0])
     if j == 0:
         return int(grid[0])
-    lo, hi = int(grid[j - 1]) + 1, int(grid[j])
-    dense = np.arange(lo, hi + 1)
-    e = score_errors(rotate, probe, dense)
-    return int(dense[np.flatnonzero(e > tolerance)[0]])
+    lo, hi = int(grid[j - 1]) + 1, int(grid[j])  # e(hi) > tolerance; the first such position is in [lo, hi]
+    while hi - lo + 1 > DENSE:
+        sub = np.unique(np.linspace(lo, hi, SUBGRID).round().astype(np.int64))  # (SUBGRID,): lo .. hi
+        k = _first_over(rotate, probe, tolerance, sub)
+        if k is None:  # not again at hi (the last bit of a reduction): keep the bracket's top
+            return hi
+        if k == 0:
+            return int(sub[0])
+        lo, hi = int(sub[k - 1]) + 1, int(sub[k])
+    dense = np.arange(lo, hi + 1, dtype=np.int64)
+    k = _first_over(rotate, probe, tolerance, dense)
+    return hi if k is None else int(dense[k])
 
 
 @dataclass(frozen=True)
@@ -305,9 +335,26 @@ def simulated_rotation(dtype: str, style: str, width: int, base: float = 10000.0
 
 @dataclass(frozen=True)
 class ProfileRow:
+    r"""One row of :func:`profile_table`: a storage ``dtype``, an angle ``style`` and its :class:`Profile`."""
+
     dtype: str
     style: str
     profile: Profile
+
+
+def table_rows(dtypes: Sequence[str] = DTYPES, styles: Sequence[str] = STYLES) -> list[tuple[str, str]]:
+    r"""The ``(dtype, style)`` rows of :func:`profile_table`, in its order: a style whose angles are in the storage
+    dtype already (``float32-angles`` for float32) is listed once."""
+    rows = []
+    for dtype in dtypes:
+        dtype_of(dtype)
+        seen = set()
+        for style in styles:
+            angle_dtype = {"float64-angles": "float64", "float32-angles": "float32"}.get(_style(style), dtype)
+            if angle_dtype not in seen:
+                seen.add(angle_dtype)
+                rows.append((dtype, style))
+    return rows
 
 
 def profile_table(
@@ -318,29 +365,27 @@ def profile_table(
     max_position: int | None = None,
     dtypes: Sequence[str] = DTYPES,
     styles: Sequence[str] = STYLES,
+    progress: Callable[[ProfileRow], None] | None = None,
 ) -> list[ProfileRow]:
-    r"""One row per storage dtype and angle style (a style whose angles are in the storage dtype already, such as
-    ``float32-angles`` for float32, is listed once): the errors at ``positions`` and the first exceeding position
-    (scanned up to ``max_position``, default the largest of ``positions``). What ``posproof precision`` prints."""
+    r"""One row per storage dtype and angle style (:func:`table_rows`): the errors at ``positions`` and the first
+    exceeding position (scanned up to ``max_position``, default the largest of ``positions``). What ``posproof
+    precision`` prints. ``progress(row)``, when given, is called as each row is done."""
     width = _validate.even_width(width)
     top = max(int(p) for p in positions) if max_position is None else max_position
+    probes: dict[str, ScoreProbe] = {}
     rows = []
-    for dtype in dtypes:
-        probe = make_probe(width, dtype=dtype, base=base)
-        seen = set()
-        for style in styles:
-            angle_dtype = {"float64-angles": "float64", "float32-angles": "float32"}.get(_style(style), dtype)
-            if angle_dtype in seen:
-                continue
-            seen.add(angle_dtype)
-            rot = simulated_rotation(dtype, style, width, base)
-            rows.append(
-                ProfileRow(
-                    dtype,
-                    style,
-                    function_profile(rot, probe, positions=positions, tolerance=tolerance, max_position=top),
-                )
-            )
+    for dtype, style in table_rows(dtypes, styles):
+        if dtype not in probes:
+            probes[dtype] = make_probe(width, dtype=dtype, base=base)
+        rot = simulated_rotation(dtype, style, width, base)
+        row = ProfileRow(
+            dtype,
+            style,
+            function_profile(rot, probes[dtype], positions=positions, tolerance=tolerance, max_position=top),
+        )
+        rows.append(row)
+        if progress is not None:
+            progress(row)
     return rows
 
 
