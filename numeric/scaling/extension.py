@@ -27,6 +27,7 @@ accepted sequence is not by itself evidence of reliable long-context behaviour.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -45,6 +46,7 @@ __all__ = [
     "cosine_sums",
     "first_negative_cosine_sum",
     "base_bound",
+    "base_bound_bases",
     "diagnose",
     "extension_report",
     "WARNING",
@@ -60,6 +62,10 @@ WARNING = (
 _BLOCK = 4096
 
 STATUSES = ("periodic", "inside", "out of distribution")
+
+#: The base-bound search's settings by default (see :class:`BaseBound`): the searched range ``[B_MIN, B_MAX]``,
+#: coarse bases per decade, fine bases per decade (a 1.2 % step), the bisection's relative width.
+B_MIN, B_MAX, PER_DECADE, FINE_PER_DECADE, REL_TOL = 2.0, 1e10, 10, 200, 1e-4
 
 
 @dataclass(frozen=True)
@@ -262,17 +268,42 @@ def _holds(d: int, L: int, b: float) -> bool:
     return first_negative_cosine_sum(inverse_frequencies(d, base=b), L, descending=True) is None
 
 
+def _coarse_steps(b_min: float, b_max: float, per_decade: int) -> int:
+    return int(math.floor(per_decade * math.log10(b_max / b_min) + 1e-9))
+
+
+def base_bound_bases(
+    b_min: float = B_MIN,
+    b_max: float = B_MAX,
+    per_decade: int = PER_DECADE,
+    fine_per_decade: int = FINE_PER_DECADE,
+    rel_tol: float = REL_TOL,
+) -> int:
+    r"""The most bases :func:`base_bound` evaluates with these settings: the coarse grid, one decade of the fine
+    grid, and the bisection of a fine step down to ``rel_tol``. Each costs at most ``(L + 1) d/2`` cosines.
+
+    >>> base_bound_bases()  # 98 coarse, 200 fine, 8 halvings
+    306
+    """
+    coarse = _coarse_steps(b_min, b_max, per_decade) + 2
+    step = math.log(10) / fine_per_decade  # the widest fine step, in log b
+    halvings = max(0, math.ceil(math.log2(step / math.log1p(rel_tol)))) + 1  # + 1: rounding
+    return coarse + fine_per_decade + halvings
+
+
 def base_bound(
     d: int,
     L: int,
     *,
-    b_min: float = 2.0,
-    b_max: float = 1e10,
-    per_decade: int = 10,
-    fine_per_decade: int = 200,
-    rel_tol: float = 1e-4,
+    b_min: float = B_MIN,
+    b_max: float = B_MAX,
+    per_decade: int = PER_DECADE,
+    fine_per_decade: int = FINE_PER_DECADE,
+    rel_tol: float = REL_TOL,
+    progress: Callable[[int, float], None] | None = None,
 ) -> BaseBound:
-    r"""The base bound of Men et al. 2024 for width ``d`` and length ``L``, searched as :class:`BaseBound` says.
+    r"""The base bound of Men et al. 2024 for width ``d`` and length ``L``, searched as :class:`BaseBound` says
+    (at most :func:`base_bound_bases` bases). ``progress(evaluated, base)``, when given, is called after each base.
 
     >>> bb = base_bound(128, 1024)
     >>> round(bb.base, -1), bb.coarse_base > bb.base
@@ -292,10 +323,13 @@ def base_bound(
 
     def holds(b: float) -> bool:
         nonlocal evaluated
+        good = _holds(d, L, b)
         evaluated += 1
-        return _holds(d, L, b)
+        if progress is not None:
+            progress(evaluated, b)
+        return good
 
-    steps = int(math.floor(per_decade * math.log10(b_max / b_min) + 1e-9))
+    steps = _coarse_steps(b_min, b_max, per_decade)
     coarse = [b_min * 10 ** (k / per_decade) for k in range(steps + 1)]
     if coarse[-1] < b_max:
         coarse.append(b_max)
@@ -388,7 +422,8 @@ def diagnose(
 ) -> ExtensionReport:
     r"""The diagnostics of a validated configuration: ``trained`` is ``L0`` (default: the configuration's),
     ``target`` is ``L`` (the scaled frequencies are those at ``seq_len = L``); ``bound_options`` go to
-    :func:`base_bound` (skipped with ``with_base_bound=False``: it costs ~``grid_points * L * d/2`` cosines)."""
+    :func:`base_bound`, ``progress=`` among them (skipped with ``with_base_bound=False``: it costs up to
+    ``base_bound_bases() * (L + 1) * d/2`` cosines, the rest ``2 (L + 1) d/2``)."""
     if not isinstance(scaling, RopeScaling):
         raise ValueError(f"scaling must be a RopeScaling (see numeric.scaling), got {type(scaling).__name__}")
     L0 = scaling.L0 if trained is None else _validate.positive_int(trained, "trained", 2)

@@ -1,5 +1,5 @@
-r"""Context-extension diagnostics: phase coverage, critical dimension, base bound, the report, and the
-``posproof extend`` command (through its own parser; through ``posproof`` once the lead has wired it)."""
+r"""Context-extension diagnostics: phase coverage, critical dimension, base bound and the report (the ``posproof
+extend`` command: tests/derivations/commands/test_extend.py)."""
 
 import json
 import math
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from posproof.derivations.commands import extend
 from posproof.numeric.scaling.extension import (
     WARNING,
     base_bound,
+    base_bound_bases,
     cosine_sums,
     critical_dimension,
     diagnose,
@@ -154,6 +154,15 @@ def test_base_bound_edges_and_bad_input():
         base_bound(15, 10)
 
 
+@pytest.mark.parametrize("d, L, fine", [(128, 1024, 200), (16, 4096, 20), (4, 1, 5), (64, 2048, 1)])
+def test_base_bound_reports_each_base_and_stays_within_its_plan(d, L, fine):
+    seen = []
+    bb = base_bound(d, L, fine_per_decade=fine, progress=lambda n, b: seen.append((n, b)))
+    assert [n for n, _ in seen] == list(range(1, bb.bases_evaluated + 1))
+    assert bb.bases_evaluated <= base_bound_bases(fine_per_decade=fine)  # what posproof extend budgets
+    assert seen[-1][1] > 0 and base_bound(d, L, fine_per_decade=fine) == bb  # the callback changes nothing
+
+
 # ---- the report ------------------------------------------------------------------------------------------------------
 
 
@@ -179,106 +188,6 @@ def test_report_bad_input():
         diagnose(RopeScaling(32), target=20)
 
 
-# ---- the command -----------------------------------------------------------------------------------------------------
-
-LLAMA31 = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072, "rope_theta": 500000.0,
-           "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
-                            "original_max_position_embeddings": 8192, "rope_type": "llama3"}}  # fmt: skip
-ISSUE_EXAMPLE = ["--width", "128", "--base", "10000", "--trained", "4096", "--target", "32768", "--rule", "yarn",
-                 "--factor", "8"]  # fmt: skip
-
-
-def run(capsys, *argv):
-    code = extend.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_extend_issue_example_text(capsys):
-    code, out, err = run(capsys, *ISSUE_EXAMPLE, "--bound-resolution", "20")
-    assert code == 0 and err == ""
-    assert "rule yarn, factor s = 8; rotary width d = 128; base b = 10000" in out
-    assert "attention factor 1.20794" in out
-    assert "periodic (46)" in out and "inside (18)" in out
-    assert "out of distribution: none" in out
-    assert "critical dimension (Liu et al. 2023): 2*ceil((d/2)*log_b(L0/2pi)) = 92" in out
-    assert "base bound (Men et al. 2024)" in out and "searched:" in out and "not monotone" in out
-    assert out.rstrip().splitlines()[-1] == f"warning: {WARNING}"
-    assert out.isascii()
-
-
-def test_extend_json(capsys):
-    code, out, _ = run(capsys, *ISSUE_EXAMPLE, "--no-base-bound", "--json")
-    data = json.loads(out)
-    assert code == 0 and data["base_bound"] is None and data["critical_dimension"] == 92
-    assert data["ood_pairs"] == [] and data["source"] == {"trained": "--trained", "target": "--target"}
-    assert data["attention_factor"] == pytest.approx(0.1 * math.log(8) + 1)
-
-
-def test_extend_config_file(capsys, tmp_path):
-    path = tmp_path / "config.json"
-    path.write_text(json.dumps(LLAMA31))
-    code, out, _ = run(capsys, "--config", str(path), "--no-base-bound")
-    assert code == 0
-    assert "trained L0 = 8192 (original_max_position_embeddings), target L = 131072 (max_position_embeddings)" in out
-    assert "out of distribution: 29 pairs (35-63)" in out
-    code, out, _ = run(capsys, "--config", str(path), "--target", "65536", "--no-base-bound", "--json")
-    assert code == 0 and json.loads(out)["ood_pairs"] == []
-
-
-@pytest.mark.parametrize(
-    "argv, fragment",
-    [
-        (["--config", "/no/such/config.json"], "--config: cannot read /no/such/config.json"),
-        (["--config", "{tmp}/bad.json"], "is not valid JSON: Expecting value at line 1 column 1"),
-        (["--config", "{tmp}/list.json"], "must hold a JSON object"),
-        (["--config", "{tmp}/badcfg.json"], "--config {tmp}/badcfg.json: config: factor must be a finite real"),
-        (["--config", "{tmp}/llama.json", "--width", "64"], "--config reads the rule from the file: drop --width"),
-        (["--trained", "10"], "--trained and --target are required"),
-        (["--trained", "1", "--target", "10"], "--trained must be an integer >= 2, got 1"),
-        (["--trained", "10", "--target", "x"], "--target must be an integer >= 1, got 'x'"),
-        (["--trained", "10", "--target", "20", "--rule", "foo"], "--rule must be one of default, linear"),
-        (["--trained", "10", "--target", "20", "--rule", "yarn", "--factor", "nan"], "--factor must be a real number"),
-        (["--trained", "10", "--target", "20", "--rule", "linear"], "factor is required for rope_type 'linear'"),
-        (["--trained", "10", "--target", "20", "--rule", "linear", "--factor", "2", "--beta-fast", "3"],
-         "key 'beta_fast' is not used by rope_type 'linear'"),
-        (["--trained", "10", "--target", "20", "--rule", "longrope"], "--rule longrope needs its per-pair factor"),
-        (["--trained", "10", "--target", "20", "--bound-resolution", "0"], "--bound-resolution must be an integer"),
-        (["--trained", "10", "--target", "20", "--width", "7"], "must be an even integer >= 2"),
-        (["--frobnicate"], "unrecognized arguments: --frobnicate"),
-        (["--config", "{tmp}/llama.json", "--layer", "-1"], "--layer must be an integer >= 0, got -1"),
-        (["--trained", "10", "--target", "20", "--layer", "3"], "--layer and --layer-type only apply with --config"),
-    ],
-)  # fmt: skip
-def test_extend_errors_are_one_line_exit_2(capsys, tmp_path, argv, fragment):
-    (tmp_path / "bad.json").write_text("not json")
-    (tmp_path / "list.json").write_text("[1, 2]")
-    (tmp_path / "badcfg.json").write_text(
-        json.dumps(LLAMA31 | {"rope_scaling": LLAMA31["rope_scaling"] | {"factor": "8"}})
-    )
-    (tmp_path / "llama.json").write_text(json.dumps(LLAMA31))
-    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
-    code, out, err = run(capsys, *argv)
-    assert code == 2 and out == ""
-    assert err.startswith("posproof: error: ") and err.count("\n") == 1, err
-    assert fragment.replace("{tmp}", str(tmp_path)) in err
-
-
-def test_posproof_extend_end_to_end(capsys):
-    from posproof.derivations import cli
-
-    parser = cli.build_parser()
-    commands = next(a for a in parser._actions if a.dest == "command").choices
-    if "extend" not in commands:
-        pytest.skip("posproof extend is not wired into derivations/cli.py yet (the lead adds one line)")
-    code = cli.main(["extend", *ISSUE_EXAMPLE, "--no-base-bound"])
-    out, _ = capsys.readouterr()
-    assert code == 0 and "critical dimension" in out
-    code = cli.main(["extend", "--trained", "1", "--target", "2"])
-    _, err = capsys.readouterr()
-    assert code == 2 and err.count("\n") == 1
-
-
 def test_regression_proportional_rope_type_is_diagnosed():
     # Gemma 4's full-attention layers: 64 of 256 pairs turn, with the exponent over the 512-wide head
     cfg = RopeScaling(512, base=1e6, rope_type="proportional", partial_rotary_factor=0.25, factor=2.0)
@@ -287,17 +196,3 @@ def test_regression_proportional_rope_type_is_diagnosed():
     assert np.allclose(np.array(report.coverage.theta_scaled) * 2, inverse_frequencies(512, base=1e6)[:64], rtol=1e-15)
     # the still pairs add cos 0 = 1 to every score sum: 192 of them keep it positive
     assert report.first_negative_trained is None and report.first_negative_scaled is None
-
-
-def test_regression_extend_config_reads_a_layer_index(capsys, tmp_path):
-    from tests.numeric.scaling.test_rules import GEMMA4_TEXT
-
-    path = tmp_path / "gemma4.json"
-    path.write_text(json.dumps(GEMMA4_TEXT))
-    common = ("--target", "65536", "--no-base-bound", "--json")
-    code, out, _ = run(capsys, "--config", str(path), "--layer", "11", *common)
-    wide = json.loads(out)
-    code2, out2, _ = run(capsys, "--config", str(path), "--layer", "0", *common)
-    narrow = json.loads(out2)
-    assert code == code2 == 0
-    assert wide != narrow  # layer 11 is a 512-wide full-attention head, layer 0 a 256-wide sliding one
