@@ -28,4 +28,19 @@ FILES: dict[str, str | bytes | None] = {
     "a_dir.png": None,
     "full_dir": None,
     "full_dir/notes.txt": "not an export's",
+    # posproof extend --config (rows_numeric): adversarial model configurations, none naming a model_type (whose
+    # defaults would import transformers: seconds)
+    "cfg_wide.json": '{"hidden_size": 100000000, "num_attention_heads": 1, "rope_theta": 10000}',
+    "cfg_negative.json": '{"head_dim": -64, "rope_theta": 10000, "max_position_embeddings": 4096}',
+    "cfg_strings.json": '{"head_dim": "128", "rope_theta": 10000, "max_position_embeddings": 4096}',
+    "cfg_theta_string.json": '{"head_dim": 128, "rope_theta": "10000", "max_position_embeddings": 4096}',
+    "cfg_theta_nan.json": '{"head_dim": 128, "rope_theta": NaN, "max_position_embeddings": 4096}',
+    "cfg_theta_huge.json": '{"head_dim": 128, "rope_theta": 1e300, "max_position_embeddings": 4096}',
+    "cfg_factor_huge.json": '{"head_dim": 128, "rope_theta": 10000, "max_position_embeddings": 4096, '
+    '"rope_scaling": {"rope_type": "linear", "factor": 1e6}}',
+    "cfg_long.json": '{"head_dim": 128, "rope_theta": 10000, "max_position_embeddings": 1073741824}',
+    "cfg_no_length.json": '{"head_dim": 128, "rope_theta": 10000}',
+    "cfg_deep.json": "[" * 100000 + "]" * 100000,
+    "cfg_bigint.json": '{"head_dim": ' + "9" * 5000 + "}",
+    "cfg_scaling_list.json": '{"head_dim": 128, "rope_theta": 10000, "rope_scaling": [1, 2]}',
 }
