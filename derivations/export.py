@@ -651,7 +651,7 @@ def export(
     any work (:func:`check_target`); ``progress`` is told of the build (:func:`build`), ``on_write`` of each file
     written (:func:`write`)."""
     check_target(out, force)
-    files, notes = build(fmt, with_figures) if progress is None else build(fmt, with_figures, progress)
+    files, notes = build(fmt, with_figures, progress)
     return write(out, files, force, on_write), notes
 
 
