@@ -400,7 +400,7 @@ def slow_reason(words: Sequence[str]) -> str | None:
     words = list(words)
     sub = subcommand(words)
     args = posproof_args(words)
-    if words[:2] == ["python", "-m"] and words[2:3] != ["posproof"]:
+    if words[:2] == ["python", "-m"] and words[2:3] != ["posproof"] and is_posproof_module(words[2:3]):
         return "a module's derivations printed by a fresh interpreter"
     if sub == "check" and "--claims" not in args and not [a for a in args[args.index("check") + 1 :] if a[:1] != "-"]:
         return "the whole check"
@@ -567,9 +567,10 @@ def isolated(workdir: Path) -> Iterator[None]:
     finally:
         os.chdir(cwd)
         sys.path[:] = path
+        inside = str(workdir) + os.sep
         for name, module in list(sys.modules.items()):
             file = getattr(module, "__file__", None)
-            if file and Path(file).resolve().is_relative_to(workdir):
+            if isinstance(file, str) and file.startswith(inside):
                 del sys.modules[name]
         importlib.invalidate_caches()
 
@@ -656,7 +657,7 @@ def run_command(words: Sequence[str], workdir: Path, capsys) -> tuple[int, str]:
     try:
         if words[0] == "posproof":
             return _in_process(words[1:], workdir, capsys)
-        if words[:2] == ["python", "-m"] or words[:2] == ["python", "-c"]:
+        if words[:2] == ["python", "-c"] or (words[:2] == ["python", "-m"] and is_posproof_module(words[2:3])):
             proc = subprocess.run(
                 [sys.executable, *words[1:]],
                 cwd=workdir,
@@ -675,6 +676,11 @@ def run_command(words: Sequence[str], workdir: Path, capsys) -> tuple[int, str]:
         f"{shlex.join(words)!r} is not a command this harness runs (posproof ..., python -m posproof..., "
         "python -c ...): mark its block <!-- not run: WHY --> or <!-- synopsis -->"
     )
+
+
+def is_posproof_module(names: Sequence[str]) -> bool:
+    r"""Whether ``python -m NAME`` runs posproof (``posproof``, ``posproof.derivations.sinusoidal``, ...)."""
+    return bool(names) and (names[0] == "posproof" or names[0].startswith("posproof."))
 
 
 def _in_process(argv: list[str], workdir: Path, capsys) -> tuple[int, str]:
@@ -844,7 +850,8 @@ def check_block(block: Block) -> None:
 
 
 def check_command(cmd: Command, capsys) -> None:
-    r"""One command: run in its document's working directory, its exit code and shown output compared."""
+    r"""One command: run in its document's working directory, its exit code and shown output compared (or, with
+    ``POSPROOF_UPDATE_DOCS=1``, recorded for :func:`rewrite`)."""
     reason = missing_reason(command_needs(cmd.words))
     if reason is not None:
         pytest.skip(f"{cmd.block.path}:{cmd.line}: {reason}")
@@ -852,37 +859,29 @@ def check_command(cmd: Command, capsys) -> None:
     write_files(cmd.block.path, cmd.block.start)
     code, output = run_command(cmd.words, st.workdir, capsys)
     where = f"{cmd.block.path}:{cmd.line}: $ {cmd.text}"
+    abridged = "output abridged" in cmd.block.marks
     problems = []
     if cmd.shown is not None:
         expected, actual = masked("\n".join(cmd.shown)), masked(output, st.workdir)
-        if "output abridged" in cmd.block.marks:
+        if abridged:
             missing = abridged_missing(expected.splitlines(), actual.splitlines())
             if missing:
                 problems.append(
                     f"{where}: shown lines not in the output (in order): {missing}\n--- the output:\n{actual}"
                 )
         elif expected != actual:
-            if UPDATE:
-                _UPDATES.setdefault(cmd.block.path, {})[(cmd.block.start, cmd.index)] = (
-                    [line.rstrip() for line in output.rstrip().splitlines()],
-                    code,
-                )
-                return
-            diff = "\n".join(
-                difflib.unified_diff(expected.splitlines(), actual.splitlines(), "shown", "real", lineterm="")
-            )
-            problems.append(f"{where}: the output differs (masked):\n{diff}")
+            diff = difflib.unified_diff(expected.splitlines(), actual.splitlines(), "shown", "real", lineterm="")
+            problems.append(f"{where}: the output differs (masked):\n" + "\n".join(diff))
     if code != cmd.exit:
-        if UPDATE and cmd.shown is not None and "output abridged" not in cmd.block.marks:
-            _UPDATES.setdefault(cmd.block.path, {})[(cmd.block.start, cmd.index)] = (
-                [line.rstrip() for line in output.rstrip().splitlines()],
-                code,
-            )
+        tail = "" if cmd.shown is not None else f"\n--- the output:\n{output[-3000:]}"
+        problems.append(f"{where}: exit code {code}, the document says {cmd.exit}{tail}")
+    if problems and UPDATE and cmd.shown is not None and not abridged:
+        lines = [line.rstrip() for line in output.rstrip().splitlines()]
+        unsafe = [line for line in lines if line.startswith("$ ") or _EXIT_LINE.match(line.strip())]
+        if not unsafe:
+            _UPDATES.setdefault(cmd.block.path, {})[(cmd.block.start, cmd.index)] = (lines, code)
             return
-        problems.append(
-            f"{where}: exit code {code}, the document says {cmd.exit}"
-            + ("" if cmd.shown is not None else f"\n--- the output:\n{output[-3000:]}")
-        )
+        problems.append(f"{where}: not rewritten: its output has lines a transcript would misread: {unsafe[:3]}")
     hint = "\n(after an intended change: POSPROOF_UPDATE_DOCS=1 .venv/bin/python -m pytest tests/test_docs.py -k ...)"
     assert not problems, "\n".join(problems) + hint
 
@@ -890,13 +889,17 @@ def check_command(cmd: Command, capsys) -> None:
 def rewrite(path: str, text: str, updates: Mapping[tuple[int, int], tuple[list[str], int]]) -> str:
     r"""``text`` (the document now) with the shown output and exit line of each updated command replaced: the
     updates are keyed by (the block's first line, the command's line in the block), the blocks as
-    :data:`BLOCKS` read them (a block edited since is an error)."""
+    :data:`BLOCKS` read them; a block edited since they were read is an error (nothing is written)."""
     lines = text.split("\n")
     by_block: dict[int, dict[int, tuple[list[str], int]]] = {}
     for (start, index), value in updates.items():
         by_block.setdefault(start, {})[index] = value
+    now = {b.start: b for b in parse_blocks(path, text)}
     for start in sorted(by_block, reverse=True):
-        block = next(b for b in parse_blocks(path, text) if b.start == start)
+        block = now.get(start)
+        read = next((b for b in BLOCKS.get(path, ()) if b.start == start), block)
+        if block is None or read is None or block.lines != read.lines:
+            raise AssertionError(f"{path}:{start}: the block changed while the tests ran: run the update again")
         body = list(block.lines)
         default = int(block.marks.get("exit", "0"))
         for cmd in sorted(commands(block), key=lambda c: c.index, reverse=True):
