@@ -489,7 +489,10 @@ PENDING: dict[tuple[str, str], str] = {
     (
         "docs/audit.md",
         "posproof audit MODULE:FUNCTION --scheme rope|alibi|t5 [--layout auto|interleaved|half] [--base B]",
-    ): ("a synopsis (placeholders, [optional] parts): mark it <!-- synopsis -->"),
+    ): (
+        "a synopsis (placeholders, [optional] parts): mark it <!-- synopsis -->, and name the extra on the "
+        "--transformers line (# needs pip install 'posproof[transformers]'), which synopses are checked for"
+    ),
     ("docs/audit.md", "from posproof.numeric.audit import audit_rope"): (
         "my_mrope, my_vision_rope and my_glm_rope are the reader's: mark it <!-- not run: needs your multi-axis "
         "functions -->, or define them in a file block"
