@@ -50,7 +50,7 @@ golden: $(STAMP)
 
 # Redraw the README's pictures: a derivation set by KaTeX and photographed by headless Chromium, a figure by matplotlib.
 docs: $(STAMP)
-	$(BIN)/python -c "from posproof.derivations.export import claim_png; claim_png('rope-block-relative', 'docs/images/rope-block-relative.png', 900, 760)"
+	$(BIN)/python -c "from posproof.derivations.picture import claim_png; claim_png('rope-block-relative', 'docs/images/rope-block-relative.png', 900, 760)"
 	$(BIN)/posproof plot sinusoidal-proximity --out docs/images/sinusoidal-proximity.svg
 
 clean:

@@ -27,9 +27,6 @@ import functools
 import html
 import json
 import re
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -42,11 +39,9 @@ from posproof.printing import markdown as markdown_format
 from posproof.printing import text as text_format
 from posproof.printing.blocks import blocks
 from posproof.printing.html import (
-    KATEX_MISSING,
     OutputError,
     PageMath,
     blocks_html,
-    claim_html,
     katex_css,
     katex_dir,
 )
@@ -405,7 +400,7 @@ def _markdown_files(topics, with_figures: bool, tick: Callable[[str], None]) -> 
 # HTML, with KaTeX
 # ==============================================================================================================
 
-_PAGE_CSS = """
+PAGE_CSS = """
 body { max-width: 52rem; margin: 2rem auto; padding: 0 1rem; font: 16px/1.5 Georgia, serif; color: #1a1a1a; }
 h1, h2, h3 { font-family: Helvetica, Arial, sans-serif; line-height: 1.25; }
 h3 { margin-top: 2.2rem; border-top: 1px solid #ddd; padding-top: 1rem; }
@@ -478,7 +473,7 @@ def html_page(
     page = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(TITLE)}</title>\n{style}<style>{_PAGE_CSS}</style>\n"
+        f"<title>{html.escape(TITLE)}</title>\n{style}<style>{PAGE_CSS}</style>\n"
         f"</head>\n<body>\n{body}\n</body>\n</html>\n"
     )
     return page, errors, note
@@ -653,51 +648,3 @@ def export(
     check_target(out, force)
     files, notes = build(fmt, with_figures, progress)
     return write(out, files, force, on_write), notes
-
-
-# ==============================================================================================================
-# The README's picture of a derivation: one claim's page, set by KaTeX, photographed by headless Chromium.
-# ==============================================================================================================
-
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--hide-scrollbars",
-)
-
-
-def claim_page(c) -> str:
-    r"""One claim as a self-contained HTML page (KaTeX's stylesheet and fonts inlined)."""
-    kdir = katex_dir()
-    if kdir is None or shutil.which("node") is None:
-        raise ExportError(KATEX_MISSING)
-    css = _PAGE_CSS + "body { margin: 0.5rem 1rem; } h3 { margin-top: 0; border: 0; }"
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<style>{katex_css(kdir)}</style>\n<style>{css}</style>\n</head>\n<body>\n{claim_html(c)}</body>\n</html>\n"
-    )
-
-
-def claim_png(claim_id: str, out: str, width: int = 900, height: int = 640) -> None:
-    r"""A PNG of one claim's derivation (headless Chromium, ``width`` x ``height`` CSS pixels)."""
-    from posproof.symbolic import registry
-
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        raise ExportError("a picture of a derivation needs Chromium: apt-get install chromium")
-    with tempfile.TemporaryDirectory() as tmp:
-        page = Path(tmp) / "claim.html"
-        page.write_text(claim_page(registry.get(claim_id)), encoding="utf-8")
-        target = Path(out).resolve()
-        subprocess.run(
-            [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={tmp}/profile", f"--window-size={width},{height}",
-             f"--screenshot={target}", page.as_uri()],
-            capture_output=True,
-            check=True,
-            timeout=300,
-        )  # fmt: skip

@@ -91,6 +91,6 @@ def junit_xml(suite: str, cases: Iterable[Case]) -> bytes:
 
 def write_junit(path: Path, suite: str, cases: Iterable[Case]) -> None:
     r"""Write :func:`junit_xml` to ``path`` atomically (``path`` checked before the work by ``args.output_file``)."""
-    from posproof.derivations.export import write_atomic
+    from posproof.numeric import _io
 
-    write_atomic(path, junit_xml(suite, cases))
+    _io.write_atomic(path, junit_xml(suite, cases))

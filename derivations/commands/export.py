@@ -129,7 +129,7 @@ def _user_page(topics, refs, tick) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(export.TITLE)}</title>\n{style}<style>{export._PAGE_CSS}</style>\n"
+        f"<title>{html.escape(export.TITLE)}</title>\n{style}<style>{export.PAGE_CSS}</style>\n"
         f"</head>\n<body>\n{body}\n</body>\n</html>\n"
     )
 

@@ -39,7 +39,7 @@ from posproof.numeric.scaling.rules import (
     YARN_BETA_FAST,
     YARN_BETA_SLOW,
     RopeScaling,
-    _config_width,
+    config_width,
     flatten_text_config,
     rope_scaling_from_config,
 )
@@ -247,7 +247,7 @@ def _from_config(args) -> tuple[RopeScaling, int, int, dict]:
     config = _read_config(args.config)
     where = f"--config {args.config}"
     try:  # the head width the file states, before the rest is read (which may import transformers: seconds)
-        width = _config_width(flatten_text_config(config))
+        width = config_width(flatten_text_config(config))
     except (ValueError, TypeError):
         width = 0  # the library says what is wrong with it below
     if width > MAX_WIDTH:

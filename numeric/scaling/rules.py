@@ -68,6 +68,7 @@ __all__ = [
     "rope_inv_freq_from_config",
     "rope_scaling_from_config",
     "config_layer_types",
+    "config_width",
     "proportional_inv_freq",
 ]
 
@@ -745,7 +746,7 @@ def rope_scaling_from_config(
     if params.get("rope_type", params.get("type")) == "mrope":
         params.pop("type", None)
         params["rope_type"] = "default"
-    width = _config_width(config)
+    width = config_width(config)
     base = params.pop("rope_theta", config.get("rope_theta"))
     if base is None and isinstance(layer_defaults, Mapping):
         base = layer_defaults.get("rope_theta")
@@ -942,7 +943,9 @@ def config_layer_types(config: Mapping) -> list[str | None]:
     return list(_per_layer_types(config)) or [None]
 
 
-def _config_width(config: Mapping) -> int:
+def config_width(config: Mapping) -> int:
+    r"""The head width a (flattened text) model configuration declares: ``qk_rope_head_dim``, ``head_dim`` or
+    ``attention_head_dim``, else ``hidden_size // num_attention_heads``; a ``ValueError`` naming the key otherwise."""
     if isinstance(config.get("head_dim"), (list, tuple)):
         raise ValueError(
             "config head_dim must be an integer >= 1: transformers 5.24 reads per-layer head widths from "
