@@ -15,6 +15,7 @@ symbol narrows its domain, every fact is checked at every point, and a fact the 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -261,24 +262,47 @@ class _Compiled:
     table_names: dict = field(default_factory=dict)  # _T* -> the IndexedBase or MatrixSymbol it stands for
 
 
-def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
+def _entries(side, sizes: Mapping) -> tuple:
+    r"""One side at ``sizes`` as its scalar entries, ready for lambdify (:func:`_entries_at`, computed once per
+    process for each side and sizes: a chain's shared expressions, a claim checked again)."""
+    if isinstance(side, sp.MatrixBase) and not isinstance(side, sp.ImmutableMatrix):
+        side = sp.ImmutableMatrix(side)  # the same entries, hashable
+    key = tuple(sorted(sizes.items(), key=lambda kv: str(kv[0])))
+    try:
+        hash(side)
+    except TypeError:  # a part that cannot be hashed
+        return _entries_at.__wrapped__(side, key)
+    return _entries_at(side, key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _entries_at(side, sizes: tuple) -> tuple:
+    r"""``side`` made concrete at ``sizes`` (``(symbol, value)`` pairs) and rewritten without collecting, so that it
+    stays as written: its scalar entries, Sums, Products and kernel calls as written (:func:`_numeric_entries`,
+    :func:`_restore`)."""
+    e = side.subs(dict(sizes)) if sizes and hasattr(side, "subs") else side
     store: dict = {}
-    sides = []
-    for side in (step.lhs, step.rhs):
-        e = side.subs(sizes) if sizes and hasattr(side, "subs") else side
-        with evaluate(False):  # rewrite without collecting: the sides stay as written
-            sides.append(_numeric_entries(e, store))
-    left, right = sides
+    with evaluate(False):
+        entries = _numeric_entries(e, store)
+        if store:
+            entries = [_restore(x, store) for x in entries]
+    return tuple(entries)
+
+
+@functools.lru_cache(maxsize=8192)
+def _scale(x):
+    r"""The size of the terms of one entry (:func:`_abs_terms`), computed once per process for each entry."""
+    return _abs_terms(x) if isinstance(x, sp.Basic) else abs(x)
+
+
+def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
+    left, right = _entries(step.lhs, sizes), _entries(step.rhs, sizes)
     if len(left) != len(right):
         raise ValueError(f"the two sides have {len(left)} and {len(right)} entries")
-    if store:
-        with evaluate(False):
-            left = [_restore(x, store) for x in left]
-            right = [_restore(x, store) for x in right]
     identical = [a == b for a, b in zip(left, right, strict=True)]  # structural, argument order included
     keep = [k for k, same in enumerate(identical) if not same]
     exprs = [left[k] for k in keep] + [right[k] for k in keep]
-    scales = [_abs_terms(x) if isinstance(x, sp.Basic) else abs(x) for x in exprs]
+    scales = [_scale(x) for x in exprs]
     # Rename what lambdify will see: plain symbols become arguments _a*, IndexedBases and MatrixSymbols become
     # random tables _T*, summation variables _s*; kernels are looked up by name.
     everything = [x for x in exprs if isinstance(x, sp.Basic)]  # the scales hold the same atoms
