@@ -39,6 +39,7 @@ from posproof.symbolic.engine.domains import (  # noqa: F401  (re-exported)
 from posproof.symbolic.engine.kernel import Kernel
 from posproof.symbolic.engine.maximum import Maximum
 from posproof.symbolic.engine.results import NumericResult
+from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.parameters import evaluate
 from sympy.matrices.expressions.matexpr import MatrixElement
 
@@ -295,6 +296,45 @@ def _scale(x):
     return _abs_terms(x) if isinstance(x, sp.Basic) else abs(x)
 
 
+@functools.cache
+def _free_rule(t: type) -> str:
+    r"""Whose ``free_symbols`` a class of expressions has: ``"args"`` (Basic's: those of its arguments), ``"limits"``
+    (ExprWithLimits': those of its summand and limits, less its variables), or ``"own"`` (a rule of its own)."""
+    owner = next(c for c in t.__mro__ if "free_symbols" in vars(c))
+    return {sp.Basic: "args", ExprWithLimits: "limits"}.get(owner, "own")
+
+
+def _free_symbols(x, bases: Mapping, seen: dict) -> set:
+    r"""``x.xreplace(bases).free_symbols`` (``bases``: every IndexedBase of ``x``, each to a table's IndexedBase) but
+    for the tables' labels, computed without rebuilding ``x`` (SymPy would re-evaluate every node above a
+    replacement, and a Sum's own ``free_symbols`` re-evaluates its summand): the same rules, node by node, and
+    each distinct subexpression once (``seen``). A node whose class has rules of its own is asked as SymPy asks it."""
+    if x in seen:
+        return seen[x]
+    t = type(x)
+    if isinstance(x, sp.Symbol):
+        out = {x}
+    elif t is sp.IndexedBase and x in bases:  # a table: its label is not a free symbol
+        out = set()
+    elif t is sp.Indexed and x.base in bases:  # a table's entry: the symbols of its indices
+        out = set().union(*[_free_symbols(i, bases, seen) for i in x.indices])
+    elif _free_rule(t) == "limits" and all(isinstance(v[0], sp.Symbol) for v in x.limits):
+        out = set(_free_symbols(x.function, bases, seen))  # a Sum, Product or Maximum: as ExprWithLimits does
+        for limit in x.limits:
+            if len(limit) == 1:
+                out.add(limit[0])
+                continue
+            out.discard(limit[0])
+            for bound in limit[1:]:
+                out |= _free_symbols(bound, bases, seen)
+    elif _free_rule(t) == "args":
+        out = set().union(*[_free_symbols(a, bases, seen) for a in x.args])
+    else:  # a class with rules of its own (a Derivative, a matrix symbol): as SymPy computes it
+        out = set(x.xreplace(bases).free_symbols)
+    seen[x] = out
+    return out
+
+
 def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     left, right = _entries(step.lhs, sizes), _entries(step.rhs, sizes)
     if len(left) != len(right):
@@ -338,7 +378,8 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
         free |= symbols
     if has_sums or labels:  # summation variables are bound, and a label is not a symbol: free symbols of the rest
         bases = {b: t for b, t in rep.items() if isinstance(b, sp.IndexedBase)}
-        free = set().union(*[{s for s in x.xreplace(bases).free_symbols} for x in everything])
+        seen: dict = {}
+        free = set().union(*[_free_symbols(x, bases, seen) for x in everything])
         free = {s for s in free if isinstance(s, sp.Symbol)}
         free -= {t.label for t in bases.values()}
     plain = sorted(free, key=sp.default_sort_key)
