@@ -24,7 +24,10 @@ depend on ``n - m`` only (random shifts up to ``max_position``), and agreement w
 
 :func:`audit_alibi` checks ``slopes(n_heads)`` for ``n_heads = 1 .. 64``; :func:`audit_t5` checks
 ``bucket(relative_position, bidirectional, num_buckets, max_distance)`` (relative position **key - query**) over
-several configurations. :func:`assert_rope_conforms` is the helper for users' own test suites.
+several configurations. :func:`assert_rope_conforms` is the helper for users' own test suites;
+:func:`check_rope_arguments` checks the arguments of :func:`audit_rope` without calling anything.
+:mod:`numeric.audit.isolate` runs an audit in a child process (``posproof audit`` does): what the audited code
+does to its process (an exit, a crash, a hang) becomes a :class:`ProcessReport`.
 """
 
 from __future__ import annotations
@@ -37,17 +40,23 @@ from posproof.numeric.audit.model import rope_exact_float as rope_exact_float
 from posproof.numeric.audit.multiaxis import MULTIAXIS_FINDINGS, audit_multiaxis
 from posproof.numeric.audit.report import (
     ALIBI_FINDINGS,
+    PROCESS_FINDINGS,
     ROPE_FINDINGS,
     T5_FINDINGS,
     AuditCallError,
     Finding,
+    ProcessReport,
     RopeConformanceError,
     RopeMatch,
     RopeReport,
     SchemeReport,
     format_report,
 )
-from posproof.numeric.audit.rope import assert_rope_conforms, audit_rope
+from posproof.numeric.audit.rope import DEFAULT_BASE as DEFAULT_BASE
+from posproof.numeric.audit.rope import DEFAULT_LAYOUT as DEFAULT_LAYOUT
+from posproof.numeric.audit.rope import DEFAULT_MAX_POSITION as DEFAULT_MAX_POSITION
+from posproof.numeric.audit.rope import DEFAULT_WIDTH as DEFAULT_WIDTH
+from posproof.numeric.audit.rope import assert_rope_conforms, audit_rope, check_rope_arguments
 from posproof.numeric.audit.t5 import T5_SETTINGS as T5_SETTINGS
 from posproof.numeric.audit.t5 import audit_t5
 
@@ -57,6 +66,7 @@ __all__ = [
     "RopeMatch",
     "RopeReport",
     "SchemeReport",
+    "ProcessReport",
     "AuditCallError",
     "RopeConformanceError",
     "audit_rope",
@@ -64,9 +74,11 @@ __all__ = [
     "audit_t5",
     "audit_multiaxis",
     "assert_rope_conforms",
+    "check_rope_arguments",
     "format_report",
     "ROPE_FINDINGS",
     "ALIBI_FINDINGS",
     "T5_FINDINGS",
     "MULTIAXIS_FINDINGS",
+    "PROCESS_FINDINGS",
 ]

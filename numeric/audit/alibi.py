@@ -3,7 +3,7 @@ count and names the plausible mistakes (the power-of-two formula for every count
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import mpmath
 import numpy as np
@@ -23,14 +23,22 @@ def _alibi_variants(n: int) -> dict[str, np.ndarray]:
     }
 
 
-def audit_alibi(slopes_fn, n_heads: Sequence[int] = tuple(range(1, 65)), rtol: float = 1e-6) -> SchemeReport:
+def audit_alibi(
+    slopes_fn,
+    n_heads: Sequence[int] = tuple(range(1, 65)),
+    rtol: float = 1e-6,
+    progress: Callable[[str], None] | None = None,
+) -> SchemeReport:
     r"""Audit ``slopes_fn(n_heads) -> (n_heads,)`` against Press et al.'s slopes for each head count (default
-    1 .. 64; ``rtol`` 1e-6 admits float32 slopes, whose rounding is 6e-8)."""
+    1 .. 64; ``rtol`` 1e-6 admits float32 slopes, whose rounding is 6e-8). ``progress`` (optional): called with a
+    short text as each stage begins."""
     if not callable(slopes_fn):
         raise ValueError(f"slopes_fn must be callable, got {type(slopes_fn).__name__}")
     counts = [_validate.positive_int(n, "n_heads") for n in n_heads]
     wrong: dict[int, np.ndarray] = {}
     findings: list[Finding] = []
+    if progress is not None:
+        progress(f"slopes for n_heads in {ranges_text(counts)}")
     for n in counts:
         raw = call_scheme(slopes_fn, (n,), f"({n})")
         try:

@@ -5,6 +5,7 @@ torch) and :func:`call_scheme` (the ALiBi and T5 calls)."""
 from __future__ import annotations
 
 import importlib
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,9 +108,14 @@ def _torch():
     return _TORCH[0]
 
 
+def _torch_loaded():
+    r"""torch if something has imported it already (a tensor can only come from code that did), else ``None``."""
+    return sys.modules.get("torch")
+
+
 def to_numpy(value, what: str) -> tuple[np.ndarray, str]:
     r"""An output as a float64-or-narrower NumPy array and the name of its dtype."""
-    torch = _torch()
+    torch = _torch_loaded()
     if torch is not None and isinstance(value, torch.Tensor):
         t = value.detach().cpu()
         name = str(t.dtype).replace("torch.", "")
@@ -189,17 +195,19 @@ class Caller:
     def _raw(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None = None) -> tuple:
         r"""``(outputs, dtype names)``: one output, or two for a ``(q, k)`` function (``other`` is the key input;
         default the same as ``x``)."""
-        torch = _torch()
-        tries = [self.backend] if self.backend else (["numpy", "torch"] if torch is not None else ["numpy"])
+        tries = [self.backend] if self.backend else ["numpy", "torch"]
         errors = []
         for backend in tries:
+            torch = _torch() if backend == "torch" else None  # imported only when NumPy arrays did not do
+            if backend == "torch" and torch is None:
+                continue
             try:
                 # the probes go to extreme positions on purpose: the function's own warnings there are noise
                 with warnings.catch_warnings(), np.errstate(all="ignore"):
                     warnings.simplefilter("ignore")
-                    result = self.fn(*self._args(x, pos, other, torch if backend == "torch" else None))
+                    result = self.fn(*self._args(x, pos, other, torch))
             except Exception as e:  # noqa: BLE001 - the user's code may raise anything
-                errors.append(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}".rstrip(": "))
+                errors.append((backend, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}".rstrip(": ")))
                 continue
             self.backend = backend
             outs = tuple(result) if self.call.qk and isinstance(result, (tuple, list)) else (result,)
@@ -207,7 +215,7 @@ class Caller:
                 raise AuditCallError(f"{self.describe(x)} must return (q_rotated, k_rotated), got {len(outs)} values")
             conv = [to_numpy(o, f"the output of {self.describe(x)}") for o in outs]
             return tuple(c[0] for c in conv), tuple(c[1] for c in conv)
-        with_ = " / ".join(f"{b}: {e}" for b, e in zip(tries, errors, strict=True))
+        with_ = " / ".join(f"{b}: {e}" for b, e in errors)
         raise AuditCallError(f"{self.describe(x)} raised ({with_})")
 
     def __call__(self, x: np.ndarray, pos: np.ndarray, which: int = 0, other: np.ndarray | None = None) -> np.ndarray:

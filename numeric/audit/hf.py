@@ -38,26 +38,76 @@ def _modules():
     return torch, transformers
 
 
+#: The largest config.json read (a configuration is a few kilobytes; more is not one).
+MAX_CONFIG_BYTES = 16 * 2**20
+
+
+def model_types() -> list[str]:
+    r"""The ``model_type`` values transformers knows (its ``CONFIG_MAPPING``); :class:`TransformersUnavailable`
+    when transformers is not installed (torch is not needed here)."""
+    try:
+        from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+    except ImportError as e:
+        raise TransformersUnavailable(
+            f"auditing transformers' own RoPE needs torch and transformers ({e.name} is not installed): "
+            "pip install 'posproof[transformers]'"
+        ) from None
+    return list(CONFIG_MAPPING.keys())
+
+
+def check_model_type(model_type: str) -> None:
+    r"""``ValueError`` unless transformers knows ``model_type``, with the closest known ones ("did you mean")."""
+    known = model_types()
+    if model_type in known:
+        return
+    import difflib
+
+    import transformers
+
+    close = difflib.get_close_matches(model_type, known, n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise ValueError(
+        f"model_type {model_type!r} is not one transformers {transformers.__version__} knows "
+        f"({len(known)} model types){hint}"
+    )
+
+
 def load_config(source: str | Mapping) -> dict:
-    r"""A configuration: a mapping, a path to a ``config.json``, or a ``model_type`` (transformers' defaults)."""
+    r"""A configuration: a mapping, a path to a ``config.json`` (at most :data:`MAX_CONFIG_BYTES`), or a
+    ``model_type`` (transformers' defaults; an unknown one is a ``ValueError`` naming the closest known ones)."""
     if isinstance(source, Mapping):
         return dict(source)
     path = Path(source)
+    if path.is_dir():
+        raise ValueError(f"{source} is a directory: give its config.json, or a model_type")
     if path.suffix == ".json" or path.is_file():
         try:
-            value = json.loads(path.read_text(encoding="utf-8"))
+            size = path.stat().st_size
+            if size > MAX_CONFIG_BYTES:
+                raise ValueError(f"{source} is {size} bytes: a config.json is at most {MAX_CONFIG_BYTES} bytes")
+            value = json.loads(path.read_bytes().decode("utf-8"))
         except OSError as e:
             raise ValueError(f"cannot read {source}: {e.strerror or e}") from None
+        except UnicodeDecodeError as e:
+            raise ValueError(f"{source} is not UTF-8 text (byte {e.start})") from None
         except json.JSONDecodeError as e:
             raise ValueError(f"{source} is not valid JSON: {e.msg} at line {e.lineno}") from None
+        except RecursionError:
+            raise ValueError(f"{source} is nested too deeply to be a config.json") from None
         if not isinstance(value, dict):
-            raise ValueError(f"{source} must hold a JSON object (a config.json)")
+            raise ValueError(f"{source} must hold a JSON object (a config.json), got {type(value).__name__}")
         return value
+    if not source or "/" in source or "\\" in source:
+        raise ValueError(f"{source!r} is neither a config.json file nor a model_type")
+    try:
+        check_model_type(source)
+    except TransformersUnavailable as e:  # not a file: a model_type, which needs transformers
+        raise TransformersUnavailable(f"{source!r} is not a config.json file; as a model_type, {e}") from None
     _, transformers = _modules()
     try:
         return transformers.AutoConfig.for_model(source).to_dict()
-    except ValueError:
-        raise ValueError(f"{source!r} is neither a config.json nor a model_type transformers knows") from None
+    except ValueError as e:
+        raise ValueError(f"transformers' default configuration of {source!r} cannot be built: {e}") from None
 
 
 def _text(config: Mapping) -> Mapping:
@@ -100,6 +150,7 @@ class TransformersRope:
         if not self.model_type:
             raise ValueError("the config has no model_type: transformers' RoPE cannot be chosen")
         top_type = str(self.config.get("model_type") or self.model_type)
+        check_model_type(top_type)
         module_name = model_type_to_module_name(top_type)
         try:
             module = __import__(f"transformers.models.{module_name}.modeling_{module_name}", fromlist=["_"])

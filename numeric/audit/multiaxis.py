@@ -194,6 +194,7 @@ def audit_multiaxis(
     layout: str = "half",
     attention_factor: float = 1.0,
     rotary_dim: int | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> SchemeReport:
     r"""Audit ``fn(vectors (N, d), positions (N, A)) -> (N, d)`` against M-RoPE with ``mrope_section`` (chunked, or
     interleaved with ``mrope_interleaved``) or axial 2-D RoPE (``axial=True``), frequencies ``base**(-2i/r)`` (or
@@ -201,7 +202,7 @@ def audit_multiaxis(
     sin times ``attention_factor`` (a scaling rule's, e.g. YaRN's). ``rotary_dim`` (``r``, default ``width``):
     partial rotary, as GLM-4V's ``partial_rotary_factor``; the sections split the ``r/2`` pairs of the first ``r``
     channels and the other channels pass through. :func:`~posproof.numeric.audit.audit_rope` with a multi-axis
-    ``scaling`` calls this."""
+    ``scaling`` calls this. ``progress`` (optional): called with a short text as each stage begins."""
     if not callable(fn):
         raise ValueError(f"fn must be callable, got {type(fn).__name__}")
     layout = _validate.layout(layout)
@@ -217,9 +218,12 @@ def audit_multiaxis(
     declared = lambda x, pos: rope_multiaxis(
         x, pos, axes=axes, inv_freq=theta, layout=layout, attention_factor=attention_factor, rotary_dim=r
     )  # fmt: skip
+    stage = progress if progress is not None else (lambda text: None)
+    stage("channels moved")
     channels = _channel_finding(fn, width, r, n_axes, declared)
     if isinstance(channels, Finding):
         return SchemeReport("multiaxis", (channels,), what, function_name(fn))
+    stage("axis and frequency of each pair")
     probe = None if channels is False else _probe(fn, width, r, n_axes, layout, theta)
     if probe is None:
         findings.append(Finding("multiaxis-shape", MULTIAXIS_FINDINGS["multiaxis-shape"], {"width": width}))
@@ -250,6 +254,7 @@ def audit_multiaxis(
                     )
             findings.append(Finding(fid, message, ex))
     if not findings:  # text tokens: (m, m, m) must be 1-D RoPE at m (and so the declared rotation)
+        stage("text positions")
         rng = np.random.default_rng(0)
         m = np.array([0, 1, 7, 1000])
         x = rng.standard_normal((m.size, width))

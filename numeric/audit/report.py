@@ -1,6 +1,7 @@
-r"""What the audit reports: the finding ids and their meaning, :class:`Finding`, :class:`RopeMatch`, the two
-reports and the two errors, and the reports as text (:func:`format_report`, and the short forms of examples,
-channel pairs and head-count ranges the messages quote)."""
+r"""What the audit reports: the finding ids and their meaning, :class:`Finding`, :class:`RopeMatch`, the reports
+(:class:`RopeReport`, :class:`SchemeReport`, and :class:`ProcessReport` for an audit the audited code stopped) and
+the two errors, and the reports as text (:func:`format_report`, and the short forms of examples, channel pairs and
+head-count ranges the messages quote)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,14 @@ T5_FINDINGS = {
     "t5-bidirectional-halving": "bidirectional buckets are not halved with the upper half for keys after the query",
     "t5-linear-buckets": "distances beyond max_exact are bucketed linearly instead of logarithmically",
     "t5-wrong-buckets": "the buckets differ from T5's in a way none of the above explains",
+}
+#: What the audited code did to the process auditing it (:mod:`numeric.audit.isolate`): the audit did not finish.
+PROCESS_FINDINGS = {
+    "process-exit": "the audited code ended the process (os._exit, or an exit in C code) before the audit finished",
+    "process-raised": "the audited code raised SystemExit, KeyboardInterrupt or another BaseException that is not an "
+    "Exception",
+    "process-crashed": "the process auditing the code was killed by a signal (a segfault, an abort)",
+    "process-timeout": "the audit did not finish within the time allowed (--timeout)",
 }
 
 
@@ -144,6 +153,28 @@ class SchemeReport(_Findings):
         }
 
 
+@dataclass(frozen=True)
+class ProcessReport(_Findings):
+    r"""An audit that did not finish because the audited code stopped the process running it: one finding of
+    :data:`PROCESS_FINDINGS`; ``process`` says how (``event``: ``exit``, ``raised``, ``signal`` or ``timeout``;
+    ``exit_status``, ``signal``, ``exception``, ``timeout`` where they apply, ``None`` elsewhere; ``stage``: what
+    the audit was doing, ``None`` if it had not begun)."""
+
+    scheme: str
+    function: str
+    findings: tuple[Finding, ...]
+    process: Mapping[str, Any]
+
+    def as_dict(self) -> dict:
+        return {
+            "scheme": self.scheme,
+            "function": self.function,
+            "ok": self.ok,
+            "findings": [f.as_dict() for f in self.findings],
+            "process": dict(self.process),
+        }
+
+
 class AuditCallError(ValueError):
     r"""The function could not be audited: it raised on a plain call, or returned something that is not an array.
     The message is one line and names the call."""
@@ -184,8 +215,11 @@ def ranges_text(ns: Sequence[int]) -> str:
     return ", ".join(out)
 
 
-def format_report(report: RopeReport | SchemeReport) -> str:
-    r"""The report as text: the verdict, each finding with its example, what matched and the precision profile."""
+def format_report(report: RopeReport | SchemeReport | ProcessReport) -> str:
+    r"""The report as text: the verdict, each finding with its example, what matched and the precision profile;
+    a :class:`ProcessReport` is one line (what the audited code did)."""
+    if isinstance(report, ProcessReport):
+        return "".join(f"{report.function}: FAIL {f.id}: {f.message}\n" for f in report.findings)
     lines = [f"{report.function}: {'conforms' if report.ok else 'does NOT conform'}"]
     if isinstance(report, RopeReport):
         e = report.expected

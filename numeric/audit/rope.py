@@ -4,7 +4,7 @@ for users' test suites."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 import mpmath
@@ -13,6 +13,7 @@ from posproof.numeric import _validate
 from posproof.numeric import precision_profile as pp
 from posproof.numeric.audit.call import RopeCall, ShapeError
 from posproof.numeric.audit.model import RopeModel, rope_exact_float
+from posproof.numeric.audit.multiaxis import _expected as _expected_axes
 from posproof.numeric.audit.multiaxis import audit_multiaxis
 from posproof.numeric.audit.probe import (
     Angles,
@@ -62,6 +63,7 @@ class _RopeAudit(RopeChecks):
     def audit(self) -> RopeReport:
         x0 = self.rng.uniform(-1, 1, (3, self.width))  # (tokens, width)
         pos0 = np.array([0, 1, 2])
+        self._stage("shape and dtype")
         findings = self._shape_findings(x0, pos0)
         if findings:
             return self._report(findings, None, None)
@@ -156,6 +158,7 @@ class _RopeAudit(RopeChecks):
         ``A_m``; what the angles say; the frequency rule; then, if nothing explains a failure yet, the behaviour."""
         f = self._out(which)
         model = self._expected_model(self.width, self.top + 1)
+        self._stage(f"probes at {len(self.P)} positions up to {self.top}", label)
         A = probe_matrices(f, self.P, self.width)  # (positions, out, in)
         bad = self._non_finite(A, label)
         if bad is not None:
@@ -167,6 +170,7 @@ class _RopeAudit(RopeChecks):
         st = read_structure(A, self.P, self.width, self.cfg.rope_type == "proportional")
         if st.kind != "rotation" or st.layout is None:
             return self._generic(f, model, st, label)
+        self._stage("angles and frequencies", label)
         ang = read_angles(st, self.P, model.layout)
         if self.layout == "auto":
             self.found_layout = ang.layout
@@ -183,13 +187,18 @@ class _RopeAudit(RopeChecks):
             findings.append(self._precision_finding(f, precision, eps, label))
         # behavioural checks (confirm, and catch what the structure did not explain)
         if all(x.id == "low-precision-angles" for x in findings):  # nothing explains a failure yet
+            self._stage("behaviour on random vectors", label)
             findings.extend(self._behaviour(f, freq.model, eps, st, label))
         if self.dtype is not None and ang.exact and which not in self.permutations and which not in self.offsets:
+            self._stage(f"{self.dtype} inputs", label)
             low = self._input_dtype_finding(which, label, st, ang)
             if low is not None:
                 findings.append(low)
         expected = freq.candidate is not None and freq.candidate.name == ""
-        profile = self._profile(f, freq.model, expected) if freq.model is not None and ang.exact else None
+        profile = None
+        if freq.model is not None and ang.exact:
+            self._stage("precision profile", label)
+            profile = self._profile(f, freq.model, expected)
         return findings, self._matched(ang, freq, precision, eps), profile
 
     def _non_finite(self, A: np.ndarray, label) -> Finding | None:
@@ -445,14 +454,29 @@ def _multiaxis_kind(scaling) -> str | None:
     return "mrope" if rule == "mrope" or any(k in scaling for k in MULTIAXIS_KEYS) else None
 
 
-def _audit_rope_multiaxis(
-    fn, kind: str, layout: str, base: float, scaling: Mapping, width: int, seq_len, name, rotary_dim=None
-):
-    r""":func:`audit_rope` for a multi-axis ``scaling``: :func:`audit_multiaxis` of ``fn(vectors (N, d), positions
-    (N, A))`` with the frequencies (and attention factor) of the rest of the mapping, over the rotary width its
-    ``partial_rotary_factor`` (or ``rotary_dim``) gives; ``layout="auto"`` accepts either pair layout (``"half"``,
-    transformers', is reported when neither conforms)."""
+@dataclass(frozen=True)
+class _MultiaxisPlan:
+    r"""A multi-axis audit, its arguments checked: what :func:`audit_multiaxis` is given."""
+
+    kind: str
+    layout: str
+    base: float
+    width: int
+    sections: object
+    interleaved: bool
+    inv_freq: np.ndarray | None
+    factor: float
+    probe_axes: int
+
+
+def _multiaxis_plan(kind: str, layout: str, base: float, scaling: Mapping, width: int, seq_len, rotary_dim=None):
+    r"""Check the arguments of a multi-axis audit (``ValueError`` naming the argument, as :func:`audit_rope`
+    raises it) and say what :func:`audit_multiaxis` is given: the frequencies (and attention factor) of the rest of
+    the mapping, over the rotary width its ``partial_rotary_factor`` (or ``rotary_dim``) gives."""
+    width = _validate.positive_int(width, "width")
+    base = _validate.base(base)
     rest = {k: v for k, v in scaling.items() if k not in (*MULTIAXIS_KEYS, "rope_type", "type")}
+    rd = None
     if rotary_dim is not None:
         if kind == "axial":
             raise ValueError("rotary_dim: axial 2-D RoPE rotates every pair (leave it out)")
@@ -472,14 +496,33 @@ def _audit_rope_multiaxis(
     else:
         if sections is None:
             raise ValueError("scaling: mrope_section is required for M-RoPE (e.g. [16, 24, 24] for width 128)")
+        listed = isinstance(sections, (list, tuple, np.ndarray)) and np.ndim(sections) == 1
+        if not listed or not all(_validate._is_int(v) and v >= 0 for v in sections):
+            raise ValueError(f"mrope_section must be a list of integers >= 0 (pairs per axis), got {sections!r}")
+        if not 1 <= len(sections) <= MAX_AXES:
+            raise ValueError(f"mrope_section must give 1 to {MAX_AXES} axes, got {len(sections)}")
         rule = scaling.get("rope_type", scaling.get("type", "default"))
         rule_map = {**rest, "rope_type": "default" if rule == "mrope" else rule}
         # (r/2,): r = rotary_dim, else int(width * partial_rotary_factor) as transformers truncates it
-        inv_freq, factor = rope_inv_freq(
-            width if rotary_dim is None else rd, base=base, scaling=rule_map, seq_len=seq_len
-        )
-    probe_axes = 2 if kind == "axial" else len(sections) if isinstance(sections, (list, tuple)) else 3
+        inv_freq, factor = rope_inv_freq(width if rd is None else rd, base=base, scaling=rule_map, seq_len=seq_len)
+        r = 2 * inv_freq.size
+        _expected_axes(r, r == width, sections, bool(interleaved), False, base, inv_freq)  # the sections add up
+    probe_axes = 2 if kind == "axial" or sections is None else len(sections)
+    return _MultiaxisPlan(kind, layout, base, width, sections, bool(interleaved), inv_freq, factor, probe_axes)
+
+
+#: The most axes a position vector of multi-axis RoPE may have (M-RoPE has 3: t, h, w).
+MAX_AXES = 8
+
+
+def _audit_rope_multiaxis(plan: _MultiaxisPlan, fn, name, progress=None):
+    r""":func:`audit_rope` for a multi-axis ``scaling``: :func:`audit_multiaxis` of ``fn(vectors (N, d), positions
+    (N, A))`` as ``plan`` says; ``layout="auto"`` accepts either pair layout (``"half"``, transformers', is
+    reported when neither conforms)."""
+    width, probe_axes = plan.width, plan.probe_axes
     x0, p0 = np.ones((3, width)), np.zeros((3, probe_axes), dtype=np.int64)
+    if progress is not None:
+        progress("shape")
     try:
         fn(x0, p0)
     except Exception as e:  # noqa: BLE001 - the user's function may raise anything
@@ -490,11 +533,12 @@ def _audit_rope_multiaxis(
             f"{first} (a multi-axis audit calls fn(vectors, positions) with one position vector per token)"
         ) from None
     report = None
-    for each in ("half", "interleaved") if layout == "auto" else (layout,):
+    for each in ("half", "interleaved") if plan.layout == "auto" else (plan.layout,):
         got = audit_multiaxis(
-            fn, width, mrope_section=sections, mrope_interleaved=bool(interleaved), axial=kind == "axial", base=base,
-            inv_freq=inv_freq, layout=each, attention_factor=factor,
-            rotary_dim=None if inv_freq is None else 2 * inv_freq.size,
+            fn, width, mrope_section=plan.sections, mrope_interleaved=plan.interleaved, axial=plan.kind == "axial",
+            base=plan.base, inv_freq=plan.inv_freq, layout=each, attention_factor=plan.factor,
+            rotary_dim=None if plan.inv_freq is None else 2 * plan.inv_freq.size,
+            progress=None if progress is None else (lambda text, each=each: progress(f"{each} layout: {text}")),
         )  # fmt: skip
         report = report or got
         if got.ok:
@@ -504,21 +548,84 @@ def _audit_rope_multiaxis(
     return report if name is None else replace(report, function=name)
 
 
-def audit_rope(
-    fn,
+#: The defaults of :func:`audit_rope` (the command line's too): the head width probed, the base, the layout, and
+#: the largest position (1M plus the longest distance of the precision profile).
+DEFAULT_WIDTH = 64
+DEFAULT_BASE = 10000.0
+DEFAULT_LAYOUT = "auto"
+DEFAULT_MAX_POSITION = pp.PROFILE_POSITIONS[-1] + max(pp.DISTANCES)
+
+
+def _never_called(*args):  # pragma: no cover - check_rope_arguments' function: the checks never call it
+    raise AssertionError("check_rope_arguments never calls the function")
+
+
+def _plan(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, seed, name, dtype):
+    r"""The arguments of :func:`audit_rope` checked: a :class:`_MultiaxisPlan`, or the :class:`_RopeAudit` to run."""
+    if layout != "auto":
+        layout = _validate.layout(layout)
+    seq = None if seq_len is None else _validate.positive_int(seq_len, "seq_len")
+    kind = _multiaxis_kind(scaling)
+    if kind is not None:
+        given = [k for k, v in (("call", call), ("dtype", dtype)) if v is not None]
+        if given:
+            raise ValueError(
+                f"{', '.join(given)}: not read by a multi-axis audit (fn(vectors, positions (N, A))): leave them out"
+            )
+        assert scaling is not None
+        return _multiaxis_plan(kind, layout, base, scaling, width, seq, rotary_dim)
+    auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed)
+    auditor.name = auditor.caller.name = name
+    if dtype is not None:
+        if dtype not in ("bfloat16", "float16"):
+            raise ValueError(f"dtype must be bfloat16 or float16 (the inputs' dtype), got {dtype!r}")
+        pp.dtype_of(dtype)  # bfloat16 needs ml_dtypes
+    auditor.dtype = dtype
+    auditor._expected_model(auditor.width, auditor.top + 1)  # the configured rule computes at this width
+    return auditor
+
+
+def check_rope_arguments(
     *,
-    layout: str = "auto",
-    base: float = 10000.0,
+    layout: str = DEFAULT_LAYOUT,
+    base: float = DEFAULT_BASE,
     scaling: Mapping | None = None,
-    width: int = 64,
+    width: int = DEFAULT_WIDTH,
     rotary_dim: int | None = None,
     call: RopeCall | str | None = None,
     tolerance: float = pp.DEFAULT_TOLERANCE,
-    max_position: int = pp.PROFILE_POSITIONS[-1] + max(pp.DISTANCES),
+    max_position: int = DEFAULT_MAX_POSITION,
+    seq_len: int | None = None,
+    dtype: str | None = None,
+) -> None:
+    r"""Raise the ``ValueError`` :func:`audit_rope` would raise for these arguments, without calling any function
+    (the command line checks its options before any work, and before the audited code runs).
+
+    >>> check_rope_arguments(width=7)
+    Traceback (most recent call last):
+    ...
+    ValueError: width must be a positive even integer, got 7
+    """
+    _plan(_never_called, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, 0, None,
+          dtype)  # fmt: skip
+
+
+def audit_rope(
+    fn,
+    *,
+    layout: str = DEFAULT_LAYOUT,
+    base: float = DEFAULT_BASE,
+    scaling: Mapping | None = None,
+    width: int = DEFAULT_WIDTH,
+    rotary_dim: int | None = None,
+    call: RopeCall | str | None = None,
+    tolerance: float = pp.DEFAULT_TOLERANCE,
+    max_position: int = DEFAULT_MAX_POSITION,
     seq_len: int | None = None,
     seed: int = 0,
     name: str | None = None,
     dtype: str | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> RopeReport | SchemeReport:
     r"""Audit a RoPE function against the configured model; see the module docstring.
 
@@ -540,6 +647,8 @@ def audit_rope(
     keys give the frequencies (``partial_rotary_factor`` or ``rotary_dim``: GLM-4V's partial M-RoPE, the sections
     split the rotated pairs); ``call`` and ``dtype`` do not apply.
 
+    ``progress`` (optional): called with a short text as each stage of the audit begins (a progress display).
+
     >>> import numpy as np
     >>> def note_rope(vectors, positions, base=10_000.0):
     ...     width = vectors.shape[1]
@@ -557,33 +666,22 @@ def audit_rope(
     """
     if not callable(fn):
         raise ValueError(f"fn must be callable, got {type(fn).__name__}")
-    if layout != "auto":
-        layout = _validate.layout(layout)
-    seq = None if seq_len is None else _validate.positive_int(seq_len, "seq_len")
-    kind = _multiaxis_kind(scaling)
-    if kind is not None:
-        given = [k for k, v in (("call", call), ("dtype", dtype)) if v is not None]
-        if given:
-            raise ValueError(
-                f"{', '.join(given)}: not read by a multi-axis audit (fn(vectors, positions (N, A))): leave them out"
-            )
-        assert scaling is not None
-        width = _validate.positive_int(width, "width")
-        return _audit_rope_multiaxis(fn, kind, layout, base, scaling, width, seq, name, rotary_dim)
-    auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed)
-    auditor.name = auditor.caller.name = name
-    if dtype is not None:
-        if dtype not in ("bfloat16", "float16"):
-            raise ValueError(f"dtype must be bfloat16 or float16 (the inputs' dtype), got {dtype!r}")
-        pp.dtype_of(dtype)  # bfloat16 needs ml_dtypes
-    auditor.dtype = dtype
+    plan = _plan(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, seed, name,
+                 dtype)  # fmt: skip
+    if isinstance(plan, _MultiaxisPlan):
+        return _audit_rope_multiaxis(plan, fn, name, progress)
+    auditor = plan
+    auditor.progress = progress
     try:
         report = auditor.audit()
         L0 = auditor.cfg.L0
+        seq = auditor.seq_len
         if auditor.cfg.rope_type == "longrope" and seq is None and L0 is not None and 4 <= L0 - 1 < auditor.top:
             # the probes' length is past L0 (long factors): audit the short regime too, at lengths <= L0
             short = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, L0 - 1, seq, seed)
             short.name = short.caller.name = name
+            if progress is not None:
+                short.progress = lambda text: progress(f"lengths <= L0 = {L0}: {text}")
             seen = {(f.id, f.output) for f in report.findings}
             extra = tuple(
                 replace(f, message=f"at lengths <= L0 = {L0} (short_factor): {f.message}")
@@ -599,7 +697,9 @@ def audit_rope(
         ) from None
 
 
-def assert_rope_conforms(fn, layout: str = "auto", base: float = 10000.0, **kwargs) -> RopeReport | SchemeReport:
+def assert_rope_conforms(
+    fn, layout: str = DEFAULT_LAYOUT, base: float = DEFAULT_BASE, **kwargs
+) -> RopeReport | SchemeReport:
     r"""For users' test suites: :func:`audit_rope` and raise :class:`RopeConformanceError` (an ``AssertionError``)
     listing the findings if there are any; returns the report otherwise."""
     report = audit_rope(fn, layout=layout, base=base, **kwargs)

@@ -6,6 +6,7 @@ where the mistake a finding names differs too)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -69,6 +70,12 @@ class RopeAuditBase:
         self.name: str | None = None
         self._low_precision = False  # the angles of the output being audited are 16-bit
         self.dtype: str | None = None  # 16-bit inputs checked too (audit_rope's dtype=)
+        self.progress: Callable[[str], None] | None = None  # told each stage of the audit (audit_rope's progress=)
+
+    def _stage(self, text: str, label: str | None = None) -> None:
+        r"""Tell ``progress`` (when given) the stage the audit begins: ``text``, for output ``label``."""
+        if self.progress is not None:
+            self.progress(f"{label}: {text}" if label else text)
 
     # -- the expected model at a width (the rotary factor is kept) and current length
     def _cfg_at(self, width: int) -> RopeScaling:

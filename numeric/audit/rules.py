@@ -83,7 +83,7 @@ def rule_candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[Candidat
         try:
             alt = RopeScaling(width, base=b, rope_type=rule, **kw)
             t, a = alt.inv_freq(seq_len)
-        except ValueError:
+        except (ValueError, ArithmeticError):  # a rule this factor is not valid for, or overflows (factor 1e300)
             continue
         out.append(
             Candidate(

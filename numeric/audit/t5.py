@@ -4,7 +4,7 @@ sign, no halving, linear buckets, log(0) at distance 0)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -48,14 +48,19 @@ def _t5_linear(a: np.ndarray, B: int, me: int, md: int) -> np.ndarray:
     return np.where(a < me, a, large)
 
 
-def audit_t5(bucket_fn, settings: Sequence[tuple] = T5_SETTINGS) -> SchemeReport:
+def audit_t5(
+    bucket_fn, settings: Sequence[tuple] = T5_SETTINGS, progress: Callable[[str], None] | None = None
+) -> SchemeReport:
     r"""Audit ``bucket_fn(relative_position, bidirectional, num_buckets, max_distance)`` (``relative_position`` an
-    int64 array of **key - query**) against T5's buckets for each of ``settings``."""
+    int64 array of **key - query**) against T5's buckets for each of ``settings``. ``progress`` (optional): called
+    with a short text as each stage begins."""
     if not callable(bucket_fn):
         raise ValueError(f"bucket_fn must be callable, got {type(bucket_fn).__name__}")
     findings: list[Finding] = []
     mismatches = []
     for bidirectional, nb, md in settings:
+        if progress is not None:
+            progress(f"buckets for bidirectional={bidirectional}, num_buckets={nb}, max_distance={md}")
         r = np.arange(-4 * md, 4 * md + 1, dtype=np.int64)
         r = np.concatenate([r, [-100000, 100000]])
         args = (r, bidirectional, nb, md)
