@@ -6,9 +6,19 @@ mapping, or ``@file.json``), ``--width D``, ``--rotary-dim R``, ``--call SPEC`` 
 :class:`numeric.audit.RopeCall`), ``--max-position N``, ``--tolerance T`` (the precision profile's). Multi-axis
 RoPE (the function is called as ``fn(vectors, positions)`` with positions ``(tokens, A)``): ``--mrope-section
 16,24,24`` (M-RoPE's sections t, h, w; ``--mrope-interleaved`` for Qwen3-VL's layout) or ``--axial`` (axial 2-D,
-Pixtral), merged into the scaling mapping. ``--json`` prints the report as JSON. Exit codes: 0 conforms, 1 does
-not, 2 usage errors (an unimportable module, a missing function, a function that raises on a plain call, a bad
-option value: one line, never a traceback).
+Pixtral), merged into the scaling mapping. ``--transformers CONFIG|MODEL_TYPE`` audits transformers' own RoPE.
+
+The audited code runs in a child process (:mod:`numeric.audit.isolate`), within ``--timeout`` seconds for the
+whole audit: a function that exits, raises ``SystemExit``, crashes or hangs is reported as a finding of its own
+(``process-exit``, ``process-raised``, ``process-crashed``, ``process-timeout``), never as a silent exit.
+Every option is checked in this process before the audited code runs.
+
+Output: ``--format text|json`` (``--json``); the JSON document is ``{"schema": "posproof.audit/1", "reports":
+[...]}``, one report per audited function or layer type (``derivations/schemas/audit.schema.json``);
+``--junit FILE`` writes one failing test case per finding and one passing case per report without findings.
+A progress line per stage on a terminal (none when stderr is piped, or with ``-q``). Exit codes: 0 conforms, 1
+does not (or the audited code stopped the audit), 2 usage errors (an unimportable module, a missing function, a
+function that raises on a plain call, a bad option value: one line, never a traceback).
 
 ``add_parser(subparsers)`` adds the subcommand to the ``posproof`` parser; ``run(args)`` runs it (usage errors
 raise ``derivations.args.UsageError``); ``main(argv)`` runs it on its own (``python -m
@@ -23,95 +33,258 @@ import importlib
 import importlib.util
 import json
 import math
+import re
 import sys
+import time
 import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from posproof.derivations import args as cli_args
 from posproof.derivations.args import UsageError, flags, float_arg, int_arg
-from posproof.numeric.tolerances import PROFILE_TOLERANCE as DEFAULT_TOLERANCE
-
-
-def _audit():
-    r"""numeric.audit, imported when a command needs it (it is not needed to build the parser)."""
-    from posproof.numeric import audit
-
-    return audit
-
+from posproof.numeric.tolerances import PROFILE_TOLERANCE
 
 SCHEMES = ("rope", "alibi", "t5")
+LAYOUTS = ("auto", "interleaved", "half", "rotate_half", "neox", "gptj")
+DTYPES = ("bfloat16", "float16")
+
+# The defaults of the options: the values numeric.audit.audit_rope takes by default (rope.DEFAULT_*, pinned equal by
+# a test: numeric.audit is not imported to build the parser, which every posproof command builds).
+#: The head width probed (--width).
+DEFAULT_WIDTH = 64
+#: The frequency base (--base).
+DEFAULT_BASE = 10000.0
+#: The pair layout (--layout).
+DEFAULT_LAYOUT = "auto"
+#: The largest position the function must handle (--max-position): 1M plus the profile's longest distance, 1000.
+DEFAULT_MAX_POSITION = 2**20 + 1000
+#: The precision profile's tolerance on the score error (--tolerance).
+DEFAULT_TOLERANCE = PROFILE_TOLERANCE
+#: The call (--call): the RoPE note's rope(vectors, positions, base).
+DEFAULT_CALL = "vectors,positions,base"
+#: Seconds the whole audit may take (--timeout): the audited code is stopped after that.
+DEFAULT_TIMEOUT = 600.0
+
+# Bounds of the options, checked before any work.
+#: The widest head probed (the probes hold 24 width x width matrices: 1024 is 200 MB of float64).
+MAX_WIDTH = 1024
+#: The largest --max-position (positions beyond 2**40 are past any context and past float32's integers).
+MAX_POSITION = 2**40
+#: The largest --base (bases in use: 1e4 .. 5e7).
+MAX_BASE = 1e12
+#: The largest --tolerance (a score error relative to |q||k| is at most 2).
+MAX_TOLERANCE = 1.0
+#: The longest --timeout: a day.
+MAX_TIMEOUT = 86400.0
+#: The longest --scaling text or file (a rope_scaling mapping is a few hundred bytes; LongRoPE's tables a few kB).
+MAX_SCALING_BYTES = 2**20
+#: The most sections of --mrope-section (one per position axis; M-RoPE has 3).
+MAX_SECTIONS = 8
+
 #: Library keywords and the options that set them: a library message names the option the user typed.
-_FLAGS = {"rotary_dim": "--rotary-dim", "max_position": "--max-position", "tolerance": "--tolerance"}
+_FLAGS = {
+    "rotary_dim": "--rotary-dim",
+    "max_position": "--max-position",
+    "tolerance": "--tolerance",
+    "layer_type": "--layer-type",
+    "scaling": "--scaling",
+}
 #: Options that only RoPE audits read.
 _ROPE_OPTIONS = ("layout", "base", "scaling", "width", "rotary_dim", "call", "max_position", "tolerance", "dtype",
                  *("mrope_section", "mrope_interleaved", "axial"))  # fmt: skip
-#: The multi-axis options (None when not given) and what a multi-axis audit does not read.
+#: The multi-axis options and what a multi-axis audit does not read.
 _MULTIAXIS_OPTIONS = ("mrope_section", "mrope_interleaved", "axial")
 _NOT_MULTIAXIS = ("call", "dtype")
+#: What --transformers reads of the RoPE options (the rest comes from the configuration).
+_TRANSFORMERS_OPTIONS = ("layout", "max_position", "tolerance", "dtype")
+
+
+class _Typed(argparse.Action):
+    r"""Store the value and remember that the option was typed (``args.typed``): an option with a default is
+    refused where it does not apply only when it was given."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+        namespace.typed = {*getattr(namespace, "typed", ()), self.dest}
+
+
+def _ascii(text: str, flag: str, accepted: str) -> str:
+    if not text.isascii():  # int() and float() read other scripts' digits: a typo, not a number meant
+        raise UsageError(f"{flag} must be {accepted}, got {text!r}")
+    return text
+
+
+def _even(flag: str):
+    def parse(text: str) -> int:
+        accepted = f"an even integer in [2, {MAX_WIDTH}]"
+        value = int_arg(_ascii(text, flag, accepted), flag, 2, MAX_WIDTH)
+        if value % 2:
+            raise UsageError(f"{flag} must be {accepted}, got {value}")
+        return value
+
+    return parse
+
+
+def _max_position(text: str) -> int:
+    return int_arg(_ascii(text, "--max-position", f"an integer in [4, {MAX_POSITION}]"), "--max-position", 4,
+                   MAX_POSITION)  # fmt: skip
+
+
+def _real(flag: str, accepted: str, ok):
+    def parse(text: str) -> float:
+        return float_arg(_ascii(text, flag, accepted), flag, accepted, ok)
+
+    return parse
+
+
+_base = _real("--base", f"a real number in (1, {MAX_BASE:g}]", lambda x: 1 < x <= MAX_BASE)
+_tolerance = _real("--tolerance", f"a real number in (0, {MAX_TOLERANCE:g}]", lambda x: 0 < x <= MAX_TOLERANCE)
+_timeout = _real("--timeout", f"a number of seconds in (0, {MAX_TIMEOUT:g}]", lambda x: 0 < x <= MAX_TIMEOUT)
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     r"""Add ``audit`` to the ``posproof`` subcommands (the subparsers' own parser class is used)."""
     s = subparsers.add_parser("audit", help="audit your RoPE, ALiBi or T5 implementation: findings and examples")
+    s.set_defaults(typed=frozenset())
     s.add_argument(
-        "target", metavar="MODULE:FUNCTION", nargs="?", help="the function to audit (module or path to a .py file)"
+        "target",
+        metavar="MODULE:FUNCTION",
+        nargs="?",
+        help="the function to audit: a dotted module importable from here, or a path to a .py file, then :FUNCTION",
     )
-    s.add_argument("--scheme", help="rope, alibi or t5 (rope with --transformers)")
+    s.add_argument(
+        "--scheme",
+        metavar="rope|alibi|t5",
+        help="what the function implements: rope, alibi or t5 (rope with --transformers)",
+    )
     s.add_argument(
         "--transformers",
         metavar="CONFIG|MODEL_TYPE",
         help="audit transformers' own rotary embedding and apply function for a config.json or a model_type "
         "against what the config declares (needs posproof[transformers]: torch and transformers)",
     )
-    s.add_argument("--layer-type", help="with --transformers: the layer type to audit (default: every one)")
-    s.add_argument("--layout", help="RoPE pair layout: auto (default), interleaved (2i, 2i+1) or half (i, i+d/2)")
-    s.add_argument("--base", help="RoPE base (default 10000)")
-    s.add_argument("--scaling", help="RoPE scaling as a JSON rope_scaling mapping, or @FILE.json")
-    s.add_argument("--width", help="head width probed (default 64)")
-    s.add_argument("--rotary-dim", help="channels that rotate (default: the width, or partial_rotary_factor)")
-    s.add_argument("--call", help="how to call the function, e.g. vectors,positions,base (default) or q,k,cos,sin@bhsd")
-    s.add_argument("--max-position", help="largest position the function must handle (default 1049576)")
-    s.add_argument("--dtype", help="also feed the function bfloat16 or float16 inputs and check nearby positions")
-    s.add_argument(
-        "--tolerance", help=f"precision profile tolerance on the score error (default {DEFAULT_TOLERANCE:g})"
+    s.add_argument("--layer-type", metavar="T", help="with --transformers: audit this layer type only (all otherwise)")
+    rope = s.add_argument_group("RoPE (--scheme rope)")
+    rope.add_argument(
+        "--layout",
+        action=_Typed,
+        metavar="auto|interleaved|half",
+        default=DEFAULT_LAYOUT,
+        help="pair layout: auto (either passes; the one found is reported), interleaved (2i, 2i+1) or half (i, i+d/2)",
     )
-    s.add_argument(
+    rope.add_argument("--base", action=_Typed, type=_base, default=DEFAULT_BASE, metavar="B", help="frequency base")
+    rope.add_argument(
+        "--scaling", action=_Typed, metavar="JSON|@FILE", help="a rope_scaling mapping as JSON, or @FILE holding one"
+    )
+    rope.add_argument(
+        "--width", action=_Typed, type=_even("--width"), default=DEFAULT_WIDTH, metavar="D", help="head width probed"
+    )
+    rope.add_argument(
+        "--rotary-dim",
+        action=_Typed,
+        type=_even("--rotary-dim"),
+        metavar="R",
+        help="channels that rotate (all of --width unless --scaling gives partial_rotary_factor)",
+    )
+    rope.add_argument(
+        "--call",
+        action=_Typed,
+        default=DEFAULT_CALL,
+        metavar="SPEC",
+        help="how to call the function: its arguments, then @axes (e.g. q,k,cos,sin@bhsd; see docs/audit.md)",
+    )
+    rope.add_argument(
+        "--max-position",
+        action=_Typed,
+        type=_max_position,
+        default=DEFAULT_MAX_POSITION,
+        metavar="N",
+        help="largest position the function must handle",
+    )
+    rope.add_argument(
+        "--dtype",
+        action=_Typed,
+        metavar="bfloat16|float16",
+        help="also feed the function bfloat16 or float16 inputs and check nearby positions",
+    )
+    rope.add_argument(
+        "--tolerance",
+        action=_Typed,
+        type=_tolerance,
+        default=DEFAULT_TOLERANCE,
+        metavar="T",
+        help="precision profile's tolerance on the score error",
+    )
+    multi = s.add_argument_group("multi-axis RoPE (--scheme rope): fn(vectors, positions (tokens, axes))")
+    multi.add_argument(
         "--mrope-section",
         metavar="T,H,W",
-        help="multi-axis RoPE: M-RoPE's sections (pairs per axis, e.g. 16,24,24 for width 128); the function is "
-        "called as fn(vectors, positions) with positions (tokens, axes)",
+        help="M-RoPE's sections: pairs per axis (e.g. 16,24,24 for width 128)",
     )
-    s.add_argument(
+    multi.add_argument(
         "--mrope-interleaved",
         action="store_true",
         default=None,
         help="with --mrope-section: the sections are interleaved (Qwen3-VL), not chunked (Qwen2-VL)",
     )
-    s.add_argument(
+    multi.add_argument(
         "--axial",
         action="store_true",
         default=None,
-        help="multi-axis RoPE: axial 2-D (Pixtral; positions (tokens, 2): row, column)",
+        help="axial 2-D RoPE (Pixtral; positions (tokens, 2): row, column)",
     )
-    s.add_argument("--json", action="store_true")
+    out = s.add_argument_group("running and output")
+    out.add_argument(
+        "--timeout",
+        type=_timeout,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help="stop the audited code after this long (the whole audit) and report it as a finding",
+    )
+    cli_args.add_format_option(out)
+    out.add_argument("--junit", metavar="FILE", help="also write the findings as JUnit XML to FILE (.xml)")
+    cli_args.add_quiet_option(out)
     s.set_defaults(func=run)
     return s
 
 
-def load_function(target: str):
-    r"""The callable named by ``MODULE:FUNCTION`` (``MODULE`` dotted, or a path to a ``.py`` file); a usage error
-    naming what is wrong otherwise."""
+# ---- the function to audit -------------------------------------------------------------------------------------------
+
+
+def _split_target(target: str) -> tuple[str, str]:
+    r"""``(module, attribute)`` of ``MODULE:FUNCTION``, checked without importing anything."""
     module_name, sep, attr = target.rpartition(":")
     if not sep or not module_name or not attr:
         raise UsageError(
             f"give the function as MODULE:FUNCTION (e.g. mypkg.rotary:rope or path/to/file.py:rope), got {target!r}"
         )
+    if "\0" in target:
+        raise UsageError(f"MODULE:FUNCTION must not hold a NUL character, got {target!r}")
+    if _is_path(module_name):
+        path = Path(module_name)
+        if path.is_dir():
+            raise UsageError(f"cannot import {module_name}: a directory, not a .py file")
+        if not path.is_file():
+            raise UsageError(f"cannot import {module_name}: no such file")
+    elif not all(part.isidentifier() for part in module_name.split(".")):
+        raise UsageError(f"cannot import {module_name}: not a dotted module name (nor a path to a .py file)")
+    if not all(part.isidentifier() for part in attr.split(".")):
+        raise UsageError(f"{target}: {attr!r} is not a Python name")
+    return module_name, attr
+
+
+def _is_path(module_name: str) -> bool:
+    return module_name.endswith(".py") or "/" in module_name or "\\" in module_name
+
+
+def load_function(target: str):
+    r"""The callable named by ``MODULE:FUNCTION`` (``MODULE`` dotted, or a path to a ``.py`` file); a usage error
+    naming what is wrong otherwise. This imports the user's module: the audit does it in its child process."""
+    module_name, attr = _split_target(target)
     try:
-        if module_name.endswith(".py") or "/" in module_name:
+        if _is_path(module_name):
             path = Path(module_name)
-            if not path.is_file():
-                raise UsageError(f"cannot import {module_name}: no such file")
             spec = importlib.util.spec_from_file_location(path.stem, path)
             if spec is None or spec.loader is None:
                 raise UsageError(f"cannot import {module_name}: not a Python file")
@@ -127,7 +300,7 @@ def load_function(target: str):
     except SyntaxError as e:
         raise UsageError(f"cannot import {module_name}: syntax error at {e.filename}:{e.lineno}: {e.msg}") from None
     except Exception as e:  # noqa: BLE001 - the user's module may raise anything at import
-        if type(e).__name__ == "UsageError":
+        if isinstance(e, UsageError):
             raise
         raise UsageError(f"importing {module_name} raised {type(e).__name__}: {_first_line(e)}") from None
     obj = module
@@ -150,63 +323,95 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0] if text else ""
 
 
+# ---- the options -----------------------------------------------------------------------------------------------------
+
+
 def _scaling(text: str | None) -> dict | None:
+    r"""``--scaling JSON|@FILE``: a JSON object (never evaluated), at most :data:`MAX_SCALING_BYTES`."""
     if text is None:
         return None
     source = "--scaling"
     if text.startswith("@"):
-        path = text[1:]
+        path = Path(text[1:])
+        source = f"--scaling {text}"
+        if not text[1:] or "\0" in text:
+            raise UsageError(f"--scaling @FILE needs a file name after @, got {text!r}")
+        if path.is_dir():
+            raise UsageError(f"{source}: a directory, not a JSON file")
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            size = path.stat().st_size
+            if size > MAX_SCALING_BYTES:
+                raise UsageError(f"{source}: {size} bytes, more than {MAX_SCALING_BYTES} (a rope_scaling mapping)")
+            raw = path.read_bytes()
         except OSError as e:
-            raise UsageError(f"--scaling: cannot read {path}: {e.strerror or e}") from None
-        source = f"--scaling {path}"
+            raise UsageError(f"{source}: cannot read {path}: {e.strerror or e}") from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise UsageError(f"{source}: not UTF-8 text (byte {e.start})") from None
+    elif len(text.encode("utf-8", "surrogatepass")) > MAX_SCALING_BYTES:
+        raise UsageError(f"--scaling is {len(text)} characters, more than {MAX_SCALING_BYTES} (a rope_scaling mapping)")
     try:
         value = json.loads(text)
     except json.JSONDecodeError as e:
-        raise UsageError(f"{source} is not valid JSON: {e.msg} at column {e.colno}") from None
+        raise UsageError(f"{source} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise UsageError(f"{source} is nested too deeply (a rope_scaling mapping is flat)") from None
+    except ValueError as e:  # an integer of more digits than Python reads (sys.get_int_max_str_digits)
+        raise UsageError(f"{source} holds a number too large to read: {_first_line(e)}") from None
     if not isinstance(value, dict):
         raise UsageError(f"{source} must be a JSON object (a rope_scaling mapping), got {type(value).__name__}")
     return value
 
 
+def _library_error(e: ValueError) -> UsageError:
+    r"""A library ``ValueError`` about the RoPE options as a usage error naming the option typed: its keywords
+    become options; a message naming none is about the --scaling mapping."""
+    message = str(e).replace("pass max_position_embeddings=", "add max_position_embeddings to --scaling")
+    try:
+        with flags(**_FLAGS):
+            raise ValueError(message)
+    except UsageError as named:
+        text = str(named)
+    if not re.search(r"(?<![\w-])--[a-z]", text):
+        text = f"--scaling: {text}"
+    return UsageError(text)
+
+
 def _rope_kwargs(args) -> dict:
+    r"""The keyword arguments of ``audit_rope`` the options give, each checked (a usage error naming it)."""
+    typed = args.typed
     kw: dict = {}
-    layout = args.layout or "auto"
-    if layout not in ("auto", "interleaved", "half", "rotate_half", "neox", "gptj"):
-        raise UsageError(f"--layout must be auto, interleaved or half, got {layout!r}")
-    kw["layout"] = layout
-    if args.base is not None:
-        kw["base"] = float_arg(args.base, "--base", "a real number > 1", lambda x: x > 1)
+    if args.layout not in LAYOUTS:
+        raise UsageError(f"--layout must be auto, interleaved or half, got {args.layout!r}")
+    kw["layout"] = args.layout
+    kw["base"] = args.base
     kw["scaling"] = _scaling(args.scaling)
-    if args.width is not None:
-        kw["width"] = int_arg(args.width, "--width", 2)
-        if kw["width"] % 2:
-            raise UsageError(f"--width must be an even integer >= 2, got {kw['width']}")
+    kw["width"] = args.width
     if args.rotary_dim is not None:
-        kw["rotary_dim"] = int_arg(args.rotary_dim, "--rotary-dim", 2)
-    if args.call is not None:
+        kw["rotary_dim"] = args.rotary_dim
+    if "call" in typed:
         try:
-            kw["call"] = _audit().RopeCall.parse(args.call)
+            from posproof.numeric.audit import RopeCall
+
+            kw["call"] = RopeCall.parse(args.call)
         except ValueError as e:
             raise UsageError(f"--call: {e}") from None
-    if args.max_position is not None:
-        kw["max_position"] = int_arg(args.max_position, "--max-position", 4)
+    kw["max_position"] = args.max_position
     if args.dtype is not None:
-        if args.dtype not in ("bfloat16", "float16"):
+        if args.dtype not in DTYPES:
             raise UsageError(f"--dtype must be bfloat16 or float16, got {args.dtype!r}")
         kw["dtype"] = args.dtype
-    if args.tolerance is not None:
-        kw["tolerance"] = float_arg(args.tolerance, "--tolerance", "a real number > 0", lambda x: x > 0)
-    rotated = kw.get("rotary_dim", kw.get("width", 64))
-    if rotated > kw.get("width", 64):
-        raise UsageError(f"--rotary-dim must be at most --width = {kw.get('width', 64)}, got {rotated}")
+    kw["tolerance"] = args.tolerance
+    rotated = kw.get("rotary_dim", kw["width"])
+    if rotated > kw["width"]:
+        raise UsageError(f"--rotary-dim must be at most --width = {kw['width']}, got {rotated}")
     multiaxis = _multiaxis_scaling(args, rotated, "--rotary-dim" if "rotary_dim" in kw else "--width")
     if multiaxis:
         clash = sorted(set(kw["scaling"] or {}) & {"mrope_section", "mrope_interleaved", *multiaxis})
         if clash:
             raise UsageError(f"--scaling already gives {', '.join(clash)}: give multi-axis settings once")
-        given = [f"--{k.replace('_', '-')}" for k in _NOT_MULTIAXIS if getattr(args, k) is not None]
+        given = [f"--{k.replace('_', '-')}" for k in _NOT_MULTIAXIS if _given(args, k)]
         if given:
             raise UsageError(f"{', '.join(given)}: not read by a multi-axis audit (--mrope-section, --axial)")
         kw["scaling"] = {**(kw["scaling"] or {}), **multiaxis}
@@ -214,15 +419,13 @@ def _rope_kwargs(args) -> dict:
 
 
 def _mrope_section(text: str, width: int, flag: str = "--width") -> list[int]:
-    r"""``--mrope-section T,H,W``: integers >= 0 (parsed one by one, never evaluated) adding up to ``width / 2``
-    (``width`` the rotated channels: ``--rotary-dim`` if given, else ``--width``)."""
-    accepted = "comma-separated integers >= 0 (pairs per axis, e.g. 16,24,24)"
-    try:
-        sections = [int(part) for part in text.split(",")]
-    except ValueError:
-        raise UsageError(f"--mrope-section must be {accepted}, got {text!r}") from None
-    if any(v < 0 for v in sections):
-        raise UsageError(f"--mrope-section must be {accepted}, got {text!r}")
+    r"""``--mrope-section T,H,W``: 1 to :data:`MAX_SECTIONS` integers >= 0 (parsed one by one, never evaluated) adding
+    up to ``width / 2`` (``width`` the rotated channels: ``--rotary-dim`` if given, else ``--width``)."""
+    accepted = f"1 to {MAX_SECTIONS} comma-separated integers >= 0 (pairs per axis, e.g. 16,24,24)"
+    parts = text.split(",")
+    if len(parts) > MAX_SECTIONS or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        raise UsageError(f"--mrope-section must be {accepted}, got {text[:80]!r}")
+    sections = [int(p) for p in parts]
     if sum(sections) != width // 2:
         raise UsageError(
             f"--mrope-section must add up to {flag}/2 = {width // 2} (one axis per rotated pair), got {text!r} "
@@ -255,60 +458,251 @@ def _jsonable(value):
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     if isinstance(value, np.generic):
-        return value.item()
+        return _jsonable(value.item())
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     return value
 
 
-def _run_transformers(args) -> int:
+# ---- the work, in the child process ----------------------------------------------------------------------------------
+
+
+def _quietly(call):
+    r"""``call()`` with the audited code's own warnings (overflowing float16, log(0), ...) silenced."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return call()
+
+
+def _audit_function(send, target: str, scheme: str, kw: dict) -> None:
+    r"""In the child: import the function, audit it, send the report (or the usage error) to the parent."""
+    from posproof.numeric import audit
+    from posproof.numeric.audit.isolate import exception_text
+
+    module_name = target.rpartition(":")[0]
+    send(("stage", f"importing {module_name}"))
+    try:
+        fn = load_function(target)
+    except UsageError as e:
+        send(("usage", str(e)))
+        return
+    except BaseException as e:  # noqa: BLE001 - SystemExit, KeyboardInterrupt at the user's import: a usage error
+        send(("usage", f"importing {module_name} raised {exception_text(e)}"))
+        return
+    send(("imported",))
+    start = time.perf_counter()
+
+    def progress(text: str) -> None:
+        send(("stage", text))
+
+    try:
+        if scheme == "rope":
+            report: Any = _quietly(lambda: audit.audit_rope(fn, name=target, progress=progress, **kw))
+        else:
+            run_scheme = audit.audit_alibi if scheme == "alibi" else audit.audit_t5
+            report = _quietly(lambda: run_scheme(fn, progress=progress))
+            report = dataclasses.replace(report, function=target)
+    except audit.AuditCallError as e:
+        send(("usage", str(e)))
+        return
+    except ValueError as e:  # a configuration the library refuses (checked before, so not expected here)
+        send(("usage", str(_library_error(e))))
+        return
+    send(("report", report, time.perf_counter() - start))
+
+
+def _audit_transformers(send, config: dict, kinds: list, kw: dict) -> None:
+    r"""In the child: audit transformers' RoPE for each layer type, sending each report as it is done."""
+    from posproof.numeric import audit
+    from posproof.numeric.audit import hf
+
+    send(("imported",))
+    for kind in kinds:
+        label = f"{config.get('model_type') or 'config'}" + (f" [{kind}]" if kind else "")
+        send(("target", label))
+        send(("stage", "building transformers' rotary embedding"))
+        target = hf.TransformersRope(config, kind)
+        start = time.perf_counter()
+        try:
+            report = _quietly(
+                lambda target=target: audit.audit_rope(
+                    target,
+                    name=target.describe,
+                    progress=lambda text: send(("stage", text)),
+                    **target.expected,
+                    **kw,
+                )
+            )
+        except (audit.AuditCallError, ValueError) as e:
+            send(("usage", str(e)))
+            return
+        send(("report", report, time.perf_counter() - start))
+
+
+def _isolated(work, work_args: tuple, names: list[str], scheme: str, args) -> list[tuple[Any, float]]:
+    r"""Run ``work`` in a child process within ``--timeout``, with a progress line on a terminal: the reports and
+    their seconds; what the audited code did to the process, when it stopped the audit, as a report of its own."""
+    from posproof.derivations.progress import Progress
+    from posproof.numeric.audit import isolate
+
+    reports: list[tuple[Any, float]] = []
+    state: dict[str, Any] = {"current": names[0], "stage": None, "imported": False, "usage": None, "start": 0.0}
+    with Progress(len(names), "auditing", quiet=args.quiet) as bar:
+
+        def on_message(message) -> None:
+            kind = message[0]
+            if kind == "stage":
+                state["stage"] = message[1]
+                bar.note(f"{state['current']}: {message[1]}")
+            elif kind == "target":  # the next of several: its short label
+                state["current"], state["stage"] = message[1], None
+                bar.note(message[1])
+            elif kind == "imported":
+                state["imported"] = True
+            elif kind == "report":
+                reports.append((message[1], message[2]))
+                state["stage"] = None
+                bar.advance(note=state["current"])
+            elif kind == "usage":
+                state["usage"] = message[1]
+
+        start = time.perf_counter()
+        ended = isolate.run_isolated(work, work_args, timeout=args.timeout, on_message=on_message)
+    if state["usage"] is not None:
+        raise UsageError(state["usage"])
+    if ended is not None:
+        if not state["imported"]:  # the user's module stopped the process at its import: it cannot be imported
+            module_name = names[0].rpartition(":")[0]
+            raise UsageError(f"importing {module_name} {ended.describe()}")
+        seconds = time.perf_counter() - start - sum(s for _, s in reports)
+        current = names[min(len(reports), len(names) - 1)]
+        report_scheme = "rope" if scheme == "transformers" else scheme
+        reports.append((isolate.process_report(report_scheme, current, ended, state["stage"]), seconds))
+    return reports
+
+
+# ---- output ----------------------------------------------------------------------------------------------------------
+
+
+def junit_cases(reports: list[tuple[Any, float]]) -> list:
+    r"""One failing JUnit case per finding, one passing case per report without findings (the reports have no list
+    of the checks they passed: a RoPE audit stops at a root cause and skips what depends on it)."""
+    from posproof.derivations.machine import Case
+    from posproof.numeric.audit.report import format_report
+
+    cases = []
+    for report, seconds in reports:
+        scheme = report.as_dict()["scheme"]
+        classname = f"posproof.audit.{scheme}"
+        if report.ok:
+            cases.append(Case(report.function, classname, seconds, detail=format_report(report)))
+            continue
+        share = seconds / len(report.findings)
+        for f in report.findings:
+            who = f" [{f.output}]" if f.output else ""
+            example = "; ".join(f"{k} {v}" for k, v in f.example.items())
+            detail = f"{f.message}\n{example}" if example else f.message
+            cases.append(Case(f"{report.function}: {f.id}{who}", classname, share, failure=f.message, detail=detail))
+    return cases
+
+
+def _print(reports: list[tuple[Any, float]], fmt: str, junit: Path | None) -> int:
+    from posproof.derivations import machine
+    from posproof.numeric.audit import format_report
+
+    if fmt == "json":
+        body = {"reports": [_jsonable(r.as_dict()) for r, _ in reports]}
+        print(json.dumps(machine.document("audit", body), indent=2))
+    else:
+        sys.stdout.write("".join(format_report(r) for r, _ in reports))
+    if junit is not None:
+        machine.write_junit(junit, "audit", junit_cases(reports))
+    return 0 if all(r.ok for r, _ in reports) else 1
+
+
+# ---- the command -----------------------------------------------------------------------------------------------------
+
+
+def _transformers_targets(args) -> tuple[dict, list, list[str]]:
+    r"""The configuration, the layer types and the names of the targets of ``--transformers``, checked here
+    (transformers' classes built once, so that a configuration they refuse is a usage error before the audit)."""
+    source = args.transformers
+    prefix = f"--transformers {source}"
+    from posproof.numeric.audit import hf as _audit_hf
+    from posproof.numeric.scaling import rope_scaling_from_config
+
+    try:
+        config = _audit_hf.load_config(source)
+        kinds = _audit_hf.layer_types(config)
+        if args.layer_type is not None:
+            if args.layer_type not in kinds:
+                import difflib
+
+                if kinds == [None]:
+                    raise UsageError(
+                        f"--layer-type: {source} gives every layer the same RoPE (no layer types): leave it out"
+                    )
+                names = [k for k in kinds if k is not None]
+                close = difflib.get_close_matches(args.layer_type, names, n=1) or [
+                    n for n in names if args.layer_type and n.startswith(args.layer_type)
+                ]
+                hint = f"; did you mean {close[0]}?" if close else ""
+                raise UsageError(
+                    f"--layer-type must be one of {', '.join(names)} for {source}, got {args.layer_type!r}{hint}"
+                )
+            kinds = [args.layer_type]
+        model_type = config.get("model_type")
+        if not isinstance(model_type, str) or not model_type:
+            raise UsageError(f"{prefix}: the config has no model_type: transformers' RoPE cannot be chosen")
+        known = importlib.util.find_spec("transformers") is not None
+        for kind in kinds:
+            try:
+                width = rope_scaling_from_config(config, layer_type=kind).width
+            except ValueError:
+                if known:  # a mistyped model_type has no default base: say so, not "install transformers"
+                    _audit_hf.check_model_type(model_type)
+                raise
+            if width > MAX_WIDTH:
+                raise UsageError(f"{prefix}: the head width {width} is more than {MAX_WIDTH}, the widest audited")
+        if known:
+            _audit_hf.check_model_type(model_type)  # the closest known ones ("did you mean")
+        names = [_audit_hf.TransformersRope(config, kind).describe for kind in kinds]
+    except _audit_hf.TransformersUnavailable as e:
+        raise UsageError(f"{prefix}: {e}") from None
+    except (ValueError, RecursionError) as e:
+        named = str(_library_error(ValueError(str(e)))).removeprefix("--scaling: ")
+        raise UsageError(f"{prefix}: {named}") from None
+    return config, kinds, names
+
+
+def _run_transformers(args, fmt: str, junit: Path | None) -> int:
     r"""``--transformers CONFIG|MODEL_TYPE``: one report per layer type; 0 when every one conforms."""
     if args.target is not None:
         raise UsageError("give either MODULE:FUNCTION or --transformers, not both")
     if args.scheme not in (None, "rope"):
         raise UsageError(f"--transformers audits RoPE: --scheme must be rope or absent, got {args.scheme!r}")
-    given = [
-        f"--{k.replace('_', '-')}"
-        for k in ("base", "scaling", "width", "rotary_dim", "call", *_MULTIAXIS_OPTIONS)
-        if getattr(args, k)
-    ]
+    given = [f"--{k.replace('_', '-')}" for k in _ROPE_OPTIONS if k not in _TRANSFORMERS_OPTIONS and _given(args, k)]
     if given:
         raise UsageError(f"{', '.join(given)}: --transformers takes them from the config")
-    from posproof.numeric.audit import hf as _audit_hf
+    kw = {k: v for k, v in _rope_kwargs(args).items() if k in _TRANSFORMERS_OPTIONS}
+    config, kinds, names = _transformers_targets(args)
+    reports = _isolated(_audit_transformers, (config, kinds, kw), names, "transformers", args)
+    return _print(reports, fmt, junit)
 
-    audit = _audit()
-    try:
-        config = _audit_hf.load_config(args.transformers)
-        kinds = _audit_hf.layer_types(config) if args.layer_type is None else [args.layer_type]
-        targets = [_audit_hf.TransformersRope(config, t) for t in kinds]
-    except _audit_hf.TransformersUnavailable as e:
-        raise UsageError(str(e)) from None
-    except ValueError as e:
-        raise UsageError(f"--transformers {args.transformers}: {e}") from None
-    kw = {k: v for k, v in _rope_kwargs(args).items() if k in ("layout", "max_position", "tolerance", "dtype")}
-    reports = []
-    for target in targets:
-        try:
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                reports.append(audit.audit_rope(target, name=target.describe, **target.expected, **kw))
-        except (audit.AuditCallError, ValueError) as e:
-            raise UsageError(str(e)) from None
-    if args.json:
-        print(
-            json.dumps(
-                _jsonable([r.as_dict() for r in reports] if len(reports) > 1 else reports[0].as_dict()), indent=2
-            )
-        )
-    else:
-        sys.stdout.write("".join(audit.format_report(r) for r in reports))
-    return 0 if all(r.ok for r in reports) else 1
+
+def _given(args, name: str) -> bool:
+    r"""Whether option ``name`` was typed (an option with a default) or given at all (one without)."""
+    return name in args.typed or (name not in ("layout", "base", "width", "call", "max_position", "tolerance")
+                                  and getattr(args, name) is not None)  # fmt: skip
 
 
 def run(args) -> int:
-    r"""Run ``posproof audit``: print the report (text or ``--json``); 0 conforms, 1 does not."""
+    r"""Run ``posproof audit``: print the reports (text or JSON; JUnit XML with ``--junit``); 0 conforms, 1 does not
+    (or the audited code stopped the audit), 2 usage errors."""
+    fmt = cli_args.output_format(args.format, cli_args.REPORT_FORMATS)
+    junit = None if args.junit is None else cli_args.output_file(args.junit, "--junit", suffixes=(".xml",))
     if args.transformers is not None:
-        return _run_transformers(args)
+        return _run_transformers(args, fmt, junit)
     if args.layer_type is not None:
         raise UsageError("--layer-type only applies with --transformers")
     if args.target is None:
@@ -318,35 +712,24 @@ def run(args) -> int:
     if args.scheme not in SCHEMES:
         raise UsageError(f"--scheme must be one of {', '.join(SCHEMES)}, got {args.scheme!r}")
     if args.scheme != "rope":
-        given = [f"--{k.replace('_', '-')}" for k in _ROPE_OPTIONS if getattr(args, k) is not None]
+        given = [f"--{k.replace('_', '-')}" for k in _ROPE_OPTIONS if _given(args, k)]
         if given:
             raise UsageError(f"{', '.join(given)} only apply to --scheme rope")
     kw = _rope_kwargs(args) if args.scheme == "rope" else {}
-    fn = load_function(args.target)
-    audit = _audit()
-    report: Any
-    try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")  # the audited code's own warnings (overflowing float16, log(0), ...)
-            if args.scheme == "rope":
-                report = audit.audit_rope(fn, name=args.target, **kw)
-            elif args.scheme == "alibi":
-                report = audit.audit_alibi(fn)
-            else:
-                report = audit.audit_t5(fn)
-        if args.scheme != "rope":
-            report = dataclasses.replace(report, function=args.target)
-    except audit.AuditCallError as e:
-        raise UsageError(str(e)) from None
-    except ValueError as e:  # a configuration the library refuses (bad scaling keys, rotary width, ...)
-        message = str(e).replace("pass max_position_embeddings=", "add max_position_embeddings to --scaling")
-        with flags(**_FLAGS):
-            raise ValueError(message) from None
-    if args.json:
-        print(json.dumps(_jsonable(report.as_dict()), indent=2))
-    else:
-        sys.stdout.write(audit.format_report(report))
-    return 0 if report.ok else 1
+    scheme = args.scheme
+    if kw:
+        from posproof.numeric.audit import check_rope_arguments
+        from posproof.numeric.audit.rope import _multiaxis_kind
+
+        try:
+            check_rope_arguments(**kw)
+        except ValueError as e:
+            raise _library_error(e) from None
+        if _multiaxis_kind(kw["scaling"]) is not None:
+            scheme = "multiaxis"
+    _split_target(args.target)
+    reports = _isolated(_audit_function, (args.target, args.scheme, kw), [args.target], scheme, args)
+    return _print(reports, fmt, junit)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -64,9 +64,9 @@ def test_mrope_conforms_and_a_planted_mistake_is_named(user_module, capsys):
     assert _run(["user_mrope:chunked", *rope, "--mrope-section", "2,3,3", "--mrope-interleaved"]) == 1
     assert "FAIL mrope-chunked-vs-interleaved" in capsys.readouterr().out
     assert _run(["user_mrope:h_before_t", *rope, "--mrope-section", "2,3,3", "--json"]) == 1
-    doc = json.loads(capsys.readouterr().out)
-    assert doc["scheme"] == "multiaxis" and doc["function"] == "user_mrope:h_before_t"
-    assert [f["id"] for f in doc["findings"]] == ["mrope-axes-order"]
+    (report,) = json.loads(capsys.readouterr().out)["reports"]
+    assert report["scheme"] == "multiaxis" and report["function"] == "user_mrope:h_before_t"
+    assert [f["id"] for f in report["findings"]] == ["mrope-axes-order"]
 
 
 def test_axial_conforms_and_plain_rope_frequencies_do_not(user_module, capsys):
@@ -97,10 +97,10 @@ def test_regression_partial_mrope_from_the_command_line(user_module, capsys):
     "argv, message",
     [
         (["--mrope-section", "2,3"], r"--mrope-section must add up to --width/2 = 8 .*got '2,3' \(sum 5\)"),
-        (["--mrope-section", "2;3;3"], "--mrope-section must be comma-separated integers >= 0"),
-        (["--mrope-section", "2,-1,7"], "--mrope-section must be comma-separated integers >= 0"),
-        (["--mrope-section", "2,3,3.0"], "--mrope-section must be comma-separated integers >= 0"),
-        (["--mrope-section", "__import__('os')"], "--mrope-section must be comma-separated integers >= 0"),
+        (["--mrope-section", "2;3;3"], "--mrope-section must be 1 to 8 comma-separated integers >= 0"),
+        (["--mrope-section", "2,-1,7"], "--mrope-section must be 1 to 8 comma-separated integers >= 0"),
+        (["--mrope-section", "2,3,3.0"], "--mrope-section must be 1 to 8 comma-separated integers >= 0"),
+        (["--mrope-section", "__import__('os')"], "--mrope-section must be 1 to 8 comma-separated integers >= 0"),
         (["--mrope-interleaved"], "--mrope-interleaved needs --mrope-section"),
         (["--axial", "--mrope-section", "2,3,3"], "--axial and --mrope-section/--mrope-interleaved exclude"),
         (["--axial", "--width", "6"], "--axial needs --width a multiple of 4"),

@@ -25,6 +25,13 @@ FILES: dict[str, str | bytes | None] = {
     "raises.py": "raise RuntimeError('at import')\n",
     "noclaims.py": "x = 1\n",
     "rope_ok.py": "import posproof\ndef rope(x, pos, base=10000.0):\n    return posproof.rope(x, pos, base=base)\n",
+    # audit (rows_audit.py): functions and configurations that fail before any audit
+    "exits_at_import.py": "import os\nos._exit(0)\n",
+    "sys_exit_at_import.py": "import sys\nsys.exit(3)\n",
+    "deep.json": "[" * 5000,
+    "typo.json": '{"model_type": "lamma", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000}',
+    "wide.json": '{"model_type": "llama", "hidden_size": 100000000, "num_attention_heads": 1, "rope_theta": 10000}',
+    "no_model_type.json": '{"hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000}',
     "a_dir.png": None,
     "full_dir": None,
     "full_dir/notes.txt": "not an export's",

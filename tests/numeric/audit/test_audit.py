@@ -272,7 +272,7 @@ def test_cli_exit_codes(user_module, capsys):
 
 def test_cli_json(user_module, capsys):
     assert _run(["user_rope.py:sign", "--scheme", "rope", "--width", "8", "--max-position", "4096", "--json"]) == 1
-    d = json.loads(capsys.readouterr().out)
+    (d,) = json.loads(capsys.readouterr().out)["reports"]
     assert d["findings"][0]["id"] == "rotation-sign" and d["expected"]["width"] == 8
 
 
@@ -288,7 +288,7 @@ def test_cli_json(user_module, capsys):
         (["user_rope:good", "--scheme", "rope", "--width", "9"], "--width must be an even integer"),
         (["user_rope:good", "--scheme", "rope", "--call", "q,positions"], "--call: call arguments"),
         (["user_rope:slopes", "--scheme", "alibi", "--base", "5"], "--base only apply to --scheme rope"),
-        (["user_rope:good", "--scheme", "rope", "--tolerance", "0"], "--tolerance must be a real number > 0"),
+        (["user_rope:good", "--scheme", "rope", "--tolerance", "0"], r"--tolerance must be a real number in \(0, 1\]"),
     ],
 )
 def test_cli_usage_errors_are_one_line(user_module, argv, message):

@@ -145,7 +145,7 @@ def test_regression_transformers_llama_partial_rotary_factor_is_a_real_deviation
     path.write_text(json.dumps(config))
     args = _parser().parse_args(["audit", "--transformers", str(path), "--max-position", "4096", "--json"])
     assert args.func(args) == 1  # Llama's rotary ignores partial_rotary_factor: it rotates the whole head
-    report = json.loads(capsys.readouterr().out)
+    (report,) = json.loads(capsys.readouterr().out)["reports"]
     assert report["findings"][0]["id"] == "partial-rotary-width" and report["function"].startswith("transformers ")
     config.pop("partial_rotary_factor")
     path.write_text(json.dumps(config))
