@@ -300,3 +300,15 @@ def test_a_layer_type_message_names_the_option(tmp_path):
     path.write_text(json.dumps({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4}))
     with pytest.raises(UsageError, match=r"^--layer-type: .* gives every layer the same RoPE"):
         cli_audit.run(build_parser().parse_args(["audit", "--transformers", str(path), "--layer-type", "full"]))
+
+
+@pytest.mark.slow  # a spawned child is a fresh interpreter importing posproof (seconds)
+def test_a_spawned_child_reports_the_same_as_a_forked_one(user, capsys, monkeypatch):
+    # macOS and Windows spawn the child: the work and the reports travel pickled, the function is imported by name
+    from posproof.numeric.audit import isolate
+
+    monkeypatch.setattr(isolate, "start_method", lambda: "spawn")
+    code, out, _ = _audit(["user_fns:system_exit", *FAST], capsys)
+    assert code == 1 and "FAIL process-raised: user_fns:system_exit raised SystemExit(3)" in out
+    code, out, _ = _audit(["user_fns:rope", *FAST, "--json"], capsys)
+    assert code == 0 and json.loads(out)["reports"][0]["ok"] is True

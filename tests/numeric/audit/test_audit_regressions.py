@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from posproof.derivations import machine
 from posproof.derivations.args import Parser, UsageError
 from posproof.derivations.commands import audit as cli_audit
 from posproof.numeric import audit
@@ -145,7 +146,9 @@ def test_regression_transformers_llama_partial_rotary_factor_is_a_real_deviation
     path.write_text(json.dumps(config))
     args = _parser().parse_args(["audit", "--transformers", str(path), "--max-position", "4096", "--json"])
     assert args.func(args) == 1  # Llama's rotary ignores partial_rotary_factor: it rotates the whole head
-    (report,) = json.loads(capsys.readouterr().out)["reports"]
+    doc = json.loads(capsys.readouterr().out)
+    machine.validate(doc, "audit")  # transformers' reports are RoPE reports of the one JSON shape
+    (report,) = doc["reports"]
     assert report["findings"][0]["id"] == "partial-rotary-width" and report["function"].startswith("transformers ")
     config.pop("partial_rotary_factor")
     path.write_text(json.dumps(config))
