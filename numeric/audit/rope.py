@@ -4,7 +4,7 @@ for users' test suites."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import mpmath
@@ -462,7 +462,7 @@ class _MultiaxisPlan:
     layout: str
     base: float
     width: int
-    sections: object
+    sections: Sequence[int] | None
     interleaved: bool
     inv_freq: np.ndarray | None
     factor: float
@@ -534,11 +534,15 @@ def _audit_rope_multiaxis(plan: _MultiaxisPlan, fn, name, progress=None):
         ) from None
     report = None
     for each in ("half", "interleaved") if plan.layout == "auto" else (plan.layout,):
+
+        def told(text: str, each: str = each) -> None:
+            if progress is not None:
+                progress(f"{each} layout: {text}")
+
         got = audit_multiaxis(
             fn, width, mrope_section=plan.sections, mrope_interleaved=plan.interleaved, axial=plan.kind == "axial",
             base=plan.base, inv_freq=plan.inv_freq, layout=each, attention_factor=plan.factor,
-            rotary_dim=None if plan.inv_freq is None else 2 * plan.inv_freq.size,
-            progress=None if progress is None else (lambda text, each=each: progress(f"{each} layout: {text}")),
+            rotary_dim=None if plan.inv_freq is None else 2 * plan.inv_freq.size, progress=told,
         )  # fmt: skip
         report = report or got
         if got.ok:
