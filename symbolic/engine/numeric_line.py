@@ -335,6 +335,45 @@ def _free_symbols(x, bases: Mapping, seen: dict) -> set:
     return out
 
 
+def _bottom_up(x, query: Callable, f: Callable, seen: dict):
+    r"""``x.replace(query, f)`` as SymPy walks it (the arguments first, then the node; a node whose arguments are
+    unchanged is kept), each distinct subexpression once (``seen``): an expression and its scale of terms share
+    most of their nodes, and a sum repeated in a side is renamed once (its names are bound in its own loop)."""
+    if x in seen:
+        return seen[x]
+    out = x
+    if x.args:
+        args = tuple(_bottom_up(a, query, f, seen) if isinstance(a, sp.Basic) else a for a in x.args)
+        if args != x.args:
+            out = x.func(*args)
+    if query(out):
+        v = f(out)
+        if v is not None and v != out:
+            out = v
+    seen[x] = out
+    return out
+
+
+def _replaced(x, rule: Mapping, seen: dict):
+    r"""``x.xreplace(rule)`` (a node in ``rule`` replaced, a node above a replacement rebuilt, the rest kept as it
+    is), each distinct subexpression once (``seen``)."""
+    return _xreplaced(x, rule, seen)[0]
+
+
+def _xreplaced(x, rule: Mapping, seen: dict) -> tuple:
+    if x in rule:
+        return rule[x], True
+    if x in seen:
+        return seen[x]
+    out = (x, False)
+    if x.args:
+        args = [_xreplaced(a, rule, seen) if isinstance(a, sp.Basic) else (a, False) for a in x.args]
+        if any(changed for _, changed in args):  # rebuilt only above a replacement, as SymPy's xreplace
+            out = (x.func(*[a for a, _ in args]), True)
+    seen[x] = out
+    return out
+
+
 def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     left, right = _entries(step.lhs, sizes), _entries(step.rhs, sizes)
     if len(left) != len(right):
@@ -396,10 +435,12 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
         if not isinstance(x, sp.Basic):
             return x
         if has_sums:
-            x = x.replace(lambda a: isinstance(a, (sp.Sum, sp.Product, Maximum)), fresh_sum)
-        return x.xreplace(mapping)
+            x = _bottom_up(x, lambda a: isinstance(a, (sp.Sum, sp.Product, Maximum)), fresh_sum, summed)
+        return _replaced(x, mapping, renamed)
 
     mapping = {**elements, **rep}
+    summed: dict = {}  # what rename has made of each distinct subexpression, shared by the entries and their scales
+    renamed: dict = {}
     with evaluate(False):
         exprs = [rename(x) for x in exprs]
         scales = [rename(x) for x in scales]
