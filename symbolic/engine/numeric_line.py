@@ -15,10 +15,13 @@ symbol narrows its domain, every fact is checked at every point, and a fact the 
 
 from __future__ import annotations
 
+import builtins
 import functools
 import itertools
+import linecache
 import math
 import random
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -394,6 +397,7 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     elements: dict = {}  # matrix entries, by their matrix's table
     kernels: set = set()
     has_sums = False
+    plain_code = True  # nothing lambdify must rewrite before printing (see _function)
     for x in everything:  # one pass over each expression collects everything the renaming needs
         symbols: set = set()
         for a in sp.preorder_traversal(x):
@@ -414,6 +418,8 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
                 has_sums = True
             elif isinstance(a, sp.core.function.AppliedUndef) and type(a).__name__ in _KERNELS:
                 kernels.add(type(a).__name__)
+            if isinstance(a, _LAMBDIFY_ONLY) or getattr(a, "_imp_", None) is not None:
+                plain_code = False
         free |= symbols
     if has_sums or labels:  # summation variables are bound, and a label is not a symbol: free symbols of the rest
         bases = {b: t for b, t in rep.items() if isinstance(b, sp.IndexedBase)}
@@ -450,18 +456,63 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     namespace["_prod"] = _prod
     namespace["_mpdiff"] = mpmath.diff
     namespace.update(tables)
-    f = sp.lambdify(
-        args, exprs + scales, modules=[namespace, "mpmath"], printer=_printer(), dummify=False, docstring_limit=0
-    )
+    f = _function(args, exprs + scales, namespace, plain_code)
     return _Compiled(f, plain, tables, len(keep), identical, table_names=table_names)
 
 
-def _printer():
+#: What lambdify rewrites before it prints an expression: a Subs (into assignments), ``re`` (of an
+#: UnevaluatedExpr); a function with an implementation (``_imp_``) is looked up by lambdify too.
+_LAMBDIFY_ONLY = (sp.Subs, sp.re, sp.UnevaluatedExpr)
+_GENERATED = itertools.count()
+
+
+@functools.cache
+def _mpmath_namespace() -> dict:
+    r"""The names a function lambdify writes for mpmath sees (mpmath's, SymPy's translations to them, ``builtins``,
+    ``range``): those of a function lambdify made, so that they are SymPy's own."""
+    return dict(sp.lambdify((), 0, modules="mpmath").__globals__)
+
+
+def _function(args: list, exprs: list, namespace: dict, plain_code: bool) -> Callable:
+    r"""``sp.lambdify(args, exprs, modules=[namespace, "mpmath"], printer=_printer(), dummify=False)``: the same
+    source, printed by the same printer, run in the same names. When ``plain_code`` (the expressions hold nothing
+    lambdify rewrites before printing: :data:`_LAMBDIFY_ONLY`, implemented functions; the arguments are plain
+    symbols with identifier names) it is written here, without lambdify's walks over every expression (for
+    implementations, Subs and ``re``), that find nothing; otherwise lambdify writes it."""
+    if not plain_code:
+        return sp.lambdify(
+            args, exprs, modules=[namespace, "mpmath"], printer=_printer(), dummify=False, docstring_limit=0
+        )
+    printer = _printer(plain=True)
+    body = "[" + ", ".join(printer.doprint(e) for e in exprs) + "]"
+    if "\n" in body:  # comment lines (what the printer does not support) inside the list
+        body = f"({body})"
+    source = f"def _lambdifygenerated({', '.join(str(a) for a in args)}):\n    return {body}\n"
+    names = {**_mpmath_namespace(), **namespace}
+    for module, keys in printer.module_imports.items():
+        for key in keys:
+            if key not in names:
+                exec(f"from {module} import {key}", {}, names)  # noqa: S102 - a name the printer printed
+    names.update({"builtins": builtins, "range": range})
+    filename = f"<posproof-numeric-{next(_GENERATED)}>"
+    local: dict = {}
+    exec(compile(source, filename, "exec"), names, local)  # noqa: S102 - code printed from the step's expressions
+    f = local["_lambdifygenerated"]
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)  # its source in tracebacks
+    weakref.finalize(f, linecache.cache.pop, filename, None)
+    return f
+
+
+def _printer(*, plain: bool = False):
     r"""lambdify's mpmath printer, printing sums and products in the order written (no sorting of terms: faster,
-    and the side is evaluated as it is written)."""
+    and the side is evaluated as it is written). ``plain``: the expressions hold no ``re`` (what the printer's
+    handling of UnevaluatedExpr rewrites), so that walk is skipped."""
     from sympy.printing.pycode import MpmathPrinter
 
     class Printer(MpmathPrinter):
+        def _handle_UnevaluatedExpr(self, expr):  # re(UnevaluatedExpr(x)) -> x: nothing to do without re
+            return expr if plain else super()._handle_UnevaluatedExpr(expr)
+
         def _print_Sum(self, expr):  # outermost loop first; ranges through _range (forward, counted)
             loops = " ".join(
                 f"for {self._print(v)} in _range({self._print(lo)}, {self._print(hi)})"
