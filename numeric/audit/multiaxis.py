@@ -15,14 +15,16 @@ The pairs, the sections and the frequencies (``base**(-2i/rotary_dim)``) are tho
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import permutations
 from typing import Any
 
 import numpy as np
 from posproof.numeric import _validate, formatting
-from posproof.numeric.audit.report import Finding, SchemeReport, function_name
+from posproof.numeric.audit.report import AuditCallError, Finding, SchemeReport, function_name
 from posproof.numeric.multiaxis import axial_axes, axial_inv_freq, mrope_axes, rope_multiaxis, rotary_width
+from posproof.numeric.scaling.rules import rope_inv_freq
 from posproof.numeric.sinusoid import inverse_frequencies
 from posproof.numeric.tolerances import AUDIT_MULTIAXIS_AXIS_ON as AXIS_ON
 from posproof.numeric.tolerances import AUDIT_MULTIAXIS_FREQ_RTOL as FREQ_RTOL
@@ -267,3 +269,118 @@ def audit_multiaxis(
                   else formatting.number(float(np.max(np.abs(got[row] - want[row]))))}  # fmt: skip
             findings.append(Finding("mrope-text-not-1d", MULTIAXIS_FINDINGS["mrope-text-not-1d"], ex))
     return SchemeReport("multiaxis", tuple(findings), what, function_name(fn))
+
+
+# ---- audit_rope of a multi-axis scaling (numeric/audit/rope.py dispatches here) --------------------------------------
+
+#: Keys of a ``scaling`` mapping that declare M-RoPE (transformers' ``rope_parameters``); ``rope_type: "axial"``
+#: declares axial 2-D RoPE.
+MULTIAXIS_KEYS = ("mrope_section", "mrope_interleaved")
+
+
+def multiaxis_kind(scaling) -> str | None:
+    r"""``"mrope"``, ``"axial"`` or ``None`` (one position per token) for a ``scaling`` mapping."""
+    if not isinstance(scaling, Mapping):
+        return None
+    rule = scaling.get("rope_type", scaling.get("type"))
+    if rule == "axial":
+        return "axial"
+    return "mrope" if rule == "mrope" or any(k in scaling for k in MULTIAXIS_KEYS) else None
+
+
+@dataclass(frozen=True)
+class MultiaxisPlan:
+    r"""A multi-axis audit, its arguments checked: what :func:`audit_multiaxis` is given."""
+
+    kind: str
+    layout: str
+    base: float
+    width: int
+    sections: Sequence[int] | None
+    interleaved: bool
+    inv_freq: np.ndarray | None
+    factor: float
+    probe_axes: int
+
+
+def multiaxis_plan(kind: str, layout: str, base: float, scaling: Mapping, width: int, seq_len, rotary_dim=None):
+    r"""Check the arguments of a multi-axis audit (``ValueError`` naming the argument, as :func:`audit_rope`
+    raises it) and say what :func:`audit_multiaxis` is given: the frequencies (and attention factor) of the rest of
+    the mapping, over the rotary width its ``partial_rotary_factor`` (or ``rotary_dim``) gives."""
+    width = _validate.positive_int(width, "width")
+    base = _validate.base(base)
+    rest = {k: v for k, v in scaling.items() if k not in (*MULTIAXIS_KEYS, "rope_type", "type")}
+    rd = None
+    if rotary_dim is not None:
+        if kind == "axial":
+            raise ValueError("rotary_dim: axial 2-D RoPE rotates every pair (leave it out)")
+        if "partial_rotary_factor" in rest:
+            raise ValueError("give either rotary_dim or partial_rotary_factor in scaling")
+        rd = _validate.even_width(rotary_dim, "rotary_dim")
+        if rd > width:
+            raise ValueError(f"rotary_dim must be an even integer in [2, {width}], got {rotary_dim!r}")
+    sections, interleaved = scaling.get("mrope_section"), scaling.get("mrope_interleaved", False)
+    if not isinstance(interleaved, (bool, np.bool_)):
+        raise ValueError(f"mrope_interleaved must be true or false, got {interleaved!r}")
+    if kind == "axial":
+        if sections is not None or interleaved or rest:
+            extra = sorted(set(scaling) - {"rope_type", "type"})
+            raise ValueError(f"scaling: rope_type 'axial' (2-D RoPE) reads no other key, got {extra}")
+        inv_freq, factor = None, 1.0
+    else:
+        if sections is None:
+            raise ValueError("scaling: mrope_section is required for M-RoPE (e.g. [16, 24, 24] for width 128)")
+        listed = isinstance(sections, (list, tuple, np.ndarray)) and np.ndim(sections) == 1
+        if not listed or not all(_validate._is_int(v) and v >= 0 for v in sections):
+            raise ValueError(f"mrope_section must be a list of integers >= 0 (pairs per axis), got {sections!r}")
+        if not 1 <= len(sections) <= MAX_AXES:
+            raise ValueError(f"mrope_section must give 1 to {MAX_AXES} axes, got {len(sections)}")
+        rule = scaling.get("rope_type", scaling.get("type", "default"))
+        rule_map = {**rest, "rope_type": "default" if rule == "mrope" else rule}
+        # (r/2,): r = rotary_dim, else int(width * partial_rotary_factor) as transformers truncates it
+        inv_freq, factor = rope_inv_freq(width if rd is None else rd, base=base, scaling=rule_map, seq_len=seq_len)
+        r = 2 * inv_freq.size
+        _expected(r, r == width, sections, bool(interleaved), False, base, inv_freq)  # the sections add up
+    probe_axes = 2 if kind == "axial" or sections is None else len(sections)
+    return MultiaxisPlan(kind, layout, base, width, sections, bool(interleaved), inv_freq, factor, probe_axes)
+
+
+#: The most axes a position vector of multi-axis RoPE may have (M-RoPE has 3: t, h, w).
+MAX_AXES = 8
+
+
+def audit_rope_multiaxis(plan: MultiaxisPlan, fn, name, progress=None):
+    r""":func:`posproof.numeric.audit.rope.audit_rope` for a multi-axis ``scaling``: :func:`audit_multiaxis` of
+    ``fn(vectors (N, d), positions (N, A))`` as ``plan`` says; ``layout="auto"`` accepts either pair layout
+    (``"half"``, transformers', is reported when neither conforms)."""
+    width, probe_axes = plan.width, plan.probe_axes
+    x0, p0 = np.ones((3, width)), np.zeros((3, probe_axes), dtype=np.int64)
+    if progress is not None:
+        progress("shape")
+    try:
+        fn(x0, p0)
+    except Exception as e:  # noqa: BLE001 - the user's function may raise anything
+        first = (str(e).splitlines() or [""])[0]
+        raise AuditCallError(
+            f"{name or function_name(fn)}(vectors (3, {width}), positions (3, {probe_axes})) raised "
+            f"{type(e).__name__}: "
+            f"{first} (a multi-axis audit calls fn(vectors, positions) with one position vector per token)"
+        ) from None
+    report = None
+    for each in ("half", "interleaved") if plan.layout == "auto" else (plan.layout,):
+
+        def told(text: str, each: str = each) -> None:
+            if progress is not None:
+                progress(f"{each} layout: {text}")
+
+        got = audit_multiaxis(
+            fn, width, mrope_section=plan.sections, mrope_interleaved=plan.interleaved, axial=plan.kind == "axial",
+            base=plan.base, inv_freq=plan.inv_freq, layout=each, attention_factor=plan.factor,
+            rotary_dim=None if plan.inv_freq is None else 2 * plan.inv_freq.size, progress=told,
+        )  # fmt: skip
+        report = report or got
+        if got.ok:
+            report = got
+            break
+    assert report is not None
+    return report if name is None else replace(report, function=name)

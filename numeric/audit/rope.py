@@ -4,7 +4,7 @@ for users' test suites."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 import mpmath
@@ -13,8 +13,7 @@ from posproof.numeric import _validate
 from posproof.numeric import precision_profile as pp
 from posproof.numeric.audit.call import RopeCall, ShapeError
 from posproof.numeric.audit.model import RopeModel, rope_exact_float
-from posproof.numeric.audit.multiaxis import _expected as _expected_axes
-from posproof.numeric.audit.multiaxis import audit_multiaxis
+from posproof.numeric.audit.multiaxis import MultiaxisPlan, audit_rope_multiaxis, multiaxis_kind, multiaxis_plan
 from posproof.numeric.audit.probe import (
     Angles,
     Structure,
@@ -37,7 +36,6 @@ from posproof.numeric.audit.report import (
 )
 from posproof.numeric.audit.rope_checks import RopeChecks
 from posproof.numeric.audit.rules import Candidate, first_match, fit_base, rule_candidates
-from posproof.numeric.scaling.rules import rope_inv_freq
 from posproof.numeric.sinusoid import inverse_frequencies
 from posproof.numeric.tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 from posproof.numeric.tolerances import AUDIT_FREQ_RTOL as FREQ_RTOL
@@ -437,121 +435,6 @@ class _RopeAudit(RopeChecks):
         )
 
 
-# ---- multi-axis RoPE: dispatched to numeric/audit/multiaxis.py -------------------------------------------------
-
-#: Keys of a ``scaling`` mapping that declare M-RoPE (transformers' ``rope_parameters``); ``rope_type: "axial"``
-#: declares axial 2-D RoPE.
-MULTIAXIS_KEYS = ("mrope_section", "mrope_interleaved")
-
-
-def _multiaxis_kind(scaling) -> str | None:
-    r"""``"mrope"``, ``"axial"`` or ``None`` (one position per token) for a ``scaling`` mapping."""
-    if not isinstance(scaling, Mapping):
-        return None
-    rule = scaling.get("rope_type", scaling.get("type"))
-    if rule == "axial":
-        return "axial"
-    return "mrope" if rule == "mrope" or any(k in scaling for k in MULTIAXIS_KEYS) else None
-
-
-@dataclass(frozen=True)
-class _MultiaxisPlan:
-    r"""A multi-axis audit, its arguments checked: what :func:`audit_multiaxis` is given."""
-
-    kind: str
-    layout: str
-    base: float
-    width: int
-    sections: Sequence[int] | None
-    interleaved: bool
-    inv_freq: np.ndarray | None
-    factor: float
-    probe_axes: int
-
-
-def _multiaxis_plan(kind: str, layout: str, base: float, scaling: Mapping, width: int, seq_len, rotary_dim=None):
-    r"""Check the arguments of a multi-axis audit (``ValueError`` naming the argument, as :func:`audit_rope`
-    raises it) and say what :func:`audit_multiaxis` is given: the frequencies (and attention factor) of the rest of
-    the mapping, over the rotary width its ``partial_rotary_factor`` (or ``rotary_dim``) gives."""
-    width = _validate.positive_int(width, "width")
-    base = _validate.base(base)
-    rest = {k: v for k, v in scaling.items() if k not in (*MULTIAXIS_KEYS, "rope_type", "type")}
-    rd = None
-    if rotary_dim is not None:
-        if kind == "axial":
-            raise ValueError("rotary_dim: axial 2-D RoPE rotates every pair (leave it out)")
-        if "partial_rotary_factor" in rest:
-            raise ValueError("give either rotary_dim or partial_rotary_factor in scaling")
-        rd = _validate.even_width(rotary_dim, "rotary_dim")
-        if rd > width:
-            raise ValueError(f"rotary_dim must be an even integer in [2, {width}], got {rotary_dim!r}")
-    sections, interleaved = scaling.get("mrope_section"), scaling.get("mrope_interleaved", False)
-    if not isinstance(interleaved, (bool, np.bool_)):
-        raise ValueError(f"mrope_interleaved must be true or false, got {interleaved!r}")
-    if kind == "axial":
-        if sections is not None or interleaved or rest:
-            extra = sorted(set(scaling) - {"rope_type", "type"})
-            raise ValueError(f"scaling: rope_type 'axial' (2-D RoPE) reads no other key, got {extra}")
-        inv_freq, factor = None, 1.0
-    else:
-        if sections is None:
-            raise ValueError("scaling: mrope_section is required for M-RoPE (e.g. [16, 24, 24] for width 128)")
-        listed = isinstance(sections, (list, tuple, np.ndarray)) and np.ndim(sections) == 1
-        if not listed or not all(_validate._is_int(v) and v >= 0 for v in sections):
-            raise ValueError(f"mrope_section must be a list of integers >= 0 (pairs per axis), got {sections!r}")
-        if not 1 <= len(sections) <= MAX_AXES:
-            raise ValueError(f"mrope_section must give 1 to {MAX_AXES} axes, got {len(sections)}")
-        rule = scaling.get("rope_type", scaling.get("type", "default"))
-        rule_map = {**rest, "rope_type": "default" if rule == "mrope" else rule}
-        # (r/2,): r = rotary_dim, else int(width * partial_rotary_factor) as transformers truncates it
-        inv_freq, factor = rope_inv_freq(width if rd is None else rd, base=base, scaling=rule_map, seq_len=seq_len)
-        r = 2 * inv_freq.size
-        _expected_axes(r, r == width, sections, bool(interleaved), False, base, inv_freq)  # the sections add up
-    probe_axes = 2 if kind == "axial" or sections is None else len(sections)
-    return _MultiaxisPlan(kind, layout, base, width, sections, bool(interleaved), inv_freq, factor, probe_axes)
-
-
-#: The most axes a position vector of multi-axis RoPE may have (M-RoPE has 3: t, h, w).
-MAX_AXES = 8
-
-
-def _audit_rope_multiaxis(plan: _MultiaxisPlan, fn, name, progress=None):
-    r""":func:`audit_rope` for a multi-axis ``scaling``: :func:`audit_multiaxis` of ``fn(vectors (N, d), positions
-    (N, A))`` as ``plan`` says; ``layout="auto"`` accepts either pair layout (``"half"``, transformers', is
-    reported when neither conforms)."""
-    width, probe_axes = plan.width, plan.probe_axes
-    x0, p0 = np.ones((3, width)), np.zeros((3, probe_axes), dtype=np.int64)
-    if progress is not None:
-        progress("shape")
-    try:
-        fn(x0, p0)
-    except Exception as e:  # noqa: BLE001 - the user's function may raise anything
-        first = (str(e).splitlines() or [""])[0]
-        raise AuditCallError(
-            f"{name or function_name(fn)}(vectors (3, {width}), positions (3, {probe_axes})) raised "
-            f"{type(e).__name__}: "
-            f"{first} (a multi-axis audit calls fn(vectors, positions) with one position vector per token)"
-        ) from None
-    report = None
-    for each in ("half", "interleaved") if plan.layout == "auto" else (plan.layout,):
-
-        def told(text: str, each: str = each) -> None:
-            if progress is not None:
-                progress(f"{each} layout: {text}")
-
-        got = audit_multiaxis(
-            fn, width, mrope_section=plan.sections, mrope_interleaved=plan.interleaved, axial=plan.kind == "axial",
-            base=plan.base, inv_freq=plan.inv_freq, layout=each, attention_factor=plan.factor,
-            rotary_dim=None if plan.inv_freq is None else 2 * plan.inv_freq.size, progress=told,
-        )  # fmt: skip
-        report = report or got
-        if got.ok:
-            report = got
-            break
-    assert report is not None
-    return report if name is None else replace(report, function=name)
-
-
 #: The defaults of :func:`audit_rope` (the command line's too): the head width probed, the base, the layout, and
 #: the largest position (1M plus the longest distance of the precision profile).
 DEFAULT_WIDTH = 64
@@ -565,11 +448,11 @@ def _never_called(*args):  # pragma: no cover - check_rope_arguments' function: 
 
 
 def _plan(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, seed, name, dtype):
-    r"""The arguments of :func:`audit_rope` checked: a :class:`_MultiaxisPlan`, or the :class:`_RopeAudit` to run."""
+    r"""The arguments of :func:`audit_rope` checked: a :class:`MultiaxisPlan`, or the :class:`_RopeAudit` to run."""
     if layout != "auto":
         layout = _validate.layout(layout)
     seq = None if seq_len is None else _validate.positive_int(seq_len, "seq_len")
-    kind = _multiaxis_kind(scaling)
+    kind = multiaxis_kind(scaling)
     if kind is not None:
         given = [k for k, v in (("call", call), ("dtype", dtype)) if v is not None]
         if given:
@@ -577,7 +460,7 @@ def _plan(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_pos
                 f"{', '.join(given)}: not read by a multi-axis audit (fn(vectors, positions (N, A))): leave them out"
             )
         assert scaling is not None
-        return _multiaxis_plan(kind, layout, base, scaling, width, seq, rotary_dim)
+        return multiaxis_plan(kind, layout, base, scaling, width, seq, rotary_dim)
     auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed)
     auditor.name = auditor.caller.name = name
     if dtype is not None:
@@ -672,8 +555,8 @@ def audit_rope(
         raise ValueError(f"fn must be callable, got {type(fn).__name__}")
     plan = _plan(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, seed, name,
                  dtype)  # fmt: skip
-    if isinstance(plan, _MultiaxisPlan):
-        return _audit_rope_multiaxis(plan, fn, name, progress)
+    if isinstance(plan, MultiaxisPlan):
+        return audit_rope_multiaxis(plan, fn, name, progress)
     auditor = plan
     auditor.progress = progress
     try:

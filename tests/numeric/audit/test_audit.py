@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from posproof.derivations import audited
 from posproof.derivations.args import Parser, UsageError
 from posproof.derivations.commands import audit as cli_audit
 from posproof.numeric import audit
@@ -145,7 +146,7 @@ def test_cross_wired_names_the_output():
 
 def test_report_as_dict_is_json():
     report = audit.audit_rope(note_rope, layout="half", width=8, max_position=4096)
-    d = json.loads(json.dumps(cli_audit._jsonable(report.as_dict())))
+    d = json.loads(json.dumps(audited.jsonable(report.as_dict())))
     assert d["ok"] is False and d["findings"][0]["id"] == "layout-half-vs-interleaved"
     assert d["matched"]["layout"] == "interleaved"
 
