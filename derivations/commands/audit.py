@@ -9,9 +9,10 @@ RoPE (the function is called as ``fn(vectors, positions)`` with positions ``(tok
 Pixtral), merged into the scaling mapping. ``--transformers CONFIG|MODEL_TYPE`` audits transformers' own RoPE.
 
 The audited code runs in a child process (:mod:`posproof.derivations.audited`, :mod:`numeric.audit.isolate`),
-within ``--timeout`` seconds for the whole audit: a function that exits, raises ``SystemExit``, crashes or hangs is reported as a finding of its own
-(``process-exit``, ``process-raised``, ``process-crashed``, ``process-timeout``), never as a silent exit.
-Every option is checked in this process before the audited code runs.
+within ``--timeout`` seconds for the whole audit: a function that exits, raises ``SystemExit``, crashes or hangs
+is reported as a finding of its own (``process-exit``, ``process-raised``, ``process-crashed``,
+``process-timeout``), never as a silent exit. Every option is checked in this process before the audited code
+runs.
 
 Output: ``--format text|json`` (``--json``); the JSON document is ``{"schema": "posproof.audit/1", "reports":
 [...]}``, one report per audited function or layer type (``derivations/schemas/audit.schema.json``);
