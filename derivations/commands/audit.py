@@ -104,16 +104,10 @@ class _Typed(argparse.Action):
         namespace.typed = {*getattr(namespace, "typed", ()), self.dest}
 
 
-def _ascii(text: str, flag: str, accepted: str) -> str:
-    if not text.isascii():  # int() and float() read other scripts' digits: a typo, not a number meant
-        raise UsageError(f"{flag} must be {accepted}, got {text!r}")
-    return text
-
-
 def _even(flag: str):
     def parse(text: str) -> int:
         accepted = f"an even integer in [2, {MAX_WIDTH}]"
-        value = int_arg(_ascii(text, flag, accepted), flag, 2, MAX_WIDTH)
+        value = int_arg(text, flag, 2, MAX_WIDTH)
         if value % 2:
             raise UsageError(f"{flag} must be {accepted}, got {value}")
         return value
@@ -122,13 +116,12 @@ def _even(flag: str):
 
 
 def _max_position(text: str) -> int:
-    return int_arg(_ascii(text, "--max-position", f"an integer in [4, {MAX_POSITION}]"), "--max-position", 4,
-                   MAX_POSITION)  # fmt: skip
+    return int_arg(text, "--max-position", 4, MAX_POSITION)
 
 
 def _real(flag: str, accepted: str, ok):
     def parse(text: str) -> float:
-        return float_arg(_ascii(text, flag, accepted), flag, accepted, ok)
+        return float_arg(text, flag, accepted, ok)
 
     return parse
 

@@ -57,7 +57,7 @@ ROWS: list[tuple[list[str], str]] = [
     (_rope("--width", "64.0"), "--width must be an integer in [2, 1024], got '64.0'"),
     (_rope("--width", "nan"), "--width must be an integer in [2, 1024], got 'nan'"),
     (_rope("--width", ""), "--width must be an integer in [2, 1024], got ''"),
-    (_rope("--width", "\uff16\uff14"), "--width must be an even integer in [2, 1024]"),
+    (_rope("--width", "\uff16\uff14"), "--width must be an integer in [2, 1024], got"),
     (_rope("--rotary-dim", "3"), "--rotary-dim must be an even integer in [2, 1024], got 3"),
     (_rope("--rotary-dim", "inf"), "--rotary-dim must be an integer in [2, 1024], got 'inf'"),
     (_rope("--width", "16", "--rotary-dim", "32"), "--rotary-dim must be at most --width = 16, got 32"),
