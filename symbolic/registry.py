@@ -136,14 +136,14 @@ def ids() -> list[str]:
     return [c.id for c in all()]
 
 
-def get(identity_id: str):
+def get(claim_id: str):
     r"""The claim with this id; ``ValueError`` naming close matches if there is none."""
     for c in all():
-        if c.id == identity_id:
+        if c.id == claim_id:
             return c
-    close = difflib.get_close_matches(identity_id, ids(), n=3, cutoff=0.5)
+    close = difflib.get_close_matches(claim_id, ids(), n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(close)}?" if close else "; run 'posproof list' for the ids"
-    raise ValueError(f"unknown identity id {identity_id!r}{hint}")
+    raise ValueError(f"unknown claim id {claim_id!r}{hint}")
 
 
 # ---- a user's own claims module ---------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ def test_derive_each_format(capsys, fmt):
     "argv, fragment",
     [
         (["check", "sinusoidal-nrom"], "did you mean sinusoidal-norm"),
-        (["derive", "no-such-thing"], "unknown identity id"),
+        (["derive", "no-such-thing"], "unknown claim id"),
         (["derive", "sinusoidal-norm", "--format", "pdf"], "--format must be one of"),
         (["check", "--dps", "5"], "--dps must be an integer in [20, 1000]"),
         (["check", "--dps", "many"], "--dps must be an integer"),

@@ -5,10 +5,10 @@ CATALOGUE = "posproof.symbolic.alibi"  # a catalogue module as --claims: its cla
 
 ROWS: list[tuple[list[str], str]] = [
     # ids
-    (["check", "nope"], "unknown identity id 'nope'"),
+    (["check", "nope"], "unknown claim id 'nope'"),
     (["check", "sinusoidal-nrom"], "did you mean sinusoidal-norm"),
-    (["check", "sinusoidal-norm", "nope-2"], "unknown identity id 'nope-2'"),
-    (["check", ""], "unknown identity id ''"),
+    (["check", "sinusoidal-norm", "nope-2"], "unknown claim id 'nope-2'"),
+    (["check", ""], "unknown claim id ''"),
     (["check", "nope", "--claims", CATALOGUE], "--claims: the module has no claim 'nope'"),
     # --dps: not an integer, out of range, not written in ASCII digits
     (["check", "--dps", "many"], "--dps must be an integer in [20, 1000], got 'many'"),
@@ -98,7 +98,7 @@ ROWS: list[tuple[list[str], str]] = [
     # the first mistake is named alone, and no note of --jobs comes before it
     (["check", "nope", "--dps", "5"], "--dps must be an integer in [20, 1000], got 5"),
     (["check", "--jobs", "4096", "--dps", "x"], "--dps must be an integer in [20, 1000], got 'x'"),
-    (["check", "--jobs", "4096", "nope"], "unknown identity id 'nope'"),
-    (["check", "--junit", "out.xml", "nope"], "unknown identity id 'nope'"),
+    (["check", "--jobs", "4096", "nope"], "unknown claim id 'nope'"),
+    (["check", "--junit", "out.xml", "nope"], "unknown claim id 'nope'"),
     (["check", "-x", "--junit", "out.xml", "-k", "zzz"], "no claim matches -k 'zzz'"),
 ]

@@ -39,10 +39,10 @@ ROWS: list[tuple[list[str], str]] = [
     (["list", "--claims", CATALOGUE], "unrecognized arguments: --claims"),
     # derive
     (["derive"], "the following arguments are required: ID"),
-    (["derive", "nope"], "unknown identity id 'nope'"),
+    (["derive", "nope"], "unknown claim id 'nope'"),
     (["derive", "sinusoidal-nrom"], "did you mean sinusoidal-norm"),
-    (["derive", ""], "unknown identity id ''"),
-    (["derive", "sinusoïdal-norm"], "unknown identity id 'sinusoïdal-norm'"),
+    (["derive", ""], "unknown claim id ''"),
+    (["derive", "sinusoïdal-norm"], "unknown claim id 'sinusoïdal-norm'"),
     (["derive", "sinusoidal-norm", "rope-complex-relative"], "unrecognized arguments: rope-complex-relative"),
     (["derive", "sinusoidal-norm", "--format", "pdf"], "--format must be one of latex, markdown, text, json, html"),
     (["derive", "sinusoidal-norm", "--format", ""], "--format must be one of latex, markdown, text, json, html"),
