@@ -45,15 +45,24 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+#: An integer as an option writes it: ASCII digits with an optional sign (``int()`` also reads ``' 5'``, ``'5_0'``
+#: and other scripts' digits such as ``'١٢٣'``: typos, not numbers meant).
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+#: The most characters of a rejected value a message repeats (a pasted 5000-digit number stays one short line).
+_SHOWN = 40
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "...")
+
+
 def int_arg(text: str, flag: str, lo: int, hi: int | None = None) -> int:
-    r"""An integer option in ``[lo, hi]``, or a one-line usage error naming the flag and the range."""
+    r"""An integer option in ``[lo, hi]``, written in ASCII digits, or a one-line usage error naming the flag and
+    the range."""
     accepted = f"an integer in [{lo}, {hi}]" if hi is not None else f"an integer >= {lo}"
-    if not text.isascii():  # int() also reads other scripts' digits ('١٢٣')
-        raise UsageError(f"{flag} must be {accepted}, got {text!r}")
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"{flag} must be {accepted}, got {text!r}") from None
+    if not _INTEGER.fullmatch(text) or len(text) > _SHOWN:
+        raise UsageError(f"{flag} must be {accepted}, got {_shown(text)}")
+    value = int(text)
     if value < lo or (hi is not None and value > hi):
         raise UsageError(f"{flag} must be {accepted}, got {value}")
     return value
@@ -62,12 +71,12 @@ def int_arg(text: str, flag: str, lo: int, hi: int | None = None) -> int:
 def float_arg(text: str, flag: str, accepted: str, ok: Callable[[float], bool]) -> float:
     r"""A real option (``float`` of the text: a plain decimal, never evaluated) with ``ok(value)``, or a one-line
     usage error naming the flag and ``accepted``."""
-    if not text.isascii():  # float() also reads other scripts' digits ('٣.٥')
-        raise UsageError(f"{flag} must be {accepted}, got {text!r}")
+    if not text.isascii() or len(text) > _SHOWN:  # float() also reads other scripts' digits ('٣.٥')
+        raise UsageError(f"{flag} must be {accepted}, got {_shown(text)}")
     try:
         value = float(text)
     except ValueError:
-        raise UsageError(f"{flag} must be {accepted}, got {text!r}") from None
+        raise UsageError(f"{flag} must be {accepted}, got {_shown(text)}") from None
     if not math.isfinite(value) or not ok(value):
         raise UsageError(f"{flag} must be {accepted}, got {text}")
     return value

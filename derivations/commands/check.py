@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import json
-import re
 import signal
 import sys
 import time
@@ -317,19 +316,6 @@ def add_parser(subparsers):
     return s
 
 
-#: An integer option as typed: a sign and ASCII digits, no more than 18 (``int`` would take ``" 50"`` and
-#: ``"5_0"`` too, and the message of a 5000-digit number would be 5000 digits long).
-_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
-
-
-def _integer(text: str, flag: str, lo: int, hi: int) -> int:
-    r"""``text`` as an integer in ``[lo, hi]``, written in ASCII digits; a one-line usage error otherwise."""
-    if not _INTEGER.fullmatch(text):
-        shown = text if len(text) <= 40 else text[:40] + "..."
-        raise UsageError(f"{flag} must be an integer in [{lo}, {hi}], got {shown!r}")
-    return cli_args.int_arg(text, flag, lo, hi)
-
-
 def _topics(given: list[str] | None, known: tuple) -> list[str]:
     r"""The topics ``--topic`` names, each one of ``known``; a usage error with the closest otherwise."""
     import difflib
@@ -380,9 +366,9 @@ def run(args) -> int:
     from posproof.symbolic.registry import TOPICS
 
     fmt = cli_args.output_format(args.format, cli_args.REPORT_FORMATS)
-    dps = _integer(args.dps, "--dps", settings.MIN_DPS, settings.MAX_DPS)
+    dps = cli_args.int_arg(args.dps, "--dps", settings.MIN_DPS, settings.MAX_DPS)
     if args.jobs != "auto":
-        _integer(args.jobs, "--jobs", 1, cli_args.MAX_JOBS)
+        cli_args.int_arg(args.jobs, "--jobs", 1, cli_args.MAX_JOBS)
     junit = None if args.junit is None else cli_args.output_file(args.junit, "--junit", suffixes=(".xml",))
     patterns = _patterns(args.patterns)
     if args.claims is not None and not args.claims.strip():
@@ -391,6 +377,7 @@ def run(args) -> int:
         topics, claims = _topics(args.topic, TOPICS), None
     else:
         claims = user_claims(args.claims)
+        assert claims is not None  # --claims was given
         topics = _topics(args.topic, tuple(dict.fromkeys((*TOPICS, *(c.topic for c in claims)))))
     chosen = choose(args.ids, topics, patterns, claims)
     jobs = cli_args.jobs_arg(args.jobs)  # last: its note on stderr only for a command line that runs
