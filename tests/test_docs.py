@@ -477,39 +477,7 @@ def _rotate(vectors, cos, sin):
 #: Blocks of documents this harness's owner does not keep, known to fail until their owner fixes them:
 #: (document, the block's first line) -> what is wrong and the fix. They are expected failures (not strict: once
 #: fixed they pass, and the entry goes).
-PENDING: dict[tuple[str, str], str] = {
-    ("docs/audit.md", "$ posproof audit my_rope:rope_fixed --scheme rope --layout interleaved --width 128"): (
-        "docs/audit.md's my_rope.py block defines no rope_fixed (README.md's does): add it, then regenerate the "
-        "transcript (POSPROOF_UPDATE_DOCS=1)"
-    ),
-    ("docs/audit.md", "$ posproof audit myrope:cache_4k --scheme rope"): (
-        "both commands exit 2: add (exit 2) after each one's output; the first message is now the one of the audit's "
-        "current first call (regenerate it: POSPROOF_UPDATE_DOCS=1)"
-    ),
-    (
-        "docs/audit.md",
-        "posproof audit MODULE:FUNCTION --scheme rope|alibi|t5 [--layout auto|interleaved|half] [--base B]",
-    ): (
-        "a synopsis (placeholders, [optional] parts): mark it <!-- synopsis -->, and name the extra on the "
-        "--transformers line (# needs pip install 'posproof[transformers]'), which synopses are checked for"
-    ),
-    ("docs/audit.md", "from posproof.numeric.audit import audit_rope"): (
-        "my_mrope, my_vision_rope and my_glm_rope are the reader's: mark it <!-- not run: needs your multi-axis "
-        "functions -->, or define them in a file block"
-    ),
-    (
-        "docs/audit.md",
-        "posproof audit my_vl.py:mrope --scheme rope --width 128 --base 1e6 --mrope-section 16,24,24 "
-        "[--mrope-interleaved]",
-    ): "my_vl.py is the reader's and [--mrope-interleaved] optional: mark it <!-- synopsis -->",
-    (
-        "docs/audit.md",
-        "from posproof.numeric.audit import audit_rope, audit_alibi, audit_t5, assert_rope_conforms, format_report",
-    ): (
-        "my_rope is not defined: import it from the my_rope.py block (from my_rope import rope as my_rope) and make "
-        "the comments true of it, or mark the block <!-- not run: needs your my_rope -->"
-    ),
-}
+PENDING: dict[tuple[str, str], str] = {}
 
 
 # ==============================================================================================================
