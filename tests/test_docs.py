@@ -1114,3 +1114,18 @@ def test_harness_checks_synopses_against_the_parser():
     assert any("x.md:3" in p and "--widht" in p for p in problems)
     assert any("x.md:5" in p and "frobnicate" in p for p in problems)
     assert len(problems) == 3, problems
+
+
+def test_harness_runs_a_documents_blocks_in_one_namespace_and_its_doctests(monkeypatch, tmp_path):
+    doc = "```python\n# helper.py\nVALUE = 41\n```\n\n```python\nfrom helper import VALUE\nx = VALUE + 1\n```\n\n"
+    doc += "```python\n>>> x\n42\n\n```\n\n```python\n>>> x + 1\n42\n\n```\n"
+    monkeypatch.setitem(BLOCKS, "x.md", parse_blocks("x.md", doc))
+    monkeypatch.setitem(_STATES, "x.md", DocState("x.md", tmp_path, {"__name__": "x"}))
+    file, code, good, bad = BLOCKS["x.md"]
+    assert [kind(b) for b in BLOCKS["x.md"]] == ["file", "python", "doctest", "doctest"]
+    write_files("x.md", good.start)
+    run_python(code)
+    run_python(good)
+    with pytest.raises(AssertionError, match="1 doctest examples failed"):
+        run_python(bad)
+    assert "helper" not in sys.modules  # forgotten: another document may have a helper.py of its own
