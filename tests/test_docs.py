@@ -33,7 +33,7 @@ HTML comments on the lines right above a fence say more (several may stack, one 
 
 Files a command needs that no block writes come from :data:`FIXTURES`, by name. Inline code spans in the prose
 that are commands (`` `posproof derive ID --format text` ``) are checked like synopses. Slow commands (a whole
-``check``, the exports, the precision profile, the base-bound search, figures, a fresh interpreter printing a topic)
+``check``, the exports, the precision profile, the base-bound search, a fresh interpreter printing a topic)
 are marked ``slow`` by :func:`slow_reason`; the exports are served from the session's own (:mod:`tests.exports`),
 never built twice in one process. Blocks of documents another engineer keeps that are known to fail are expected
 failures, each with its fix (:data:`PENDING`).
@@ -410,8 +410,6 @@ def slow_reason(words: Sequence[str]) -> str | None:
         return "the whole precision profile"
     if sub == "extend" and "--no-base-bound" not in args:
         return "the base-bound search"
-    if sub == "plot":
-        return "matplotlib draws a figure"
     return None
 
 
