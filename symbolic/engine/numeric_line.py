@@ -284,13 +284,52 @@ def _entries_at(side, sizes: tuple) -> tuple:
     r"""``side`` made concrete at ``sizes`` (``(symbol, value)`` pairs) and rewritten without collecting, so that it
     stays as written: its scalar entries, Sums, Products and kernel calls as written (:func:`_numeric_entries`,
     :func:`_restore`)."""
-    e = side.subs(dict(sizes)) if sizes and hasattr(side, "subs") else side
+    e = _at_sizes(side, dict(sizes)) if sizes and hasattr(side, "subs") else side
     store: dict = {}
     with evaluate(False):
         entries = _numeric_entries(e, store)
         if store:
             entries = [_restore(x, store) for x in entries]
     return tuple(entries)
+
+
+def _at_sizes(e, sizes: dict):
+    r"""``e.subs(sizes)`` (size symbols to integers), by ``xreplace`` where the two are the same: every node's class
+    substitutes a symbol by rebuilding its arguments (no ``_eval_subs`` of its own beyond those below) and no size
+    symbol is a summation variable (subs leaves a bound one alone). ``subs`` applies the sizes one at a time and
+    asks each Sum for its free symbols; ``xreplace`` rebuilds once."""
+    nodes = list(e) if isinstance(e, sp.MatrixBase) else [e]
+    for x in nodes:
+        for a in sp.preorder_traversal(x) if isinstance(x, sp.Basic) else ():
+            rule = _subs_rule(type(a))
+            if rule == "own" or (rule == "limits" and any(v[0] in sizes for v in a.limits)):
+                return e.subs(sizes)
+    return e.xreplace({k: sp.Integer(v) for k, v in sizes.items()})
+
+
+#: The classes whose ``_eval_subs`` substitutes a symbol by an integer as rebuilding their arguments does (Basic's
+#: does nothing; a Number is itself, Pow of its base gives the same power; Add, Mul, functions and exp act on other
+#: kinds of ``old`` only).
+_SUBS_AS_REBUILD = (sp.Basic, sp.Symbol, sp.Number, sp.Pow, sp.Add, sp.Mul, sp.core.function.Application, sp.exp)
+
+
+@functools.cache
+def _subs_rule(t: type) -> str:
+    r"""How ``subs`` of a size symbol treats a node of class ``t``: ``"rebuild"`` (as ``xreplace``), ``"limits"`` (a
+    Sum, Product or Maximum: as ``xreplace`` unless the symbol is a summation variable) or ``"own"``."""
+
+    def owner(name: str) -> type:
+        return next((c for c in t.__mro__ if name in vars(c)), sp.Basic)
+
+    if owner("subs") is not sp.Basic or owner("_subs") is not sp.Basic or owner("_xreplace") is not sp.Basic:
+        return "own"
+    if owner("xreplace") not in (sp.Basic, sp.Atom):  # an atom's: itself, or its replacement
+        return "own"
+    if t in (sp.Sum, sp.Product, Maximum):
+        return "limits"
+    if owner("_eval_subs") in _SUBS_AS_REBUILD or owner("_eval_subs") in (type(sp.oo), type(-sp.oo)):
+        return "rebuild"
+    return "own"
 
 
 @functools.lru_cache(maxsize=8192)

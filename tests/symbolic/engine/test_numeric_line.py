@@ -333,3 +333,27 @@ def test_show_accepts_numpy_scalars_and_arrays():
     assert show(np.array(np.nan)) == "nan" and show(np.bool_(False)) == "False"
     assert show({"v": np.complex128(1 - 2j)}) == "{v: 1 - 2i}"
     assert show(np.str_("text")) == "text"
+
+
+def test_free_symbols_of_a_step_are_sympys_without_the_tables_labels():
+    from posproof.symbolic.engine.numeric_line import _free_symbols
+
+    a = sp.IndexedBase("a")
+    j = sp.Symbol("j", integer=True)
+    f = sp.Function("f")
+    e = (sp.Sum(a[i] * x**j, (i, 0, n), (j, 0, i + n)) + j + a[n] * sp.Symbol("a") + sp.Derivative(sp.sin(x * y), x)
+         + sp.Abs(f(k)))  # fmt: skip
+    bases = {a: sp.IndexedBase("_T0")}
+    expected = {s for s in e.xreplace(bases).free_symbols if isinstance(s, sp.Symbol)} - {sp.Symbol("_T0")}
+    assert {s for s in _free_symbols(e, bases, {}) if isinstance(s, sp.Symbol)} == expected
+
+
+def test_sizes_substituted_as_subs_does_even_where_it_differs_from_xreplace():
+    from posproof.symbolic.engine.numeric_line import _at_sizes
+
+    d = sp.Symbol("d", integer=True, positive=True)
+    plain = sp.Sum(sp.Abs(x * i - d), (i, 0, d - 1)) + d**2
+    bound = d + sp.Sum(x**d, (d, 0, 2))  # d bound inside the sum: subs leaves it alone, xreplace would not
+    derivative = sp.Derivative(sp.sin(d * x), x) + sp.Derivative(sp.sin(d * x), d)
+    for e in (plain, bound, derivative, sp.ImmutableMatrix([[d, x * d]])):
+        assert _at_sizes(e, {d: 3}) == e.subs({d: 3})
