@@ -388,13 +388,23 @@ def _real_draw(rng: random.Random, bits: int, lo, hi, log: bool):
         return -_log_uniform(rng, bits, -hi, -lo)
     # both signs: pick a side in proportion to its log-width, magnitudes log-uniform in [REAL_TINY, |bound|]
     tiny = mpmath.mpf(REAL_TINY)
-    up = mpmath.log(hi / tiny) if hi > tiny else mpmath.mpf(0)
-    down = mpmath.log(-lo / tiny) if -lo > tiny else mpmath.mpf(0)
+    up, down = _log_widths(lo, hi, mpmath.mp.prec)
     if up + down == 0:
         return lo + (hi - lo) * uniform_draw(rng, bits)
     if uniform_draw(rng, 32) * (up + down) < up:
         return _log_uniform(rng, bits, tiny, hi)
     return -_log_uniform(rng, bits, tiny, -lo)
+
+
+@functools.lru_cache(maxsize=1024)
+def _log_widths(lo, hi, prec: int) -> tuple:
+    r"""The log-widths ``log(hi / REAL_TINY)`` and ``log(-lo / REAL_TINY)`` of a range's two signs (``0`` for a side
+    narrower than ``REAL_TINY``), at ``prec`` bits: computed once per range and precision (every draw asks)."""
+    with mpmath.workprec(prec):
+        tiny = mpmath.mpf(REAL_TINY)
+        up = mpmath.log(hi / tiny) if hi > tiny else mpmath.mpf(0)
+        down = mpmath.log(-lo / tiny) if -lo > tiny else mpmath.mpf(0)
+        return up, down
 
 
 def _log_uniform(rng: random.Random, bits: int, lo, hi):
