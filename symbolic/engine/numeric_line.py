@@ -84,6 +84,10 @@ class _Table:
         self.edge = edge
 
     def __getitem__(self, key):
+        try:  # an entry drawn already (an integer-valued mpf index hashes and compares as its int)
+            return self.values[key]
+        except KeyError:
+            pass
         key = tuple(_plain_index(k) for k in key) if isinstance(key, tuple) else _plain_index(key)
         if key not in self.values:
             if self.edges and self.edge is not None:
