@@ -268,6 +268,7 @@ class _Compiled:
     domains: list = field(default_factory=list)  # per point symbol (None: the given facts contradict it)
     edges: list = field(default_factory=list)  # per point symbol, its edge values at this size
     table_names: dict = field(default_factory=dict)  # _T* -> the IndexedBase or MatrixSymbol it stands for
+    kernel_values: dict = field(default_factory=dict)  # the kernels' values at the current point (_Called)
 
 
 def _entries(side, sizes: Mapping) -> tuple:
@@ -493,14 +494,34 @@ def _compile(step: Step, sizes: Mapping, domains: Callable) -> _Compiled:
     with evaluate(False):
         exprs = [rename(x) for x in exprs]
         scales = [rename(x) for x in scales]
+    calls: dict = {}  # the kernels' values at the current point (numeric_check empties it at each point)
     for name in kernels:
-        namespace[name] = _KERNELS[name].numeric
+        namespace[name] = _Called(name, _KERNELS[name].numeric, calls)
     namespace["_range"] = _range
     namespace["_prod"] = _prod
     namespace["_mpdiff"] = mpmath.diff
     namespace.update(tables)
     f = _function(args, exprs + scales, namespace, plain_code)
-    return _Compiled(f, plain, tables, len(keep), identical, table_names=table_names)
+    return _Compiled(f, plain, tables, len(keep), identical, table_names=table_names, kernel_values=calls)
+
+
+class _Called:
+    r"""A kernel's code, each distinct call (the same arguments, of the same types) run once per point: a kernel in
+    a side is called again by its scale of terms, often by the other side, at the same arguments. ``values`` is
+    emptied before each point is evaluated."""
+
+    def __init__(self, name: str, numeric: Callable, values: dict):
+        self.name, self.numeric, self.values = name, numeric, values
+
+    def __call__(self, *args):
+        try:
+            key = (self.name, tuple((type(a), a) for a in args))
+            return self.values[key]
+        except KeyError:
+            out = self.values[key] = self.numeric(*args)
+            return out
+        except TypeError:  # an argument that cannot be hashed
+            return self.numeric(*args)
 
 
 #: What lambdify rewrites before it prints an expression: a Subs (into assignments), ``re`` (of an
@@ -942,6 +963,7 @@ def numeric_check(
                 if values is not None and (c.given is None or c.given(*values)):
                     for t in c.tables.values():
                         t.reset(rng, bits, env, edge)
+                    c.kernel_values.clear()
                     _Sums.total = _Sums.nonempty = _Sums.terms = 0
                     try:
                         out = c.f(*values[:n_args])

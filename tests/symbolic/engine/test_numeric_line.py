@@ -357,3 +357,27 @@ def test_sizes_substituted_as_subs_does_even_where_it_differs_from_xreplace():
     derivative = sp.Derivative(sp.sin(d * x), x) + sp.Derivative(sp.sin(d * x), d)
     for e in (plain, bound, derivative, sp.ImmutableMatrix([[d, x * d]])):
         assert _at_sizes(e, {d: 3}) == e.subs({d: 3})
+
+
+def test_a_kernel_runs_once_per_point_for_each_distinct_call():
+    from posproof.symbolic.engine.kernel import Kernel
+
+    class Counted(Kernel):
+        r"""Counts the calls of its code, at each argument."""
+
+        nargs = 1
+        calls: list = []
+
+        @classmethod
+        def numeric(cls, v):
+            cls.calls.append(v)
+            return v
+
+        def doit(self, **hints):
+            return self.args[0]
+
+    # the left side calls it at x twice and at y once, its scale of terms at x twice and y once again: at most two
+    # runs per point (one where x = y), not six
+    result = check(Counted(x) * Counted(y) + Counted(x), x * y + x)
+    assert result.status == "agree"
+    assert 0 < len(Counted.calls) <= 2 * result.points
