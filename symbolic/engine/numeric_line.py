@@ -318,8 +318,17 @@ def _at_sizes(e, sizes: dict):
 _SUBS_AS_REBUILD = (sp.Basic, sp.Symbol, sp.Number, sp.Pow, sp.Add, sp.Mul, sp.core.function.Application, sp.exp)
 
 
-@functools.cache
 def _subs_rule(t: type) -> str:
+    r"""How ``subs`` of a size symbol treats a node of class ``t`` (:func:`_subs_rule_of`, once per class)."""
+    if t not in _RULES_SUBS:
+        _RULES_SUBS[t] = _subs_rule_of(t)
+    return _RULES_SUBS[t]
+
+
+_RULES_SUBS: dict = {}
+
+
+def _subs_rule_of(t: type) -> str:
     r"""How ``subs`` of a size symbol treats a node of class ``t``: ``"rebuild"`` (as ``xreplace``), ``"limits"`` (a
     Sum, Product or Maximum: as ``xreplace`` unless the symbol is a summation variable) or ``"own"``."""
 
@@ -343,8 +352,17 @@ def _scale(x):
     return _abs_terms(x) if isinstance(x, sp.Basic) else abs(x)
 
 
-@functools.cache
 def _free_rule(t: type) -> str:
+    r"""Whose ``free_symbols`` a class of expressions has (:func:`_free_rule_of`, once per class)."""
+    if t not in _RULES_FREE:
+        _RULES_FREE[t] = _free_rule_of(t)
+    return _RULES_FREE[t]
+
+
+_RULES_FREE: dict = {}
+
+
+def _free_rule_of(t: type) -> str:
     r"""Whose ``free_symbols`` a class of expressions has: ``"args"`` (Basic's: those of its arguments), ``"limits"``
     (ExprWithLimits': those of its summand and limits, less its variables), or ``"own"`` (a rule of its own)."""
     owner = next(c for c in t.__mro__ if "free_symbols" in vars(c))
