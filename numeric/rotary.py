@@ -32,6 +32,7 @@ length ``A`` (``(..., tokens, A)``, one position vector per token) and pair ``i`
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -60,7 +61,10 @@ DEFAULT_BASE = 10000.0
 # ---- validation ------------------------------------------------------------------------------------------------
 
 
+@functools.cache
 def _low_precision_dtypes() -> tuple:
+    r"""float16 and, where ``ml_dtypes`` is installed, bfloat16: asked on the first array that is neither float32
+    nor float64 (importing ``ml_dtypes`` costs about a second, which every command paid at import before)."""
     out = [np.dtype(np.float16)]
     try:
         import ml_dtypes
@@ -71,7 +75,6 @@ def _low_precision_dtypes() -> tuple:
     return tuple(out)
 
 
-_LOW = _low_precision_dtypes()
 _NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -79,7 +82,7 @@ def _vectors(value, name: str = "vectors") -> np.ndarray:
     r"""A real floating array ``(..., tokens, width)`` in native byte order; integers become float64."""
     arr = np.asarray(value)
     native = arr.dtype.newbyteorder("=") if arr.dtype.byteorder not in ("=", "|") else arr.dtype
-    if native in _LOW or native in _NATIVE:
+    if native in _NATIVE or native in _low_precision_dtypes():
         if native != arr.dtype:  # e.g. big-endian float64: same numbers, native order
             arr = arr.astype(native)
     elif arr.dtype != bool and np.issubdtype(arr.dtype, np.integer):
