@@ -53,6 +53,7 @@ import dataclasses
 import difflib
 import doctest
 import importlib.util
+import inspect
 import json
 import os
 import re
@@ -67,6 +68,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 import pytest
+
+from tests.audit_corpus import t5_impls
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The documents whose blocks run, relative to the repository root.
@@ -413,6 +416,12 @@ def slow_reason(words: Sequence[str]) -> str | None:
     return None
 
 
+def _port(fn, name: str, doc: str) -> str:
+    r"""A port file for the documents: the audit corpus's ``fn`` (NumPy and math), renamed ``name``."""
+    source = inspect.getsource(fn).replace(f"def {fn.__name__}(", f"def {name}(", 1)
+    return f'r"""{doc}"""\n\nimport math\n\nimport numpy as np\n\n\n{source}'
+
+
 #: Files the documents' commands name that no block of theirs writes (the ports of docs/audit.md), by name.
 FIXTURES = {
     "alibi_port.py": '''\
@@ -422,29 +431,9 @@ r"""An ALiBi port: Press et al.'s power-of-two rule 2^(-8h/n) used for every hea
 def slopes(n_heads):
     return [2 ** (-8 * h / n_heads) for h in range(1, n_heads + 1)]
 ''',
-    "t5_port.py": '''\
-r"""A T5 port whose buckets forgot the min(..., num_buckets - 1)."""
-
-import math
-
-import numpy as np
-
-
-def bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
-    r = np.asarray(relative_position)
-    out = np.zeros_like(r)
-    if bidirectional:
-        num_buckets //= 2
-        out += (r > 0).astype(r.dtype) * num_buckets
-        n = np.abs(r)
-    else:
-        n = np.maximum(-r, 0)
-    max_exact = num_buckets // 2
-    with np.errstate(divide="ignore"):
-        scaled = np.log(n.astype(np.float64) / max_exact) / math.log(max_distance / max_exact)
-        large = max_exact + (scaled * (num_buckets - max_exact)).astype(np.int64)
-    return out + np.where(n < max_exact, n, large)
-''',
+    "t5_port.py": _port(
+        t5_impls.t5_bucket_no_cap, "bucket", "A T5 port whose buckets forgot the min(..., num_buckets - 1)."
+    ),
     "myrope.py": '''\
 r"""The RoPE note's function, and one that reads a cos/sin table built for 4096 positions."""
 

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 
 import pytest
+from posproof.derivations.picture import CHROMIUM_FLAGS
 from posproof.symbolic import registry
 
 from posproof.printing import html as katex
@@ -89,19 +90,7 @@ def test_html_page_is_self_contained():
 def test_html_page_renders_in_chromium_without_katex_errors(tmp_path):
     page = exports.tree("html") / "posproof.html"
     proc = subprocess.run(
-        [
-            "chromium",
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            "--dump-dom",
-            page.as_uri(),
-        ],
+        ["chromium", *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri()],
         capture_output=True,
         text=True,
         timeout=300,
