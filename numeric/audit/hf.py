@@ -26,15 +26,19 @@ class TransformersUnavailable(ImportError):
     r"""torch or transformers is not installed."""
 
 
+def _unavailable(e: ImportError) -> TransformersUnavailable:
+    return TransformersUnavailable(
+        f"auditing transformers' own RoPE needs torch and transformers ({e.name} is not installed): "
+        "pip install 'posproof[transformers]'"
+    )
+
+
 def _modules():
     try:
         import torch
         import transformers
     except ImportError as e:
-        raise TransformersUnavailable(
-            f"auditing transformers' own RoPE needs torch and transformers ({e.name} is not installed): "
-            "pip install 'posproof[transformers]'"
-        ) from None
+        raise _unavailable(e) from None
     return torch, transformers
 
 
@@ -48,10 +52,7 @@ def model_types() -> list[str]:
     try:
         from transformers.models.auto.configuration_auto import CONFIG_MAPPING
     except ImportError as e:
-        raise TransformersUnavailable(
-            f"auditing transformers' own RoPE needs torch and transformers ({e.name} is not installed): "
-            "pip install 'posproof[transformers]'"
-        ) from None
+        raise _unavailable(e) from None
     return list(CONFIG_MAPPING.keys())
 
 

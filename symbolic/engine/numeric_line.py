@@ -318,14 +318,17 @@ def _at_sizes(e, sizes: dict):
 _SUBS_AS_REBUILD = (sp.Basic, sp.Symbol, sp.Number, sp.Pow, sp.Add, sp.Mul, sp.core.function.Application, sp.exp)
 
 
-def _subs_rule(t: type) -> str:
-    r"""How ``subs`` of a size symbol treats a node of class ``t`` (:func:`_subs_rule_of`, once per class)."""
-    if t not in _RULES_SUBS:
-        _RULES_SUBS[t] = _subs_rule_of(t)
-    return _RULES_SUBS[t]
+def _per_class(rule_of):
+    r"""``rule_of(t)`` computed once per class ``t`` (a dict: a class is not ``Hashable`` to ``functools.cache``'s
+    stubs)."""
+    rules: dict[type, str] = {}
 
+    def rule(t: type) -> str:
+        if t not in rules:
+            rules[t] = rule_of(t)
+        return rules[t]
 
-_RULES_SUBS: dict = {}
+    return rule
 
 
 def _subs_rule_of(t: type) -> str:
@@ -346,20 +349,14 @@ def _subs_rule_of(t: type) -> str:
     return "own"
 
 
+#: How ``subs`` of a size symbol treats a node of a class (:func:`_subs_rule_of`, once per class).
+_subs_rule = _per_class(_subs_rule_of)
+
+
 @functools.lru_cache(maxsize=8192)
 def _scale(x):
     r"""The size of the terms of one entry (:func:`_abs_terms`), computed once per process for each entry."""
     return _abs_terms(x) if isinstance(x, sp.Basic) else abs(x)
-
-
-def _free_rule(t: type) -> str:
-    r"""Whose ``free_symbols`` a class of expressions has (:func:`_free_rule_of`, once per class)."""
-    if t not in _RULES_FREE:
-        _RULES_FREE[t] = _free_rule_of(t)
-    return _RULES_FREE[t]
-
-
-_RULES_FREE: dict = {}
 
 
 def _free_rule_of(t: type) -> str:
@@ -367,6 +364,10 @@ def _free_rule_of(t: type) -> str:
     (ExprWithLimits': those of its summand and limits, less its variables), or ``"own"`` (a rule of its own)."""
     owner = next(c for c in t.__mro__ if "free_symbols" in vars(c))
     return {sp.Basic: "args", ExprWithLimits: "limits"}.get(owner, "own")
+
+
+#: Whose ``free_symbols`` a class of expressions has (:func:`_free_rule_of`, once per class).
+_free_rule = _per_class(_free_rule_of)
 
 
 def _free_symbols(x, bases: Mapping, seen: dict) -> set:
