@@ -108,6 +108,11 @@ class _Findings:
         return tuple(dict.fromkeys(f.id for f in self.findings))
 
 
+def _scheme_dict(report: _Findings, scheme: str, function: str) -> dict:
+    r"""The fields a scheme's report and a process report share in JSON, in their order."""
+    return {"scheme": scheme, "function": function, "ok": report.ok, "findings": [f.as_dict() for f in report.findings]}
+
+
 @dataclass(frozen=True)
 class RopeReport(_Findings):
     r"""The audit of a RoPE function: ``ok`` when there is no finding; ``expected`` the configuration audited
@@ -144,13 +149,7 @@ class SchemeReport(_Findings):
     function: str
 
     def as_dict(self) -> dict:
-        return {
-            "scheme": self.scheme,
-            "function": self.function,
-            "ok": self.ok,
-            "findings": [f.as_dict() for f in self.findings],
-            "checked": self.checked,
-        }
+        return _scheme_dict(self, self.scheme, self.function) | {"checked": self.checked}
 
 
 @dataclass(frozen=True)
@@ -166,13 +165,7 @@ class ProcessReport(_Findings):
     process: Mapping[str, Any]
 
     def as_dict(self) -> dict:
-        return {
-            "scheme": self.scheme,
-            "function": self.function,
-            "ok": self.ok,
-            "findings": [f.as_dict() for f in self.findings],
-            "process": dict(self.process),
-        }
+        return _scheme_dict(self, self.scheme, self.function) | {"process": dict(self.process)}
 
 
 class AuditCallError(ValueError):
