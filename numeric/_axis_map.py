@@ -1,4 +1,5 @@
-r"""Axis maps of multi-axis RoPE: pair ``i`` turns by ``theta_i * p[axes[i]]`` for a position vector ``p``.
+r"""Axis maps of multi-axis RoPE: pair ``i`` turns by ``theta_i * p[axes[i]] + phase_i`` for a position vector ``p``
+(``phase_i = 0`` unless a scheme puts its origin elsewhere: DINOv3's coordinates, an affine patch grid).
 
 The validation of ``axes`` and of position vectors ``(..., tokens, A)``, and the angles, shared by
 :func:`numeric.rotary.rope` and :func:`numeric.rotary.rope_mp` (``axes=``) and :mod:`numeric.multiaxis` (which
@@ -6,6 +7,8 @@ imports rotary, so the one-axis kernel takes them from here, not from there).
 
 >>> angles([[3, 5]], [1.0, 0.5], [0, 1]).tolist()
 [[3.0, 2.5]]
+>>> angles([[3, 5]], [1.0, 0.5], [0, 1], phase=[0.25, -0.5]).tolist()
+[[3.25, 2.0]]
 """
 
 from __future__ import annotations
@@ -44,10 +47,23 @@ def position_vectors(positions) -> np.ndarray:
     return flat.reshape(pos.shape)
 
 
-def angles(positions, inv_freq, axes) -> np.ndarray:
-    r"""``theta_i * p[axes[i]]`` for every token and pair: float64 ``(..., tokens, r/2)`` from position vectors
-    ``(..., tokens, A)`` and ``inv_freq`` ``(r/2,)``."""
+def phases(phase, pairs: int) -> np.ndarray | None:
+    r"""``phase`` as finite float64 ``(pairs,)`` (the angle of each pair at ``p = 0``), or ``None`` for none."""
+    if phase is None:
+        return None
+    arr = _validate.finite_array(phase, "phase")
+    if arr.shape != (pairs,):
+        raise ValueError(f"phase must give one angle per rotated pair ({pairs} entries), got shape {arr.shape}")
+    return arr
+
+
+def angles(positions, inv_freq, axes, phase=None) -> np.ndarray:
+    r"""``theta_i * p[axes[i]] + phase_i`` for every token and pair: float64 ``(..., tokens, r/2)`` from position
+    vectors ``(..., tokens, A)``, ``inv_freq`` ``(r/2,)`` and ``phase`` ``(r/2,)`` (default none)."""
     pos = position_vectors(positions)
     theta = np.asarray(inv_freq, dtype=np.float64).reshape(-1)
     ax = axis_map(axes, theta.size, pos.shape[-1])
+    shift = phases(phase, theta.size)
+    if shift is not None:
+        return pos[..., ax] * theta + shift  # (..., tokens, r/2)
     return pos[..., ax] * theta  # (..., tokens, r/2)

@@ -26,7 +26,7 @@ OTHER_BASE_NAMES = {"theta", "rope_theta", "rotary_emb_base", "base_freq"}
 DATA = {
     "positions", "vectors", "relative_position", "query_positions", "key_positions", "table", "distances",
     "x", "q", "k", "W_kR", "u", "v", "Qc", "Kc", "Qr", "Kr", "weight", "config", "mrope_section", "position_ids",
-    "n_heads", "width", "qlen",
+    "n_heads", "width", "qlen", "scaling",
 }  # fmt: skip
 #: Kernels whose only inputs are sizes: the size is their data (``inverse_frequencies(64)``).
 SIZE_KERNELS = {
@@ -35,7 +35,7 @@ SIZE_KERNELS = {
     "proportional_inv_freq", "causal_mask", "RopeScaling",
 }  # fmt: skip
 #: Records a kernel returns rather than kernels: RopeTable (built by rope_table), MultiaxisFrequencies (a tuple).
-RECORDS = {"RopeTable", "MultiaxisFrequencies"}
+RECORDS = {"RopeTable", "MultiaxisFrequencies", "MultiaxisRope"}
 
 
 def _kernels() -> dict[str, object]:
