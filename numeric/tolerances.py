@@ -116,3 +116,23 @@ HF_FLOAT64_RTOL = 1e-14
 #: Against transformers as shipped (float32 frequencies): float32 rounding of b**x, s and the factor tables;
 #: measured at most 4e-7.
 HF_FLOAT32_RTOL = 2e-6
+
+
+# ---- the 1-D RoPE audit: frequencies measured before precision is judged, angle vs table precision (engineer A) ----
+
+#: While refining a frequency over the probed positions (``1, 2, 4, ..., 2**K``), an angle this close (rad) to
+#: ``m omega`` refines it: the probes of a table rounded to bfloat16 err by <= 2**-8 * sqrt(2) ~ 6e-3 rad and the
+#: prediction from the previous position by twice that (~0.02 in all); 16-bit angles err by ~0.1 rad and more from
+#: ``|m omega| ~ 32`` on (their refinement stops there).
+AUDIT_REFINE_ATOL = 0.1
+#: Angles computed in 16 bits: their median absolute error on angles of 256 .. 8192 rad exceeds this. float16 angles
+#: err by ~0.06 rad there (half its spacing, 0.25, at 256) and bfloat16 ones by radians; a cos/sin table rounded to
+#: bfloat16 over exact or float32 angles by <= 6e-3 rad (2**-8 sqrt 2), float32 angles alone by <= 5e-4 at 8192.
+AUDIT_ANGLE16_ATOL = 0.02
+#: A cos/sin table rounded to 16 bits is a finding (``low-precision-table``) when the precision profile's score error
+#: exceeds its tolerance at or below this position: there the angles of float32 and float64 code err by <= 1.2e-6
+#: (``posproof precision``), so the table's error (bounded, ~6e-5 .. 1e-3 for 16-bit tables) is what exceeds.
+AUDIT_TABLE_POSITION = 1024
+#: A measured frequency is uncertain by this many times the table's unit roundoff over ``m_last theta_i`` (the
+#: largest angle it was refined on): an angle read through a rounded cos/sin errs by <= sqrt(2) u; 3 leaves margin.
+AUDIT_FREQ_TABLE_ULPS = 3.0
