@@ -1,6 +1,463 @@
-r"""Vision and diffusion RoPE: per-axis frequency ladders, shared- and split-frequency axial 2-D RoPE, continuous
-coordinates with a phase at the origin, and explicit per-pair axis maps."""
+r"""Vision and diffusion RoPE (topic ``multiaxis``): per-axis frequency ladders (FLUX ``axes_dim``), shared- and
+split-frequency axial 2-D RoPE, continuous coordinates with a phase at the origin (DINOv3), and explicit per-pair
+axis maps (Ernie 4.5-VL).
+
+Proved for every even width ``d``, any axis map ``a(i)`` (any number of axes), any real frequencies and phases and
+real coordinates: pair ``i`` turning by ``theta_i p_{a(i)} + phi_i`` scores ``(q, k)`` through ``p' - p`` only, the
+phase cancels (multiaxis-phase-relative; :mod:`.multiaxis`'s multiaxis-score-relative is the case of frequency
+vectors, integer positions and no phase). Defined against their code: which frequency each pair of a per-axis ladder,
+of shared axial and of split axial 2-D RoPE gets. Proved for every ``d``: split axial gives column pair ``j`` the
+frequency ``theta_{2j+1} = b^{-2/d} theta_{2j}``, shared axial ``theta_{2j}``; split axial on text tokens ``(m, m)``
+is 1-D RoPE with its pairs reordered. Computed (the counterexample): shared axial on text tokens is not 1-D RoPE.
+
+>>> [c.id for c in claims()][:1]
+['multiaxis-phase-relative']
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+from posproof.numeric.multiaxis import axial_inv_freq_mp
+from posproof.numeric.sinusoid import inverse_frequencies_mp
+from posproof.symbolic.engine.core import Definition, Domain, Fact, Step, Theorem
+from posproof.symbolic.engine.kernel import Kernel
+from posproof.symbolic.engine.permutation import PermutationMap
+from posproof.symbolic.rope.multiaxis import MIXED, PIXTRAL
+from posproof.symbolic.rope.rotary import rotated_pair
+from posproof.symbolic.symbols import TH_real as TH
+from posproof.symbolic.symbols import d_even as d
+from posproof.symbolic.symbols import k, m, n, q
+
+TOPIC = "multiaxis"
+FLUX = "black-forest-labs/flux: EmbedND (axes_dim [16, 56, 56], theta 10000)"
+DIFFUSERS = (
+    "Hugging Face diffusers: get_1d_rotary_pos_embed, FluxPosEmbed, CogVideoX get_3d_rotary_pos_embed, "
+    "HunyuanVideoRotaryPosEmbed (theta 256), WanRotaryPosEmbed"
+)
+SHARED = (
+    "timm: EVA-02 RotaryEmbeddingCat; facebookresearch/sam2: compute_axial_cis; Hugging Face transformers: "
+    "Qwen2.5-VL VisionRotaryEmbedding"
+)
+DINOV3 = "facebookresearch/dinov3: RopePositionEmbedding (patch coordinates in [-1, 1])"
+ERNIE = "Hugging Face transformers: Ernie 4.5-VL (per-pair axis map of its 3-D rotary)"
+
+# ---- symbols ---------------------------------------------------------------------------------------------------
+i = sp.Symbol("i", integer=True, nonnegative=True)  # pair index 0 .. d/2 - 1
+j = sp.Symbol("j", integer=True, nonnegative=True)  # pair index within one axis
+b = sp.Symbol("b", positive=True)  # base
+#: The axis pair ``i`` reads: any nonnegative integer, so any number of axes.
+AX = sp.IndexedBase("a", integer=True, nonnegative=True)
+#: The phase of pair ``i`` at the origin (DINOv3: the angle at patch index 0; any real).
+PHI = sp.IndexedBase("phi", real=True)
+#: The query's and the key's coordinates per axis: real numbers (continuous coordinates, not only grid indices).
+P = sp.IndexedBase("p", real=True)
+Q = sp.IndexedBase("pprime", real=True)
+#: Per-axis widths ``d_a`` (channels) of a three-axis ladder (time, height, width, as FLUX, CogVideoX and Wan have).
+D0, D1, D2 = (sp.Symbol(f"d_{a}", integer=True, positive=True, even=True) for a in range(3))
+
+SIZES = {d: (2, 6)}  # 1 and 3 planes; the axis map and the coordinates are drawn
+#: Axial widths: multiples of 4 (d/4 pairs per axis), the smallest, a small one and EVA-02's / Pixtral's 64.
+AXIAL_SIZES = {d: (4, 8, 64)}
+#: Bases as configs hold them: integers, exact in float64 (HunyuanVideo's 256 and FLUX's 10^4 inside).
+BASE = Domain("integer", 2, 10**6, log=True)
+
+
+# ---- the code the definitions check (B1's kernels in numeric.multiaxis where they exist) -----------------------
+
+
+def _ladders_mp(axes_dim, base, dps: int) -> list:
+    r"""Per-axis ladders: axis ``a`` owns ``axes_dim[a]/2`` pairs at ``base^{-2j/axes_dim[a]}``, concatenated."""
+    out: list = []
+    for width in axes_dim:
+        out += inverse_frequencies_mp(int(width), base=base, dps=dps)
+    return out
+
+
+def _shared_axial_mp(width: int, base, dps: int) -> list:
+    r"""Shared axial 2-D RoPE: the ladder over ``d/2`` for the row pairs, the same ladder for the column pairs."""
+    if width % 4:
+        raise ValueError(f"width must be a multiple of 4 for axial 2-D RoPE, got {width}")
+    half = inverse_frequencies_mp(width // 2, base=base, dps=dps)
+    return half + half
+
+
+def _exact_int(x) -> int:
+    if not mpmath.isint(x):
+        raise ValueError(f"expected an integer, got {x}")
+    return int(x)
+
+
+class LadderFrequency(Kernel):
+    r"""The frequency of pair ``i`` of three per-axis ladders of widths ``d_0, d_1, d_2`` (args ``i, d_0, d_1, d_2,
+    b``)."""
+
+    nargs = 5
+
+    @classmethod
+    def numeric(cls, pair, w0, w1, w2, base):
+        widths = [_exact_int(w) for w in (w0, w1, w2)]
+        return _ladders_mp(widths, base, mpmath.mp.dps)[_exact_int(pair)]
+
+    def doit(self, **hints):
+        i_, w0, w1, w2, b_ = (x.doit(**hints) for x in self.args)
+        return sp.Piecewise(
+            (b_ ** (-2 * i_ / w0), i_ < w0 / 2),
+            (b_ ** (-2 * (i_ - w0 / 2) / w1), i_ < w0 / 2 + w1 / 2),
+            (b_ ** (-2 * (i_ - w0 / 2 - w1 / 2) / w2), True),
+        )
+
+    def _latex(self, printer, exp=None):
+        out = r"\theta^{\mathrm{axes}}_{%s}" % printer._print(self.args[0])
+        return out if exp is None else r"\left(%s\right)^{%s}" % (out, exp)
+
+
+class _AxialFrequency(Kernel):
+    r"""The frequency of pair ``i`` of axial 2-D RoPE of head width ``d`` (args ``i, d, b``): row pairs ``i < d/4``,
+    column pairs after."""
+
+    nargs = 3
+    name = ""
+
+    def _latex(self, printer, exp=None):
+        out = r"\theta^{\mathrm{%s}}_{%s}" % (self.name, printer._print(self.args[0]))
+        return out if exp is None else r"\left(%s\right)^{%s}" % (out, exp)
+
+
+class SharedAxialFrequency(_AxialFrequency):
+    r"""Shared axial 2-D RoPE (EVA-02, SAM 2, Qwen2.5-VL vision): both axes on the ladder over ``d/2``."""
+
+    name = "shared"
+
+    @classmethod
+    def numeric(cls, pair, width, base):
+        return _shared_axial_mp(_exact_int(width), base, mpmath.mp.dps)[_exact_int(pair)]
+
+    def doit(self, **hints):
+        i_, d_, b_ = (x.doit(**hints) for x in self.args)
+        return sp.Piecewise((b_ ** (-2 * i_ / (d_ / 2)), i_ < d_ / 4), (b_ ** (-2 * (i_ - d_ / 4) / (d_ / 2)), True))
+
+
+class SplitAxialFrequency(_AxialFrequency):
+    r"""Split axial 2-D RoPE (Pixtral): the row takes ``theta_0, theta_2, ...``, the column ``theta_1, theta_3,
+    ...`` of the ladder over ``d`` (:func:`numeric.multiaxis.axial_inv_freq_mp`)."""
+
+    name = "split"
+
+    @classmethod
+    def numeric(cls, pair, width, base):
+        return axial_inv_freq_mp(_exact_int(width), base=base, dps=mpmath.mp.dps)[_exact_int(pair)]
+
+    def doit(self, **hints):
+        i_, d_, b_ = (x.doit(**hints) for x in self.args)
+        row, column = b_ ** (-2 * (2 * i_) / d_), b_ ** (-2 * (2 * (i_ - d_ / 4) + 1) / d_)
+        return sp.Piecewise((row, i_ < d_ / 4), (column, True))
+
+
+# ---- the score: per plane, relative --------------------------------------------------------------------------
+
+
+def _planes(f):
+    return sp.Sum(f, (i, 0, d / 2 - 1))
+
+
+def _relative(q0, q1, k0, k1, phi):
+    c, s = sp.cos(phi), sp.sin(phi)
+    return q0 * (k0 * c - k1 * s) + q1 * (k0 * s + k1 * c)
+
+
+def _pairs(x, i_):
+    return x[2 * i_], x[2 * i_ + 1]
+
+
+def _angle(pos):
+    r"""``theta_i p_{a(i)} + phi_i``: the angle pair ``i`` turns by at coordinates ``p``."""
+    return TH[i] * pos[AX[i]] + PHI[i]
+
+
+def _short(lhs_names: tuple[str, str], rhs_name: str):
+    qv, kv = sp.MatrixSymbol("q", d, 1), sp.MatrixSymbol("k", d, 1)
+    Rq, Rk = sp.MatrixSymbol(lhs_names[0], d, d), sp.MatrixSymbol(lhs_names[1], d, d)
+    return sp.Eq(
+        sp.MatMul(sp.Transpose(sp.MatMul(Rq, qv)), sp.MatMul(Rk, kv)),
+        sp.MatMul(sp.Transpose(qv), sp.MatrixSymbol(rhs_name, d, d), kv),
+        evaluate=False,
+    )
+
+
+def phase_relative() -> Theorem:
+    q0, q1 = _pairs(q, i)
+    k0, k1 = _pairs(k, i)
+    rq, rk = rotated_pair(q0, q1, _angle(P)), rotated_pair(k0, k1, _angle(Q))
+    lhs = _planes(rq[0] * rk[0] + rq[1] * rk[1])
+    rhs = _planes(_relative(q0, q1, k0, k1, TH[i] * (Q[AX[i]] - P[AX[i]])))
+    wrong = _planes(_relative(q0, q1, k0, k1, TH[i] * (Q[AX[i]] - P[AX[i]]) + PHI[i]))  # the phase kept once
+    return Theorem(
+        "multiaxis-phase-relative",
+        r"With a phase at the origin and real coordinates, for every even $d$ and any axis map $a(i)$: pair $i$ "
+        r"turning by $\theta_i p_{a(i)} + \varphi_i$ gives $(R_p q)^T (R_{p'} k) = q^T R_{p' - p} k$; the phase "
+        "cancels",
+        TOPIC,
+        f"{DINOV3}; {FLUX}; {ERNIE}; {MIXED}",
+        steps=(
+            Step(
+                lhs,
+                rhs,
+                r"per plane, $R(\alpha)^T R(\beta) = R(\beta - \alpha)$ with $\alpha = \theta_i p_{a(i)} + "
+                r"\varphi_i$, $\beta = \theta_i p'_{a(i)} + \varphi_i$: the phase $\varphi_i$ is in both angles and "
+                "cancels (Euler's formula, then the exponents add)",
+                ("trig_to_exp", "expand"),
+            ),
+        ),
+        assumptions=(
+            r"$d$ even, planes $i = 0, \dots, d/2 - 1$ on channels $(2i, 2i + 1)$ (the half layout is a permutation "
+            "of the channels: rope-layout-permutation)",
+            r"any axis map $a(i) \in \{0, 1, 2, \dots\}$ (any number of axes; drawn from 4): a per-axis ladder "
+            r"with widths $d_a$ is the map that gives axis $a$ a block of $d_a/2$ pairs, $\theta_i = b^{-2j/d_a}$",
+            r"frequencies $\theta_i$ and phases $\varphi_i$ any reals; coordinates $p, p'$ real vectors (DINOv3's "
+            r"patch centres $c = s\,p + o$ in $[-1, 1]$: angle $2\pi c/T_j$ is $\theta_i p + \varphi_i$ in the "
+            "grid index)",
+            "$q, k$ real vectors",
+        ),
+        formula=_short(("R_p", "R_{p'}"), "R_{p' - p}"),
+        sizes=SIZES,
+        domains={"a": Domain("integer", 0, 3, edges=(0,))},
+        notes="Without phase and with integer positions this is multiaxis-score-relative's axis-map case "
+        r"($\omega_i = \theta_i e_{a(i)}$), which also covers frequency vectors mixing the axes. Relative per axis: "
+        "the score reads each axis's coordinates through their difference only. The registered mistake keeps the "
+        "phase once in the relative angle.",
+        wrong=wrong,
+    )
+
+
+# ---- which frequencies each axis gets ------------------------------------------------------------------------
+
+
+def ladders_definition() -> Definition:
+    i_ = sp.Symbol("i", integer=True, nonnegative=True)
+    return Definition(
+        "multiaxis-ladders-frequencies",
+        r"Per-axis ladders ($\mathrm{axes\_dim} = [d_0, d_1, d_2]$): axis $a$'s pair $j$ turns at "
+        r"$b^{-2j/d_a}$, $j < d_a/2$, the ladder starting again at 1 on every axis",
+        TOPIC,
+        f"{FLUX}; {DIFFUSERS}",
+        LadderFrequency(i_, D0, D1, D2, b),
+        sp.Piecewise(
+            (b ** (-2 * i_ / D0), i_ < D0 / 2),
+            (b ** (-2 * (i_ - D0 / 2) / D1), i_ < D0 / 2 + D1 / 2),
+            (b ** (-2 * (i_ - D0 / 2 - D1 / 2) / D2), True),
+        ),
+        r"the axes' pairs concatenated: pair $i = o_a + j$ with $o_a = \sum_{c < a} d_c/2$ is axis $a$'s pair $j$",
+        "per-axis ladders in mpmath (numeric.sinusoid.inverse_frequencies_mp per axis, concatenated)",
+        assumptions=(
+            r"$d_0, d_1, d_2$ even (channels per axis), pairs $i = 0, \dots, (d_0 + d_1 + d_2)/2 - 1$",
+            r"$b > 1$ the base (drawn as integers: FLUX $10^4$, HunyuanVideo 256)",
+        ),
+        formula=sp.Eq(sp.Symbol(r"\theta_{o_a + j}"), b ** (-2 * j / sp.Symbol("d_a")), evaluate=False),
+        sizes={D0: (2, 16), D1: (6, 56), D2: (4, 56)},
+        domains={"i": Domain("integer", 0, D0 / 2 + D1 / 2 + D2 / 2 - 1), "b": BASE},
+        notes="FLUX: [16, 56, 56]; CogVideoX: [d/4, 3d/8, 3d/8]; Wan: [44, 42, 42] of 128. The registered mistake "
+        r"is one ladder over the whole head cut into the axes' bands ($b^{-2i/(d_0 + d_1 + d_2)}$, M-RoPE's "
+        "chunked scheme).",
+        wrong=b ** (-2 * i_ / (D0 + D1 + D2)),
+    )
+
+
+def _axial_formula(kind: str):
+    if kind == "shared":
+        return sp.Piecewise((b ** (-2 * i / (d / 2)), i < d / 4), (b ** (-2 * (i - d / 4) / (d / 2)), True))
+    return sp.Piecewise((b ** (-2 * (2 * i) / d), i < d / 4), (b ** (-2 * (2 * (i - d / 4) + 1) / d), True))
+
+
+def shared_definition() -> Definition:
+    return Definition(
+        "multiaxis-axial-shared-frequencies",
+        r"Shared axial 2-D RoPE: row pair $j$ and column pair $j$ both turn at $b^{-2j/(d/2)} = \theta_{2j}$, "
+        r"$j < d/4$",
+        TOPIC,
+        SHARED,
+        SharedAxialFrequency(i, d, b),
+        _axial_formula("shared"),
+        r"one ladder over $d/2$ channels per axis, the same for both axes; $b^{-2j/(d/2)} = b^{-2(2j)/d}$ is "
+        r"$\theta_{2j}$ of the ladder over the head",
+        "shared axial ladders in mpmath (numeric.sinusoid.inverse_frequencies_mp over d/2, twice)",
+        assumptions=(r"$d$ a multiple of 4; pairs $i < d/4$ read the row, $d/4 \le i < d/2$ the column", r"$b > 1$"),
+        formula=sp.Eq(sp.Symbol(r"\theta^{\mathrm{row}}_j"), b ** (-2 * j / (d / 2)), evaluate=False),
+        sizes=AXIAL_SIZES,
+        domains={"i": Domain("integer", 0, d / 2 - 1), "b": BASE},
+        notes="The registered mistake is the split scheme's frequencies (Pixtral's), the same name 'axial' for "
+        "another scheme.",
+        wrong=_axial_formula("split"),
+    )
+
+
+def split_definition() -> Definition:
+    return Definition(
+        "multiaxis-axial-split-frequencies",
+        r"Split axial 2-D RoPE: row pair $j$ turns at $\theta_{2j}$, column pair $j$ at $\theta_{2j+1}$ of the "
+        r"ladder $\theta_i = b^{-2i/d}$, $j < d/4$",
+        TOPIC,
+        PIXTRAL,
+        SplitAxialFrequency(i, d, b),
+        _axial_formula("split"),
+        r"the head's ladder dealt out: even-indexed frequencies to the row, odd-indexed to the column",
+        "numeric.multiaxis.axial_inv_freq_mp (mpmath)",
+        assumptions=(r"$d$ a multiple of 4; pairs $i < d/4$ read the row, $d/4 \le i < d/2$ the column", r"$b > 1$"),
+        formula=sp.Eq(sp.Symbol(r"\theta^{\mathrm{col}}_j"), b ** (-2 * (2 * j + 1) / d), evaluate=False),
+        sizes=AXIAL_SIZES,
+        domains={"i": Domain("integer", 0, d / 2 - 1), "b": BASE},
+        notes="The registered mistake is the shared scheme's frequencies.",
+        wrong=_axial_formula("shared"),
+    )
+
+
+def column_frequencies() -> Theorem:
+    col = d / 4 + j
+    split, shared = SplitAxialFrequency(col, d, b), SharedAxialFrequency(col, d, b)
+    e1 = b ** (-2 * (2 * j + 1) / d)
+    return Theorem(
+        "multiaxis-axial-column-frequencies",
+        r"Split and shared axial 2-D RoPE turn the column apart: column pair $j$ turns at $\theta_{2j+1} = "
+        r"b^{-2/d}\,\theta_{2j}$ in the split scheme, at $\theta_{2j}$ in the shared one, for every $d$ and $j$",
+        TOPIC,
+        f"{PIXTRAL}; {SHARED}",
+        steps=(
+            Step(split, e1, r"split: the column's pair $j$ is $\theta_{2j+1}$", ("unfold",)),
+            Step(
+                e1,
+                b ** (-2 / d) * shared,
+                r"shared: the column's pair $j$ is $b^{-2j/(d/2)} = \theta_{2j}$, and $\theta_{2j+1} = b^{-2/d} "
+                r"\theta_{2j}$",
+                ("unfold", "expand"),
+            ),
+        ),
+        assumptions=(r"$d$ a multiple of 4, column pair $j = 0, \dots, d/4 - 1$ (pair $d/4 + j$ of the head)",),
+        formula=sp.Eq(
+            sp.Symbol(r"\theta^{\mathrm{split}}_{d/4 + j}"),
+            b ** (-2 / d) * sp.Symbol(r"\theta^{\mathrm{shared}}_{d/4 + j}"),
+            evaluate=False,
+        ),
+        sizes=AXIAL_SIZES,
+        domains={"j": Domain("integer", 0, d / 4 - 1), "b": BASE},
+        notes=r"For $b > 1$, $b^{-2/d} < 1$: the two schemes differ on every column pair, so a checkpoint trained "
+        "with one and run with the other turns its columns at the wrong speeds. The rows agree (both "
+        r"$\theta_{2j}$: multiaxis-axial-shared-frequencies, multiaxis-axial-split-frequencies). The registered "
+        "mistake says the column frequencies are equal.",
+        wrong=shared,
+    )
+
+
+# ---- text tokens: every axis at m ------------------------------------------------------------------------------
+
+
+def split_text_tokens() -> Theorem:
+    u, v = sp.IndexedBase("u", real=True), sp.IndexedBase("v", real=True)  # q and k with the pairs reordered
+    pi = PermutationMap(d / 2, i)
+    u0, u1 = _pairs(u, pi)
+    v0, v1 = _pairs(v, pi)
+    rq, rk = rotated_pair(u0, u1, m * TH[pi]), rotated_pair(v0, v1, n * TH[pi])
+    lhs = _planes(rq[0] * rk[0] + rq[1] * rk[1])
+    e1 = _planes(_relative(u0, u1, v0, v1, (n - m) * TH[pi]))
+    (a0, a1), (c0, c1) = _pairs(u, i), _pairs(v, i)
+    rhs = _planes(_relative(a0, a1, c0, c1, (n - m) * TH[i]))
+    wrong = _planes(_relative(a0, a1, c0, c1, (n - m) * TH[pi]))
+    return Theorem(
+        "multiaxis-axial-split-text-tokens",
+        r"Split axial 2-D RoPE on text tokens $(m, m)$ is 1-D RoPE with $d$ frequencies, its pairs reordered: pair "
+        r"$i$ turning at $\theta_{\pi(i)}$ scores as 1-D RoPE, for every $d$ and every reordering $\pi$",
+        TOPIC,
+        PIXTRAL,
+        steps=(
+            Step(
+                lhs,
+                e1,
+                r"both axes read $m$ (and $n$): pair $i$ turns by $m \theta_{\pi(i)}$; per plane, "
+                r"$R(m\theta)^T R(n\theta) = R((n - m)\theta)$",
+                ("expand", "expand_trig", "expand"),
+            ),
+            Step(e1, rhs, r"the pairs summed in another order (the commutative law of finite sums)", ("reindex",)),
+        ),
+        assumptions=(
+            r"$d$ a multiple of 4; pair $i$ (channels $(2\pi(i), 2\pi(i) + 1)$ of $u$, $v$) turns at "
+            r"$\theta_{\pi(i)}$ for a permutation $\pi$ of $\{0, \dots, d/2 - 1\}$",
+            r"split axial's order is one: row pair $j \mapsto 2j$, column pair $j \mapsto 2j + 1$ "
+            "(multiaxis-axial-split-frequencies), a bijection onto the pairs (evens and odds)",
+            r"$\theta_i$ any reals; $u, v$ real vectors ($q$, $k$ with their pairs moved where $\pi$ says)",
+        ),
+        formula=_short(("R_{(m, m)}", "R_{(n, n)}"), "R_{n - m}"),
+        sizes={d: (4, 8)},
+        notes="Shared axial is not: on text tokens it turns two pairs at every $\\theta_{2j}$ and none at an odd "
+        "$\\theta_{2j+1}$ (multiaxis-axial-shared-text-tokens, computed). The registered mistake reorders the "
+        "frequencies but not the channels.",
+        wrong=wrong,
+    )
+
+
+def _count(table: list, ladder: list) -> str:
+    r"""How often each of the head ladder's frequencies occurs in a pair table: "x once, y twice, z never"."""
+    times = [sum(1 for t in table if t == th) for th in ladder]
+    unmatched = sum(1 for t in table if t not in ladder)
+    out = f"{times.count(1)} once, {times.count(2)} twice, {times.count(0)} never"
+    return out + (f", {unmatched} others" if unmatched else "")
+
+
+#: The widths the text-token fact computes: the smallest axial head and EVA-02's / Pixtral's 64 (base 10^4).
+TEXT_WIDTHS, TEXT_BASE = (4, 64), 10000
+
+
+def _text_tokens(dps: int, shared_as_split: bool = False):
+    value, rows = {}, []
+    with mpmath.workdps(dps):
+        for width in TEXT_WIDTHS:
+            ladder = inverse_frequencies_mp(width, base=TEXT_BASE, dps=dps)
+            split = axial_inv_freq_mp(width, base=TEXT_BASE, dps=dps)
+            shared = split if shared_as_split else _shared_axial_mp(width, TEXT_BASE, dps)
+            for name, table in (("split", split), ("shared", shared)):
+                value[f"{name}, d = {width}"] = _count(table, ladder)
+            if width == TEXT_WIDTHS[0]:  # the counterexample: the pairs' angles at m = 1
+                rows.append((f"d = {width}, m = 1: 1-D RoPE's pairs turn by", ladder))
+                rows.append((f"d = {width}, m = 1: split axial's pairs (row, column) turn by", split))
+                rows.append((f"d = {width}, m = 1: shared axial's pairs (row, column) turn by", shared))
+    return value, rows
+
+
+def shared_text_tokens() -> Fact:
+    return Fact(
+        "multiaxis-axial-shared-text-tokens",
+        "Shared axial 2-D RoPE is not 1-D RoPE on text tokens $(m, m)$: every $\\theta_{2j}$ turns two pairs and no "
+        "pair turns at an odd $\\theta_{2j+1}$ (split axial: every $\\theta_i$ once); computed at $d = 4$, the "
+        "smallest counterexample, and $d = 64$",
+        TOPIC,
+        f"{SHARED}; {PIXTRAL}",
+        r"The frequency of each pair, matched against the head's ladder $\theta_i = b^{-2i/d}$ ($b = 10^4$) at the "
+        r"working precision. At $d = 4$ and $m = 1$ shared axial turns both pairs by 1 rad, 1-D RoPE turns one by 1 "
+        r"and one by $\theta_1 = 10^{-2}$ rad: no reordering of the pairs makes them agree (the rotation angles "
+        "differ as multisets), so text tokens given (m, m) are not 1-D RoPE with d frequencies.",
+        {
+            "split, d = 4": "2 once, 0 twice, 0 never",
+            "shared, d = 4": "0 once, 1 twice, 1 never",
+            "split, d = 64": "32 once, 0 twice, 0 never",
+            "shared, d = 64": "0 once, 16 twice, 16 never",
+        },
+        _text_tokens,
+        "mpmath at {dps} digits (numeric.multiaxis.axial_inv_freq_mp; the shared ladders over d/2)",
+        wrong=lambda dps: _text_tokens(dps, shared_as_split=True),
+        formula=sp.Unequality(
+            sp.MatrixSymbol(r"R^{\mathrm{shared}}_{(m, m)}", d, d), sp.MatrixSymbol("R_m", d, d), evaluate=False
+        ),
+        notes="What does hold for shared axial on text tokens: each axis is 1-D RoPE of width d/2 on its half of "
+        "the head, so the score is the sum of two 1-D RoPE scores over d/2 (and relative: multiaxis-phase-relative). "
+        "The wrong computation builds the shared table with the split scheme's frequencies.",
+    )
 
 
 def claims() -> list:
-    return []
+    return [
+        phase_relative(),
+        ladders_definition(),
+        shared_definition(),
+        split_definition(),
+        column_frequencies(),
+        split_text_tokens(),
+        shared_text_tokens(),
+    ]
