@@ -136,3 +136,13 @@ AUDIT_TABLE_POSITION = 1024
 #: A measured frequency is uncertain by this many times the table's unit roundoff over ``m_last theta_i`` (the
 #: largest angle it was refined on): an angle read through a rounded cos/sin errs by <= sqrt(2) u; 3 leaves margin.
 AUDIT_FREQ_TABLE_ULPS = 3.0
+
+
+# ---- the multi-axis audit of any declaration (numeric/audit/multiaxis.py, multiaxis_probe.py) ------------------------
+
+#: A pair's length at the zero position vector (cos and sin times the attention factor) this far (relative) from the
+#: declared attention factor is another factor: float32 cos and sin err by ~1e-7; YaRN's factors differ by >= 1e-2.
+AUDIT_MULTIAXIS_FACTOR_RTOL = 1e-4
+#: A pair's angle at the zero position vector this far (radians) from the declared phase is another phase: float32
+#: angles of magnitude <= 2 pi err by ~1e-6; a patch-centre offset dropped (DINOv3's +0.5) moves them by >= 1e-3.
+AUDIT_MULTIAXIS_PHASE_ATOL = 1e-4
