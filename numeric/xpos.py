@@ -149,14 +149,14 @@ def rope_xpos_mp(
     base=DEFAULT_BASE,
     layout: str = "interleaved",
     scale_base=DEFAULT_SCALE_BASE,
-    gamma=DEFAULT_GAMMA,
+    gamma="0.4",
     origin=0,
     rotary_dim: int | None = None,
     dps: int = 50,
 ) -> tuple[list, list]:
     r"""xPos at ``dps`` digits (mpmath): ``(q_rotated, k_rotated)`` as nested lists of ``mpf``, the same arguments
-    and rules as :func:`rope_xpos` (``scale_base``, ``gamma``, ``origin`` taken exactly: floats, integers or decimal
-    strings)."""
+    and rules as :func:`rope_xpos` (``scale_base``, ``gamma``, ``origin``: floats and integers taken exactly, decimal
+    strings read at the working precision; the default ``gamma`` is the decimal ``"0.4"``, not the float 0.4)."""
     dps = _validate.dps(dps)
     layout = _validate.layout(layout)
     qa, ka = np.asarray(q, dtype=object), np.asarray(k, dtype=object)
