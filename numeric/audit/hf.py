@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from posproof.numeric.scaling.rules import RULE_KEYS, config_layer_types, flatten_text_config, rope_scaling_from_config
+import numpy as np
+from posproof.numeric.scaling.rules import (
+    RULE_KEYS,
+    config_class_defaults,
+    config_layer_types,
+    flatten_text_config,
+    rope_scaling_from_config,
+)
 
 #: The keys of a head width, set to the probed width (per layer too).
 _WIDTH_KEYS = ("qk_rope_head_dim", "head_dim", "attention_head_dim")
@@ -146,7 +153,8 @@ class TransformersRope:
         from transformers.models.auto.configuration_auto import model_type_to_module_name
 
         self._torch = torch
-        text = dict(flatten_text_config(self.config))
+        # the language model's settings, with what its configuration class gives a file that leaves it out
+        text = {**flatten_text_config(self.config), **config_class_defaults(self.config)}
         self.model_type = str(text.get("model_type") or self.config.get("model_type") or "")
         if not self.model_type:
             raise ValueError("the config has no model_type: transformers' RoPE cannot be chosen")
@@ -296,7 +304,7 @@ class TransformersRope:
 
     def __call__(self, q, k, positions):
         torch = self._torch
-        q, k, positions = (torch.as_tensor(a) for a in (q, k, positions))  # NumPy in: the model's code is torch
+        q, k, positions = (_tensor(torch, a) for a in (q, k, positions))  # NumPy in: the model's code is torch
         width = int(q.shape[-1])
         if width not in self._cache:
             self._cache[width] = self._hf_config(width)
@@ -328,6 +336,14 @@ class TransformersRope:
                 return q_out, k_out
         finally:
             log.setLevel(level)
+
+
+def _tensor(torch, a):
+    r"""``a`` as a torch tensor: NumPy arrays as they are, a bfloat16 one (ml_dtypes, which torch cannot read) by
+    way of float32, which holds every bfloat16 value exactly."""
+    if isinstance(a, np.ndarray) and a.dtype.itemsize == 2 and a.dtype.kind == "V" and a.dtype.name == "bfloat16":
+        return torch.from_numpy(np.ascontiguousarray(a.astype(np.float32))).to(torch.bfloat16)
+    return torch.as_tensor(a)
 
 
 def _fit_sections(rotary) -> None:

@@ -57,6 +57,13 @@ import mpmath
 import numpy as np
 from posproof.numeric import _validate
 from posproof.numeric._deprecated import old_arguments
+from posproof.numeric.scaling.defaults import (
+    GENERIC_KEYS,
+    config_class,
+    missing_class_keys,
+    refuse_without_transformers,
+    with_class_defaults,
+)
 from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp
 
 __all__ = [
@@ -69,6 +76,7 @@ __all__ = [
     "rope_scaling_from_config",
     "config_layer_types",
     "config_width",
+    "config_class_defaults",
     "proportional_inv_freq",
 ]
 
@@ -647,18 +655,17 @@ def _model_rope_defaults(model_type) -> Mapping | None:
     ``rope_theta`` and ``partial_rotary_factor``), or ``None`` without transformers or for an unknown type."""
     if not isinstance(model_type, str):
         return None
-    try:
-        import logging
-
-        from transformers.models.auto.configuration_auto import CONFIG_MAPPING
-    except ImportError:
+    cls = config_class(model_type, text=True)  # a multimodal type: its language model's class
+    if cls is None:
         return None
+    import logging
+
     log = logging.getLogger("transformers")
     level = log.level
     log.setLevel(logging.ERROR)  # its warnings about a default config are not the user's
     try:
-        params = getattr(CONFIG_MAPPING[model_type](), "rope_parameters", None)
-    except Exception:  # noqa: BLE001 - an unknown model type, or a config class that needs arguments
+        params = getattr(cls(), "rope_parameters", None)
+    except Exception:  # noqa: BLE001 - a config class that needs arguments
         return None
     finally:
         log.setLevel(level)
@@ -800,6 +807,20 @@ def rope_scaling_from_config(
         raise ValueError(f"config: {e}") from None
 
 
+#: The keys the reader takes from a model's configuration class when the file leaves them out (:mod:`.defaults`).
+CLASS_FILLED_KEYS = ("head_dim", *GENERIC_KEYS, "per_layer_config", "layer_types")
+
+
+def config_class_defaults(config: Mapping) -> dict:
+    r"""What the model's configuration class gives the language model's settings of ``config`` that the reader
+    needs and the file leaves out (``head_dim``, ``hidden_size``, ``num_attention_heads``,
+    ``max_position_embeddings``, ``per_layer_config`` and ``layer_types``; read from transformers, see
+    :mod:`.defaults`): ``{}`` when the file gives them all. ``ValueError`` as :func:`rope_scaling_from_config`."""
+    given = flatten_text_config(config)
+    filled = _rope_layers(config)[0]
+    return {k: filled[k] for k in CLASS_FILLED_KEYS if given.get(k) is None and filled.get(k) is not None}
+
+
 def _rope_layers(config: Mapping) -> tuple[dict, Mapping, list, Mapping | None, Any]:
     r"""``(config, params, nested, defaults, model_type)``: the language model's settings with legacy keys
     translated, its rope mapping (per layer type when ``nested`` lists the types, Gemma 3's legacy form made
@@ -809,7 +830,8 @@ def _rope_layers(config: Mapping) -> tuple[dict, Mapping, list, Mapping | None, 
     model_type = config.get("model_type")
     config = flatten_text_config(config)
     model_type = config.get("model_type", model_type)
-    config = dict(config)
+    settings: dict = dict(config)
+    config = settings
     for old, new in _LEGACY_KEYS.items():
         if config.get(old) is not None:
             if config.get(new) is not None and config[new] != config[old]:
@@ -821,7 +843,14 @@ def _rope_layers(config: Mapping) -> tuple[dict, Mapping, list, Mapping | None, 
     params = scaling_value or parameters or {}
     if not isinstance(params, Mapping):
         raise ValueError(f"config rope_scaling/rope_parameters must be a mapping or null, got {params!r}")
-    defaults = _model_rope_defaults(model_type)
+    # what the file leaves to the model's configuration class, read from transformers only then (import: ~4 s)
+    keys, rope_keys = missing_class_keys(config, params, model_type)
+    refuse_without_transformers(keys + [k for k in rope_keys if k in ("partial_rotary_factor", "rope_parameters")],
+                                model_type)  # fmt: skip
+    if keys:
+        settings = with_class_defaults(settings, keys, model_type=model_type)
+    config = settings
+    defaults = _model_rope_defaults(model_type) if rope_keys else None
     nested = [k for k, v in params.items() if isinstance(v, Mapping)]
     local_base = config.get("rope_local_base_freq")
     default_layers = [k for k, v in (defaults or {}).items() if isinstance(v, Mapping)]
