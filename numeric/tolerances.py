@@ -146,3 +146,29 @@ AUDIT_MULTIAXIS_FACTOR_RTOL = 1e-4
 #: A pair's angle at the zero position vector this far (radians) from the declared phase is another phase: float32
 #: angles of magnitude <= 2 pi err by ~1e-6; a patch-centre offset dropped (DINOv3's +0.5) moves them by >= 1e-3.
 AUDIT_MULTIAXIS_PHASE_ATOL = 1e-4
+
+
+# ---- the xPos audit, scored on (q, k) (numeric/audit/xpos.py; engineer C) ------------------------------------------
+
+#: A channel outside a pair that holds more than this fraction of a unit vector's image couples two pairs: a pair's
+#: map sends a unit vector into its own two channels exactly (zeros stay zeros in every dtype), while a layout
+#: mix-up sends it into other channels with weight ~ sin(theta_i) or cos(theta_i) ~ 1 at the probed positions; 1e-2
+#: is above bfloat16's rounding of the entries (2**-9) and far below what a mix-up moves.
+AUDIT_XPOS_LEAK = 1e-2
+#: Each pair's map must be rho R(phi): the image of its second channel may differ from rho (-sin phi, cos phi) by this
+#: fraction of rho (the same dtype argument as AUDIT_XPOS_LEAK; a swapped sign or cos/sin differs by ~1).
+AUDIT_XPOS_ROTATION_RTOL = 1e-2
+#: Angles (rad) measured against m theta_i: float32 angles m theta_i up to m = 2**14 lose ~2**14 * 2**-24 ~ 1e-3 rad
+#: (cos/sin of float32 arguments); 4e-3 leaves a margin. A base off by 1 % moves the angle of the pair with
+#: theta_i ~ 0.1 at m = 1024 by ~0.4 rad.
+AUDIT_XPOS_ANGLE_ATOL = 4e-3
+#: The measured per-pair log-scale slope d log(rho_i)/dm against log(zeta_i)/s, relative to the largest expected
+#: |log(zeta_i)/s|: float32 lengths (relative error ~1e-7) over probes spanning >= 1000 positions fix a slope to
+#: ~1e-7 / (1000 * 0.02/s) ~ 5e-6 s relative; 1e-3 is above that for every s <= 100 * 512 and below a scale base
+#: off by 0.2 % (s = 513 against 512) or gamma = 0.5 against 0.4 (slopes off by > 10 %).
+AUDIT_XPOS_SLOPE_RTOL = 1e-3
+#: Scores of random vectors against xPos' (and against the same scores shifted), relative to
+#: sum_i zeta_i^((m-n)/s) |q_(i)| |k_(i)| (the largest the score can be): float32 scores of width <= 256 lose
+#: ~sqrt(256) * 2**-24 ~ 1e-6 of it; 1e-4 leaves a margin and is below what a key scaled the wrong way changes
+#: (zeta_0^(2 delta/s) - 1 ~ 5e-3 at delta = 1, s = 512, summed over the pairs it weights).
+AUDIT_XPOS_SCORE_RTOL = 1e-4
