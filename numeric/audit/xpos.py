@@ -1,10 +1,19 @@
 r"""The audit of an xPos function ``fn(q, k, positions) -> (q_rotated, k_rotated)`` (:func:`audit_xpos_plan`),
 against the configuration :func:`xpos_plan` reads from a scaling mapping (``rope_type: "xpos"``).
 
-Scored on ``(q, k)`` together: each output is rightly not norm-preserving (the query grows by
-``zeta_i**(m/s)``, the key shrinks by the same factor), only the scores ``q_m . k_n`` are relative. The origin of
-the scale (flash-attn's and x-transformers' ``seq_len // 2``, torchscale's ``ceil(L/2)``) cancels in the scores and
-is not audited.
+Scored on ``(q, k)`` together: each output is rightly not norm-preserving (pair ``i`` of the query is scaled by
+``zeta_i**((m - o)/s)``, of the key by its reciprocal), and only the scores ``q_m . k_n`` are relative. The origin
+``o`` of the scale (flash-attn's and x-transformers' ``seq_len // 2``, torchscale's ``ceil(L/2)``) cancels in the
+scores and is not audited: every measurement compares rows of one call, or scores of a query and a key of one call.
+
+How. One call holds a unit vector on every channel at each probed position ``0, 1, 2, 3, 4, 8, ..., 2**K <=
+max_position``, as queries and as keys. Which channels each image reaches gives the pair layout; each pair's image
+must be ``rho R(phi)``; the angles ``phi_i(m)`` (unwrapped over the doubling positions) give the frequencies, matched
+against the base (or a fitted one); the lengths give the slopes ``d log rho_i / dm``, which must be
+``log(zeta_i)/s`` for the query and ``-log(zeta_i)/s`` for the key, ``zeta_i = (2i/d + gamma)/(1 + gamma)``; other
+slopes are fitted to a scale base and a gamma. Then random queries and keys: their scores must not change when both
+positions shift (:data:`XPOS_FINDINGS` ``xpos-not-relative``, with the smallest shift and positions that show it) and
+must be xPos' scores ``sum_i zeta_i**((m-n)/s) q_(i)^T R((n - m) theta_i) k_(i)``.
 """
 
 from __future__ import annotations
@@ -12,16 +21,38 @@ from __future__ import annotations
 import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from posproof.numeric import _validate
-from posproof.numeric.audit.call import AuditCallError, Caller, RopeCall, ShapeError
+from posproof.numeric import _validate, formatting
+from posproof.numeric.audit.call import Caller, RopeCall
 from posproof.numeric.audit.report import Finding, SchemeReport, function_name
-from posproof.numeric.xpos import DEFAULT_GAMMA, DEFAULT_SCALE_BASE, rope_xpos
+from posproof.numeric.sinusoid import inverse_frequencies
+from posproof.numeric.tolerances import AUDIT_XPOS_ANGLE_ATOL as ANGLE_ATOL
+from posproof.numeric.tolerances import AUDIT_XPOS_LEAK as LEAK
+from posproof.numeric.tolerances import AUDIT_XPOS_ROTATION_RTOL as ROTATION_RTOL
+from posproof.numeric.tolerances import AUDIT_XPOS_SCORE_RTOL as SCORE_RTOL
+from posproof.numeric.tolerances import AUDIT_XPOS_SLOPE_RTOL as SLOPE_RTOL
+from posproof.numeric.xpos import DEFAULT_GAMMA, DEFAULT_SCALE_BASE, rope_xpos, xpos_zeta
 
 #: Finding ids and what each means (stable: tools and tests match on them).
 XPOS_FINDINGS = {
     "xpos-shape": "an output is not finite or does not have the input's shape",
+    "xpos-layout": "the rotation pairs the channels in the other layout (half (i, i + d/2) against interleaved "
+    "(2i, 2i + 1))",
+    "xpos-wrong-rotation": "a pair's map is not a scaled rotation rho R(m theta_i) of its two channels (channels of "
+    "two pairs mixed, a reflection, an offset angle), in a way no other finding explains",
+    "xpos-rotation-sign": "the pairs rotate clockwise: angle -m theta_i",
+    "xpos-wrong-base": "the rotation's frequencies are those of another base",
+    "xpos-no-scale": "the outputs are plain RoPE: no xPos scale (each output keeps its length)",
+    "xpos-key-scale-direction": "the key is not scaled by the reciprocal of the query's scale (scaled up like the "
+    "query, or not at all): the scores are not relative",
+    "xpos-scale-inverted": "the query is scaled by zeta_i^(-m/s) and the key by zeta_i^(m/s): the scores grow with "
+    "the distance to keys before the query instead of decaying",
+    "xpos-wrong-scale-base": "the scale base s is not the declared one (zeta_i^(m/s') with another s')",
+    "xpos-wrong-gamma": "the decay bases are not zeta_i = (2i/d + gamma)/(1 + gamma) with the declared gamma",
+    "xpos-wrong-scale": "the per-pair scales are not zeta_i^(m/s) for any gamma and s",
+    "xpos-not-relative": "scores change when the query and key positions shift together",
     "xpos-disagrees-with-reference": "the scores differ from xPos' in a way none of the other findings explains",
 }
 
@@ -35,12 +66,15 @@ XPOS_SCALING_KEYS = {
 LAYOUTS = ("interleaved", "half", "auto")
 #: The call arguments an xPos function may take (no caches: posproof does not build xPos' scaled tables).
 CALL_ARGS = ("q", "k", "positions", "base")
+#: The largest probed position by default (and the shifts' reach).
+DEFAULT_MAX_POSITION = 2048
 
 
 @dataclass(frozen=True)
 class XposPlan:
     r"""What an xPos function is audited against: the head ``width``, the rotation's ``base`` and ``layout``
-    (``"auto"`` for either), ``scale_base`` (``s``), ``gamma`` and how to ``call`` it."""
+    (``"auto"`` for either), ``scale_base`` (``s``), ``gamma``, how to ``call`` it, the largest position probed
+    (``max_position``) and the ``seed`` of the random vectors."""
 
     width: int
     base: float
@@ -48,6 +82,8 @@ class XposPlan:
     scale_base: float
     gamma: float
     call: RopeCall
+    max_position: int = DEFAULT_MAX_POSITION
+    seed: int = 0
 
     def as_dict(self) -> dict:
         return {
@@ -57,6 +93,7 @@ class XposPlan:
             "scale_base": self.scale_base,
             "gamma": self.gamma,
             "call": str(self.call),
+            "max_position": self.max_position,
         }
 
 
@@ -71,6 +108,8 @@ def _positive(value, name: str) -> float:
 def _call(call) -> RopeCall:
     if call is None:
         return RopeCall(("q", "k", "positions"))
+    if not isinstance(call, (RopeCall, str)):
+        raise ValueError(f"call must be a RopeCall or a text like 'q,k,positions', got {type(call).__name__}")
     c = call if isinstance(call, RopeCall) else RopeCall.parse(call)
     bad = [a for a in c.args if a not in CALL_ARGS]
     if bad or not c.qk or "positions" not in c.args:
@@ -80,10 +119,20 @@ def _call(call) -> RopeCall:
     return c
 
 
-def xpos_plan(scaling: Mapping, *, width: int, base: float, layout: str, call) -> XposPlan:
+def xpos_plan(
+    scaling: Mapping,
+    *,
+    width: int,
+    base: float,
+    layout: str,
+    call,
+    max_position: int = DEFAULT_MAX_POSITION,
+    seed: int = 0,
+) -> XposPlan:
     r"""The checked configuration of an xPos audit: ``scaling`` a mapping with ``rope_type: "xpos"`` and optionally
     ``scale_base`` and ``gamma`` (:data:`XPOS_SCALING_KEYS`); ``width`` (even, >= 2), ``base`` (> 1), ``layout``
-    (:data:`LAYOUTS` or an alias), ``call`` (``None``: ``q,k,positions``; a :class:`RopeCall` or its text form).
+    (:data:`LAYOUTS` or an alias), ``call`` (``None``: ``q,k,positions``; a :class:`RopeCall` or its text form, taking
+    q, k, positions and optionally base), ``max_position`` (>= 16: the probes and shifts stay at or below it).
     ``ValueError`` naming the argument and the accepted range otherwise."""
     if not isinstance(scaling, Mapping):
         raise ValueError(f"scaling must be a mapping with rope_type 'xpos', got {type(scaling).__name__}")
@@ -102,66 +151,465 @@ def xpos_plan(scaling: Mapping, *, width: int, base: float, layout: str, call) -
     if not isinstance(layout, str) or (layout != "auto" and layout not in _validate.LAYOUT_ALIASES):
         raise ValueError(f"layout must be one of 'interleaved', 'half', 'auto' (or an alias), got {layout!r}")
     layout = layout if layout == "auto" else _validate.layout(layout)
-    return XposPlan(width, _validate.base(base), layout, scale_base, gamma, _call(call))
+    max_position = _validate.positive_int(max_position, "max_position", 16)
+    if max_position > _validate.MAX_INTEGER:
+        raise ValueError(f"max_position must be an integer in [16, 2**53], got {max_position!r}")
+    seed = _validate.positive_int(seed, "seed", 0)
+    return XposPlan(width, _validate.base(base), layout, scale_base, gamma, _call(call), max_position, seed)
+
+
+# ---- calling the function -------------------------------------------------------------------------------------
+
+
+class _Shape(Exception):
+    r"""An output not finite or not of the input's shape (``xpos-shape``)."""
+
+    def __init__(self, example: dict):
+        self.example = example
 
 
 def _never(*_):  # pragma: no cover - xPos calls take no caches (the plan refuses them)
     raise AssertionError("xPos calls take no caches")
 
 
+def _run(caller: Caller, qv: np.ndarray, kv: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""``(q_rotated, k_rotated)`` of one call, float64 ``(tokens, width)``; :class:`_Shape` if they are not."""
+    outs, _ = caller.raw(qv, pos, kv)
+    got = []
+    for which, y in zip(("q", "k"), outs, strict=True):
+        example = {"width": qv.shape[1], "positions": _short(pos), "output": which}
+        if y.size != qv.size:
+            raise _Shape(example | {"got shape": list(y.shape)})
+        y = y.reshape(qv.shape).astype(np.float64)
+        if not np.isfinite(y).all():
+            raise _Shape(example | {"got": "NaN or inf"})
+        got.append(y)
+    return got[0], got[1]
+
+
+def _short(pos: np.ndarray) -> list:
+    return [int(p) for p in pos] if pos.size <= 8 else [int(p) for p in pos[:8]] + ["..."]
+
+
+# ---- the probe: unit vectors on every channel at every probed position, in one call -----------------------------
+
+
+def _channels(layout: str, width: int) -> tuple[np.ndarray, np.ndarray]:
+    i = np.arange(width // 2)
+    return (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + width // 2)
+
+
+def _probe_positions(max_position: int) -> np.ndarray:
+    doubling = [1 << j for j in range(2, max_position.bit_length()) if 1 << j <= max_position]
+    return np.array([0, 1, 2, 3, *doubling], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class _Probe:
+    r"""The images of the unit vectors: ``images[o][p]`` the ``(width, width)`` matrix (row ``c``: the image of
+    channel ``c``) of output ``o`` (0 query, 1 key) at ``positions[p]``."""
+
+    positions: np.ndarray  # (P,)
+    images: np.ndarray  # (2, P, width, width)
+
+
+def _probe(caller: Caller, width: int, max_position: int) -> _Probe:
+    pos = _probe_positions(max_position)
+    eye = np.eye(width)
+    x = np.tile(eye, (pos.size, 1))  # (P * width, width)
+    rows = np.repeat(pos, width)
+    qo, ko = _run(caller, x, x.copy(), rows)
+    images = np.stack([qo.reshape(pos.size, width, width), ko.reshape(pos.size, width, width)])
+    return _Probe(pos, images)
+
+
+def _leak(images: np.ndarray, layout: str) -> float:
+    r"""The largest fraction of a unit vector's image outside its pair's two channels, over outputs and positions."""
+    width = images.shape[-1]
+    first, second = _channels(layout, width)
+    inside = np.zeros((width, width), dtype=bool)
+    inside[first, first] = inside[first, second] = inside[second, first] = inside[second, second] = True
+    norm = np.linalg.norm(images, axis=-1)  # (2, P, width)
+    outside = np.linalg.norm(np.where(inside, 0.0, images), axis=-1)
+    return float(np.max(outside / np.maximum(norm, np.finfo(float).tiny)))
+
+
+@dataclass(frozen=True)
+class _Pairs:
+    r"""Each pair's map ``rho R(phi)`` per output, position and pair: ``radius`` and ``angle`` ``(2, P, r/2)``, and
+    ``rotation_error`` the largest departure of the second channel's image from ``rho (-sin phi, cos phi)``."""
+
+    radius: np.ndarray
+    angle: np.ndarray
+    rotation_error: np.ndarray  # (2, P, r/2), relative to the radius
+
+
+def _pairs(probe: _Probe, layout: str) -> _Pairs:
+    f, s = _channels(layout, probe.images.shape[-1])
+    a, b = probe.images[..., f, f], probe.images[..., f, s]  # (2, P, r/2): the image of the first channel
+    c, e = probe.images[..., s, f], probe.images[..., s, s]  # the image of the second channel
+    radius = np.hypot(a, b)
+    angle = np.arctan2(b, a)
+    err = np.hypot(c + b, e - a) / np.maximum(radius, np.finfo(float).tiny)
+    return _Pairs(radius, angle, err)
+
+
+# ---- findings from the probe ------------------------------------------------------------------------------------
+
+
+def _found(fid: str, sentence: str, example: Mapping[str, Any], output: str | None = None) -> Finding:
+    return Finding(fid, f"{XPOS_FINDINGS[fid]}: {sentence}" if sentence else XPOS_FINDINGS[fid], example, output)
+
+
+def _layout(probe: _Probe, declared: str) -> tuple[str | None, Finding | None]:
+    r"""The layout the function pairs channels in, and a finding when it is not the declared one (``None`` for the
+    layout when neither pairs the channels)."""
+    leaks = {lay: _leak(probe.images, lay) for lay in ("interleaved", "half")}
+    order = (
+        ("interleaved", "half")
+        if declared == "auto"
+        else (declared, "half" if declared == "interleaved" else "interleaved")
+    )
+    for lay in order:
+        if leaks[lay] <= LEAK:
+            if declared in ("auto", lay):
+                return lay, None
+            first, second = _channels(lay, probe.images.shape[-1])
+            ex = {
+                "width": probe.images.shape[-1],
+                "positions": [1],
+                "channel": 0,
+                "expected partner channel": int(_channels(declared, probe.images.shape[-1])[1][0]),
+                "got partner channel": int(second[0]),
+            }
+            return lay, _found("xpos-layout", f"declared {declared}, the function pairs channels {lay}", ex)
+    lay = order[0]
+    ex = {
+        "width": probe.images.shape[-1],
+        "positions": [1],
+        "largest fraction outside a pair": formatting.number(leaks[lay]),
+    }
+    return None, _found("xpos-wrong-rotation", f"unit vectors leave their pairs (layout {lay})", ex)
+
+
+def _unwrapped(angle: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, int]:
+    r"""Each pair's frequency from its angles at the doubling positions ``1, 2, 4, ...``, unwrapped (``(r/2,)``), and
+    the largest doubling position used."""
+    doubling = [j for j, p in enumerate(positions) if p >= 1 and (p & (p - 1)) == 0]
+    est = angle[doubling[0]] / positions[doubling[0]]  # position 1: |theta| <= pi
+    for j in doubling[1:]:
+        p = positions[j]
+        turns = np.round((p * est - angle[j]) / (2 * np.pi))
+        est = (angle[j] + 2 * np.pi * turns) / p
+    return est, int(positions[doubling[-1]])
+
+
+def _fit_base(freq: np.ndarray, r: int) -> float | None:
+    r"""The base ``b`` with ``freq_i = b**(-2i/r)`` (least squares on the logarithms), ``None`` if the frequencies are
+    not all positive."""
+    if freq.size < 2 or not np.all(freq > 0):
+        return None
+    i = np.arange(freq.size)
+    slope = np.sum(i * np.log(freq)) / np.sum(i * i)  # log freq_i = -(2i/r) log b, through freq_0 = 1
+    return float(np.exp(-slope * r / 2))
+
+
+def _rotation_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout: str) -> list[Finding]:
+    r"""The rotation part of each output: a scaled rotation per pair, at angle ``m theta_i`` (``theta_i =
+    base**(-2i/d)``)."""
+    width = plan.width
+    theta = inverse_frequencies(width, base=plan.base)  # (r/2,)
+    out: list[Finding] = []
+    for o, name in enumerate(("q", "k")):
+        bad = pairs.rotation_error[o] > ROTATION_RTOL  # (P, r/2)
+        if bad.any():
+            j, i = (int(v[0]) for v in np.nonzero(bad))
+            ex = {
+                "width": width,
+                "positions": [int(probe.positions[j])],
+                "pair": i,
+                "layout": layout,
+                "departure from a rotation": formatting.number(float(pairs.rotation_error[o, j, i])),
+            }
+            out.append(_found("xpos-wrong-rotation", "the pair's map is not rho R(phi)", ex, name))
+            continue
+        if np.any(np.abs(pairs.angle[o, 0]) > ANGLE_ATOL):
+            i = int(np.argmax(np.abs(pairs.angle[o, 0])))
+            ex = {
+                "width": width,
+                "positions": [0],
+                "pair": i,
+                "expected angle": "0",
+                "got angle": formatting.number(float(pairs.angle[o, 0, i])),
+            }
+            out.append(_found("xpos-wrong-rotation", "the pairs have turned already at position 0", ex, name))
+            continue
+        freq, top = _unwrapped(pairs.angle[o], probe.positions)
+        if np.all(np.abs(freq - theta) * top <= ANGLE_ATOL):
+            continue
+        i = int(np.argmax(np.abs(freq - theta)))
+        ex = {
+            "width": width,
+            "positions": [1],
+            "pair": i,
+            "expected angle": formatting.number(float(theta[i])),
+            "got angle": formatting.number(float(pairs.angle[o, 1, i])),
+        }
+        if np.all(np.abs(freq + theta) * top <= ANGLE_ATOL):
+            out.append(_found("xpos-rotation-sign", "", ex, name))
+            continue
+        fitted = _fit_base(freq, width)
+        if fitted is not None and np.all(np.abs(freq - inverse_frequencies(width, base=fitted)) * top <= ANGLE_ATOL):
+            sentence = f"base {formatting.number(fitted)}, not {formatting.number(plan.base)}"
+            out.append(_found("xpos-wrong-base", sentence, ex | {"fitted base": formatting.number(fitted)}, name))
+            continue
+        out.append(_found("xpos-wrong-rotation", "the angles are not m theta_i for any base", ex, name))
+    return out
+
+
+def _slopes(pairs: _Pairs, positions: np.ndarray) -> np.ndarray:
+    r"""``(2, r/2)``: each pair's ``d log rho / dm`` per output (least squares over the probed positions, one call:
+    the origin is the same for every row)."""
+    logs = np.log(np.maximum(pairs.radius, np.finfo(float).tiny))  # (2, P, r/2)
+    p = positions.astype(np.float64) - positions.mean()
+    return np.einsum("p,opi->oi", p, logs - logs.mean(axis=1, keepdims=True)) / np.sum(p * p)
+
+
+def _first_ratio(pairs: _Pairs, positions: np.ndarray, o: int, want: np.ndarray, scale: float) -> tuple[int, int]:
+    r"""The first probed position (after 0) and pair where output ``o``'s length ratio to position 0 departs from
+    ``exp(want_i m)`` by more than the slope tolerance allows: ``(position index, pair)``."""
+    ratio = np.log(pairs.radius[o] / pairs.radius[o, :1])  # (P, r/2)
+    dev = np.abs(ratio - np.outer(positions, want)) > SLOPE_RTOL * scale * np.maximum(positions, 1)[:, None] + 1e-6
+    js, is_ = np.nonzero(dev)
+    if js.size == 0:
+        return len(positions) - 1, int(np.argmax(np.abs(pairs.radius[o, -1] - 1)))
+    return int(js[0]), int(is_[0])
+
+
+def _fit_gamma(slope: np.ndarray, width: int) -> tuple[float, float, float]:
+    r"""``(gamma, s, residual)``: the gamma and scale base whose ``log(zeta_i)/s`` fit the slopes best (a log grid
+    refined by golden-section search; ``s`` in closed form for each gamma), residual relative to ``max |slope|``."""
+
+    def fit(g: float) -> tuple[float, float]:
+        L = np.log(xpos_zeta(width, gamma=g))  # (r/2,)
+        a = float(np.dot(slope, L) / np.dot(L, L))
+        return float(np.max(np.abs(slope - a * L))), a
+
+    grid = np.exp(np.linspace(np.log(1e-3), np.log(1e3), 121))
+    best = int(np.argmin([fit(g)[0] for g in grid]))
+    lo, hi = np.log(grid[max(best - 1, 0)]), np.log(grid[min(best + 1, grid.size - 1)])
+    ratio = (np.sqrt(5) - 1) / 2
+    for _ in range(60):
+        x1, x2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        if fit(np.exp(x1))[0] < fit(np.exp(x2))[0]:
+            hi = x2
+        else:
+            lo = x1
+    g = float(np.exp((lo + hi) / 2))
+    res, a = fit(g)
+    return g, (1 / a if a else float("inf")), res / max(float(np.max(np.abs(slope))), np.finfo(float).tiny)
+
+
+def _scale_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan) -> list[Finding]:
+    r"""The scales: the query's slopes ``log(zeta_i)/s``, the key's their negatives."""
+    width, pos = plan.width, probe.positions
+    want = np.log(xpos_zeta(width, gamma=plan.gamma)) / plan.scale_base  # (r/2,): the query's slopes
+    scale = float(np.max(np.abs(want)))
+    tol = SLOPE_RTOL * scale
+    sq, sk = _slopes(pairs, pos)
+
+    def close(a, b) -> bool:
+        return bool(np.all(np.abs(a - b) <= tol))
+
+    def example(o: int, expected: np.ndarray) -> dict:
+        j, i = _first_ratio(pairs, pos, o, expected, scale)
+        m = int(pos[j])
+        got = float(pairs.radius[o, j, i] / pairs.radius[o, 0, i])
+        return {
+            "width": width,
+            "positions": [0, m],
+            "pair": i,
+            "expected length ratio": formatting.number(float(np.exp(expected[i] * m))),
+            "got length ratio": formatting.number(got),
+        }
+
+    if close(sq, 0) and close(sk, 0):
+        return [_found("xpos-no-scale", "", example(0, want), "q")]
+    out: list[Finding] = []
+    if not close(sq + sk, 0):
+        how = "scaled like the query" if close(sk, sq) else "not scaled" if close(sk, 0) else "scaled otherwise"
+        out.append(_found("xpos-key-scale-direction", f"the key is {how}", example(1, -sq), "k"))
+    if close(sq, want):
+        return out
+    if close(sq, -want):
+        return [*out, _found("xpos-scale-inverted", "", example(0, want), "q")]
+    L = np.log(xpos_zeta(width, gamma=plan.gamma))
+    a = float(np.dot(sq, L) / np.dot(L, L))  # the query's slopes as a multiple of log(zeta_i): 1/s'
+    if a != 0 and close(sq, a * L):
+        s_fit = 1 / a
+        if s_fit < 0:
+            return [
+                *out,
+                _found("xpos-scale-inverted", f"with scale base {formatting.number(-s_fit)}", example(0, want), "q"),
+            ]
+        sentence = f"scale base {formatting.number(s_fit)}, not {formatting.number(plan.scale_base)}"
+        return [
+            *out,
+            _found(
+                "xpos-wrong-scale-base",
+                sentence,
+                example(0, want) | {"fitted scale base": formatting.number(s_fit)},
+                "q",
+            ),
+        ]
+    g, s_fit, res = _fit_gamma(sq, width)
+    if res <= SLOPE_RTOL and np.isfinite(s_fit):
+        sentence = f"gamma {formatting.number(g)}, not {formatting.number(plan.gamma)}"
+        if abs(s_fit - plan.scale_base) > SLOPE_RTOL * plan.scale_base:
+            sentence += f", with scale base {formatting.number(abs(s_fit))}"
+        ex = example(0, want) | {
+            "fitted gamma": formatting.number(g),
+            "fitted scale base": formatting.number(abs(s_fit)),
+        }
+        return [*out, _found("xpos-wrong-gamma", sentence, ex, "q")]
+    return [*out, _found("xpos-wrong-scale", "", example(0, want), "q")]
+
+
+# ---- scores of random vectors -----------------------------------------------------------------------------------
+
+
+def _scores(caller: Caller, qv: np.ndarray, kv: np.ndarray, m: np.ndarray, n: np.ndarray) -> np.ndarray:
+    r"""``s_j = q'_j . k'_j`` with query ``j`` at ``m_j`` and key ``j`` at ``n_j``, all in one call."""
+    J = m.size
+    pos = np.concatenate([m, n])
+    x = np.concatenate([qv, qv])  # rows J.. are queries at the keys' positions, unused
+    y = np.concatenate([kv, kv])
+    qo, ko = _run(caller, x, y, pos)
+    return np.einsum("jc,jc->j", qo[:J], ko[J:])
+
+
+def _reference(plan: XposPlan, layout: str, qv, kv, m, n) -> tuple[np.ndarray, np.ndarray]:
+    r"""xPos' scores and their scale ``sum_i zeta_i^((m-n)/s) |q_(i)| |k_(i)|`` (origin 0: it cancels)."""
+    pos = np.concatenate([m, n])
+    J = m.size
+    rq, rk = rope_xpos(
+        np.concatenate([qv, qv]),
+        np.concatenate([kv, kv]),
+        pos,
+        base=plan.base,
+        layout=layout,
+        scale_base=plan.scale_base,
+        gamma=plan.gamma,
+    )
+    first, second = _channels(layout, plan.width)
+    zeta = xpos_zeta(plan.width, gamma=plan.gamma)
+    decay = zeta[None, :] ** ((m - n)[:, None] / plan.scale_base)  # (J, r/2)
+    size = np.sum(decay * np.hypot(qv[:, first], qv[:, second]) * np.hypot(kv[:, first], kv[:, second]), axis=1)
+    return np.einsum("jc,jc->j", rq[:J], rk[J:]), size
+
+
+def _smallest_shift(caller: Caller, plan: XposPlan, layout: str, rng) -> dict | None:
+    r"""The smallest shift ``t`` (doubling) and positions ``(m, n)`` among a few small ones at which the score of one
+    random query and key changes when both move by ``t``: the example of ``xpos-not-relative``."""
+    qv = rng.standard_normal((1, plan.width))
+    kv = rng.standard_normal((1, plan.width))
+    starts = ((0, 0), (1, 0), (0, 1), (3, 1), (1, 3))
+    t = 1
+    while t <= plan.max_position // 2:
+        for m0, n0 in starts:
+            m, n = np.array([m0]), np.array([n0])
+            before = _scores(caller, qv, kv, m, n)
+            after = _scores(caller, qv, kv, m + t, n + t)
+            _, size = _reference(plan, layout, qv, kv, m, n)
+            if abs(after[0] - before[0]) > SCORE_RTOL * size[0]:
+                return {
+                    "width": plan.width,
+                    "positions": [m0, n0],
+                    "shift": t,
+                    "score": formatting.number(float(before[0])),
+                    "score shifted": formatting.number(float(after[0])),
+                }
+        t *= 2
+    return None
+
+
+def _score_findings(caller: Caller, plan: XposPlan, layout: str, explained: bool) -> list[Finding]:
+    rng = np.random.default_rng(plan.seed)
+    J = 64
+    top = plan.max_position
+    qv, kv = rng.standard_normal((J, plan.width)), rng.standard_normal((J, plan.width))
+    m = rng.integers(0, top // 2 + 1, J)
+    n = np.clip(m - rng.integers(-64, top // 4 + 1, J), 0, top // 2)
+    out: list[Finding] = []
+    got = _scores(caller, qv, kv, m, n)
+    ref, size = _reference(plan, layout, qv, kv, m, n)
+    for shift in (1, 37, top // 2):
+        moved = _scores(caller, qv, kv, m + shift, n + shift)
+        if np.any(np.abs(moved - got) > SCORE_RTOL * size):
+            ex = _smallest_shift(caller, plan, layout, rng)
+            if ex is None:
+                j = int(np.argmax(np.abs(moved - got) / size))
+                ex = {
+                    "width": plan.width,
+                    "positions": [int(m[j]), int(n[j])],
+                    "shift": shift,
+                    "score": formatting.number(float(got[j])),
+                    "score shifted": formatting.number(float(moved[j])),
+                }
+            out.append(_found("xpos-not-relative", "", ex))
+            break
+    err = np.abs(got - ref) / size
+    if not explained and not out and np.any(err > SCORE_RTOL):
+        j = int(np.argmax(err))
+        ex = {
+            "width": plan.width,
+            "positions": [int(m[j]), int(n[j])],
+            "expected score": formatting.number(float(ref[j])),
+            "got score": formatting.number(float(got[j])),
+        }
+        out.append(_found("xpos-disagrees-with-reference", "", ex))
+    return out
+
+
+# ---- the audit ----------------------------------------------------------------------------------------------------
+
+
 def audit_xpos_plan(
     plan: XposPlan, fn: Callable, name: str | None = None, progress: Callable[[str], None] | None = None
 ) -> SchemeReport:
     r"""Audit ``fn`` (called as ``plan.call`` says, NumPy arrays first, then torch tensors) against ``plan``: a
-    :class:`SchemeReport` (``scheme`` ``"xpos"``) whose findings are :data:`XPOS_FINDINGS`."""
+    :class:`SchemeReport` (``scheme`` ``"xpos"``) whose findings are :data:`XPOS_FINDINGS`. Raises
+    :class:`~posproof.numeric.audit.report.AuditCallError` if the function raises on a plain call."""
     caller = Caller(fn, plan.call, plan.base, _never)
     caller.name = name
-    report_name = name if name is not None else function_name(fn)
-    findings = _audit(plan, caller, progress or (lambda _text: None))
+    say = progress or (lambda _text: None)
+    try:
+        findings = _audit(plan, caller, say)
+    except _Shape as e:
+        findings = [_found("xpos-shape", "", e.example)]
     checked = (
-        f"scores q_m . k_n against xPos (width {plan.width}, base {plan.base:g}, layout {plan.layout}, "
-        f"scale_base {plan.scale_base:g}, gamma {plan.gamma:g}, call {plan.call})"
+        f"each output's pairs (a rotation by m theta_i scaled by zeta_i^(+-m/s)) and the scores q_m . k_n against "
+        f"xPos (width {plan.width}, base {plan.base:g}, layout {plan.layout}, scale_base {plan.scale_base:g}, gamma "
+        f"{plan.gamma:g}, call {plan.call}, positions up to {plan.max_position})"
     )
-    return SchemeReport("xpos", tuple(findings), checked, report_name)
+    return SchemeReport("xpos", tuple(findings), checked, name if name is not None else function_name(fn))
 
 
-def _outputs(caller: Caller, q: np.ndarray, k: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    try:
-        qo = caller(q, pos, 0, k)
-        ko = caller(q, pos, 1, k)
-    except ShapeError:
-        return None
-    if not (np.isfinite(qo).all() and np.isfinite(ko).all()):
-        return None
-    return qo, ko
+def _audit(plan: XposPlan, caller: Caller, say: Callable[[str], None]) -> list[Finding]:
+    say("xPos: unit vectors")
+    probe = _probe(caller, plan.width, plan.max_position)
+    layout, layout_finding = _layout(probe, plan.layout)
+    findings = [] if layout_finding is None else [layout_finding]
+    if layout is None:
+        return findings
+    pairs = _pairs(probe, layout)
+    say("xPos: rotation and scales")
+    findings += _rotation_findings(pairs, probe, plan, layout)
+    if not any(f.id == "xpos-wrong-rotation" for f in findings):
+        findings += _scale_findings(pairs, probe, plan)
+    say("xPos: scores")
+    findings += _score_findings(caller, plan, layout, explained=bool(findings))
+    return findings
 
 
-def _audit(plan: XposPlan, caller: Caller, progress) -> list[Finding]:
-    progress("xPos scores")
-    rng = np.random.default_rng(0)
-    pos = np.array([0, 1, 2, 3, 5, 8, 13, 64, 300, 1000], dtype=np.int64)
-    q = rng.standard_normal((pos.size, plan.width))
-    k = rng.standard_normal((pos.size, plan.width))
-    try:
-        got = _outputs(caller, q, k, pos)
-    except AuditCallError:
-        raise
-    if got is None:
-        return [Finding("xpos-shape", XPOS_FINDINGS["xpos-shape"], {"width": plan.width, "positions": pos.tolist()})]
-    scores = got[0] @ got[1].T  # (tokens, tokens)
-    layouts = ("interleaved", "half") if plan.layout == "auto" else (plan.layout,)
-    best = None
-    for layout in layouts:
-        rq, rk = rope_xpos(q, k, pos, base=plan.base, layout=layout, scale_base=plan.scale_base, gamma=plan.gamma)
-        ref = rq @ rk.T
-        err = float(np.max(np.abs(scores - ref) / (np.linalg.norm(rq, axis=1)[:, None] * np.linalg.norm(rk, axis=1))))
-        best = err if best is None else min(best, err)
-    if best is not None and best > 1e-4:
-        return [
-            Finding(
-                "xpos-disagrees-with-reference",
-                XPOS_FINDINGS["xpos-disagrees-with-reference"],
-                {"width": plan.width, "positions": pos.tolist(), "score error": best},
-            )
-        ]
-    return []
+__all__ = ["XPOS_FINDINGS", "XPOS_SCALING_KEYS", "XposPlan", "audit_xpos_plan", "xpos_plan"]
