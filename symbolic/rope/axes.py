@@ -63,7 +63,7 @@ AXIAL_SIZES = {d: (4, 8, 64)}
 BASE = Domain("integer", 2, 10**6, log=True)
 
 
-# ---- the code the definitions check (B1's kernels in numeric.multiaxis where they exist) -----------------------
+# ---- the code the definitions check ----------------------------------------------------------------------------
 
 
 def _ladders_mp(axes_dim, base, dps: int) -> list:
@@ -72,14 +72,6 @@ def _ladders_mp(axes_dim, base, dps: int) -> list:
     for width in axes_dim:
         out += inverse_frequencies_mp(int(width), base=base, dps=dps)
     return out
-
-
-def _shared_axial_mp(width: int, base, dps: int) -> list:
-    r"""Shared axial 2-D RoPE: the ladder over ``d/2`` for the row pairs, the same ladder for the column pairs."""
-    if width % 4:
-        raise ValueError(f"width must be a multiple of 4 for axial 2-D RoPE, got {width}")
-    half = inverse_frequencies_mp(width // 2, base=base, dps=dps)
-    return half + half
 
 
 def _exact_int(x) -> int:
@@ -125,13 +117,15 @@ class _AxialFrequency(Kernel):
 
 
 class SharedAxialFrequency(_AxialFrequency):
-    r"""Shared axial 2-D RoPE (EVA-02, SAM 2, Qwen2.5-VL vision): both axes on the ladder over ``d/2``."""
+    r"""Shared axial 2-D RoPE (EVA-02, SAM 2, Qwen2.5-VL vision): both axes on the ladder over ``d/2``
+    (:func:`numeric.multiaxis.axial_inv_freq_mp`, ``frequencies="shared"``)."""
 
     name = "shared"
 
     @classmethod
     def numeric(cls, pair, width, base):
-        return _shared_axial_mp(_exact_int(width), base, mpmath.mp.dps)[_exact_int(pair)]
+        table = axial_inv_freq_mp(_exact_int(width), base=base, dps=mpmath.mp.dps, frequencies="shared")
+        return table[_exact_int(pair)]
 
     def doit(self, **hints):
         i_, d_, b_ = (x.doit(**hints) for x in self.args)
@@ -280,7 +274,7 @@ def shared_definition() -> Definition:
         _axial_formula("shared"),
         r"one ladder over $d/2$ channels per axis, the same for both axes; $b^{-2j/(d/2)} = b^{-2(2j)/d}$ is "
         r"$\theta_{2j}$ of the ladder over the head",
-        "shared axial ladders in mpmath (numeric.sinusoid.inverse_frequencies_mp over d/2, twice)",
+        'numeric.multiaxis.axial_inv_freq_mp (mpmath, frequencies="shared")',
         assumptions=(r"$d$ a multiple of 4; pairs $i < d/4$ read the row, $d/4 \le i < d/2$ the column", r"$b > 1$"),
         formula=sp.Eq(sp.Symbol(r"\theta^{\mathrm{row}}_j"), b ** (-2 * j / (d / 2)), evaluate=False),
         sizes=AXIAL_SIZES,
@@ -301,7 +295,7 @@ def split_definition() -> Definition:
         SplitAxialFrequency(i, d, b),
         _axial_formula("split"),
         r"the head's ladder dealt out: even-indexed frequencies to the row, odd-indexed to the column",
-        "numeric.multiaxis.axial_inv_freq_mp (mpmath)",
+        'numeric.multiaxis.axial_inv_freq_mp (mpmath, frequencies="split")',
         assumptions=(r"$d$ a multiple of 4; pairs $i < d/4$ read the row, $d/4 \le i < d/2$ the column", r"$b > 1$"),
         formula=sp.Eq(sp.Symbol(r"\theta^{\mathrm{col}}_j"), b ** (-2 * (2 * j + 1) / d), evaluate=False),
         sizes=AXIAL_SIZES,
@@ -411,7 +405,8 @@ def _text_tokens(dps: int, shared_as_split: bool = False):
         for width in TEXT_WIDTHS:
             ladder = inverse_frequencies_mp(width, base=TEXT_BASE, dps=dps)
             split = axial_inv_freq_mp(width, base=TEXT_BASE, dps=dps)
-            shared = split if shared_as_split else _shared_axial_mp(width, TEXT_BASE, dps)
+            kind = "split" if shared_as_split else "shared"
+            shared = axial_inv_freq_mp(width, base=TEXT_BASE, dps=dps, frequencies=kind)
             for name, table in (("split", split), ("shared", shared)):
                 value[f"{name}, d = {width}"] = _count(table, ladder)
             if width == TEXT_WIDTHS[0]:  # the counterexample: the pairs' angles at m = 1
@@ -440,7 +435,7 @@ def shared_text_tokens() -> Fact:
             "shared, d = 64": "0 once, 16 twice, 16 never",
         },
         _text_tokens,
-        "mpmath at {dps} digits (numeric.multiaxis.axial_inv_freq_mp; the shared ladders over d/2)",
+        "mpmath at {dps} digits (numeric.multiaxis.axial_inv_freq_mp, shared and split)",
         wrong=lambda dps: _text_tokens(dps, shared_as_split=True),
         formula=sp.Unequality(
             sp.MatrixSymbol(r"R^{\mathrm{shared}}_{(m, m)}", d, d), sp.MatrixSymbol("R_m", d, d), evaluate=False
