@@ -4,8 +4,10 @@ r"""Multi-axis RoPE: positions are vectors ``p = (p_0, ..., p_{A-1})`` (time, he
 (:func:`rope_multiaxis`, :func:`rope_multiaxis_mp`) rotates them all.
 
 The modules: :mod:`.kernel` (the rotation, float64 and mpmath), :mod:`.mrope` (M-RoPE's axis maps),
-:mod:`.axial` (axial 2-D, shared and split frequencies), :mod:`.declaration` (the declaration and the scaling keys
-that give one), :mod:`.config` (transformers configurations).
+:mod:`.axial` (axial 2-D, shared and split frequencies), :mod:`.ladders` (per-axis frequency ladders: FLUX's
+``axes_dim``), :mod:`.coordinates` (real coordinates, an affine patch grid, DINOv3), :mod:`.layouts` (the pairs'
+channels), :mod:`.xdrope` (HunYuan-VL's channel-split XD-RoPE), :mod:`.declaration` (:class:`MultiaxisRope`),
+:mod:`.scaling` (the scaling keys that declare one), :mod:`.config` (transformers configurations).
 
 The axis maps of the layouts transformers ships (pair ``i`` = channels ``(i, i + d/2)``, rotate-half):
 
@@ -37,7 +39,16 @@ from __future__ import annotations
 
 from posproof.numeric.multiaxis.axial import AXIAL_FREQUENCIES, axial_axes, axial_inv_freq, axial_inv_freq_mp
 from posproof.numeric.multiaxis.config import MultiaxisFrequencies, rope_axes_from_config
-from posproof.numeric.multiaxis.declaration import MultiaxisRope, is_multiaxis_scaling, multiaxis_from_scaling
+from posproof.numeric.multiaxis.coordinates import (
+    affine_frequencies,
+    affine_frequencies_mp,
+    dinov3_inv_freq,
+    dinov3_inv_freq_mp,
+    dinov3_periods,
+    patch_affine,
+    patch_coordinates,
+)
+from posproof.numeric.multiaxis.declaration import MultiaxisRope
 from posproof.numeric.multiaxis.kernel import (
     multiaxis_angles,
     multiaxis_table,
@@ -46,7 +57,11 @@ from posproof.numeric.multiaxis.kernel import (
     rope_multiaxis_mp,
     rotary_width,
 )
+from posproof.numeric.multiaxis.ladders import axes_dim_axes, per_axis_inv_freq, per_axis_inv_freq_mp
+from posproof.numeric.multiaxis.layouts import MULTIAXIS_LAYOUTS, channel_pairs
 from posproof.numeric.multiaxis.mrope import INTERLEAVED_MODEL_TYPES, mrope_axes
+from posproof.numeric.multiaxis.scaling import is_multiaxis_scaling, multiaxis_from_scaling
+from posproof.numeric.multiaxis.xdrope import rope_xdrope, rope_xdrope_mp, xdrope_channel_axes
 from posproof.numeric.scaling.rules import (
     proportional_inv_freq,  # one definition, with the other rules and the config reader
 )
@@ -67,7 +82,21 @@ __all__ = [
     "MultiaxisRope",
     "multiaxis_from_scaling",
     "is_multiaxis_scaling",
+    "axes_dim_axes",
+    "per_axis_inv_freq",
+    "per_axis_inv_freq_mp",
+    "channel_pairs",
+    "dinov3_periods",
+    "dinov3_inv_freq",
+    "dinov3_inv_freq_mp",
+    "patch_affine",
+    "patch_coordinates",
+    "affine_frequencies",
+    "affine_frequencies_mp",
+    "rope_xdrope",
+    "rope_xdrope_mp",
+    "xdrope_channel_axes",
 ]
 
-# also importable from here, as before the package: rotary_width, INTERLEAVED_MODEL_TYPES, AXIAL_FREQUENCIES
-_KEPT = (rotary_width, INTERLEAVED_MODEL_TYPES, AXIAL_FREQUENCIES)
+# also importable from here: rotary_width, INTERLEAVED_MODEL_TYPES (as before the package), the names of the choices
+_KEPT = (rotary_width, INTERLEAVED_MODEL_TYPES, AXIAL_FREQUENCIES, MULTIAXIS_LAYOUTS)

@@ -15,6 +15,7 @@ import mpmath
 import numpy as np
 from posproof.numeric import _axis_map, _validate
 from posproof.numeric._deprecated import old_arguments
+from posproof.numeric.multiaxis.layouts import channel_pairs, multiaxis_layout
 from posproof.numeric.rotary import RopeTable, rope_table
 from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp
 
@@ -95,12 +96,23 @@ def rope_multiaxis(
 ) -> np.ndarray:
     r"""Rotate ``vectors`` ``(..., tokens, d)`` by position vectors ``(..., tokens, A)``: pair ``i`` by
     ``theta_i * p[axes[i]] + phase_i``. ``inv_freq`` (default ``base**(-2i/r)``), ``layout`` (default ``"half"``, as
-    transformers lays M-RoPE out), ``attention_factor`` and ``rotary_dim`` (``r``, default ``d``: partial rotary, the
-    other channels pass through) as in :func:`~posproof.numeric.rotary.rope`; ``phase`` ``(r/2,)``: the angle of each
-    pair at the origin (default none)."""
+    transformers lays M-RoPE out; ``"blocks"``: :mod:`.layouts`), ``attention_factor`` and ``rotary_dim`` (``r``,
+    default ``d``: partial rotary, the other channels pass through) as in :func:`~posproof.numeric.rotary.rope`;
+    ``phase`` ``(r/2,)``: the angle of each pair at the origin (default none)."""
     x = np.asarray(vectors)
     if x.ndim < 2 or x.shape[-1] == 0 or x.shape[-1] % 2:
         raise ValueError(f"vectors must be (..., tokens, width) with an even width, got shape {x.shape}")
+    if multiaxis_layout(layout) == "blocks":  # the blocks' pairs moved to (i, i + r/2), rotated, moved back
+        r = rotary_width(x.shape[-1], rotary_dim)
+        first, second = channel_pairs(np.asarray(axes).reshape(-1)[: r // 2], layout="blocks")
+        perm = np.concatenate([first, second, np.arange(r, x.shape[-1])])  # (width,)
+        moved = rope_multiaxis(
+            x[..., perm], positions, axes=axes, inv_freq=inv_freq, base=base, layout="half",
+            attention_factor=attention_factor, rotary_dim=rotary_dim, phase=phase,
+        )  # fmt: skip
+        out = np.empty_like(moved)
+        out[..., perm] = moved
+        return out
     table = multiaxis_table(
         positions, width=x.shape[-1], axes=axes, inv_freq=inv_freq, base=base, layout=layout,
         attention_factor=attention_factor, rotary_dim=rotary_dim, phase=phase,
@@ -124,7 +136,7 @@ def rope_multiaxis_mp(
     r"""The same rotation with mpmath at ``dps`` digits (nested lists of ``mpf``, the vectors' shape); vectors
     ``(tokens, width)``, positions ``(tokens, A)``; ``inv_freq`` and ``phase`` may be mpmath numbers or strings
     (exact decimals), read at ``dps`` digits; ``attention_factor`` multiplies cos and sin."""
-    layout = _validate.layout(layout)
+    layout = multiaxis_layout(layout)
     x = np.asarray(vectors, dtype=object)
     pos = _axis_map.position_vectors(positions)
     if x.ndim != 2 or pos.ndim != 2 or x.shape[0] != pos.shape[0]:
@@ -146,12 +158,13 @@ def rope_multiaxis_mp(
         factor = mpmath.mpf(1) if attention_factor is None else mpmath.mpf(attention_factor)
         ax = _axis_map.axis_map(axes, len(theta), pos.shape[-1])
         half = r // 2
+        first, second = channel_pairs(ax, layout=layout)
         out = []
         for row, p in zip(x.tolist(), pos.tolist(), strict=True):
             row = [mpmath.mpf(v) for v in row]
             new = list(row)
             for i in range(half):
-                a, b = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + half)
+                a, b = int(first[i]), int(second[i])
                 angle = theta[i] * mpmath.mpf(p[int(ax[i])]) + shift[i]
                 c, s = factor * mpmath.cos(angle), factor * mpmath.sin(angle)
                 new[a], new[b] = row[a] * c - row[b] * s, row[a] * s + row[b] * c

@@ -26,13 +26,13 @@ OTHER_BASE_NAMES = {"theta", "rope_theta", "rotary_emb_base", "base_freq"}
 DATA = {
     "positions", "vectors", "relative_position", "query_positions", "key_positions", "table", "distances",
     "x", "q", "k", "W_kR", "u", "v", "Qc", "Kc", "Qr", "Kr", "weight", "config", "mrope_section", "position_ids",
-    "n_heads", "width", "qlen", "scaling",
+    "n_heads", "width", "qlen", "scaling", "axes", "axes_dim", "grid",
 }  # fmt: skip
 #: Kernels whose only inputs are sizes: the size is their data (``inverse_frequencies(64)``).
 SIZE_KERNELS = {
     "alibi_slope_exponents", "alibi_slopes", "alibi_slopes_mp", "inverse_frequencies", "inverse_frequencies_mp",
     "layout_permutation", "axial_axes", "axial_inv_freq", "axial_inv_freq_mp", "rope_inv_freq", "rope_inv_freq_mp",
-    "proportional_inv_freq", "causal_mask", "RopeScaling",
+    "proportional_inv_freq", "causal_mask", "RopeScaling", "dinov3_periods", "dinov3_inv_freq", "dinov3_inv_freq_mp",
 }  # fmt: skip
 #: Records a kernel returns rather than kernels: RopeTable (built by rope_table), MultiaxisFrequencies (a tuple).
 RECORDS = {"RopeTable", "MultiaxisFrequencies", "MultiaxisRope"}
