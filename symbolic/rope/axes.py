@@ -5,10 +5,12 @@ axis maps (Ernie 4.5-VL).
 Proved for every even width ``d``, any axis map ``a(i)`` (any number of axes), any real frequencies and phases and
 real coordinates: pair ``i`` turning by ``theta_i p_{a(i)} + phi_i`` scores ``(q, k)`` through ``p' - p`` only, the
 phase cancels (multiaxis-phase-relative; :mod:`.multiaxis`'s multiaxis-score-relative is the case of frequency
-vectors, integer positions and no phase). Defined against their code: which frequency each pair of a per-axis ladder,
-of shared axial and of split axial 2-D RoPE gets. Proved for every ``d``: split axial gives column pair ``j`` the
-frequency ``theta_{2j+1} = b^{-2/d} theta_{2j}``, shared axial ``theta_{2j}``; split axial on text tokens ``(m, m)``
-is 1-D RoPE with its pairs reordered. Computed (the counterexample): shared axial on text tokens is not 1-D RoPE.
+vectors, integer positions and no phase); and, written axis by axis, per-axis ladders ``b^{-2j/d_a}`` for any
+number of axes and any widths ``d_a`` (multiaxis-ladders-relative). Defined against their code: which frequency
+each pair of a per-axis ladder, of shared axial and of split axial 2-D RoPE gets. Proved for every ``d``: split
+axial gives column pair ``j`` the frequency ``theta_{2j+1} = b^{-2/d} theta_{2j}``, shared axial ``theta_{2j}``;
+split axial on text tokens ``(m, m)`` is 1-D RoPE with its pairs reordered. Computed (the counterexample): shared
+axial on text tokens is not 1-D RoPE.
 
 >>> [c.id for c in claims()][:1]
 ['multiaxis-phase-relative']
@@ -220,6 +222,56 @@ def phase_relative() -> Theorem:
         r"($\omega_i = \theta_i e_{a(i)}$), which also covers frequency vectors mixing the axes. Relative per axis: "
         "the score reads each axis's coordinates through their difference only. The registered mistake keeps the "
         "phase once in the relative angle.",
+        wrong=wrong,
+    )
+
+
+#: Per-axis ladders: the number of axes and each axis's channels ``d_a`` (even: ``d_a/2`` pairs per axis).
+A = sp.Symbol("A", integer=True, positive=True)
+a = sp.Symbol("a", integer=True, nonnegative=True)  # axis index 0 .. A - 1
+DA = sp.IndexedBase("d", integer=True, positive=True, even=True)
+
+
+def _ladders(f):
+    return sp.Sum(sp.Sum(f, (j, 0, DA[a] / 2 - 1)), (a, 0, A - 1))
+
+
+def ladders_relative() -> Theorem:
+    th = b ** (-2 * j / DA[a])  # axis a's ladder, restarting at 1
+    q0, q1, k0, k1 = q[a, 2 * j], q[a, 2 * j + 1], k[a, 2 * j], k[a, 2 * j + 1]
+    rq = rotated_pair(q0, q1, th * P[a] + PHI[a, j])
+    rk = rotated_pair(k0, k1, th * Q[a] + PHI[a, j])
+    lhs = _ladders(rq[0] * rk[0] + rq[1] * rk[1])
+    rhs = _ladders(_relative(q0, q1, k0, k1, th * (Q[a] - P[a])))
+    wrong = _ladders(_relative(q0, q1, k0, k1, th * (Q[0] - P[0])))  # every axis reads the first axis's distance
+    return Theorem(
+        "multiaxis-ladders-relative",
+        r"Per-axis ladders are relative per axis, for any number of axes $A$ and any widths $d_a$: axis $a$'s pair "
+        r"$j$ turning by $b^{-2j/d_a} p_a + \varphi_{a,j}$ scores through $p'_a - p_a$ only, the phase cancels",
+        TOPIC,
+        f"{FLUX}; {DIFFUSERS}; {DINOV3}",
+        steps=(
+            Step(
+                lhs,
+                rhs,
+                r"per plane, $R(\alpha)^T R(\beta) = R(\beta - \alpha)$: the phase $\varphi_{a,j}$ is in both angles "
+                "and cancels (Euler's formula, then the exponents add)",
+                ("trig_to_exp", "expand"),
+            ),
+        ),
+        assumptions=(
+            r"$A \ge 1$ axes; axis $a$ owns channels $(2j, 2j + 1)$, $j < d_a/2$, of its block $q_a$, $k_a$ of the "
+            r"head ($\mathrm{axes\_dim} = [d_0, \dots, d_{A-1}]$, any even $d_a$, drawn from 2 to 6)",
+            r"$b > 0$ the base; phases $\varphi_{a,j}$ any reals; coordinates $p, p' \in \mathbb{R}^A$ (continuous, "
+            "not only grid indices)",
+            "$q, k$ real vectors",
+        ),
+        formula=_short(("R_p", "R_{p'}"), "R_{p' - p}"),
+        sizes={A: (1, 3)},
+        domains={"d": Domain("integer", 2, 6, parity=0), "b": BASE},
+        notes="The same for any frequencies in place of $b^{-2j/d_a}$ and any pair-to-axis map: "
+        "multiaxis-phase-relative. The registered mistake reads every axis's distance off the first axis (the bug "
+        "that text tokens, with every axis equal, hide).",
         wrong=wrong,
     )
 
@@ -449,6 +501,7 @@ def shared_text_tokens() -> Fact:
 def claims() -> list:
     return [
         phase_relative(),
+        ladders_relative(),
         ladders_definition(),
         shared_definition(),
         split_definition(),
