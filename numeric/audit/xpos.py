@@ -38,6 +38,8 @@ from posproof.numeric.xpos import DEFAULT_GAMMA, DEFAULT_SCALE_BASE, rope_xpos, 
 #: Finding ids and what each means (stable: tools and tests match on them).
 XPOS_FINDINGS = {
     "xpos-shape": "an output is not finite or does not have the input's shape",
+    "xpos-qk-cross-wired": "a rotated output depends on the other input (the query's on the key, or the reverse; "
+    "e.g. the outputs returned as (k, q))",
     "xpos-layout": "the rotation pairs the channels in the other layout (half (i, i + d/2) against interleaved "
     "(2i, 2i + 1))",
     "xpos-wrong-rotation": "a pair's map is not a scaled rotation rho R(m theta_i) of its two channels (channels of "
@@ -207,10 +209,13 @@ def _probe_positions(max_position: int) -> np.ndarray:
 @dataclass(frozen=True)
 class _Probe:
     r"""The images of the unit vectors: ``images[o][p]`` the ``(width, width)`` matrix (row ``c``: the image of
-    channel ``c``) of output ``o`` (0 query, 1 key) at ``positions[p]``."""
+    channel ``c``) of output ``o`` (0 query, 1 key) at ``positions[p]``; ``cross[o]``: how far output ``o`` moves
+    when the other input is 0 instead of the same unit vectors (relative to its largest entry; 0 for a function
+    whose query output depends on the query alone and key output on the key alone)."""
 
     positions: np.ndarray  # (P,)
     images: np.ndarray  # (2, P, width, width)
+    cross: tuple[float, float]
 
 
 def _probe(caller: Caller, width: int, max_position: int) -> _Probe:
@@ -219,8 +224,14 @@ def _probe(caller: Caller, width: int, max_position: int) -> _Probe:
     x = np.tile(eye, (pos.size, 1))  # (P * width, width)
     rows = np.repeat(pos, width)
     qo, ko = _run(caller, x, x.copy(), rows)
+    q_alone, _ = _run(caller, x, np.zeros_like(x), rows)
+    _, k_alone = _run(caller, np.zeros_like(x), x, rows)
+    cross = tuple(
+        float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), np.finfo(float).tiny))
+        for a, b in ((q_alone, qo), (k_alone, ko))
+    )
     images = np.stack([qo.reshape(pos.size, width, width), ko.reshape(pos.size, width, width)])
-    return _Probe(pos, images)
+    return _Probe(pos, images, (cross[0], cross[1]))
 
 
 def _leak(images: np.ndarray, layout: str) -> float:
@@ -367,12 +378,15 @@ def _rotation_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout: str
     return out
 
 
-def _slopes(pairs: _Pairs, positions: np.ndarray) -> np.ndarray:
+def _slopes(pairs: _Pairs, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""``(2, r/2)``: each pair's ``d log rho / dm`` per output (least squares over the probed positions, one call:
-    the origin is the same for every row)."""
+    the origin is the same for every row), and ``(2,)`` the largest departure of ``log rho`` from that line."""
     logs = np.log(np.maximum(pairs.radius, np.finfo(float).tiny))  # (2, P, r/2)
     p = positions.astype(np.float64) - positions.mean()
-    return np.einsum("p,opi->oi", p, logs - logs.mean(axis=1, keepdims=True)) / np.sum(p * p)
+    centred = logs - logs.mean(axis=1, keepdims=True)
+    slope = np.einsum("p,opi->oi", p, centred) / np.sum(p * p)
+    curved = np.max(np.abs(centred - p[None, :, None] * slope[:, None, :]), axis=(1, 2))
+    return slope, curved
 
 
 def _first_ratio(pairs: _Pairs, positions: np.ndarray, o: int, want: np.ndarray, scale: float) -> tuple[int, int]:
@@ -411,12 +425,14 @@ def _fit_gamma(slope: np.ndarray, width: int) -> tuple[float, float, float]:
 
 
 def _scale_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan) -> list[Finding]:
-    r"""The scales: the query's slopes ``log(zeta_i)/s``, the key's their negatives."""
+    r"""The scales: the lengths must be exponential in ``m`` (one call: one origin), the query's slopes
+    ``log(zeta_i)/s`` and the key's their negatives."""
     width, pos = plan.width, probe.positions
     want = np.log(xpos_zeta(width, gamma=plan.gamma)) / plan.scale_base  # (r/2,): the query's slopes
     scale = float(np.max(np.abs(want)))
     tol = SLOPE_RTOL * scale
-    sq, sk = _slopes(pairs, pos)
+    slopes, curved = _slopes(pairs, pos)
+    sq, sk = slopes
 
     def close(a, b) -> bool:
         return bool(np.all(np.abs(a - b) <= tol))
@@ -433,6 +449,10 @@ def _scale_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan) -> list[Findin
             "got length ratio": formatting.number(got),
         }
 
+    for o, name in enumerate(("q", "k")):
+        if curved[o] > tol * float(pos.max()):
+            sentence = "the lengths are not exponential in the position (log length not linear in m)"
+            return [_found("xpos-wrong-scale", sentence, example(o, want if o == 0 else -want), name)]
     if close(sq, 0) and close(sk, 0):
         return [_found("xpos-no-scale", "", example(0, want), "q")]
     out: list[Finding] = []
@@ -445,34 +465,25 @@ def _scale_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan) -> list[Findin
         return [*out, _found("xpos-scale-inverted", "", example(0, want), "q")]
     L = np.log(xpos_zeta(width, gamma=plan.gamma))
     a = float(np.dot(sq, L) / np.dot(L, L))  # the query's slopes as a multiple of log(zeta_i): 1/s'
+    gamma_fit = None
     if a != 0 and close(sq, a * L):
         s_fit = 1 / a
-        if s_fit < 0:
-            return [
-                *out,
-                _found("xpos-scale-inverted", f"with scale base {formatting.number(-s_fit)}", example(0, want), "q"),
-            ]
-        sentence = f"scale base {formatting.number(s_fit)}, not {formatting.number(plan.scale_base)}"
-        return [
-            *out,
-            _found(
-                "xpos-wrong-scale-base",
-                sentence,
-                example(0, want) | {"fitted scale base": formatting.number(s_fit)},
-                "q",
-            ),
-        ]
-    g, s_fit, res = _fit_gamma(sq, width)
-    if res <= SLOPE_RTOL and np.isfinite(s_fit):
-        sentence = f"gamma {formatting.number(g)}, not {formatting.number(plan.gamma)}"
-        if abs(s_fit - plan.scale_base) > SLOPE_RTOL * plan.scale_base:
-            sentence += f", with scale base {formatting.number(abs(s_fit))}"
-        ex = example(0, want) | {
-            "fitted gamma": formatting.number(g),
-            "fitted scale base": formatting.number(abs(s_fit)),
-        }
-        return [*out, _found("xpos-wrong-gamma", sentence, ex, "q")]
-    return [*out, _found("xpos-wrong-scale", "", example(0, want), "q")]
+    else:
+        g, s_fit, res = _fit_gamma(sq, width)
+        if not (res <= SLOPE_RTOL and np.isfinite(s_fit)):
+            return [*out, _found("xpos-wrong-scale", "", example(0, want), "q")]
+        gamma_fit = g
+    fitted = {"fitted scale base": formatting.number(abs(s_fit))}
+    if gamma_fit is not None:
+        fitted = {"fitted gamma": formatting.number(gamma_fit)} | fitted
+    other_s = abs(abs(s_fit) - plan.scale_base) > SLOPE_RTOL * plan.scale_base
+    parts = [f"gamma {formatting.number(gamma_fit)}, not {formatting.number(plan.gamma)}"] if gamma_fit else []
+    if other_s:
+        parts.append(f"scale base {formatting.number(abs(s_fit))}, not {formatting.number(plan.scale_base)}")
+    if s_fit < 0:
+        return [*out, _found("xpos-scale-inverted", "; ".join(parts), example(0, want) | fitted, "q")]
+    fid = "xpos-wrong-gamma" if gamma_fit is not None else "xpos-wrong-scale-base"
+    return [*out, _found(fid, "; ".join(parts), example(0, want) | fitted, "q")]
 
 
 # ---- scores of random vectors -----------------------------------------------------------------------------------
@@ -598,6 +609,12 @@ def audit_xpos_plan(
 def _audit(plan: XposPlan, caller: Caller, say: Callable[[str], None]) -> list[Finding]:
     say("xPos: unit vectors")
     probe = _probe(caller, plan.width, plan.max_position)
+    for o, name in enumerate(("q", "k")):
+        if probe.cross[o] > ROTATION_RTOL:
+            other = "key" if o == 0 else "query"
+            sentence = f"the {name} output changes by {formatting.number(probe.cross[o])} when the {other} is 0"
+            ex = {"width": plan.width, "positions": [0], "output": name}
+            return [_found("xpos-qk-cross-wired", sentence, ex, name)]
     layout, layout_finding = _layout(probe, plan.layout)
     findings = [] if layout_finding is None else [layout_finding]
     if layout is None:
