@@ -378,3 +378,158 @@ def layer_types(config: Mapping) -> list[str | None]:
     r"""The layer types whose RoPE differs (``[None]`` when one RoPE serves every layer): the config reader's
     :func:`numeric.scaling.config_layer_types`."""
     return config_layer_types(config)
+
+
+#: The keys of a vision tower's head width and of its model width (the head width's fallback, over the heads).
+_VISION_WIDTH_KEYS = ("head_dim",)
+_VISION_MODEL_KEYS = ("hidden_size", "embed_dim")
+
+
+def vision_rotaries(model_type: str) -> list[str]:
+    r"""The names of the 2-D (``rope_type: "axial"``) vision rotary classes of ``model_type``'s modeling module whose
+    ``forward(x, position_ids)`` takes ``(tokens, 2)`` (row, column) positions."""
+    module = _modeling_module(model_type)
+    names = []
+    for name, cls in vars(module).items():
+        if not (name.endswith("RotaryEmbedding") and isinstance(cls, type)):
+            continue
+        if "compute_axial_rope_parameters" in vars(cls):
+            names.append(name)
+    return sorted(names)
+
+
+def _modeling_module(model_type: str):
+    _modules()
+    from transformers.models.auto.configuration_auto import model_type_to_module_name
+
+    check_model_type(model_type)
+    module_name = model_type_to_module_name(model_type)
+    try:
+        return __import__(f"transformers.models.{module_name}.modeling_{module_name}", fromlist=["_"])
+    except ImportError as e:
+        raise ValueError(f"transformers has no modeling module for model_type {model_type!r} ({e})") from None
+
+
+@dataclass
+class TransformersVisionRope:
+    r"""``fn(vectors, positions)`` (``(tokens, width)`` and ``(tokens, 2)`` (row, column) positions, NumPy or torch)
+    running a model's 2-D vision rotary (``rope_type: "axial"``: ``forward(x, position_ids)`` with ``(tokens, 2)``
+    positions, cos and sin ``(tokens, width)`` back) and its vision apply function, built at the probed width;
+    ``expected`` the keyword arguments of :func:`numeric.audit.audit_rope` the vision configuration declares (axial
+    2-D RoPE, its base; ``frequencies``: ``"shared"``, transformers' axial default, or ``"split"``, Pixtral's)."""
+
+    model_type: str
+    rotary_name: str = ""
+    frequencies: str = "shared"
+    expected: dict = field(default_factory=dict)
+    describe: str = ""
+
+    def __post_init__(self):
+        torch, transformers = _modules()
+        self._torch = torch
+        module = _modeling_module(self.model_type)
+        names = vision_rotaries(self.model_type)
+        if not names:
+            raise ValueError(f"transformers' model_type {self.model_type!r} has no 2-D (axial) vision rotary")
+        self.rotary_name = self.rotary_name or names[0]
+        self.rotary = getattr(module, self.rotary_name)
+        config = load_config(self.model_type)
+        vision = _vision_config(config)
+        self._cls = _vision_class(self.model_type, self.rotary)
+        self.vision = vision
+        params = vision.get("rope_parameters") or {}
+        base = params.get("rope_theta", vision.get("rope_theta"))
+        if base is None:
+            raise ValueError(f"{self.model_type}'s vision configuration has no rope_theta")
+        self.apply = getattr(module, "apply_rotary_pos_emb_vision", None) or module.apply_rotary_pos_emb
+        self._form: int | None = None  # which call of the apply function keeps the shapes (None: not tried yet)
+        built = self._cls(**self._kwargs(None)).to_dict()
+        heads = built.get("num_attention_heads") or built.get("num_heads") or 1
+        head = built.get("head_dim") or next((built[k] // heads for k in _VISION_MODEL_KEYS if built.get(k)), None)
+        scaling = {"rope_type": "axial", "rope_theta": float(base)}
+        if self.frequencies != "shared":
+            scaling["axial_frequencies"] = self.frequencies
+        self.expected = {"base": float(base), "scaling": scaling, "width": int(head or 64)}
+        self.describe = f"transformers {transformers.__version__} {self.rotary_name} + {self.apply.__name__}"
+        self._cache: dict[int, Any] = {}
+
+    def _kwargs(self, width: int | None) -> dict:
+        kw = {k: v for k, v in self.vision.items() if k not in ("model_type", "transformers_version")}
+        if width is not None:
+            heads = kw.get("num_attention_heads") or kw.get("num_heads") or 1
+            kw["head_dim"] = width
+            for key in _VISION_MODEL_KEYS:
+                if kw.get(key) is not None:
+                    kw[key] = width * heads
+        return kw
+
+    def _rotary(self, width: int):
+        if width not in self._cache:
+            log, level = _quiet()
+            try:
+                self._cache[width] = self.rotary(self._cls(**self._kwargs(width)))
+            finally:
+                log.setLevel(level)
+        return self._cache[width]
+
+    def _apply(self, q, cos, sin):
+        r"""The apply function on ``q`` ``(tokens, width)``: its calls in the forms the models use (``(tokens, heads,
+        width)`` with cos ``(tokens, width)``, as Qwen2-VL's vision attention; ``(batch, heads, tokens, width)`` with
+        ``unsqueeze_dim=0``, as Pixtral's), the first that gives the input's shape back, decided on two tokens."""
+        forms = (
+            lambda q, c, s: self.apply(q[:, None], q[:, None], c, s)[0][:, 0],
+            lambda q, c, s: self.apply(q[None, None], q[None, None], c, s, unsqueeze_dim=0)[0][0, 0],
+            lambda q, c, s: self.apply(q[None, None], q[None, None], c[None, None], s[None, None])[0][0, 0],
+        )
+        if self._form is None:
+            errors = []
+            for i, form in enumerate(forms):
+                try:
+                    out = form(q[:2], cos[:2], sin[:2])
+                except Exception as e:  # noqa: BLE001 - not this form: the next
+                    errors.append(f"{type(e).__name__}: {e}")
+                    continue
+                if tuple(out.shape) == tuple(q[:2].shape):
+                    self._form = i
+                    break
+            else:
+                raise ValueError(f"{self.apply.__name__} takes none of the vision call forms ({'; '.join(errors)})")
+        return forms[self._form](q, cos, sin)
+
+    def __call__(self, vectors, positions):
+        torch = self._torch
+        x = _tensor(torch, vectors)
+        pos = _tensor(torch, positions)
+        rotary = self._rotary(int(x.shape[-1]))
+        log, level = _quiet()
+        try:
+            with torch.no_grad():
+                cos, sin = rotary(x, pos)  # positions (tokens, 2) in, cos and sin (tokens, width) out
+                return self._apply(x, cos, sin)
+        finally:
+            log.setLevel(level)
+
+
+def _vision_config(config: Mapping) -> dict:
+    r"""The vision tower's settings of a (default) configuration: its ``vision_config``, else the configuration."""
+    vision = config.get("vision_config")
+    return dict(vision) if isinstance(vision, Mapping) else dict(config)
+
+
+def _vision_class(model_type: str, rotary):
+    r"""The configuration class the vision rotary is built from: its ``__init__``'s annotation, else the model
+    type's ``vision_config`` class, else the model type's class."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    hint = inspect.signature(rotary.__init__).parameters.get("config")
+    annotation = getattr(hint, "annotation", None)
+    module = inspect.getmodule(rotary)
+    if isinstance(annotation, str) and module is not None:
+        found = getattr(module, annotation, None)
+        if isinstance(found, type):
+            return found
+    if isinstance(annotation, type):
+        return annotation
+    cls = CONFIG_MAPPING[model_type]
+    sub = (getattr(cls, "sub_configs", None) or {}).get("vision_config")
+    return sub if isinstance(sub, type) and sub.__name__ != "AutoConfig" else cls

@@ -49,3 +49,34 @@ def test_regression_transformers_adapter_takes_16_bit_inputs(dtype):
     np.testing.assert_allclose(q_out.float().numpy(), reference.numpy(), atol=0.02)  # 16-bit rounding
     report = _audit(target, width=32, dtype=dtype, max_position=65536)
     assert not [f for f in report.findings if f.id.startswith("process-")], audit.format_report(report)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model_type, frequencies", [("qwen2_vl", "shared"), ("pixtral", "split")])
+def test_vision_rotary_adapter_is_the_declared_axial_rope_by_an_independent_numpy_computation(model_type, frequencies):
+    from posproof.numeric.audit.hf import TransformersVisionRope
+
+    target = TransformersVisionRope(model_type, frequencies=frequencies)
+    assert target.expected["scaling"]["rope_type"] == "axial"
+    width = 32
+    rng = np.random.default_rng(0)
+    x, pos = rng.standard_normal((5, width)), rng.integers(0, 50, (5, 2))  # (tokens, width), (tokens, 2)
+    got = target(torch.from_numpy(x), torch.from_numpy(pos)).numpy()
+    base = target.expected["base"]
+    j = np.arange(width // 4)
+    if frequencies == "shared":  # each axis: base**(-2j/(width/2)); the row's pairs first
+        theta = np.concatenate([base ** (-2 * j / (width // 2))] * 2)
+    else:  # Pixtral: base**(-2i/width), the even i to the row, the odd to the column
+        full = base ** (-np.arange(0, width, 2) / width)
+        theta = np.concatenate([full[0::2], full[1::2]])
+    axis = np.repeat([0, 1], width // 4)
+    angle = theta[None] * pos[:, axis]  # (tokens, width/2): pair i is channels (i, i + width/2)
+    half = width // 2
+    want = np.concatenate(
+        [
+            x[:, :half] * np.cos(angle) - x[:, half:] * np.sin(angle),
+            x[:, half:] * np.cos(angle) + x[:, :half] * np.sin(angle),
+        ],
+        axis=1,
+    )
+    np.testing.assert_allclose(got, want, atol=1e-5)  # transformers' float32 frequencies
