@@ -12,6 +12,7 @@ import numpy as np
 from posproof.numeric.tolerances import AUDIT_ANGLE_TOL as ANGLE_TOL
 from posproof.numeric.tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 from posproof.numeric.tolerances import AUDIT_COUPLING_TOL as COUPLING_TOL
+from posproof.numeric.tolerances import AUDIT_REFINE_ATOL as REFINE_ATOL
 from posproof.numeric.tolerances import AUDIT_UNWRAP_JUMP as UNWRAP_JUMP
 
 
@@ -177,3 +178,57 @@ def read_angles(st: Structure, P: list, expected_layout: str) -> Angles:
         offset = float(np.median(rest[big] / omega[big]))
     rho = float(np.median(st.rho))
     return Angles(layout, delta, omega, jumps, swapped, quarter, sigma, sigma_eff, offset, np.abs(omega), rho)
+
+
+def refine_frequencies(phi: np.ndarray, P: list, omega: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""The frequencies ``omega`` ``(pairs,)`` of :func:`read_angles` refined over every probed position of ``P``
+    (``phi``: ``(positions, pairs)``, row 0 at ``m = 0``): at each position a pair's angle is unwrapped against
+    ``m omega`` and, while it stays within :data:`REFINE_ATOL` of it, gives ``omega`` to the precision of one angle
+    over ``m`` (``2**20`` times finer than at ``m = 1``). A pair stops at the first position that does not fit
+    (16-bit angles, a jump). Also the last position each pair was refined at (``1`` if none): the measurement's
+    uncertainty is an angle's error over ``m_last theta_i``."""
+    omega = np.array(omega, dtype=np.float64)  # (pairs,)
+    m_last = np.ones(omega.shape)
+    active = np.isfinite(omega) & np.isfinite(phi[0])
+    for j, m in enumerate(P):
+        if m < 2:
+            continue
+        pred = m * omega
+        with np.errstate(invalid="ignore"):
+            resid = wrap_angle(phi[j] - phi[0] - pred)
+            active = active & np.isfinite(phi[j]) & (np.abs(resid) <= REFINE_ATOL)
+        omega = np.where(active, (pred + resid) / m, omega)
+        m_last = np.where(active, float(m), m_last)
+    return omega, m_last
+
+
+#: Unit roundoff of each dtype a table of cos and sin may be stored in, narrowest first.
+TABLE_ROUNDOFF = {"bfloat16": 2.0**-8, "float16": 2.0**-11, "float32": 2.0**-24, "float64": 2.0**-53}
+
+
+def _dtype(name: str):
+    if name == "bfloat16":
+        import ml_dtypes
+
+        return ml_dtypes.bfloat16
+    return np.dtype(name)
+
+
+def table_dtype(A: np.ndarray, st: Structure) -> str:
+    r"""The narrowest dtype of :data:`TABLE_ROUNDOFF` that holds every cos and sin the probes read (the entries of
+    the ``2 x 2`` blocks of the probed matrices ``A`` ``(positions, out, in)``, unit vectors in): a table rounded to
+    16 bits gives 16-bit values only (a random float32 value is a bfloat16 one with probability ``2**-16``).
+    ``"float64"`` when no narrower dtype holds them."""
+    a = np.array([p[0] for p in st.pairs])
+    b = np.array([p[1] for p in st.pairs])
+    values = np.concatenate([A[:, a, a].ravel(), A[:, b, a].ravel(), A[:, a, b].ravel(), A[:, b, b].ravel()])
+    values = values[np.isfinite(values)]
+    for name in ("bfloat16", "float16", "float32"):
+        try:
+            dt = _dtype(name)
+        except ImportError:  # pragma: no cover - bfloat16 needs ml_dtypes
+            continue
+        with np.errstate(over="ignore"):
+            if values.size and np.array_equal(values.astype(dt).astype(np.float64), values):
+                return name
+    return "float64"

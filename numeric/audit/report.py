@@ -29,6 +29,8 @@ ROPE_FINDINGS = {
     "frequency-exponent": "the frequencies use the wrong exponent (e.g. i/d instead of 2i/d)",
     "wrong-scaling": "the frequencies or the attention factor are those of another scaling rule, or of none",
     "low-precision-angles": "positions, frequencies or angles are rounded to bfloat16/float16",
+    "low-precision-table": "the cos/sin table is rounded to bfloat16/float16 (over float32 or float64 angles) and "
+    "the score error exceeds the precision profile's tolerance at positions where the angles cannot cause it",
     "disagrees-with-reference": "the output differs from the 50-digit reference in a way none of the above explains",
 }
 ALIBI_FINDINGS = {
@@ -79,7 +81,10 @@ class RopeMatch:
     matched (``frequencies``: a sentence, ``None`` if none), ``base`` (fitted or matched, ``None`` if unknown),
     ``attention_factor`` (``rho``), ``angle_precision`` (``float64``, ``float32``, ``float16``, ``bfloat16``,
     ``"supplied cache"`` when posproof built the cache, or ``None``), ``angle_error`` (median relative angle error),
-    ``backend`` (``numpy``/``torch``)."""
+    ``backend`` (``numpy``/``torch``), ``table_precision`` (the dtype the cos/sin values it applies are held in:
+    ``bfloat16``/``float16`` for a 16-bit table, whose error is bounded, where 16-bit angles err more as ``m``
+    grows; ``None`` when not measured) and ``table_error`` (the largest angle error of those values at positions
+    up to 16, in rad)."""
 
     layout: str | None
     rotary_dim: int | None
@@ -89,6 +94,8 @@ class RopeMatch:
     angle_precision: str | None
     angle_error: float | None
     backend: str
+    table_precision: str | None = None
+    table_error: float | None = None
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -228,7 +235,9 @@ def format_report(report: RopeReport | SchemeReport | ProcessReport) -> str:
                 f"  matched: layout {m.layout}, rotary width {m.rotary_dim}, frequencies: "
                 f"{m.frequencies or 'no known rule'}, attention factor "
                 f"{'?' if m.attention_factor is None else format(m.attention_factor, '.6g')}, angles "
-                f"{m.angle_precision or 'undetermined'}{eps}; {m.backend}"
+                f"{m.angle_precision or 'undetermined'}{eps}"
+                + (f", cos/sin table {m.table_precision}" if m.table_precision in ("float16", "bfloat16") else "")
+                + f"; {m.backend}"
             )
         lines.extend(f"  note: {n}" for n in report.notes)
     else:

@@ -12,9 +12,10 @@ import numpy as np
 from posproof.numeric import _validate
 from posproof.numeric import precision_profile as pp
 from posproof.numeric.audit.call import RopeCall, ShapeError
-from posproof.numeric.audit.model import RopeModel, rope_exact_float
+from posproof.numeric.audit.model import RopeModel, model_table, rope_exact_float
 from posproof.numeric.audit.multiaxis import MultiaxisPlan, audit_rope_multiaxis, multiaxis_kind, multiaxis_plan
 from posproof.numeric.audit.probe import (
+    TABLE_ROUNDOFF,
     Angles,
     Structure,
     furthest_pair,
@@ -40,6 +41,7 @@ from posproof.numeric.sinusoid import inverse_frequencies
 from posproof.numeric.tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 from posproof.numeric.tolerances import AUDIT_FREQ_RTOL as FREQ_RTOL
 from posproof.numeric.tolerances import AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW
+from posproof.numeric.tolerances import AUDIT_TABLE_POSITION as TABLE_POSITION
 
 
 @dataclass(frozen=True)
@@ -173,23 +175,41 @@ class _RopeAudit(RopeChecks):
         if self.layout == "auto":
             self.found_layout = ang.layout
             model = self._expected_model(self.width, self.top + 1)
-        eps, eps_stage, precision = self._precision(f, st, ang.layout, ang.delta, ang.omega, ang.sigma, model)
-        if eps_stage == "jump":  # eps is then the first position where angles leave m theta_i
+        prec = self._precision(f, A, st, ang, model)
+        eps, precision = prec.eps, prec.name
+        if prec.stage == "jump":  # eps is then the first position where angles leave m theta_i
             ang, eps = replace(ang, jumps=sorted(set(ang.jumps) | {int(eps)})), None
-        self._low_precision = precision in ("float16", "bfloat16")
-        freq = self._frequencies(ang, precision, model)
+        self._low_precision = prec.sixteen_bit
+        self._table_roundoff = TABLE_ROUNDOFF[prec.table]
+        if prec.sixteen_bit or ang.jumps:  # frequencies known to the angles' rounding only
+            self._rtol = np.asarray(FREQ_RTOL_LOW if prec.sixteen_bit else FREQ_RTOL)
+        else:  # exact-enough angles: the frequencies refined over every probed position, to their uncertainty
+            ang = replace(ang, omega=prec.omega, theta=np.abs(prec.omega))
+            self._rtol = prec.rtol
+        freq = self._frequencies(ang, model)
+        rounded = None
+        if freq.candidate is None and not ang.jumps and not prec.sixteen_bit and not self.call.cached:
+            rounded = self._rounded_to(ang.theta, model)  # frequencies rounded to 16 bits: 16-bit angles
+            if rounded is not None:  # the angles err by the frequencies' relative rounding, at every position
+                precision, self._low_precision = rounded, True
+                eps = float(np.max(np.abs(ang.theta - model.theta) / np.where(model.theta == 0, 1.0, model.theta)))
+                self._rtol = np.asarray(FREQ_RTOL_LOW)
+                freq = self._frequencies(ang, model)
         # findings, root causes first
         findings = self._angle_findings(f, label, st, ang)
         findings += self._frequency_findings(f, label, ang, freq, model)
         if precision in ("float16", "bfloat16") and not ang.jumps:
-            findings.append(self._precision_finding(f, precision, eps, label))
+            if rounded is not None:
+                findings.append(self._rounded_frequencies_finding(f, rounded, ang.theta, model, label))
+            else:
+                findings.append(self._precision_finding(f, precision, eps, label))
         # behavioural checks (confirm, and catch what the structure did not explain)
         if all(x.id == "low-precision-angles" for x in findings):  # nothing explains a failure yet
             self._stage("behaviour on random vectors", label)
             findings.extend(self._behaviour(f, freq.model, eps, st, label))
         if self.dtype is not None and ang.exact and which not in self.permutations and which not in self.offsets:
             self._stage(f"{self.dtype} inputs", label)
-            low = self._input_dtype_finding(which, label, st, ang)
+            low = self._input_dtype_finding(which, label, st, ang.theta)
             if low is not None:
                 findings.append(low)
         expected = freq.candidate is not None and freq.candidate.name == ""
@@ -197,7 +217,11 @@ class _RopeAudit(RopeChecks):
         if freq.model is not None and ang.exact:
             self._stage("precision profile", label)
             profile = self._profile(f, freq.model, expected)
-        return findings, self._matched(ang, freq, precision, eps), profile
+            if not findings and not prec.sixteen_bit and prec.table in ("float16", "bfloat16"):
+                table = self._table_finding(f, prec, profile, label)
+                if table is not None:
+                    findings.append(table)
+        return findings, self._matched(ang, freq, precision, eps, prec), profile
 
     def _non_finite(self, A: np.ndarray, label) -> Finding | None:
         r"""``non-finite`` if a unit vector at a position below 2**15 (where even float16 angles are finite) comes out
@@ -249,10 +273,12 @@ class _RopeAudit(RopeChecks):
             A = np.roll(np.roll(A, -o, axis=1), -o, axis=2)
         return A, f
 
-    def _frequencies(self, ang: Angles, precision, model: RopeModel) -> _Frequencies:
-        r"""The measured frequencies against the expected rule, else named alternatives, else a fitted base."""
+    def _frequencies(self, ang: Angles, model: RopeModel) -> _Frequencies:
+        r"""The measured frequencies against the expected rule, else named alternatives, else a fitted base, each
+        to the measurement's uncertainty (``self._rtol``: per pair for exact-enough angles, the 16-bit rounding
+        for 16-bit angles): a ladder that matches no rule is named, however close it is."""
         n, d = ang.theta.size, self.width
-        rtol = FREQ_RTOL_LOW if precision in ("float16", "bfloat16") else FREQ_RTOL
+        rtol = self._rtol
         cands = rule_candidates(self.cfg, self.top + 1 if self.seq_len is None else self.seq_len, d)
         c = first_match(cands, ang.theta, ang.rho, rtol)
         fitted = None if c is not None else fit_base(ang.theta, 2 * n)
@@ -366,8 +392,7 @@ class _RopeAudit(RopeChecks):
                 )
             ]
         if full and c is None:  # the frequencies of a known rule with another attention factor
-            rtol = FREQ_RTOL_LOW if ang.theta.size and self._low_precision else FREQ_RTOL
-            same = [k for k in freq.candidates if k.theta.size == n and same_frequencies(theta, k.theta, rtol)]
+            same = [k for k in freq.candidates if k.theta.size == n and same_frequencies(theta, k.theta, self._rtol)]
             if same:
                 k, af = same[0], model.attention_factor
                 what = "the configured rule's" if not k.name else k.sentence + "'s"
@@ -412,7 +437,57 @@ class _RopeAudit(RopeChecks):
             ]
         return []
 
-    def _matched(self, ang: Angles, freq: _Frequencies, precision, eps) -> RopeMatch:
+    def _rounded_to(self, theta: np.ndarray, model: RopeModel) -> str | None:
+        r"""``"bfloat16"`` or ``"float16"`` when the measured frequencies ``theta`` ``(pairs,)`` are the configured
+        ones rounded to that dtype (and not the configured ones): angles of 16-bit frequencies."""
+        if theta.shape != model.theta.shape or same_frequencies(theta, model.theta, self._rtol):
+            return None
+        for name in ("bfloat16", "float16"):
+            try:
+                dt = pp.dtype_of(name)
+            except ValueError:  # pragma: no cover - bfloat16 needs ml_dtypes
+                continue
+            with np.errstate(over="ignore"):
+                rounded = model.theta.astype(dt).astype(np.float64)
+            if same_frequencies(theta, rounded, self._rtol):
+                return name
+        return None
+
+    def _rounded_frequencies_finding(self, f, dtype: str, theta: np.ndarray, model: RopeModel, label) -> Finding:
+        worst = furthest_pair(theta, model.theta)
+        msg = (
+            f"rounds its frequencies theta_i to {dtype} (pair {worst}: {theta[worst]:.9g} per position instead of "
+            f"{model.theta[worst]:.9g}): its angles drift from m theta_i as the position grows"
+        )
+        dt = pp.dtype_of(dtype)
+
+        def bug(X, p, mw, w):  # the frequencies rounded to the 16-bit dtype, the rest exact
+            return rope_exact_float(X, p, replace(mw, theta=mw.theta.astype(dt).astype(np.float64)))
+
+        return Finding("low-precision-angles", msg, self._example(f, bug), label)
+
+    def _table_finding(self, f, prec, profile, label) -> Finding | None:
+        r"""``low-precision-table``: a cos/sin table rounded to 16 bits over float32 or float64 angles whose score
+        error exceeds the profile's tolerance where the angles cannot (at or below :data:`TABLE_POSITION`)."""
+        if profile is None or profile.first_exceeding is None or profile.first_exceeding > TABLE_POSITION:
+            return None
+        first = profile.first_exceeding
+        dt = pp.dtype_of(prec.table)
+
+        def bug(X, p, mw, w):  # the exact angles' cos and sin rounded to the 16-bit dtype
+            t = model_table(p, mw, w)
+            t = replace(t, cos=t.cos.astype(dt).astype(np.float64), sin=t.sin.astype(dt).astype(np.float64))
+            return t.apply(X.astype(np.float64), check_finite=False)
+
+        err = "" if prec.table_error is None else f" (angles off by up to {prec.table_error:.2g} rad at every position)"
+        msg = (
+            f"rounds its cos/sin table to {prec.table}{err}: the score error exceeds the precision profile's "
+            f"tolerance {profile.tolerance:g} from position {first} on, where float32 angles err by ~1e-6"
+        )
+        ex = dict(self._example(f, bug), table_dtype=prec.table, first_exceeding=first)
+        return Finding("low-precision-table", msg, ex, label)
+
+    def _matched(self, ang: Angles, freq: _Frequencies, precision, eps, prec=None) -> RopeMatch:
         r"""What the output computes, as far as the probes tell."""
         c, fitted = freq.candidate, freq.fitted
         base_matched = c.base if c is not None and c.name in ("", "wrong-scaling") else fitted
@@ -432,6 +507,8 @@ class _RopeAudit(RopeChecks):
             "supplied cache" if self.call.cached else precision,
             eps,
             self.caller.backend or "numpy",
+            None if prec is None or self.call.cached else prec.table,
+            None if prec is None or self.call.cached else prec.table_error,
         )
 
 

@@ -19,6 +19,7 @@ from posproof.numeric.audit.report import Finding, exact_text
 from posproof.numeric.audit.rules import rule_candidates
 from posproof.numeric.scaling.rules import RopeScaling
 from posproof.numeric.tolerances import AUDIT_EXAMPLE_ATOL as EXAMPLE_ATOL
+from posproof.numeric.tolerances import AUDIT_FREQ_RTOL
 from posproof.numeric.tolerances import AUDIT_NORM_RTOL as NORM_RTOL
 from posproof.numeric.tolerances import AUDIT_REFERENCE_DPS as REFERENCE_DPS
 
@@ -69,6 +70,8 @@ class RopeAuditBase:
         self.notes: list[str] = []
         self.name: str | None = None
         self._low_precision = False  # the angles of the output being audited are 16-bit
+        self._rtol = np.asarray(AUDIT_FREQ_RTOL)  # (pairs,) or (): the measured frequencies' relative uncertainty
+        self._table_roundoff = 0.0  # the unit roundoff of the cos/sin table of the output being audited
         self.dtype: str | None = None  # 16-bit inputs checked too (audit_rope's dtype=)
         self.progress: Callable[[str], None] | None = None  # told each stage of the audit (audit_rope's progress=)
 

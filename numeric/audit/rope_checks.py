@@ -5,33 +5,72 @@ not a rotation per pair, and the precision profile."""
 from __future__ import annotations
 
 import warnings
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 from posproof.numeric import precision_profile as pp
 from posproof.numeric.audit.call import ShapeError
 from posproof.numeric.audit.model import RopeModel, reference_rows, rope_exact_float
-from posproof.numeric.audit.probe import Angles, Structure, same_frequencies, wrap_angle
+from posproof.numeric.audit.probe import (
+    TABLE_ROUNDOFF,
+    Angles,
+    Structure,
+    refine_frequencies,
+    same_frequencies,
+    table_dtype,
+    wrap_angle,
+)
 from posproof.numeric.audit.report import AuditCallError, Finding, RopeMatch, pairs_text
 from posproof.numeric.audit.rope_base import RopeAuditBase
 from posproof.numeric.formatting import show
+from posproof.numeric.tolerances import AUDIT_ANGLE16_ATOL as ANGLE16_ATOL
 from posproof.numeric.tolerances import AUDIT_ANGLE_JUMP_RTOL as ANGLE_JUMP_RTOL
 from posproof.numeric.tolerances import AUDIT_BFLOAT16_EPS as BFLOAT16_EPS
+from posproof.numeric.tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 from posproof.numeric.tolerances import AUDIT_CROSS_ATOL as CROSS_ATOL
 from posproof.numeric.tolerances import AUDIT_EXAMPLE_ATOL as EXAMPLE_ATOL
 from posproof.numeric.tolerances import AUDIT_FLOAT32_EPS as FLOAT32_EPS
+from posproof.numeric.tolerances import AUDIT_FREQ_RTOL as FREQ_RTOL
 from posproof.numeric.tolerances import AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW
+from posproof.numeric.tolerances import AUDIT_FREQ_TABLE_ULPS as FREQ_TABLE_ULPS
 from posproof.numeric.tolerances import AUDIT_INPUT_DTYPE_ANGLE_TOL as INPUT_DTYPE_ANGLE_TOL
 from posproof.numeric.tolerances import AUDIT_LOW_PRECISION_EPS as LOW_PRECISION_EPS
 from posproof.numeric.tolerances import AUDIT_NORM_RTOL as NORM_RTOL
 from posproof.numeric.tolerances import AUDIT_SHIFT_ATOL as SHIFT_ATOL
 
+#: Where angles are judged (odd positions, away from the powers of two the frequencies are refined on, where
+#: float32's product of a position and a frequency is exact): 1k .. 1M, about 3 per decade.
+JUDGED_POSITIONS = (1001, 1999, 3001, 5003, 10007, 20011, 30011, 50021, 100003, 200003, 300007, 500009, 1000003)
 
-def _allowed(eps: float | None, positions: np.ndarray, theta_max: float) -> np.ndarray:
+
+@dataclass(frozen=True)
+class Precision:
+    r"""What :meth:`RopeChecks._precision` measured of one output: ``eps`` the median relative angle error (or the
+    first position of a jump when ``stage`` is ``"jump"``), ``stage`` (1: angles of 16 .. 128 rad, 2: of 256 .. 3e5
+    rad), ``name`` the angles' precision (``float64``, ``float32``, ``float16``, ``bfloat16``, ``"supplied cache"``
+    or ``None``), ``omega`` the frequencies refined over every probed position ``(pairs,)`` (signed), ``rtol`` their
+    relative uncertainty ``(pairs,)``, ``table`` the cos/sin table's dtype (:func:`table_dtype`), ``table_error``
+    its largest angle error on angles of positions <= 16 (rad)."""
+
+    eps: float | None
+    stage: int | str | None
+    name: str | None
+    omega: np.ndarray
+    rtol: np.ndarray
+    table: str
+    table_error: float | None
+
+    @property
+    def sixteen_bit(self) -> bool:
+        return self.name in ("float16", "bfloat16")
+
+
+def _allowed(eps: float | None, positions: np.ndarray, theta_max: float, table: float = 0.0) -> np.ndarray:
     r"""Score error under a shift explained by the detected angle precision: 8 ``eps m theta_max`` per position, plus
-    :data:`SHIFT_ATOL` (the angle error grows with the position; 8 covers both rotated vectors and the spread)."""
+    :data:`SHIFT_ATOL` (the angle error grows with the position; 8 covers both rotated vectors and the spread), plus
+    8 times the cos/sin table's unit roundoff ``table`` (a bounded error: both scores, each through two entries)."""
     e = 0.0 if eps is None else eps
-    return SHIFT_ATOL + 8 * e * np.abs(positions).astype(np.float64) * theta_max
+    return SHIFT_ATOL + 8 * table + 8 * e * np.abs(positions).astype(np.float64) * theta_max
 
 
 class RopeChecks(RopeAuditBase):
@@ -86,21 +125,21 @@ class RopeChecks(RopeAuditBase):
         return {"width": w, "vectors": np.concatenate([v, v]).tolist(), "positions": [7, 7], "got": y.tolist()}
 
     # ---- 16-bit inputs (dtype=)
-    def _input_dtype_finding(self, which: int, label, st: Structure, ang: Angles) -> Finding | None:
+    def _input_dtype_finding(self, which: int, label, st: Structure, theta: np.ndarray) -> Finding | None:
         r"""With 16-bit inputs (``dtype=``): every pair ``i`` of a unit vector on the first channel of each pair, at
         positions 1001 .. 30011, must turn by ``m theta_i`` to within the dtype's rounding of cos and sin. Positions
         or angles built in the input dtype (rotary-embedding-torch) give 1001, 1002 and 1003 one angle (seen in the
         fast pairs); frequencies rounded to the input dtype are seen in the pairs whose ``theta_i`` it cannot hold
-        (``theta_0 = 1`` is exact in every dtype). The example is the smallest position and its worst pair."""
+        (``theta_0 = 1`` is exact in every dtype). ``theta`` ``(pairs,)``: the frequencies measured on float64
+        probes (what differs from the configured rule is a finding of its own). Each output is probed with its own
+        input: for a ``(q, k)`` function, ``k`` gets the unit vectors when ``k`` is audited (``q`` zeros), and the
+        reverse. The example is the smallest position and its worst pair."""
         assert self.dtype is not None
         dt = pp.dtype_of(self.dtype)
         d = self.width
         a = np.array([p[0] for p in st.pairs])  # (pairs,)
         b = np.array([p[1] for p in st.pairs])
-        model = self._expected_model(d, self.top + 1)
-        theta = ang.theta  # (pairs,) as measured on float64 probes
-        if same_frequencies(theta, model.theta, FREQ_RTOL_LOW):
-            theta = model.theta  # the configured frequencies, exact
+        theta = np.abs(theta)  # (pairs,)
         ms = np.array([m for m in (1001, 1002, 1003, 3001, 10007, 30011) if m <= self.max_position])
         if not ms.size:
             return None
@@ -108,7 +147,12 @@ class RopeChecks(RopeAuditBase):
         x[:, a] = 1.0  # every pair at once: each turns its own first channel
         xa, pa = self._anchored(x, ms)
         xa = xa.astype(dt)
-        outs, _ = self.caller.raw(xa, pa, np.zeros_like(xa) if self.call.qk else None)
+        if not self.call.qk:
+            outs, _ = self.caller.raw(xa, pa)
+        elif which == 0:
+            outs, _ = self.caller.raw(xa, pa, np.zeros_like(xa))  # q the unit vectors, k zeros
+        else:
+            outs, _ = self.caller.raw(np.zeros_like(xa), pa, xa)  # k the unit vectors, q zeros
         y = np.asarray(outs[which], dtype=np.float64).reshape(xa.shape)[:-1]  # (positions, d)
         with np.errstate(invalid="ignore"):
             got = np.arctan2(y[:, b], y[:, a])  # (positions, pairs)
@@ -156,53 +200,94 @@ class RopeChecks(RopeAuditBase):
             ("q", "k")[which],
         )
 
-    # ---- precision of the angles
-    def _precision(self, f, st: Structure, layout, delta, omega, sigma, model: RopeModel):
-        r"""``(eps, stage, name)``: the median relative angle error on angles of 16..128 rad (stage 1) and, if that
-        is small, on 256..3e5 rad (stage 2), and the dtype it indicates."""
+    # ---- precision of the angles, and of the cos/sin table
+    def _precision(self, f, A: np.ndarray, st: Structure, ang: Angles, model: RopeModel) -> Precision:
+        r"""What the angles' errors say, once the frequencies are measured precisely (:func:`refine_frequencies`
+        over every probed position: exact-enough float64 probes, never the configured frequencies): angles in 16
+        bits err by ever more as ``m`` grows (absolute errors of 256 .. 8192 rad over :data:`ANGLE16_ATOL`), a
+        cos/sin table rounded to 16 bits by a bounded amount (:func:`table_dtype`); float32 or float64 angles are
+        told apart by the median relative error on angles of 256 .. 3e5 rad (or, through a 16-bit table, by
+        whether the table holds the rounding of the exact angles)."""
+        omega, m_last = refine_frequencies(st.phi, self.P, ang.omega)  # (pairs,) signed
+        table = table_dtype(A, st)
+        u = TABLE_ROUNDOFF[table]
+        theta = np.abs(omega)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rtol = np.maximum(FREQ_RTOL, np.where(theta > 0, FREQ_TABLE_ULPS * u / (m_last * theta), 0.0))
+        small = np.array([m <= 16 for m in self.P])  # angles small enough for any dtype: the table's error
+        with np.errstate(invalid="ignore"):
+            dev = np.abs(wrap_angle(st.phi[small] - ang.delta[None, :] - np.array(self.P)[small][:, None] * omega))
+        table_error = float(np.nanmax(dev)) if np.isfinite(dev).any() else None
+        out = Precision(None, None, None, omega, rtol, table, table_error)
         if self.call.cached:
-            return None, None, "supplied cache"
-        d = self.width
-        n = len(st.pairs)
+            return replace(out, name="supplied cache")
+        d, n = self.width, len(st.pairs)
         a = np.array([p[0] for p in st.pairs])
         b = np.array([p[1] for p in st.pairs])
-        theta = np.abs(omega)  # measured frequencies (exact enough for prediction: see below)
-        if model.theta.size == n and same_frequencies(theta, model.theta, FREQ_RTOL_LOW):
-            theta = model.theta  # the exact expected frequencies: their rounding is part of what is measured
-        ms = np.array([m for m in (1001, 3001, 10007, 30011, 100003, 300007, 1000003) if m <= self.max_position])
+        ms = np.array([m for m in JUDGED_POSITIONS if m <= self.max_position])
         if not ms.size:
-            return None, None, None
+            return out
         v = np.zeros((ms.size, d))
         v[:, a] = 1.0  # the first channel of every pair: the output holds rho (cos phi, sin phi) per pair
         with np.errstate(all="ignore"):
             y = f(v, ms)  # (positions, d)
-        phi = np.arctan2(y[:, b], y[:, a])  # (positions, pairs)
-        exact = delta[None, :] + sigma * ms[:, None] * theta[None, :]  # (positions, pairs)
-        mag = np.abs(ms[:, None] * theta[None, :])
+            phi = np.arctan2(y[:, b], y[:, a])  # (positions, pairs)
+        ref = omega
+        if model.theta.size == n and same_frequencies(theta, model.theta, rtol):  # the configured ones, measured:
+            ref = np.sign(omega) * model.theta  # exact, so that their rounding (float32's) is part of what is judged
+        exact = ang.delta[None, :] + ms[:, None] * ref[None, :]  # (positions, pairs)
+        mag = np.abs(ms[:, None] * omega[None, :])
         with np.errstate(invalid="ignore", divide="ignore"):  # pairs that do not turn (proportional): no error
-            err = np.where(theta[None, :] == 0, 0.0, np.abs(wrap_angle(phi - exact)) / mag)  # (positions, pairs)
+            abs_err = np.where(theta[None, :] == 0, 0.0, np.abs(wrap_angle(phi - exact)))  # (positions, pairs)
+            err = np.where(theta[None, :] == 0, 0.0, abs_err / mag)
         if (~np.isfinite(err)).any():  # non-finite angles (float16 overflows at 65504)
-            return float("inf"), 1, "float16"
+            return replace(out, eps=float("inf"), stage=1, name="float16")
         # angles of 0.25 .. 3 rad cannot wrap by a relative error < 1: there a jump is seen for what it is
-        small = (mag >= 0.25) & (mag <= 3)
+        low = (mag >= 0.25) & (mag <= 3)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # positions without such a pair: all-NaN rows
-            per_m = np.nanmax(np.where(small, err, np.nan), axis=1) if small.any() else np.zeros(ms.size)
+            per_m = np.nanmax(np.where(low, err, np.nan), axis=1) if low.any() else np.zeros(ms.size)
         wild = np.flatnonzero(np.nan_to_num(per_m) > ANGLE_JUMP_RTOL)
         if wild.size:  # not rounding: angles leave m theta_i (a clamped table, a wrapped index)
-            return int(ms[wild[0]]), "jump", None
+            return replace(out, eps=int(ms[wild[0]]), stage="jump")
         # a frequency exact in float16 (1, 1/2, ...) is exact in every dtype: its angles show no rounding of theta
+        # which pairs: those of the configured frequencies when the measured ones are near them (a 16-bit ladder is
+        # exact in float16 itself), else the measured ones (a measured 1 - 1e-15 is the exact 1 of a float16)
+        near = model.theta.size == n and same_frequencies(np.abs(ang.omega), model.theta, FREQ_RTOL_LOW)
+        nominal = model.theta if near else theta
         with np.errstate(over="ignore"):
-            informative = (theta.astype(np.float16).astype(np.float64) != theta)[None, :]  # (1, pairs)
+            informative = (np.abs(nominal.astype(np.float16).astype(np.float64) - nominal) > 1e-9 * nominal)[None, :]
         s1 = (mag >= 16) & (mag <= 128) & informative
         eps1 = float(np.median(err[s1])) if s1.any() else None
-        if eps1 is not None and eps1 > LOW_PRECISION_EPS:
-            return eps1, 1, "bfloat16" if eps1 > BFLOAT16_EPS else "float16"
+        big = (mag >= 256) & (mag <= 8192)
+        w = big & informative if (big & informative).any() else big
+        if w.any():
+            sixteen = float(np.median(abs_err[w])) > ANGLE16_ATOL
+        else:  # no angle that large: the relative error of 16 .. 128 rad (a 16-bit table can look like it)
+            sixteen = eps1 is not None and eps1 > LOW_PRECISION_EPS
+        if sixteen:  # its dtype from the relative error against the frequencies read at m <= 16 / theta_i
+            coarse = ang.omega  # (16-bit angles: within their rounding of the configured ones, those exactly)
+            if model.theta.size == n and same_frequencies(np.abs(coarse), model.theta, FREQ_RTOL_LOW):
+                coarse = np.sign(coarse) * model.theta
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mag16 = np.abs(ms[:, None] * coarse[None, :])
+                err16 = np.abs(wrap_angle(phi - ang.delta[None, :] - ms[:, None] * coarse[None, :])) / mag16
+            s16 = (mag16 >= 16) & (mag16 <= 128) & informative
+            e = float(np.median(err16[s16])) if s16.any() else float(np.median(err[w]))
+            return replace(out, eps=e, stage=1, name="bfloat16" if e > BFLOAT16_EPS else "float16")
         s2 = (mag >= 256) & (mag <= 3e5) & informative
         if not s2.any():
-            return eps1, 1, None
+            return replace(out, eps=eps1, stage=1)
         eps2 = float(np.median(err[s2]))
-        return eps2, 2, "float64" if eps2 <= FLOAT32_EPS else "float32"
+        if table in ("bfloat16", "float16"):  # the table's rounding hides the angles' own: does it round m theta?
+            dt = pp.dtype_of(table)
+            rho = model.attention_factor if abs(ang.rho - model.attention_factor) <= BLOCK_TOL else ang.rho
+            with np.errstate(all="ignore"):
+                want_c = (rho * np.cos(exact)).astype(dt).astype(np.float64)
+                want_s = (rho * np.sin(exact)).astype(dt).astype(np.float64)
+            held = (want_c == y[:, a]) & (want_s == y[:, b])  # (positions, pairs)
+            return replace(out, eps=eps2, stage=2, name="float64" if held[s2].all() else "float32")
+        return replace(out, eps=eps2, stage=2, name="float64" if eps2 <= FLOAT32_EPS else "float32")
 
     def _precision_finding(self, f, precision, eps, label) -> Finding:
         msg = (
@@ -253,7 +338,7 @@ class RopeChecks(RopeAuditBase):
         s2 = np.einsum("td,td->t", f(q, m + t), f(k, n + t))
         scale = np.linalg.norm(q, axis=1) * np.linalg.norm(k, axis=1)
         theta_max = float(np.max(model.theta)) if model is not None else 1.0
-        allowed = _allowed(eps, np.maximum(m, n) + t, theta_max)
+        allowed = _allowed(eps, np.maximum(m, n) + t, theta_max, self._table_roundoff)
         if np.any(np.abs(s1 - s2) / scale > allowed):
             out.append(
                 Finding(
@@ -270,7 +355,8 @@ class RopeChecks(RopeAuditBase):
         ps = np.array([0, 1, 3, 10])
         got = f(xs, ps)
         ref = reference_rows(xs, ps, model).astype(float)
-        if np.max(np.abs(got - ref)) > max(EXAMPLE_ATOL, 64 * (eps or 0) * 10) and not out:
+        table = 4 * self._table_roundoff * max(ref_model.attention_factor, 1.0)  # |x_a dc| + |x_b ds|, |x| <= 1
+        if np.max(np.abs(got - ref)) > max(EXAMPLE_ATOL, 64 * (eps or 0) * 10, table) and not out:
             out.append(
                 Finding(
                     "disagrees-with-reference",
