@@ -1,16 +1,18 @@
 r"""The ``posproof`` command line (also ``python -m posproof``).
 
-``posproof list`` · ``posproof derive ID`` · ``posproof check [ID ...] [--topic T] [-k PATTERN] [-x] [--dps N]
-[--jobs N] [--junit FILE]`` · ``posproof export --format F --out DIR [--force]`` · ``posproof plot NAME --out FILE``
-· ``posproof precision`` · ``posproof t5-buckets`` · ``posproof extend`` (context extension) · ``posproof audit``
-(a user's implementation, run in a child process; ``--timeout``, ``--junit FILE``) · ``posproof vectors`` (golden
-vectors) · ``posproof properties`` (the rules table) · ``posproof annotate`` (the article, statement by statement)
-· ``posproof --version``. Each subcommand is one module of :mod:`posproof.derivations.commands`; what they share
-(one help style, ``--format`` with ``--json`` its alias, ``-q``, bounded options, paths checked before work) is in
-:mod:`posproof.derivations.args`, the JSON documents' schemas and JUnit XML in :mod:`posproof.derivations.machine`,
-the progress bar in :mod:`posproof.derivations.progress`. Formats of ``derive`` and ``export``: ``latex`` (or
-``tex``), ``markdown`` (or ``md``), ``text`` (or ``txt``), ``json``, ``html`` (one page, math set by KaTeX); of the
-reports (``list``, ``check``, ``audit``, ``extend``, ``properties``): ``text`` and ``json``.
+``posproof list`` · ``posproof derive ID`` · ``posproof check [ID ...] [--topic T] [-k PATTERN] [-x] [--dps N] [--jobs
+N] [--junit FILE]`` · ``posproof export --format F --out DIR [--force]`` · ``posproof plot NAME --out FILE`` ·
+``posproof precision`` · ``posproof t5-buckets`` · ``posproof extend`` (context extension) · ``posproof audit`` (a
+user's implementation, run in a child process; ``--timeout``, ``--junit FILE``) · ``posproof sweep TARGET...`` (the
+audit over directories of configs, model_types or MODULE:FUNCTION lists: JSON lines, ``--resume``, local processes or a
+Dask cluster with ``--scheduler``) · ``posproof vectors`` (golden vectors) · ``posproof properties`` (the rules table) ·
+``posproof annotate`` (the article, statement by statement) · ``posproof --version``. Each subcommand is one module of
+:mod:`posproof.derivations.commands`; what they share (one help style, ``--format`` with ``--json`` its alias, ``-q``,
+bounded options, paths checked before work) is in :mod:`posproof.derivations.args`, the JSON documents' schemas and
+JUnit XML in :mod:`posproof.derivations.machine`, the progress bar in :mod:`posproof.derivations.progress`. Formats of
+``derive`` and ``export``: ``latex`` (or ``tex``), ``markdown`` (or ``md``), ``text`` (or ``txt``), ``json``, ``html``
+(one page, math set by KaTeX); of the reports (``list``, ``check``, ``audit``, ``extend``, ``properties``): ``text`` and
+``json``.
 
 Exit codes: 0 success (every selected claim verified, the audited code conforms), 1 a claim failed or a finding,
 2 a usage error (one line on stderr, naming the option as it is typed, e.g. ``--width``), 130 interrupted (Ctrl-C:

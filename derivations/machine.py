@@ -20,7 +20,7 @@ from xml.etree import ElementTree as ET
 #: The version of every command's JSON document.
 SCHEMA_VERSION = 1
 #: The commands whose JSON output has a shipped schema.
-SCHEMAS = ("check", "audit", "list", "extend", "properties", "claim", "export")
+SCHEMAS = ("check", "audit", "list", "extend", "properties", "claim", "export", "sweep")
 
 
 def schema_id(command: str) -> str:

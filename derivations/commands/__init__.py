@@ -15,6 +15,7 @@ SUBCOMMANDS = (
     "t5_buckets",
     "extend",
     "audit",
+    "sweep",
     "vectors",
     "properties",
     "annotate",
