@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[test,fast,precision,plots,notebook]'
+	$(BIN)/python -m pip install --quiet -e '.[test,fast,precision,plots,notebook,sweep]'
 	touch $(STAMP)
 
 demo: $(STAMP)
