@@ -172,3 +172,15 @@ AUDIT_XPOS_SLOPE_RTOL = 1e-3
 #: ~sqrt(256) * 2**-24 ~ 1e-6 of it; 1e-4 leaves a margin and is below what a key scaled the wrong way changes
 #: (zeta_0^(2 delta/s) - 1 ~ 5e-3 at delta = 1, s = 512, summed over the pairs it weights).
 AUDIT_XPOS_SCORE_RTOL = 1e-4
+
+
+# ---- the multi-axis declarations and kernels (numeric/multiaxis; engineer B1) ---------------------------------------
+
+#: A declaration's float64 rotation against transformers' own layout code run in float64 on the same inputs
+#: (tests/numeric/multiaxis): the frequencies differ by at most an ulp (``base**(-2j/w)`` against
+#: ``1/base**(2j/w)``), so angles up to ~100 rad differ by ~1e-14 and the rotated values (of size ~3) by as much;
+#: 1e-12 leaves a margin, while a wrong axis, layout or frequency moves them by ~1.
+MULTIAXIS_HF_ATOL = 1e-12
+#: The float64 kernel against its mpmath twin at 50 digits, on inputs of size ~1 at positions up to ~4096: the
+#: float64 angles err by ~4096 * 2**-53 ~ 5e-13 and the rotation adds a few ulps; 1e-11 covers both.
+MULTIAXIS_MP_ATOL = 1e-11

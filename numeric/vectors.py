@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import mpmath
+import numpy as np
 from posproof.numeric._io import write_atomic
 from posproof.numeric.alibi import alibi_slope_exponents, alibi_slopes_mp
 from posproof.numeric.deberta import deberta_log_bucket_mp
@@ -267,13 +268,68 @@ def _multiaxis() -> dict:
                 "outputs": [[decimal(v) for v in row] for row in out],
             }
         )
+    cases += _multiaxis_declarations()
     conv = (
         "a token's position is a vector p (t, h, w for M-RoPE; row, column for axial); pair i turns by "
         "inv_freq[i] * p[axes[i]] counter-clockwise, half layout (channels i and i + d/2), as Hugging Face "
         "transformers lays out Qwen2-VL (chunked sections), Qwen3-VL (interleaved) and Pixtral (axial) rotaries; "
-        "text tokens carry t = h = w"
+        "text tokens carry t = h = w. Cases with a phase turn pair i by inv_freq[i] * p[axes[i]] + phase[i]; "
+        "their parameters name the layout: interleaved (channels 2i, 2i + 1), half, or blocks (each run of n "
+        "consecutive pairs on one axis, from pair s, turns channels 2s + k and 2s + k + n)"
     )
     return _doc("multiaxis", conv, cases)
+
+
+# ---- the multi-axis declarations (numeric/multiaxis: per-axis ladders, shared axial, DINOv3, blocks; B1) ----------
+
+
+def _multiaxis_declarations() -> list:
+    r"""Cases of the declarations beyond M-RoPE and Pixtral's axial: each frequency and phase from its definition
+    in mpmath (no float64 on the way), the inputs exact binary fractions."""
+    from posproof.numeric.multiaxis import (
+        affine_frequencies_mp,
+        axes_dim_axes,
+        axial_axes,
+        axial_inv_freq_mp,
+        dinov3_inv_freq_mp,
+        per_axis_inv_freq_mp,
+        rope_multiaxis_mp,
+    )
+
+    ernie = [1, 2, 1, 2, 1, 2, 0, 0]  # h, w alternating over 6 pairs, t on the last 2 (Ernie 4.5-VL's text map)
+    setups = (  # name, width, base, axes, inv_freq, phase, layout, axes per position
+        ("per-axis ladders axes_dim [4, 6, 6] (FLUX's EmbedND)", 16, "10000", axes_dim_axes([4, 6, 6]),
+         per_axis_inv_freq_mp(axes_dim_axes([4, 6, 6]), base=10000, dps=DPS), None, "interleaved", 3),
+        ("axial 2-D, shared frequencies (Qwen2-VL's vision rotary)", 16, "10000", axial_axes(16),
+         axial_inv_freq_mp(16, base=10000, dps=DPS, frequencies="shared"), None, "half", 2),
+        ("axial 2-D, shared frequencies in blocks (Gemma 4's vision rotary)", 16, "100", axial_axes(16),
+         axial_inv_freq_mp(16, base=100, dps=DPS, frequencies="shared"), None, "blocks", 2),
+        ("explicit axis map (Ernie 4.5-VL's text rotary)", 16, "500000", np.array(ernie),
+         inverse_frequencies_mp(16, base=500000, dps=DPS), None, "interleaved", 3),
+    )  # fmt: skip
+    with mpmath.workdps(DPS):  # DINOv3 on a 16 x 8 patch grid: c = 2 (n + 1/2) / N - 1 = (2/N) n + (1/N - 1)
+        scale, offset = [mpmath.mpf(2) / 16, mpmath.mpf(2) / 8], [mpmath.mpf(1) / 16 - 1, mpmath.mpf(1) / 8 - 1]
+        theta, phase = affine_frequencies_mp(
+            inv_freq=dinov3_inv_freq_mp(16, base=100, dps=DPS), axes=axial_axes(16), scale=scale, offset=offset, dps=DPS
+        )
+    setups += (("DINOv3, patch grid [16, 8], normalize_coords 'separate', patch indices", 16, "100", axial_axes(16),
+                theta, phase, "half", 2),)  # fmt: skip
+    cases = []
+    for name, width, base, axes, inv, ph, layout, n_axes in setups:
+        pos = [list(p[:n_axes]) for p in MULTIAXIS_POSITIONS]
+        x = _inputs(len(pos), width)
+        out = rope_multiaxis_mp(x, pos, axes=axes, inv_freq=inv, layout=layout, dps=DPS, phase=ph)
+        case = {
+            "name": name,
+            "parameters": {"width": width, "base": base, "layout": layout, "axes": [int(a) for a in axes]},
+            "inv_freq": [decimal(t) for t in inv],
+            "inputs": {"vectors": x, "positions": pos},
+            "outputs": [[decimal(v) for v in row] for row in out],
+        }
+        if ph is not None:
+            case["phase"] = [decimal(t) for t in ph]
+        cases.append(case)
+    return cases
 
 
 #: Every document's file name and the function computing it, in the order they are written.

@@ -38,7 +38,7 @@ True
 from __future__ import annotations
 
 from posproof.numeric.multiaxis.axial import AXIAL_FREQUENCIES, axial_axes, axial_inv_freq, axial_inv_freq_mp
-from posproof.numeric.multiaxis.config import MultiaxisFrequencies, rope_axes_from_config
+from posproof.numeric.multiaxis.config import MultiaxisFrequencies, multiaxis_from_config, rope_axes_from_config
 from posproof.numeric.multiaxis.coordinates import (
     affine_frequencies,
     affine_frequencies_mp,
@@ -76,6 +76,7 @@ __all__ = [
     "rope_multiaxis",
     "rope_multiaxis_mp",
     "rope_axes_from_config",
+    "multiaxis_from_config",
     "MultiaxisFrequencies",
     "proportional_inv_freq",
     "positions_from_hf",

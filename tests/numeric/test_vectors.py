@@ -108,9 +108,11 @@ def test_multiaxis_vectors_agree_with_the_float64_kernel(written):
 
     for c in _load(written, "multiaxis.json")["cases"]:
         x = np.array(c["inputs"]["vectors"], dtype=float)
+        phase = np.array(c["phase"], dtype=float) if "phase" in c else None
         got = rope_multiaxis(
-            x, c["inputs"]["positions"], axes=c["parameters"]["axes"], inv_freq=np.array(c["inv_freq"], dtype=float)
-        )
+            x, c["inputs"]["positions"], axes=c["parameters"]["axes"], inv_freq=np.array(c["inv_freq"], dtype=float),
+            layout=c["parameters"]["layout"], phase=phase,
+        )  # fmt: skip
         np.testing.assert_allclose(got, np.array(c["outputs"], dtype=float), rtol=0, atol=1e-11)
 
 
