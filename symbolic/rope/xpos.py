@@ -47,6 +47,13 @@ D_SIZES = {d: (2, 4, 6, 10)}
 DOMAINS = {"s": Domain("real", 1, 10**5, log=True), "zeta": Domain("real", sp.Rational(1, 100), 1, log=True)}
 
 
+#: Display-only functions of the short statements (formula=): the score of the query at m and the key at n, RoPE's
+#: plane score psi(i, r) = q_(i)^T R(r theta_i) k_(i), and the rotated query's squared length.
+_score = sp.Function("s")
+_psi = sp.Function("psi")
+_length2 = sp.Function("L_q")
+
+
 def _planes(f):
     return sp.Sum(f, (i, 0, d / 2 - 1))
 
@@ -110,6 +117,7 @@ def _score_relative() -> Theorem:
         ),
         sizes=D_SIZES,
         domains=DOMAINS,
+        formula=sp.Eq(_score(m, n), _planes(zeta[i] ** ((m - n) / s) * _psi(i, n - m)), evaluate=False),
         notes=(
             r"Every $\zeta_i > 0$ does; xPos's $\zeta_i = (2i/d + \gamma)/(1 + \gamma)$ is one choice. The "
             "registered mistake scales the key the same way as the query ($\\zeta_i^{(n-o)/s}$): its scores carry "
@@ -145,6 +153,7 @@ def _query_norm() -> Theorem:
         ),
         sizes=D_SIZES,
         domains=DOMAINS,
+        formula=sp.Eq(_length2(m), rhs, evaluate=False),
         notes=(
             r"The key's is the same with the exponent $-2(n - o)/s$. The two agree with $|q|^2$ only where "
             r"$\zeta_i^{(m-o)/s} = 1$ for every plane that carries weight: at $m = o$, or for $\zeta_i = 1$. "
@@ -173,13 +182,14 @@ def _decay_at_most_one() -> Theorem:
         ),
         rel="<=",
         given=(sp.Q.nonnegative(m - n),),
+        formula=sp.Le(z ** ((m - n) / s), 1, evaluate=False),
         assumptions=(
             r"$\zeta = 1/(1 + w)$ with $w \ge 0$: every $\zeta \in (0, 1]$",
             r"$s > 0$; $m \ge n$ integers",
         ),
         notes=(
-            r"xPos's $\zeta_i$ lie in $(0, 1)$ (xpos-zeta-below-one). For keys after the query ($m < n$) the "
-            "factor exceeds 1: the decay is causal. The registered mistake is a decay of a whole factor "
+            r"xPos's $\zeta_i$ lie in $(0, 1)$ (the claim on its decay bases, below). For keys after the query "
+            "($m < n$) the factor exceeds 1: the decay is causal. The registered mistake is a decay of a whole factor "
             r"$\zeta$ from the first position on ($\zeta^{(m-n)/s} \le \zeta$, false for $m - n < s$)."
         ),
         wrong=1 / (1 + w),
@@ -209,6 +219,7 @@ def _decay_decreasing() -> Theorem:
             r"$s > 0$; $m$, $n$ integers; the key $t \ge 1$ positions further back",
         ),
         given=(sp.Q.positive(w),),
+        formula=sp.Lt(z ** ((m - n + t) / s), z ** ((m - n) / s), evaluate=False),
         notes="The registered mistake is the other direction (the scale growing with the distance).",
         wrong=(1 / (1 + w)) ** ((m - n + 2 * t) / s),
     )
@@ -232,6 +243,7 @@ def _zeta_below_one() -> Theorem:
         ),
         rel="<",
         given=(sp.Q.positive(d - 2 * i),),
+        formula=sp.Lt(zeta_i, 1, evaluate=False),
         assumptions=(r"$d$ even, $0 \le i < d/2$", r"$\gamma > 0$ ($0.4$ in every source)"),
         notes=r"They are positive too, as a quotient of positive numbers. The registered mistake is $\zeta_i < 1/2$.",
         wrong=sp.Rational(1, 2),
