@@ -18,8 +18,11 @@ axial on text tokens is not 1-D RoPE.
 
 from __future__ import annotations
 
+import random
+
 import mpmath
 import sympy as sp
+from posproof.numeric import multiaxis
 from posproof.numeric.multiaxis import axial_inv_freq_mp
 from posproof.numeric.sinusoid import inverse_frequencies_mp
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Step, Theorem
@@ -68,14 +71,6 @@ BASE = Domain("integer", 2, 10**6, log=True)
 # ---- the code the definitions check ----------------------------------------------------------------------------
 
 
-def _ladders_mp(axes_dim, base, dps: int) -> list:
-    r"""Per-axis ladders: axis ``a`` owns ``axes_dim[a]/2`` pairs at ``base^{-2j/axes_dim[a]}``, concatenated."""
-    out: list = []
-    for width in axes_dim:
-        out += inverse_frequencies_mp(int(width), base=base, dps=dps)
-    return out
-
-
 def _exact_int(x) -> int:
     if not mpmath.isint(x):
         raise ValueError(f"expected an integer, got {x}")
@@ -84,14 +79,14 @@ def _exact_int(x) -> int:
 
 class LadderFrequency(Kernel):
     r"""The frequency of pair ``i`` of three per-axis ladders of widths ``d_0, d_1, d_2`` (args ``i, d_0, d_1, d_2,
-    b``)."""
+    b``): :func:`numeric.multiaxis.per_axis_inv_freq_mp` on :func:`numeric.multiaxis.axes_dim_axes`."""
 
     nargs = 5
 
     @classmethod
     def numeric(cls, pair, w0, w1, w2, base):
-        widths = [_exact_int(w) for w in (w0, w1, w2)]
-        return _ladders_mp(widths, base, mpmath.mp.dps)[_exact_int(pair)]
+        axes_ = multiaxis.axes_dim_axes([_exact_int(w) for w in (w0, w1, w2)])
+        return multiaxis.per_axis_inv_freq_mp(axes_, base=base, dps=mpmath.mp.dps)[_exact_int(pair)]
 
     def doit(self, **hints):
         i_, w0, w1, w2, b_ = (x.doit(**hints) for x in self.args)
@@ -294,7 +289,7 @@ def ladders_definition() -> Definition:
             (b ** (-2 * (i_ - D0 / 2 - D1 / 2) / D2), True),
         ),
         r"the axes' pairs concatenated: pair $i = o_a + j$ with $o_a = \sum_{c < a} d_c/2$ is axis $a$'s pair $j$",
-        "per-axis ladders in mpmath (numeric.sinusoid.inverse_frequencies_mp per axis, concatenated)",
+        "numeric.multiaxis.per_axis_inv_freq_mp on numeric.multiaxis.axes_dim_axes (mpmath)",
         assumptions=(
             r"$d_0, d_1, d_2$ even (channels per axis), pairs $i = 0, \dots, (d_0 + d_1 + d_2)/2 - 1$",
             r"$b > 1$ the base (drawn as integers: FLUX $10^4$, HunyuanVideo 256)",
@@ -498,6 +493,88 @@ def shared_text_tokens() -> Fact:
     )
 
 
+# ---- DINOv3: patch indices as coordinates in [-1, 1], a phase at index 0 ----------------------------------------
+#: A DINOv3 ViT-B-like head (width 64, period base 100) on a 12 x 16 grid of patches (normalize_coords "separate").
+DINO_WIDTH, DINO_BASE, DINO_GRID = 64, 100, (12, 16)
+
+
+def _dinov3(dps: int, query_phase_only: bool = False):
+    rng = random.Random("multiaxis-dinov3-phase")
+    with mpmath.workdps(dps + 10):
+        inv = multiaxis.dinov3_inv_freq_mp(DINO_WIDTH, base=DINO_BASE, dps=dps + 10)  # per coordinate unit
+        ax = multiaxis.axial_axes(DINO_WIDTH)
+        scale = [mpmath.mpf(2) / n for n in DINO_GRID]  # c = 2 (index + 1/2) / N - 1 = scale index + offset
+        offset = [mpmath.mpf(1) / n - 1 for n in DINO_GRID]
+        theta, phase = multiaxis.affine_frequencies_mp(inv_freq=inv, axes=ax, scale=scale, offset=offset, dps=dps + 10)
+        x, y = ([mpmath.mpf(rng.uniform(-1, 1)) for _ in range(DINO_WIDTH)] for _ in range(2))
+
+        def turned(v, index, ph):
+            out = multiaxis.rope_multiaxis_mp([v], [index], axes=ax, inv_freq=theta, phase=ph, dps=dps + 10)
+            return out[0]
+
+        def score(pq, pk, with_phase):
+            key_phase = None if query_phase_only else (phase if with_phase else None)
+            rq, rk = turned(x, pq, phase if with_phase else None), turned(y, pk, key_phase)
+            return mpmath.fsum(a * b for a, b in zip(rq, rk, strict=True))
+
+        gap_phase, gap_shift, moved = mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)
+        for _ in range(4):
+            pq, pk = ([rng.randrange(n) for n in DINO_GRID] for _ in range(2))
+            t = [rng.randint(-5, 5) for _ in DINO_GRID]
+            s = score(pq, pk, True)
+            gap_phase = max(gap_phase, abs(s - score(pq, pk, False)))
+            shifted = score(
+                [u + v for u, v in zip(pq, t, strict=True)], [u + v for u, v in zip(pk, t, strict=True)], True
+            )
+            gap_shift = max(gap_shift, abs(s - shifted))
+            moved = max(moved, max(abs(a - b) for a, b in zip(turned(x, pq, phase), turned(x, pq, None), strict=True)))
+        tol = mpmath.mpf(10) ** (-(dps - 10))
+        value = {
+            "scores with the phase and without": "equal" if gap_phase <= tol else "differ",
+            "scores of both patches shifted by t": "equal" if gap_shift <= tol else "differ",
+            "rotated queries with the phase and without": "equal" if moved <= tol else "differ",
+        }
+        rows = [
+            (r"row pair 0: frequency per patch index, phase at index 0 ($2\pi \cdot 2/12$, $2\pi (1/12 - 1)$)",
+             [theta[0], phase[0]]),
+            (r"column pair 0: frequency per patch index, phase at index 0 ($2\pi \cdot 2/16$, $2\pi (1/16 - 1)$)",
+             [theta[DINO_WIDTH // 4], phase[DINO_WIDTH // 4]]),
+            (r"max over 4 patch pairs: $|s_\varphi(p, p') - s_0(p, p')|$ (score with the phase, without)", gap_phase),
+            (r"max over 4 patch pairs and shifts $t$: $|s_\varphi(p + t, p' + t) - s_\varphi(p, p')|$", gap_shift),
+            (r"max over 4 patches: $|R^\varphi_p q - R^0_p q|$ (rotated query with the phase, without)", moved),
+        ]  # fmt: skip
+    return value, rows
+
+
+def dinov3_phase() -> Fact:
+    return Fact(
+        "multiaxis-dinov3-phase-cancels",
+        "DINOv3's patch coordinates put a phase at index 0 on every pair: it turns each rotated query and key but "
+        "no score, and the score is relative in the patch index (computed at $d = 64$ on a $12 \\times 16$ grid)",
+        TOPIC,
+        DINOV3,
+        r"Patch centres $c_a = 2(p_a + 1/2)/N_a - 1$ make pair $i$ turn by $\omega_i c_{a(i)} = (\omega_i s_a) p_a + "
+        r"\omega_i o_a$ with $\omega_i = 2\pi/T_j$, $T_j = 100^{2j/(d/2)}$, $s_a = 2/N_a$, $o_a = 1/N_a - 1$ "
+        "(numeric.multiaxis.affine_frequencies_mp). With seeded q, k at four pairs of patches: the score with the "
+        "phase equals the score without it, and shifting both patches by the same t leaves it unchanged, while each "
+        "rotated vector moves (multiaxis-phase-relative, at DINOv3's numbers).",
+        {
+            "scores with the phase and without": "equal",
+            "scores of both patches shifted by t": "equal",
+            "rotated queries with the phase and without": "differ",
+        },
+        _dinov3,
+        "mpmath at {dps} digits plus 10 guard digits (numeric.multiaxis.dinov3_inv_freq_mp, affine_frequencies_mp, "
+        "rope_multiaxis_mp with phase), accepted when a gap is below 10^-(dps - 10)",
+        wrong=lambda dps: _dinov3(dps, query_phase_only=True),
+        formula=_short(("R_p", "R_{p'}"), "R_{p' - p}"),
+        notes="The frequencies per patch index depend on the grid ($2/N_a$): the same image at another resolution "
+        "turns its patches at other speeds, which the coordinates in $[-1, 1]$ are for. The wrong computation puts "
+        "the phase on the query only (keys built from the indices, queries from the coordinates): then it no longer "
+        "cancels.",
+    )
+
+
 def claims() -> list:
     return [
         phase_relative(),
@@ -508,4 +585,5 @@ def claims() -> list:
         column_frequencies(),
         split_text_tokens(),
         shared_text_tokens(),
+        dinov3_phase(),
     ]
