@@ -53,7 +53,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     run_group = s.add_argument_group("running")
     run_group.add_argument(
-        "--jobs", metavar="N", default=None, help="targets audited at once on this machine: 'auto' (one per core) or N"
+        "--jobs",
+        metavar="N",
+        default="auto",
+        help="targets audited at once on this machine: 'auto' (one per core) or N",
     )
     run_group.add_argument(
         "--scheduler",
@@ -184,11 +187,11 @@ def run(args) -> int:
     if args.resume and out is None:
         raise UsageError("--resume needs --out FILE (the results to resume)")
     if args.scheduler is not None:
-        if args.jobs is not None:
+        if args.jobs != "auto":
             raise UsageError("--jobs runs local processes: with --scheduler the cluster's workers run the targets")
         if not args.scheduler or "\0" in args.scheduler or args.scheduler != args.scheduler.strip():
             raise UsageError(f"--scheduler must be a scheduler address such as tcp://host:8786, got {args.scheduler!r}")
-    jobs = cli_args.jobs_arg("auto" if args.jobs is None else args.jobs)
+    jobs = cli_args.jobs_arg(args.jobs)
     timeout = cli_args.float_arg(
         args.timeout,
         "--timeout",

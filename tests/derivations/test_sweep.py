@@ -154,6 +154,40 @@ def test_an_interrupted_sweep_keeps_what_finished_and_exits_130(work, capsys, mo
     assert _lines(work / "r.jsonl") == [_fake(OK)]
 
 
+def test_the_final_file_is_in_the_targets_order_whatever_order_they_finished_in(work, capsys, monkeypatch):
+    def backwards(calls, jobs, cwd):
+        yield from [_fake(t.spec) for t, _, _ in calls][::-1]
+
+    monkeypatch.setattr(sweep, "local_results", backwards)
+    code, out, err = _sweep(capsys, WRONG, OK, "configs", "--out", "r.jsonl", "--format", "json")
+    assert code == 0, err
+    named = [WRONG, OK, str(Path("configs") / "llama.json"), str(Path("configs") / "mistral.json")]
+    assert [line["target"] for line in _lines(work / "r.jsonl")] == named
+    assert [json.loads(line)["target"] for line in out.splitlines()] == named
+
+
+def test_an_audit_option_reaches_only_the_targets_that_read_it(work, capsys, monkeypatch):
+    seen: dict[str, tuple[str, ...]] = {}
+
+    def record(calls, jobs, cwd):
+        for target, argv, _ in calls:
+            seen[target.kind] = argv
+            yield _fake(target.spec, target.kind)
+
+    monkeypatch.setattr(sweep, "local_results", record)
+    options = ["--width", "16", "--dtype", "float16", "--layer-type", "sliding_attention", "--timeout", "7"]
+    code, _, err = _sweep(capsys, OK, "configs/llama.json", "llama", *options)
+    assert code == 0, err
+    assert seen["function"] == (
+        "--scheme=rope", "--dtype=float16", "--width=16", "--timeout=7", "--format=json", "--quiet", "--", OK
+    )  # fmt: skip
+    for kind, spec in (("config", "configs/llama.json"), ("model_type", "llama")):
+        assert seen[kind] == (
+            "--dtype=float16", "--layer-type=sliding_attention", "--timeout=7", "--format=json", "--quiet",
+            f"--transformers={spec}",
+        )  # fmt: skip
+
+
 # ---- the targets -----------------------------------------------------------------------------------------------------
 
 
