@@ -1,97 +1,91 @@
 r"""The audit of a multi-axis RoPE function ``fn(vectors, positions)``: vectors ``(N, d)``, position vectors
-``(N, A)`` (t, h, w for M-RoPE; row, column for axial 2-D), against the axis map and frequencies a configuration
-declares (:func:`audit_multiaxis`).
+``(N, A)`` (t, h, w for M-RoPE; row, column for axial 2-D; real coordinates for DINOv3), against any declaration
+:class:`~posproof.numeric.multiaxis.MultiaxisRope` (pair ``i`` turns by ``inv_freq[i] * p[axes[i]] + phase[i]``):
+:func:`audit_multiaxis`, and :func:`audit_rope_multiaxis` for :func:`~posproof.numeric.audit.audit_rope`.
 
-The probes: for each axis ``a``, rows that hold a unit vector on the first channel of one pair, at the position
-vector ``e_a`` (1 on axis ``a``, 0 elsewhere); the angle each pair turns by says which axis drives it and at what
-frequency. Then text positions ``(m, m, ..., m)`` must give 1-D RoPE. A mismatch is named when it is one of the
-bug classes below, with the smallest position vector that shows it.
+The function is called with NumPy arrays, then torch tensors, then JAX arrays (the first that works is kept;
+:class:`~posproof.numeric.audit.multiaxis_probe.MultiaxisCaller`); positions are int64, or float64 for a
+declaration with real coordinates (``continuous``).
 
-First, a unit vector on each channel at ``e_a`` (then at ``(1, ..., 1)``) says which channels the function changes:
-with partial rotary (``rotary_dim < width``, GLM-4V) the channels past ``rotary_dim`` must come out as they went in,
-and a function must not leave a tail of the declared rotary channels alone (a rotary width below the declared one).
-The pairs, the sections and the frequencies (``base**(-2i/rotary_dim)``) are those of the slice.
+First, a unit vector on each channel at ``step * e_a`` (then at ``step * (1, ..., 1)``) says which channels the
+function changes: with partial rotary (``rotary_dim < width``, GLM-4V) the channels past ``rotary_dim`` must come out
+as they went in, a function must not leave a tail of the declared rotary channels alone, and each channel must turn
+with the partner the declared pair layout gives it. Then the probes of
+:mod:`~posproof.numeric.audit.multiaxis_probe`: the angle and length of each channel at the zero position vector
+(the declared phase and attention factor), and at ``step * e_a`` for each axis, less the angle at the origin: which
+axis drives each channel and at what frequency. Last, position vectors off the probes (text positions
+``(m, ..., m)``, then several axes at once) must give the declared rotation. A mismatch is named when it is one of the
+bug classes of :data:`MULTIAXIS_FINDINGS` (:mod:`~posproof.numeric.audit.multiaxis_names`), with the smallest
+position vector that shows it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import permutations
 from typing import Any
 
 import numpy as np
 from posproof.numeric import _validate, formatting
+from posproof.numeric.audit.multiaxis_names import axes_named, frequencies_named
+from posproof.numeric.audit.multiaxis_probe import (
+    Measurement,
+    MultiaxisCaller,
+    drivers,
+    measure,
+    pair_channels,
+    probe_step,
+    wrap,
+)
 from posproof.numeric.audit.report import AuditCallError, Finding, SchemeReport, function_name
-from posproof.numeric.multiaxis import axial_axes, axial_inv_freq, mrope_axes, rope_multiaxis, rotary_width
+from posproof.numeric.multiaxis import (
+    MultiaxisRope,
+    axial_axes,
+    axial_inv_freq,
+    is_multiaxis_scaling,
+    mrope_axes,
+    multiaxis_from_scaling,
+    rotary_width,
+)
 from posproof.numeric.scaling.rules import rope_inv_freq
 from posproof.numeric.sinusoid import inverse_frequencies
 from posproof.numeric.tolerances import AUDIT_MULTIAXIS_AXIS_ON as AXIS_ON
+from posproof.numeric.tolerances import AUDIT_MULTIAXIS_FACTOR_RTOL as FACTOR_RTOL
 from posproof.numeric.tolerances import AUDIT_MULTIAXIS_FREQ_RTOL as FREQ_RTOL
 from posproof.numeric.tolerances import AUDIT_MULTIAXIS_PASS_ATOL as PASS_ATOL
+from posproof.numeric.tolerances import AUDIT_MULTIAXIS_PHASE_ATOL as PHASE_ATOL
 from posproof.numeric.tolerances import AUDIT_MULTIAXIS_TEXT_RTOL as TEXT_RTOL
 
 #: Finding ids and what each means (stable: tools and tests match on them).
 MULTIAXIS_FINDINGS = {
     "multiaxis-shape": "the output is not finite or does not have the input's shape",
+    "multiaxis-layout": "the channels are paired in the other layout: (2i, 2i + 1) where (i, i + r/2) is declared, or "
+    "the reverse",
+    "multiaxis-attention-factor": "cos and sin are scaled by another factor than the declared attention factor (the "
+    "length of a pair at the zero position vector)",
+    "multiaxis-phase": "the angle at the zero position vector is not the declared phase (a phase where none is "
+    "declared, none where one is, or another one)",
+    "multiaxis-channel-split": "the two channels of a pair turn with different axes (cos and sin taken per channel "
+    "across a section boundary), not as one rotation",
     "mrope-chunked-vs-interleaved": "the sections are laid out chunked where interleaved is declared, or the reverse",
     "mrope-axes-order": "the axes are taken in another order (e.g. h before t)",
     "mrope-wrong-sections": "the pairs are split between the axes in other sections than declared",
     "multiaxis-wrong-axes": "the pairs follow other axes than declared, in a way none of the above explains",
+    "axial-shared-vs-split": "axial 2-D: both axes take the same frequencies (shared: EVA-02, Qwen2.5-VL's vision "
+    "rotary) where split ones are declared (Pixtral: the even frequencies to the row, the odd ones to the column), "
+    "or the reverse",
+    "multiaxis-ladder-restart": "the frequency ladder restarts on each axis (per-axis ladders: FLUX's axes_dim, "
+    "CogVideoX, HunyuanVideo, Wan) where one ladder over the whole rotary width is declared, or the reverse",
     "multiaxis-wrong-frequencies": "the axes are right but the frequencies are not the declared ones",
     "mrope-text-not-1d": "text positions (t = h = w = m) do not give 1-D RoPE at m",
+    "multiaxis-positions": "each axis alone turns as declared, but position vectors off the probes (several axes at "
+    "once, larger or fractional coordinates) do not give the declared rotation",
     "multiaxis-rotary-width": "the rotary width, or the width the frequencies are built over, is not the declared "
     "rotary_dim (the first rotary_dim channels rotate, the others pass through)",
 }
 
-
-def _expected(r: int, full: bool, mrope_section, mrope_interleaved: bool, axial: bool, base: float, inv_freq):
-    r"""``(axes (r/2,), theta (r/2,), A)`` declared for the rotary width ``r`` (``full``: the head's width)."""
-    if axial:
-        axes = axial_axes(r)
-        theta = axial_inv_freq(r, base=base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
-    else:
-        if mrope_section is None:
-            raise ValueError("mrope_section (M-RoPE) or axial=True is required")
-        axes = mrope_axes(mrope_section, interleaved=mrope_interleaved)
-        if axes.size != r // 2:
-            what = "width/2" if full else "rotary_dim/2 (the rotated pairs)"
-            raise ValueError(f"mrope_section must add up to {what} = {r // 2}, got {list(mrope_section)}")
-        theta = inverse_frequencies(r, base=base) if inv_freq is None else np.asarray(inv_freq, dtype=np.float64)
-    if theta.shape != (r // 2,):
-        raise ValueError(f"inv_freq must have one entry per rotated pair ({r // 2}), got shape {theta.shape}")
-    return axes, theta, 2 if axial else len(mrope_section)
-
-
-def _channels(layout: str, width: int) -> tuple[np.ndarray, np.ndarray]:
-    i = np.arange(width // 2)
-    return (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + width // 2)
-
-
-def _call(fn: Callable, x: np.ndarray, pos: np.ndarray) -> np.ndarray | None:
-    y = np.asarray(fn(x.copy(), pos.copy()), dtype=np.float64)
-    if y.shape != x.shape or not np.isfinite(y).all():
-        return None
-    return y
-
-
-def _probe(fn: Callable, width: int, r: int, n_axes: int, layout: str, theta: np.ndarray) -> np.ndarray | None:
-    r"""``(A, r/2)``: the angle each pair of the rotary slice (the first ``r`` channels) turns by at position vector
-    ``e_a``, in units of its declared frequency."""
-    first, second = _channels(layout, r)
-    half = r // 2
-    x = np.zeros((half, width))
-    x[np.arange(half), first] = 1.0  # row i: a unit vector on pair i's first channel
-    out = np.empty((n_axes, half))
-    for a in range(n_axes):
-        pos = np.zeros((half, n_axes), dtype=np.int64)
-        pos[:, a] = 1
-        y = _call(fn, x, pos)
-        if y is None:
-            return None
-        rows = np.arange(half)
-        out[a] = np.arctan2(y[rows, second], y[rows, first]) / theta
-    return out
+#: The most axes a position vector of multi-axis RoPE may have (M-RoPE has 3: t, h, w).
+MAX_AXES = 8
 
 
 def _output_text(row: np.ndarray) -> str:
@@ -99,24 +93,35 @@ def _output_text(row: np.ndarray) -> str:
     return ", ".join(f"{formatting.number(float(row[j]))} on channel {j}" for j in np.flatnonzero(row)) or "0"
 
 
-def _channel_finding(
-    fn: Callable, width: int, r: int, n_axes: int, declared: Callable[[np.ndarray, np.ndarray], np.ndarray]
-) -> Finding | None | bool:
-    r"""Which channels the function changes: a unit vector on each channel at ``e_0, e_1, ...`` then ``(1, ..., 1)``,
-    against the ``declared`` rotation. The channels ``r .. width - 1`` must come out as they went in; and the function
-    must not leave alone, at every probe, a tail of channels the declared rotation turns (a rotary width below the
-    declared one). ``None`` when neither shows, ``False`` when an output is not finite or of another shape, else the
-    finding, with the first position vector (in that order) and channel that shows it."""
+def _position_list(pos_vec: np.ndarray, continuous: bool) -> list:
+    return [float(v) for v in pos_vec] if continuous else [int(v) for v in pos_vec]
+
+
+def _channel_outputs(caller: MultiaxisCaller, width: int, n_axes: int, step: float) -> list | None:
+    r"""``[(position vector, output (width, width))]``: a unit vector on each channel at ``step * e_0, ...`` then
+    ``step * (1, ..., 1)``; ``None`` when an output is not finite or of another shape."""
     x = np.eye(width)  # (width, width): row c, a unit vector on channel c
-    probes = [*np.eye(n_axes, dtype=np.int64), np.ones(n_axes, dtype=np.int64)]
-    outputs = []
-    for pos_vec in probes:
-        pos = np.repeat(pos_vec[None, :], width, axis=0)
-        y = _call(fn, x, pos)
+    out = []
+    for pos_vec in [*np.eye(n_axes), np.ones(n_axes)]:
+        y = caller(x, np.repeat(step * pos_vec[None, :], width, axis=0))
         if y is None:
-            return False
-        want = declared(x, pos)
-        outputs.append((pos_vec, y, want))
+            return None
+        out.append((step * pos_vec, y))
+    return out
+
+
+def _channel_finding(
+    outputs: list, width: int, r: int, declared: Callable[[np.ndarray, np.ndarray], np.ndarray], continuous: bool
+) -> Finding | None:
+    r"""Which channels the function changes, from :func:`_channel_outputs`, against the ``declared`` rotation. The
+    channels ``r .. width - 1`` must come out as they went in; and the function must not leave alone, at every probe,
+    a tail of channels the declared rotation turns (a rotary width below the declared one). ``None`` when neither
+    shows, else the finding, with the first position vector (in that order) and channel that shows it."""
+    x = np.eye(width)
+    wanted = []
+    for pos_vec, y in outputs:
+        want = declared(x, np.repeat(pos_vec[None, :], width, axis=0))
+        wanted.append((pos_vec, y, want))
         moved = np.max(np.abs(y - x), axis=1) > PASS_ATOL  # (width,)
         if moved[r:].any():
             c = r + int(np.flatnonzero(moved[r:])[0])
@@ -125,7 +130,7 @@ def _channel_finding(
                 f"({int(moved[r:].sum())} of the {width - r} pass-through channels change)"
             )
             ex = {
-                "positions": pos_vec.tolist(),
+                "positions": _position_list(pos_vec, continuous),
                 "input": f"a unit vector on channel {c}",
                 "expected output": f"1 on channel {c} (it passes through)",
                 "got output": _output_text(y[c]),
@@ -133,18 +138,18 @@ def _channel_finding(
             return Finding("multiaxis-rotary-width", f"{MULTIAXIS_FINDINGS['multiaxis-rotary-width']}: {sentence}", ex)
     still = np.ones(width, dtype=bool)  # channels no probe changes, in the function's output and in the declared one
     still_want = np.ones(width, dtype=bool)
-    for _, y, want in outputs:
+    for _, y, want in wanted:
         still &= np.max(np.abs(y - x), axis=1) <= PASS_ATOL
         still_want &= np.max(np.abs(want - x), axis=1) <= PASS_ATOL
     tail = int(np.flatnonzero(~still)[-1]) + 1 if (~still).any() else 0  # the function changes channels < tail only
     if tail < 2 or tail >= r or still_want[tail:r].all():
         return None
     c = tail + int(np.flatnonzero(~still_want[tail:r])[0])  # the first channel left alone that should turn
-    for pos_vec, y, want in outputs:
+    for pos_vec, y, want in wanted:
         if np.max(np.abs(want[c] - x[c])) > PASS_ATOL:
             sentence = f"only the first {tail} of {width} channels rotate, not the first rotary_dim = {r}"
             ex = {
-                "positions": pos_vec.tolist(),
+                "positions": _position_list(pos_vec, continuous),
                 "input": f"a unit vector on channel {c}",
                 "expected output": _output_text(want[c]),
                 "got output": _output_text(y[c]),
@@ -153,231 +158,495 @@ def _channel_finding(
     return None  # unreachable: channel c changes at some probe of the declared rotation
 
 
-def _named(measured: np.ndarray, expected: np.ndarray, sections, interleaved: bool, axial: bool) -> tuple[str, str]:
-    r"""The finding id and a sentence for a measured axis map that is not the declared one."""
-    if not axial and sections is not None:
-        if np.array_equal(measured, mrope_axes(sections, interleaved=not interleaved)):
-            have = "chunked" if interleaved else "interleaved"
-            return "mrope-chunked-vs-interleaved", f"the sections {list(sections)} are laid out {have}"
-        for order in permutations(range(len(sections))):
-            if order != tuple(range(len(sections))) and np.array_equal(measured, np.asarray(order)[expected]):
-                names = "thw" if len(sections) == 3 else "".join(str(a) for a in range(len(sections)))
-                said = ", ".join(f"{names[a]} -> {names[order[a]]}" for a in range(len(sections)) if order[a] != a)
-                return "mrope-axes-order", f"the axes are exchanged: {said}"
-        if (measured >= 0).all():
-            counts = [int((measured == a).sum()) for a in range(len(sections))]
-            for layout in (interleaved, not interleaved):
-                if counts != list(sections) and np.array_equal(measured, mrope_axes(counts, interleaved=layout)):
-                    how = "interleaved" if layout else "chunked"
-                    return "mrope-wrong-sections", f"the sections are {counts} ({how}), not {list(sections)}"
-    return "multiaxis-wrong-axes", "the pairs follow other axes than declared"
+def _layout_finding(outputs: list, r: int, layout: str, declared, continuous: bool) -> Finding | None:
+    r"""The channels each rotary channel's input moves into (its partner), from :func:`_channel_outputs`: when every
+    channel that moves at all is paired as the other layout pairs it, and some not as the declared one, the finding
+    (the first such channel, at the first probe that moves it)."""
+    other = "half" if layout == "interleaved" else "interleaved"
+    mine, theirs = (np.empty(r, dtype=np.int64) for _ in range(2))
+    for (a, b), partner in ((pair_channels(layout, r), mine), (pair_channels(other, r), theirs)):
+        partner[a], partner[b] = b, a
+    leak = np.zeros((r, r))
+    for _, y in outputs:
+        block = np.abs(y[:r, :r]).copy()
+        np.fill_diagonal(block, 0.0)
+        leak = np.maximum(leak, block)
+    moving = leak.max(axis=1) > PASS_ATOL
+    partner = leak.argmax(axis=1)
+    if not moving.any() or not np.array_equal(partner[moving], theirs[moving]):
+        return None
+    wrong = np.flatnonzero(moving & (partner != mine))
+    if wrong.size == 0:
+        return None
+    c = int(wrong[0])
+    x = np.eye(y.shape[1])
+    for pos_vec, y in outputs:
+        if np.abs(y[c, int(theirs[c])]) > PASS_ATOL:
+            want = declared(x, np.repeat(pos_vec[None, :], x.shape[0], axis=0))
+            pairs = "(2i, 2i + 1)" if other == "interleaved" else f"(i, i + {r // 2})"
+            sentence = f"the pairs are {pairs}, the {other} layout, not the declared {layout} layout"
+            ex = {
+                "positions": _position_list(pos_vec, continuous),
+                "input": f"a unit vector on channel {c}",
+                "expected output": _output_text(want[c]),
+                "got output": _output_text(y[c]),
+            }
+            return Finding("multiaxis-layout", f"{MULTIAXIS_FINDINGS['multiaxis-layout']}: {sentence}", ex)
+    return None  # pragma: no cover - the channel moves at some probe
 
 
-def _example(pair: int, n_axes: int, axis: int, expected_angle: float, got_angle: float) -> dict[str, Any]:
-    pos = [0] * n_axes
-    pos[axis] = 1
+def _found(fid: str, sentence: str, example: dict[str, Any]) -> Finding:
+    return Finding(fid, f"{MULTIAXIS_FINDINGS[fid]}: {sentence}" if sentence else MULTIAXIS_FINDINGS[fid], example)
+
+
+def _angle_example(pos_vec, continuous: bool, pair: int, expected: float, got: float, **extra) -> dict[str, Any]:
     return {
-        "positions": pos,
+        "positions": _position_list(np.asarray(pos_vec), continuous),
         "pair": pair,
-        "expected angle": formatting.number(expected_angle),
-        "got angle": formatting.number(got_angle),
+        **extra,
+        "expected angle": formatting.number(float(expected)),
+        "got angle": formatting.number(float(got)),
     }
+
+
+def _origin_findings(rope: MultiaxisRope, m: Measurement, continuous: bool) -> list[Finding]:
+    r"""At the zero position vector: the length of each channel (the attention factor) and its angle (the phase)."""
+    found = []
+    zero = np.zeros(rope.n_axes)
+    factor = rope.attention_factor
+    off = np.abs(m.origin.radius / factor - 1) > FACTOR_RTOL  # (2, r/2)
+    if off.any():
+        ch, i = (int(v[0]) for v in np.nonzero(off))
+        radius = m.origin.radius
+        same = np.ptp(radius) <= FACTOR_RTOL * factor
+        sentence = (
+            f"cos and sin are scaled by {formatting.number(float(radius.mean()))}, not {formatting.number(factor)}"
+            if same
+            else f"the pairs' lengths run from {formatting.number(float(radius.min()))} to "
+            f"{formatting.number(float(radius.max()))}, not {formatting.number(factor)}"
+        )
+        ex = {
+            "positions": _position_list(zero, continuous),
+            "pair": i,
+            "channel": ("first", "second")[ch],
+            "expected length": formatting.number(factor),
+            "got length": formatting.number(float(radius[ch, i])),
+        }
+        found.append(_found("multiaxis-attention-factor", sentence, ex))
+    declared = np.zeros(rope.inv_freq.size) if rope.phase is None else rope.phase
+    diff = np.abs(wrap(m.origin.angle - declared))  # (2, r/2)
+    if (diff > PHASE_ATOL).any():
+        ch, i = (int(v[0]) for v in np.nonzero(diff > PHASE_ATOL))
+        got = m.origin.angle
+        if rope.phase is None:
+            sentence = (
+                f"the pairs have turned already at the origin (pair {i} by {formatting.number(float(got[ch, i]))}), "
+                "a phase the declaration does not have (coordinates not centred on the origin?)"
+            )
+        elif np.all(np.abs(got) <= PHASE_ATOL):
+            sentence = "no pair has turned at the origin: the declared phase is missing"
+        else:
+            sentence = f"pair {i} has turned by {formatting.number(float(got[ch, i]))} at the origin, not by " \
+                f"{formatting.number(float(declared[i]))}"  # fmt: skip
+        found.append(_found("multiaxis-phase", sentence, _angle_example(zero, continuous, i, declared[i], got[ch, i])))
+    return found
+
+
+def _axis_findings(rope: MultiaxisRope, m: Measurement, width: int, layout: str, continuous: bool) -> list[Finding]:
+    r"""Which axis drives each channel, and at what frequency, against the declaration."""
+    theta, axes, A = rope.inv_freq, rope.axes, rope.n_axes
+    r = rope.rotary_dim
+    phase = np.zeros(theta.size) if rope.phase is None else rope.phase
+    expected = np.where(theta != 0, axes, -1)  # a pair that turns by 0 follows no axis
+    channel = drivers(m.rate, AXIS_ON)  # (2, r/2)
+    split = (channel[0] != channel[1]) & (channel >= 0).all(axis=0)
+    if split.any() and not split[expected < 0].any():
+        i = int(np.flatnonzero(split)[0])
+        a, b = int(channel[0, i]), int(channel[1, i])
+        first, second = (int(c[i]) for c in pair_channels(layout, r))
+        sentence = f"pair {i}: channel {first} turns with axis {a}, channel {second} with axis {b}"
+        pos = np.zeros(A)
+        pos[b] = m.step
+        got = m.origin.angle[0, i] + m.rate[b, 0, i] * m.step
+        ex = _angle_example(pos, continuous, i, theta[i] * pos[axes[i]] + phase[i], got)
+        return [_found("multiaxis-channel-split", sentence, ex)]
+    measured = np.where(channel[0] == channel[1], channel[0], -1)
+    if not np.array_equal(measured, expected):
+        fid, sentence = axes_named(measured, expected, A)
+        i = int(np.flatnonzero(measured != expected)[0])
+        a = int(axes[i])
+        pos = np.zeros(A)
+        pos[a] = m.step
+        got = m.origin.angle[0, i] + m.rate[a, 0, i] * m.step
+        return [_found(fid, sentence, _angle_example(pos, continuous, i, theta[i] * m.step + phase[i], got))]
+    rate = m.rate[axes, :, np.arange(axes.size)].T  # (2, r/2): each channel's rate on its declared axis
+    moving = theta != 0
+    bad = np.abs(rate - theta) > FREQ_RTOL * np.abs(np.where(moving, theta, 1.0))
+    if not bad.any():
+        return []
+    ch, i = (int(v[0]) for v in np.nonzero(bad))
+    turning = moving & (np.abs(rate[0]) > 0)
+    fid, sentence = "multiaxis-wrong-frequencies", ""
+    if turning.all():
+        fid, sentence = frequencies_named(rate[0], theta, axes, A, r, width, FREQ_RTOL)
+    pos = np.zeros(A)
+    pos[axes[i]] = m.step
+    got = m.origin.angle[ch, i] + rate[ch, i] * m.step
+    return [_found(fid, sentence, _angle_example(pos, continuous, i, theta[i] * m.step + phase[i], got))]
+
+
+def _off_probe_positions(rope: MultiaxisRope) -> tuple[np.ndarray, np.ndarray]:
+    r"""``(text (T, A), mixed (M, A))`` position vectors off the probes, each in increasing size: text positions
+    ``(m, ..., m)``, then several axes at once (real coordinates in ``[-1, 1]``, multiples of 1/64, when
+    ``continuous``)."""
+    A = rope.n_axes
+    rng = np.random.default_rng(0)
+    if rope.continuous:
+        text = np.repeat(np.array([0.0, 0.25, -0.5, 1.0])[:, None], A, axis=1)
+        mixed = rng.integers(-64, 65, size=(6, A)) / 64.0
+    else:
+        text = np.repeat(np.array([0, 1, 7, 1000])[:, None], A, axis=1)
+        mixed = np.concatenate([rng.integers(0, 64, size=(6, A)), 1000 * np.eye(A, dtype=np.int64)[:1]])
+    mixed = mixed[np.argsort(np.abs(mixed).max(axis=1), kind="stable")]
+    return text, mixed
+
+
+def _positions_finding(caller: MultiaxisCaller, rope: MultiaxisRope, width: int, layout: str) -> Finding | None:
+    r"""The declared rotation at position vectors off the probes (:func:`_off_probe_positions`): the first (smallest)
+    one where the function differs names it; text positions first (``mrope-text-not-1d`` for integer positions)."""
+    rng = np.random.default_rng(0)
+    for group, fid in zip(_off_probe_positions(rope), ("mrope-text-not-1d", "multiaxis-positions"), strict=True):
+        if rope.continuous:
+            fid = "multiaxis-positions"
+        x = rng.standard_normal((group.shape[0], width))
+        want = rope.apply(x, group, layout=layout)
+        got = caller(x, group)
+        err = np.full(group.shape[0], np.inf) if got is None else np.max(np.abs(got - want), axis=1)
+        off = np.flatnonzero(err > TEXT_RTOL * np.max(np.abs(want)))
+        if off.size:
+            row = int(off[0])
+            gap = "non-finite" if got is None else formatting.number(float(err[row]))
+            ex = {"positions": _position_list(group[row], rope.continuous), "max |got - expected|": gap}
+            return Finding(fid, MULTIAXIS_FINDINGS[fid], ex)
+    return None
+
+
+def _audit(
+    rope: MultiaxisRope, caller: MultiaxisCaller, width: int, layout: str, what: str, progress=None
+) -> SchemeReport:
+    r"""The audit of ``caller``'s function against ``rope`` in ``layout`` (module docstring)."""
+    r, A, continuous = rope.rotary_dim, rope.n_axes, rope.continuous
+    fname = caller.name or function_name(caller.fn)
+    stage = progress if progress is not None else (lambda text: None)
+    declared = lambda x, pos: rope.apply(x, pos, layout=layout)  # noqa: E731
+    step = probe_step(rope.inv_freq, continuous)
+    stage("channels moved")
+    outputs = _channel_outputs(caller, width, A, step)
+    shape = Finding("multiaxis-shape", MULTIAXIS_FINDINGS["multiaxis-shape"], {"width": width})
+    if outputs is None:
+        return SchemeReport("multiaxis", (shape,), what, fname)
+    for check in (_channel_finding(outputs, width, r, declared, continuous),
+                  _layout_finding(outputs, r, layout, declared, continuous)):  # fmt: skip
+        if check is not None:
+            return SchemeReport("multiaxis", (check,), what, fname)
+    stage("axis and frequency of each pair")
+    probed = measure(caller, width, r, A, layout, step)
+    if probed is None:
+        return SchemeReport("multiaxis", (shape,), what, fname)
+    findings = _origin_findings(rope, probed, continuous) + _axis_findings(rope, probed, width, layout, continuous)
+    if not findings:
+        stage("text positions" if not continuous else "coordinates off the probes")
+        extra = _positions_finding(caller, rope, width, layout)
+        findings = [] if extra is None else [extra]
+    return SchemeReport("multiaxis", tuple(findings), what, fname)
+
+
+def _declaration(
+    width, r, mrope_section, mrope_interleaved, axial, axial_frequencies, base, inv_freq, axes, n_axes, phase,
+    continuous, attention_factor,
+) -> tuple[MultiaxisRope, str]:  # fmt: skip
+    r"""The :class:`MultiaxisRope` :func:`audit_multiaxis`'s keywords declare, and how the report names it."""
+    given = [
+        k for k, v in (("mrope_section", mrope_section), ("axial", axial or None), ("axes", axes)) if v is not None
+    ]
+    if len(given) > 1:
+        raise ValueError(f"give one of mrope_section, axial=True or axes, got {', '.join(given)}")
+    if axial:
+        pairs = axial_axes(r)
+        theta = axial_inv_freq(r, base=base, frequencies=axial_frequencies) if inv_freq is None else inv_freq
+        count, what = 2, f"axial 2-D RoPE, width {width}"
+        if axial_frequencies != "split":
+            what += f", {axial_frequencies} frequencies"
+    elif mrope_section is not None:
+        pairs = mrope_axes(mrope_section, interleaved=mrope_interleaved)
+        if pairs.size != r // 2:
+            half = "width/2" if r == width else "rotary_dim/2 (the rotated pairs)"
+            raise ValueError(f"mrope_section must add up to {half} = {r // 2}, got {list(mrope_section)}")
+        theta = inverse_frequencies(r, base=base) if inv_freq is None else inv_freq
+        count = len(mrope_section)
+        kind = "interleaved" if mrope_interleaved else "chunked"
+        what = f"M-RoPE {kind} sections {list(mrope_section)}, width {width}"
+    elif axes is not None:
+        pairs = np.asarray(axes)
+        if pairs.shape != (r // 2,):
+            raise ValueError(f"axes must give one axis per rotated pair ({r // 2}), got shape {pairs.shape}")
+        theta = inverse_frequencies(r, base=base) if inv_freq is None else inv_freq
+        count = int(np.max(pairs)) + 1 if n_axes is None else n_axes
+        what = f"multi-axis RoPE, an axis map over {count} axes, width {width}"
+    else:
+        raise ValueError("a declaration is required: rope (a MultiaxisRope), mrope_section, axial=True or axes")
+    theta = np.asarray(theta, dtype=np.float64)
+    if theta.shape != (r // 2,):
+        raise ValueError(f"inv_freq must have one entry per rotated pair ({r // 2}), got shape {theta.shape}")
+    rope = MultiaxisRope(theta, pairs, count, attention_factor=attention_factor, phase=phase, continuous=continuous)
+    return rope, what
 
 
 def audit_multiaxis(
     fn: Callable,
     width: int,
+    rope: MultiaxisRope | None = None,
     *,
     mrope_section: Sequence[int] | None = None,
     mrope_interleaved: bool = False,
     axial: bool = False,
+    axial_frequencies: str = "split",
     base: float = 10000.0,
     inv_freq=None,
-    layout: str = "half",
+    axes=None,
+    n_axes: int | None = None,
+    phase=None,
+    continuous: bool = False,
+    layout: str | None = None,
     attention_factor: float = 1.0,
     rotary_dim: int | None = None,
     progress: Callable[[str], None] | None = None,
+    name: str | None = None,
 ) -> SchemeReport:
-    r"""Audit ``fn(vectors (N, d), positions (N, A)) -> (N, d)`` against M-RoPE with ``mrope_section`` (chunked, or
-    interleaved with ``mrope_interleaved``) or axial 2-D RoPE (``axial=True``), frequencies ``base**(-2i/r)`` (or
-    ``inv_freq``), pairs in ``layout`` (``"half"``, as transformers lays these out, or ``"interleaved"``), cos and
-    sin times ``attention_factor`` (a scaling rule's, e.g. YaRN's). ``rotary_dim`` (``r``, default ``width``):
-    partial rotary, as GLM-4V's ``partial_rotary_factor``; the sections split the ``r/2`` pairs of the first ``r``
-    channels and the other channels pass through. :func:`~posproof.numeric.audit.audit_rope` with a multi-axis
-    ``scaling`` calls this. ``progress`` (optional): called with a short text as each stage begins."""
+    r"""Audit ``fn(vectors (N, d), positions (N, A)) -> (N, d)`` (NumPy, torch or JAX arrays) against a declaration:
+    ``rope`` (a :class:`~posproof.numeric.multiaxis.MultiaxisRope`: any frequencies, axis map, phase, real
+    coordinates), or one the keywords give: M-RoPE with ``mrope_section`` (chunked, or interleaved with
+    ``mrope_interleaved``), axial 2-D RoPE (``axial=True``; ``axial_frequencies`` ``"split"``, Pixtral's, or
+    ``"shared"``), or an explicit axis map ``axes`` (one axis per rotated pair, ``n_axes`` default ``max(axes) + 1``:
+    Ernie 4.5-VL's), with frequencies ``base**(-2i/r)`` (or ``inv_freq``), ``phase`` (the angle of each pair at the
+    zero position vector), ``continuous`` (positions are real coordinates) and cos and sin times
+    ``attention_factor`` (a scaling rule's, e.g. YaRN's). ``layout``: ``"half"`` (transformers'; the default unless
+    the declaration fixes one) or ``"interleaved"``. ``rotary_dim`` (``r``, default ``width``): partial rotary, as
+    GLM-4V's ``partial_rotary_factor``; the sections split the ``r/2`` pairs of the first ``r`` channels and the other
+    channels pass through. :func:`~posproof.numeric.audit.audit_rope` with a multi-axis ``scaling`` or ``axes`` calls
+    this. ``progress`` (optional): called with a short text as each stage begins; ``name``: how the report names the
+    function."""
     if not callable(fn):
         raise ValueError(f"fn must be callable, got {type(fn).__name__}")
-    layout = _validate.layout(layout)
     width = _validate.even_width(width)
-    r = rotary_width(width, rotary_dim)
-    axes, theta, n_axes = _expected(r, r == width, mrope_section, mrope_interleaved, axial, base, inv_freq)
-    what = f"axial 2-D RoPE, width {width}" if axial else (
-        f"M-RoPE {'interleaved' if mrope_interleaved else 'chunked'} sections {list(mrope_section or [])}, "
-        f"width {width}")  # fmt: skip
-    what += f", rotary width {r}" if r < width else ""
-    what += f", {layout} layout"
-    findings: list[Finding] = []
-    declared = lambda x, pos: rope_multiaxis(
-        x, pos, axes=axes, inv_freq=theta, layout=layout, attention_factor=attention_factor, rotary_dim=r
-    )  # fmt: skip
-    stage = progress if progress is not None else (lambda text: None)
-    stage("channels moved")
-    channels = _channel_finding(fn, width, r, n_axes, declared)
-    if isinstance(channels, Finding):
-        return SchemeReport("multiaxis", (channels,), what, function_name(fn))
-    stage("axis and frequency of each pair")
-    probe = None if channels is False else _probe(fn, width, r, n_axes, layout, theta)
-    if probe is None:
-        findings.append(Finding("multiaxis-shape", MULTIAXIS_FINDINGS["multiaxis-shape"], {"width": width}))
-        return SchemeReport("multiaxis", tuple(findings), what, function_name(fn))
-    size = np.abs(probe)  # (A, d/2)
-    on = (size > AXIS_ON * size.max(axis=0)) & (size > 0)  # pair i turns with axis a
-    measured = np.where(on.sum(axis=0) == 1, on.argmax(axis=0), -1)
-    if not np.array_equal(measured, axes):
-        fid, sentence = _named(measured, axes, mrope_section, mrope_interleaved, axial)
-        i = int(np.flatnonzero(measured != axes)[0])
-        a = int(axes[i])
-        ex = _example(i, n_axes, a, theta[i], probe[a, i] * theta[i])
-        findings.append(Finding(fid, f"{MULTIAXIS_FINDINGS[fid]}: {sentence}", ex))
+    if rope is not None:
+        if not isinstance(rope, MultiaxisRope):
+            raise ValueError(f"rope must be a MultiaxisRope, got {type(rope).__name__}")
+        keywords = {
+            "mrope_section": mrope_section,
+            "mrope_interleaved": mrope_interleaved or None,
+            "axial": axial or None,
+            "inv_freq": inv_freq,
+            "axes": axes,
+            "n_axes": n_axes,
+            "phase": phase,
+            "continuous": continuous or None,
+            "attention_factor": None if attention_factor == 1.0 else attention_factor,
+        }
+        given = [k for k, v in keywords.items() if v is not None]
+        if given:
+            raise ValueError(f"{', '.join(given)}: the declaration rope gives them (leave them out)")
+        if rope.rotary_dim > width:
+            raise ValueError(f"rope rotates {rope.rotary_dim} channels, more than width = {width}")
+        if rotary_dim is not None and rotary_width(width, rotary_dim) != rope.rotary_dim:
+            raise ValueError(f"rotary_dim must be the declaration's rotary width {rope.rotary_dim}, got {rotary_dim!r}")
+        what = rope.name or f"multi-axis RoPE over {rope.n_axes} axes"
+        what += f", width {width}"
     else:
-        ratio = probe[axes, np.arange(axes.size)]  # measured / declared frequency, per pair
-        bad = np.flatnonzero(np.abs(ratio - 1) > FREQ_RTOL)
-        if bad.size:
-            i = int(bad[0])
-            ex = _example(i, n_axes, int(axes[i]), theta[i], ratio[i] * theta[i])
-            fid, message = "multiaxis-wrong-frequencies", MULTIAXIS_FINDINGS["multiaxis-wrong-frequencies"]
-            if r < width and inv_freq is None and not axial:  # the exponent over the head, not the rotary slice
-                head = inverse_frequencies(width, base=base)[: r // 2]
-                if np.all(np.abs(ratio * theta / head - 1) <= FREQ_RTOL):
-                    fid = "multiaxis-rotary-width"
-                    message = (
-                        f"{MULTIAXIS_FINDINGS[fid]}: the frequencies are base**(-2i/{width}), built over the head "
-                        f"width, not base**(-2i/{r}) over the rotary width"
-                    )
-            findings.append(Finding(fid, message, ex))
-    if not findings:  # text tokens: (m, m, m) must be 1-D RoPE at m (and so the declared rotation)
-        stage("text positions")
-        rng = np.random.default_rng(0)
-        m = np.array([0, 1, 7, 1000])
-        x = rng.standard_normal((m.size, width))
-        pos = np.repeat(m[:, None], n_axes, axis=1)
-        want = declared(x, pos)
-        got = _call(fn, x, pos)
-        if got is None or np.max(np.abs(got - want)) > TEXT_RTOL * np.max(np.abs(want)):
-            row = 0 if got is None else int(np.argmax(np.max(np.abs(got - want), axis=1)))
-            ex = {"positions": pos[row].tolist(), "max |got - expected|": "non-finite" if got is None
-                  else formatting.number(float(np.max(np.abs(got[row] - want[row]))))}  # fmt: skip
-            findings.append(Finding("mrope-text-not-1d", MULTIAXIS_FINDINGS["mrope-text-not-1d"], ex))
-    return SchemeReport("multiaxis", tuple(findings), what, function_name(fn))
+        r = rotary_width(width, rotary_dim)
+        rope, what = _declaration(width, r, mrope_section, mrope_interleaved, axial, axial_frequencies, base, inv_freq,
+                                  axes, n_axes, phase, continuous, attention_factor)  # fmt: skip
+    if layout is None:
+        layout = rope.layout or "half"
+    layout = _validate.layout(layout)
+    if rope.layout is not None and layout != rope.layout:
+        raise ValueError(f"layout: the declaration fixes the {rope.layout} layout ({what}), got {layout!r}")
+    what += f", rotary width {rope.rotary_dim}" if rope.rotary_dim < width else ""
+    what += f", {layout} layout"
+    caller = MultiaxisCaller(fn, continuous=rope.continuous, name=name)
+    return _audit(rope, caller, width, layout, what, progress)
 
 
-# ---- audit_rope of a multi-axis scaling (numeric/audit/rope.py dispatches here) --------------------------------------
+# ---- audit_rope of a multi-axis scaling or axis map (numeric/audit/rope.py dispatches here) --------------------------
 
 #: Keys of a ``scaling`` mapping that declare M-RoPE (transformers' ``rope_parameters``); ``rope_type: "axial"``
-#: declares axial 2-D RoPE.
+#: declares axial 2-D RoPE; :func:`~posproof.numeric.multiaxis.is_multiaxis_scaling` says which others declare one.
 MULTIAXIS_KEYS = ("mrope_section", "mrope_interleaved")
 
 
-def multiaxis_kind(scaling) -> str | None:
-    r"""``"mrope"``, ``"axial"`` or ``None`` (one position per token) for a ``scaling`` mapping."""
+def multiaxis_kind(scaling, axes=None) -> str | None:
+    r"""``"mrope"``, ``"axial"``, ``"axes"`` (an explicit axis map ``axes``), another multi-axis ``rope_type`` (or
+    ``"multiaxis"``) that :func:`~posproof.numeric.multiaxis.multiaxis_from_scaling` declares, or ``None`` (one
+    position per token) for a ``scaling`` mapping."""
+    if axes is not None:
+        return "axes"
     if not isinstance(scaling, Mapping):
         return None
     rule = scaling.get("rope_type", scaling.get("type"))
     if rule == "axial":
         return "axial"
-    return "mrope" if rule == "mrope" or any(k in scaling for k in MULTIAXIS_KEYS) else None
+    if rule == "mrope" or any(k in scaling for k in MULTIAXIS_KEYS):
+        return "mrope"
+    if is_multiaxis_scaling(scaling):
+        return str(rule) if isinstance(rule, str) else "multiaxis"
+    return None
 
 
 @dataclass(frozen=True)
 class MultiaxisPlan:
-    r"""A multi-axis audit, its arguments checked: what :func:`audit_multiaxis` is given."""
+    r"""A multi-axis audit, its arguments checked: the declaration ``rope``, the head ``width``, the ``layout``
+    (``"auto"``: either, unless the declaration fixes one) and how the report names the declaration."""
 
     kind: str
     layout: str
-    base: float
     width: int
-    sections: Sequence[int] | None
-    interleaved: bool
-    inv_freq: np.ndarray | None
-    factor: float
-    probe_axes: int
+    rope: MultiaxisRope
+    what: str
+
+    @property
+    def probe_axes(self) -> int:
+        r"""The axes of each position vector."""
+        return self.rope.n_axes
 
 
-def multiaxis_plan(kind: str, layout: str, base: float, scaling: Mapping, width: int, seq_len, rotary_dim=None):
-    r"""Check the arguments of a multi-axis audit (``ValueError`` naming the argument, as :func:`audit_rope`
-    raises it) and say what :func:`audit_multiaxis` is given: the frequencies (and attention factor) of the rest of
-    the mapping, over the rotary width its ``partial_rotary_factor`` (or ``rotary_dim``) gives."""
-    width = _validate.positive_int(width, "width")
-    base = _validate.base(base)
-    rest = {k: v for k, v in scaling.items() if k not in (*MULTIAXIS_KEYS, "rope_type", "type")}
-    rd = None
-    if rotary_dim is not None:
-        if kind == "axial":
-            raise ValueError("rotary_dim: axial 2-D RoPE rotates every pair (leave it out)")
-        if "partial_rotary_factor" in rest:
-            raise ValueError("give either rotary_dim or partial_rotary_factor in scaling")
-        rd = _validate.even_width(rotary_dim, "rotary_dim")
-        if rd > width:
-            raise ValueError(f"rotary_dim must be an even integer in [2, {width}], got {rotary_dim!r}")
+def _checked_rotary_dim(kind: str, rest: Mapping, width: int, rotary_dim) -> int | None:
+    if rotary_dim is None:
+        return None
+    if kind == "axial":
+        raise ValueError("rotary_dim: axial 2-D RoPE rotates every pair (leave it out)")
+    if "partial_rotary_factor" in rest:
+        raise ValueError("give either rotary_dim or partial_rotary_factor in scaling")
+    rd = _validate.even_width(rotary_dim, "rotary_dim")
+    if rd > width:
+        raise ValueError(f"rotary_dim must be an even integer in [2, {width}], got {rotary_dim!r}")
+    return rd
+
+
+def _mrope_plan(scaling: Mapping, rest: Mapping, width: int, base: float, rd, seq_len) -> tuple[MultiaxisRope, str]:
     sections, interleaved = scaling.get("mrope_section"), scaling.get("mrope_interleaved", False)
     if not isinstance(interleaved, (bool, np.bool_)):
         raise ValueError(f"mrope_interleaved must be true or false, got {interleaved!r}")
-    if kind == "axial":
-        if sections is not None or interleaved or rest:
+    if sections is None:
+        raise ValueError("scaling: mrope_section is required for M-RoPE (e.g. [16, 24, 24] for width 128)")
+    listed = isinstance(sections, (list, tuple, np.ndarray)) and np.ndim(sections) == 1
+    if not listed or not all(_validate._is_int(v) and v >= 0 for v in sections):
+        raise ValueError(f"mrope_section must be a list of integers >= 0 (pairs per axis), got {sections!r}")
+    if not 1 <= len(sections) <= MAX_AXES:
+        raise ValueError(f"mrope_section must give 1 to {MAX_AXES} axes, got {len(sections)}")
+    rule = scaling.get("rope_type", scaling.get("type", "default"))
+    rule_map = {**rest, "rope_type": "default" if rule == "mrope" else rule}
+    # (r/2,): r = rotary_dim, else int(width * partial_rotary_factor) as transformers truncates it
+    inv_freq, factor = rope_inv_freq(width if rd is None else rd, base=base, scaling=rule_map, seq_len=seq_len)
+    r = 2 * inv_freq.size
+    if sum(sections) != r // 2:
+        half = "width/2" if r == width else "rotary_dim/2 (the rotated pairs)"
+        raise ValueError(f"mrope_section must add up to {half} = {r // 2}, got {list(sections)}")
+    axes = mrope_axes(sections, interleaved=bool(interleaved))
+    rope = MultiaxisRope(inv_freq, axes, len(sections), attention_factor=factor)
+    kind = "interleaved" if interleaved else "chunked"
+    return rope, f"M-RoPE {kind} sections {list(sections)}, width {width}"
+
+
+def multiaxis_plan(
+    kind: str, layout: str, base: float, scaling: Mapping | None, width: int, seq_len, rotary_dim=None, *,
+    inv_freq=None, axes=None,
+) -> MultiaxisPlan:  # fmt: skip
+    r"""Check the arguments of a multi-axis audit (``ValueError`` naming the argument, as :func:`audit_rope`
+    raises it) and say what :func:`audit_rope_multiaxis` audits: the :class:`~posproof.numeric.multiaxis.MultiaxisRope`
+    the ``scaling`` mapping declares (M-RoPE: the frequencies and attention factor of the rest of the mapping, over
+    the rotary width its ``partial_rotary_factor`` or ``rotary_dim`` gives; axial 2-D; every key
+    :func:`~posproof.numeric.multiaxis.multiaxis_from_scaling` reads), or, with ``axes`` (one axis per rotated pair),
+    that axis map with the frequencies of ``scaling``'s 1-D rule (``base**(-2i/r)`` when ``scaling`` is ``None``).
+    ``inv_freq`` (``(r/2,)`` floats) replaces the declared frequencies."""
+    width = _validate.positive_int(width, "width")
+    width = _validate.even_width(width)
+    base = _validate.base(base)
+    scaling = {} if scaling is None else scaling
+    if not isinstance(scaling, Mapping):
+        raise ValueError(f"scaling must be a mapping, got {type(scaling).__name__}")
+    rest = {k: v for k, v in scaling.items() if k not in (*MULTIAXIS_KEYS, "rope_type", "type")}
+    rd = _checked_rotary_dim(kind, rest, width, rotary_dim)
+    if kind == "axes":
+        if is_multiaxis_scaling(scaling):
+            raise ValueError("axes: scaling declares a multi-axis RoPE already (give one or the other)")
+        pairs = np.asarray(axes)
+        if pairs.ndim != 1 or pairs.size == 0 or not np.issubdtype(pairs.dtype, np.integer) or pairs.min() < 0:
+            raise ValueError(
+                f"axes must be a 1-D list of integer axis indices >= 0, one per rotated pair, got {axes!r}"
+            )
+        if not 1 <= int(pairs.max()) + 1 <= MAX_AXES:
+            raise ValueError(f"axes must name 1 to {MAX_AXES} axes (indices 0 .. {MAX_AXES - 1}), got {axes!r}")
+        r = 2 * pairs.size
+        if r > width or (rd is not None and rd != r):
+            raise ValueError(f"axes must give one axis per rotated pair: {(rd or width) // 2}, got {pairs.size}")
+        rule_map = dict(scaling) if scaling else {"rope_type": "default"}
+        theta, factor = rope_inv_freq(r, base=base, scaling=rule_map, seq_len=seq_len)
+        if theta.size != pairs.size:
+            raise ValueError(f"axes must give one axis per rotated pair ({theta.size}), got {pairs.size}")
+        rope = MultiaxisRope(theta, pairs, int(pairs.max()) + 1, attention_factor=factor)
+        what = f"multi-axis RoPE, an axis map over {rope.n_axes} axes, width {width}"
+    elif kind == "axial":
+        allowed = {"rope_type", "type", "axial_frequencies", "rope_theta", "theta"}
+        if set(scaling) - allowed:
             extra = sorted(set(scaling) - {"rope_type", "type"})
             raise ValueError(f"scaling: rope_type 'axial' (2-D RoPE) reads no other key, got {extra}")
-        inv_freq, factor = None, 1.0
+        declared = {"axial_frequencies": "split", **scaling}  # a bare rope_type "axial": Pixtral's, as transformers'
+        rope = multiaxis_from_scaling(declared, width=width, base=base)
+        what = f"axial 2-D RoPE, width {width}"
+        if declared["axial_frequencies"] != "split":
+            what += f", {declared['axial_frequencies']} frequencies"
+    elif kind == "mrope":
+        rope, what = _mrope_plan(scaling, rest, width, base, rd, seq_len)
     else:
-        if sections is None:
-            raise ValueError("scaling: mrope_section is required for M-RoPE (e.g. [16, 24, 24] for width 128)")
-        listed = isinstance(sections, (list, tuple, np.ndarray)) and np.ndim(sections) == 1
-        if not listed or not all(_validate._is_int(v) and v >= 0 for v in sections):
-            raise ValueError(f"mrope_section must be a list of integers >= 0 (pairs per axis), got {sections!r}")
-        if not 1 <= len(sections) <= MAX_AXES:
-            raise ValueError(f"mrope_section must give 1 to {MAX_AXES} axes, got {len(sections)}")
-        rule = scaling.get("rope_type", scaling.get("type", "default"))
-        rule_map = {**rest, "rope_type": "default" if rule == "mrope" else rule}
-        # (r/2,): r = rotary_dim, else int(width * partial_rotary_factor) as transformers truncates it
-        inv_freq, factor = rope_inv_freq(width if rd is None else rd, base=base, scaling=rule_map, seq_len=seq_len)
-        r = 2 * inv_freq.size
-        _expected(r, r == width, sections, bool(interleaved), False, base, inv_freq)  # the sections add up
-    probe_axes = 2 if kind == "axial" or sections is None else len(sections)
-    return MultiaxisPlan(kind, layout, base, width, sections, bool(interleaved), inv_freq, factor, probe_axes)
+        rope = multiaxis_from_scaling(scaling, width=width, base=base, rotary_dim=rd, seq_len=seq_len)
+        what = f"{rope.name or kind}, width {width}"
+    if inv_freq is not None:
+        theta = _validate.finite_array(inv_freq, "inv_freq")
+        if theta.shape != rope.inv_freq.shape:
+            raise ValueError(f"inv_freq must have one entry per rotated pair ({rope.inv_freq.size}), got {theta.shape}")
+        rope = replace(rope, inv_freq=theta)
+    if layout != "auto":
+        layout = _validate.layout(layout)
+        if rope.layout is not None and layout != rope.layout:
+            raise ValueError(f"layout: the declaration fixes the {rope.layout} layout ({what}), got {layout!r}")
+    what += f", rotary width {rope.rotary_dim}" if rope.rotary_dim < width else ""
+    return MultiaxisPlan(kind, layout, width, rope, what)
 
 
-#: The most axes a position vector of multi-axis RoPE may have (M-RoPE has 3: t, h, w).
-MAX_AXES = 8
-
-
-def audit_rope_multiaxis(plan: MultiaxisPlan, fn, name, progress=None):
-    r""":func:`posproof.numeric.audit.rope.audit_rope` for a multi-axis ``scaling``: :func:`audit_multiaxis` of
-    ``fn(vectors (N, d), positions (N, A))`` as ``plan`` says; ``layout="auto"`` accepts either pair layout
-    (``"half"``, transformers', is reported when neither conforms)."""
-    width, probe_axes = plan.width, plan.probe_axes
-    x0, p0 = np.ones((3, width)), np.zeros((3, probe_axes), dtype=np.int64)
+def audit_rope_multiaxis(plan: MultiaxisPlan, fn, name, progress=None) -> SchemeReport:
+    r""":func:`posproof.numeric.audit.rope.audit_rope` for a multi-axis declaration: the audit of
+    ``fn(vectors (N, d), positions (N, A))`` as ``plan`` says; ``layout="auto"`` accepts either pair layout (``"half"``,
+    transformers', is reported when neither conforms) unless the declaration fixes one."""
+    width, A = plan.width, plan.rope.n_axes
+    caller = MultiaxisCaller(fn, continuous=plan.rope.continuous, name=name)
     if progress is not None:
         progress("shape")
+    x0, p0 = np.ones((3, width)), np.zeros((3, A))
     try:
-        fn(x0, p0)
-    except Exception as e:  # noqa: BLE001 - the user's function may raise anything
-        first = (str(e).splitlines() or [""])[0]
+        caller.raw(x0, p0)
+    except AuditCallError as e:
         raise AuditCallError(
-            f"{name or function_name(fn)}(vectors (3, {width}), positions (3, {probe_axes})) raised "
-            f"{type(e).__name__}: "
-            f"{first} (a multi-axis audit calls fn(vectors, positions) with one position vector per token)"
+            f"{e} (a multi-axis audit calls fn(vectors, positions) with one position vector per token)"
         ) from None
+    layouts = (plan.rope.layout,) if plan.rope.layout else ("half", "interleaved")
     report = None
-    for each in ("half", "interleaved") if plan.layout == "auto" else (plan.layout,):
+    for each in layouts if plan.layout == "auto" else (plan.layout,):
 
         def told(text: str, each: str = each) -> None:
             if progress is not None:
                 progress(f"{each} layout: {text}")
 
-        got = audit_multiaxis(
-            fn, width, mrope_section=plan.sections, mrope_interleaved=plan.interleaved, axial=plan.kind == "axial",
-            base=plan.base, inv_freq=plan.inv_freq, layout=each, attention_factor=plan.factor,
-            rotary_dim=None if plan.inv_freq is None else 2 * plan.inv_freq.size, progress=told,
-        )  # fmt: skip
+        got = _audit(plan.rope, caller, width, each, f"{plan.what}, {each} layout", told)
         report = report or got
         if got.ok:
             report = got

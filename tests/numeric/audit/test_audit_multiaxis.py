@@ -257,18 +257,21 @@ def test_partial_mrope_conforms(pairs):
         # the head's sections cut to the slice: pairs 0-3 all take t
         (glm_style(sections=[4, 0, 0]), "mrope-wrong-sections", "the sections are [4, 0, 0]"),
         # GLM-4V's interleaved pairs where rotate-half is declared: the pairs are other channels
-        (glm_style(pairs="interleaved"), "multiaxis-wrong-axes", "the pairs follow other axes"),
+        (glm_style(pairs="interleaved"), "multiaxis-layout", "the pairs are (2i, 2i + 1), the interleaved layout"),
     ],
     ids=["sections-over-full-head", "pass-through-rotated", "exponent-over-head", "head-sections-on-slice",
          "pairs-interleaved-declared-half"],
 )  # fmt: skip
 def test_partial_mrope_planted_mistakes_are_named(fn, finding, shows):
-    layout = "half" if finding == "multiaxis-wrong-axes" else "interleaved"
+    layout = "half" if finding == "multiaxis-layout" else "interleaved"
     report = audit_multiaxis(fn, WIDTH, mrope_section=PARTIAL_SECTIONS, rotary_dim=PARTIAL, layout=layout)
     f = report.findings[0]
     assert report.ids == (finding,) and f.message.startswith(MULTIAXIS_FINDINGS[finding]) and shows in f.message
     assert sum(f.example["positions"]) == 1  # the smallest position vector: one axis at 1
-    if "channel" in shows:  # a unit vector on the first pass-through channel, at the first axis that moves it
+    if finding == "multiaxis-layout":  # channel 0 turns with channel 1, not with channel 4
+        assert f.example["input"] == "a unit vector on channel 0" and "on channel 1" in f.example["got output"]
+        assert "on channel 4" in f.example["expected output"]
+    elif "channel" in shows:  # a unit vector on the first pass-through channel, at the first axis that moves it
         assert f.example["input"] == "a unit vector on channel 8"
         assert f.example["expected output"] == "1 on channel 8 (it passes through)"
         assert "channel 9" in f.example["got output"]
