@@ -33,7 +33,19 @@ CALL_ARGS = (
     "cos_pairs",
     "sin_pairs",
     "freqs_cis",
+    "offset",
 )
+#: Argument names that are a cache posproof builds.
+CACHE_ARGS = ("cos", "sin", "cos_half", "sin_half", "cos_interleaved", "sin_interleaved", "cos_pairs", "sin_pairs",
+              "freqs_cis")  # fmt: skip
+#: The largest position a call form without positions (rows at positions ``0 .. T-1``) is probed at: every call
+#: holds a block of that many rows (2**16 rows of width 128: 64 MiB of float64), and the audit's ``max_position``
+#: is capped to it (with a note in the report).
+IMPLICIT_MAX_POSITION = 2**16
+#: Rows of a call form with an ``offset`` are called one contiguous block per offset: positions at most this far
+#: apart share a block (its other rows zeros), and a block holds at most :data:`BLOCK_ROWS` rows.
+BLOCK_GAP = 64
+BLOCK_ROWS = 4096
 #: Axes of the vectors: ``td`` ``(tokens, width)``; ``bhsd`` ``(1, 1, tokens, width)`` with caches ``(1, tokens, w)``
 #: and positions ``(1, tokens)`` (Hugging Face); ``bshd`` ``(1, tokens, 1, width)`` with caches ``(tokens, w)``
 #: (Meta's ``apply_rotary_emb``); ``bshd+batch`` the same vectors with per-batch caches ``(1, tokens, w)`` and
@@ -50,8 +62,18 @@ class RopeCall:
     The default is the RoPE note's ``rope(vectors, positions, base)``. A function of ``q`` and ``k`` must return
     ``(q_rotated, k_rotated)``; both outputs are audited. Text form (``--call``): ``"q,k,cos,sin@bhsd"``.
 
+    Where the positions come from: ``positions`` (an integer array, one per row); a cache (``cos``/``sin``,
+    ``freqs_cis``: posproof builds it at each row's position); ``offset`` (an ``int``: the position of row 0, rows
+    at ``offset + row index``, as xformers', TransformerEngine's and flash-attn's ``seqlen_offsets`` take it: the
+    rows of a probe are called one contiguous block per offset, zeros between them); or none of these (rows at
+    positions ``0 .. T-1``, as GPT-NeoX's and ESM's rotaries take a block: each probe row is put at the row of its
+    position in a block of ``max(position) + 1`` rows and read back from there; such a form is probed up to
+    :data:`IMPLICIT_MAX_POSITION`, and the report notes the cap).
+
     >>> RopeCall.parse("q,k,freqs_cis@bshd")
     RopeCall(args=('q', 'k', 'freqs_cis'), axes='bshd')
+    >>> RopeCall.parse("q,k,offset@bshd").rows, RopeCall.parse("vectors").rows
+    ('offset', 'implicit')
     """
 
     args: tuple[str, ...] = ("vectors", "positions", "base")
@@ -67,8 +89,8 @@ class RopeCall:
         qk = ("q" in args) + ("k" in args)
         if qk == 1 or (qk == 2 and "vectors" in args) or (qk == 0 and "vectors" not in args):
             raise ValueError("call arguments need either vectors, or both q and k")
-        if not any(a in args for a in ("positions", "cos", "cos_half", "cos_interleaved", "cos_pairs", "freqs_cis")):
-            raise ValueError("call arguments need positions or a cache (cos/sin or freqs_cis)")
+        if "offset" in args and ("positions" in args or any(a in CACHE_ARGS for a in args)):
+            raise ValueError("call arguments: offset (the position of row 0) excludes positions and caches")
         for c in ("cos", "cos_half", "cos_interleaved", "cos_pairs"):
             s = "sin" + c[3:]
             if (c in args) != (s in args):
@@ -83,7 +105,18 @@ class RopeCall:
 
     @property
     def cached(self) -> bool:
-        return "positions" not in self.args
+        r"""posproof builds the cos/sin (or ``freqs_cis``) the function applies."""
+        return any(a in CACHE_ARGS for a in self.args)
+
+    @property
+    def rows(self) -> str:
+        r"""Where the rows' positions come from: ``"positions"``, ``"cache"``, ``"offset"`` (the position of row
+        0) or ``"implicit"`` (rows at ``0 .. T-1``)."""
+        if "positions" in self.args:
+            return "positions"
+        if self.cached:
+            return "cache"
+        return "offset" if "offset" in self.args else "implicit"
 
     @classmethod
     def parse(cls, text: str) -> RopeCall:
@@ -157,7 +190,7 @@ class Caller:
             v = np.repeat(v, 2, axis=-1)
         return v.astype(dtype)
 
-    def _args(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None, torch) -> list:
+    def _args(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None, torch, offset: int = 0) -> list:
         T, D = x.shape
         shape = {"td": (T, D), "bhsd": (1, 1, T, D), "bshd": (1, T, 1, D), "bshd+batch": (1, T, 1, D)}[self.call.axes]
 
@@ -180,6 +213,8 @@ class Caller:
                 out.append(conv(p[None, :] if self.call.axes in _BATCHED else p))
             elif a == "base":
                 out.append(self.base)
+            elif a == "offset":
+                out.append(int(offset))
             else:
                 c = self._cache(a, pos, D, x.dtype)
                 out.append(conv(c[None] if self.call.axes in _BATCHED else c))
@@ -194,8 +229,66 @@ class Caller:
 
     def _raw(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None = None) -> tuple:
         r"""``(outputs, dtype names)``: one output, or two for a ``(q, k)`` function (``other`` is the key input;
-        default the same as ``x``)."""
+        default the same as ``x``). Forms without positions are called block by block (:meth:`_blocks`)."""
+        if self.call.rows in ("offset", "implicit"):
+            return self._blocks(x, np.asarray(pos, dtype=np.int64), other)
+        return self._once(x, pos, other)
+
+    def _blocks(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None) -> tuple:
+        r"""The rows ``x`` ``(tokens, width)`` at ``pos`` through a form whose positions are row indices: rows at
+        one position go to different calls (layers); in each, the rows sit at the row of their position in a
+        contiguous block of zeros (``offset``: the block's first position, blocks split where positions are more
+        than :data:`BLOCK_GAP` apart or a block would pass :data:`BLOCK_ROWS` rows; implicit: one block of
+        ``max(pos) + 1`` rows from 0 for every call, so that every call has the same length)."""
+        T, D = x.shape
+        if T == 0:
+            return self._once(x, pos, other)
+        order = np.argsort(pos, kind="stable")
+        layer = np.zeros(T, dtype=np.int64)  # (tokens,): how many rows at the same position come before
+        sp = pos[order]
+        start_of_run = np.r_[0, np.flatnonzero(np.diff(sp)) + 1]
+        run_id = np.repeat(np.arange(start_of_run.size), np.diff(np.r_[start_of_run, T]))
+        layer[order] = np.arange(T) - start_of_run[run_id]
+        implicit = self.call.rows == "implicit"
+        length = int(pos.max()) + 1
+        outs: list | None = None
+        names: tuple = ()
+        for k in range(int(layer.max()) + 1):
+            rows = order[layer[order] == k]  # (rows,) sorted by position
+            p = pos[rows]
+            if implicit:
+                cuts = [(0, rows.size)]
+            else:
+                cuts, a = [], 0
+                for j in range(1, rows.size + 1):
+                    if j == rows.size or p[j] - p[j - 1] > BLOCK_GAP or p[j] - p[a] >= BLOCK_ROWS:
+                        cuts.append((a, j))
+                        a = j
+            for a, b in cuts:
+                first = 0 if implicit else int(p[a])
+                n = length if implicit else int(p[b - 1]) - first + 1
+                xb = np.zeros((n, D), x.dtype)
+                xb[p[a:b] - first] = x[rows[a:b]]
+                ob = None
+                if other is not None:
+                    ob = np.zeros((n, D), other.dtype)
+                    ob[p[a:b] - first] = other[rows[a:b]]
+                got, names = self._once(xb, first + np.arange(n), ob, offset=first)
+                if any(np.asarray(g).size != n * D for g in got):
+                    return got, names  # the shape finding reports it
+                if outs is None:
+                    outs = [np.empty((T, D), np.asarray(g).dtype) for g in got]
+                for w, g in enumerate(got):
+                    outs[w][rows[a:b]] = np.asarray(g).reshape(n, D)[p[a:b] - first]
+        assert outs is not None
+        return tuple(outs), names
+
+    def _once(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None = None, offset: int = 0) -> tuple:
+        r"""One call of the function: ``(outputs, dtype names)``. NumPy arrays first, then torch tensors; once one
+        backend worked it is kept, except that 16-bit inputs a NumPy function refuses are tried on torch too."""
         tries = [self.backend] if self.backend else ["numpy", "torch"]
+        if self.backend == "numpy" and x.dtype.itemsize == 2:
+            tries.append("torch")
         errors = []
         for backend in tries:
             torch = _torch() if backend == "torch" else None  # imported only when NumPy arrays did not do
@@ -205,11 +298,11 @@ class Caller:
                 # the probes go to extreme positions on purpose: the function's own warnings there are noise
                 with warnings.catch_warnings(), np.errstate(all="ignore"):
                     warnings.simplefilter("ignore")
-                    result = self.fn(*self._args(x, pos, other, torch))
+                    result = self.fn(*self._args(x, pos, other, torch, offset))
             except Exception as e:  # noqa: BLE001 - the user's code may raise anything
                 errors.append((backend, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}".rstrip(": ")))
                 continue
-            self.backend = backend
+            self.backend = self.backend or backend
             outs = tuple(result) if self.call.qk and isinstance(result, (tuple, list)) else (result,)
             if self.call.qk and len(outs) != 2:
                 raise AuditCallError(f"{self.describe(x)} must return (q_rotated, k_rotated), got {len(outs)} values")

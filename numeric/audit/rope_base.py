@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 from posproof.numeric import _validate
 from posproof.numeric import precision_profile as pp
-from posproof.numeric.audit.call import Caller, RopeCall
+from posproof.numeric.audit.call import IMPLICIT_MAX_POSITION, Caller, RopeCall
 from posproof.numeric.audit.model import RopeModel, reference_rows, rope_exact_float
 from posproof.numeric.audit.probe import probe_positions
 from posproof.numeric.audit.report import Finding, exact_text
@@ -58,6 +58,9 @@ class RopeAuditBase:
         self.call = call if isinstance(call, RopeCall) else RopeCall() if call is None else RopeCall.parse(call)
         self.tolerance = pp._tolerance(tolerance)
         self.max_position = _validate.positive_int(max_position, "max_position", 4)
+        capped = self.call.rows == "implicit" and self.max_position > IMPLICIT_MAX_POSITION
+        if capped:  # every call holds a block of max_position + 1 rows: bounded
+            requested, self.max_position = self.max_position, IMPLICIT_MAX_POSITION
         self.seq_len = seq_len
         self.rng = np.random.default_rng(seed)
         self.caller = Caller(fn, self.call, self.base, self._expected_model)
@@ -68,6 +71,11 @@ class RopeAuditBase:
         self.permutations: dict[int, np.ndarray] = {}  # output -> the channel permutation undone
         self.offsets: dict[int, int] = {}  # output -> the rotary offset undone
         self.notes: list[str] = []
+        if capped:
+            self.notes.append(
+                f"called with rows at positions 0 .. T-1 (no positions argument): probed up to position "
+                f"{IMPLICIT_MAX_POSITION}, not max_position = {requested}"
+            )
         self.name: str | None = None
         self._low_precision = False  # the angles of the output being audited are 16-bit
         self._rtol = np.asarray(AUDIT_FREQ_RTOL)  # (pairs,) or (): the measured frequencies' relative uncertainty
