@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 
 from posproof.derivations import args as cli_args
+from posproof.derivations import sweep
 from posproof.derivations.args import INTERRUPTED, Parser, UsageError
 from posproof.derivations.commands import audit
 
@@ -179,8 +180,6 @@ def _check_scaling(text: str) -> None:
 
 def run(args) -> int:
     r"""Run ``posproof sweep``: 0 when every target conforms, 1 otherwise, 2 usage errors, 130 interrupted."""
-    from posproof.derivations import sweep
-
     fmt = cli_args.output_format(args.format, cli_args.REPORT_FORMATS)
     junit = None if args.junit is None else cli_args.output_file(args.junit, "--junit", suffixes=(".xml",))
     out = None if args.out is None else cli_args.output_file(args.out, "--out")
@@ -268,14 +267,11 @@ def _note(line: dict) -> str:
 def table(lines: list[dict], out: Path | None = None) -> str:
     r"""The summary: one row per target (status, finding ids or the error, seconds), then the count per status."""
     wide = min(60, max(len("target"), *(len(line["target"]) for line in lines)))
-    rows = [f"{'target':<{wide}}  {'status':<8}  {'seconds':>7}  findings"]
+    rows = [f"{'target':<{wide}}  {'status':<8}  {'time':>8}  findings"]
     for line in lines:
-        rows.append(f"{line['target']:<{wide}}  {line['status']:<8}  {line['seconds']:>7.1f}  {_note(line)}")
-    counts = {s: sum(line["status"] == s for line in lines) for s in ("conforms", "findings", "error", "timeout")}
-    summary = (
-        f"{len(lines)} targets: {counts['conforms']} conform, {counts['findings']} with findings, "
-        f"{counts['error']} errors, {counts['timeout']} timed out"
-    )
+        rows.append(f"{line['target']:<{wide}}  {line['status']:<8}  {line['seconds']:>6.1f} s  {_note(line)}")
+    counts = {s: sum(line["status"] == s for line in lines) for s in sweep.STATUSES}
+    summary = f"{len(lines)} targets: " + ", ".join(f"{status} {n}" for status, n in counts.items())
     where = f" (results in {out})" if out is not None else ""
     return "\n".join([*rows, "", summary + where]) + "\n"
 

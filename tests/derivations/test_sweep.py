@@ -83,7 +83,7 @@ def test_each_result_line_is_valid_and_the_lines_come_in_the_targets_order(work,
     assert [line["status"] for line in lines] == ["findings", "error", "conforms"]
     assert lines[0]["findings"] == ["wrong-base"] and lines[0]["report"]["reports"][0]["ok"] is False
     assert "no model_type" in lines[1]["error"]
-    assert "3 targets: 1 conform, 1 with findings, 1 errors, 0 timed out" in out
+    assert "3 targets: conforms 1, findings 1, error 1, timeout 0" in out
 
 
 def test_the_schema_refuses_a_line_whose_status_contradicts_its_findings():
