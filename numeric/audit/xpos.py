@@ -46,6 +46,9 @@ XPOS_FINDINGS = {
     "two pairs mixed, a reflection, an offset angle), in a way no other finding explains",
     "xpos-rotation-sign": "the pairs rotate clockwise: angle -m theta_i",
     "xpos-wrong-base": "the rotation's frequencies are those of another base",
+    "xpos-scale-layout": "the scale is laid out over the channels in the other layout than the rotation's pairs "
+    "(e.g. cat((scale, scale)) with interleaved pairs): a pair's two channels get different scales and the scores "
+    "are not relative",
     "xpos-no-scale": "the outputs are plain RoPE: no xPos scale (each output keeps its length)",
     "xpos-key-scale-direction": "the key is not scaled by the reciprocal of the query's scale (scaled up like the "
     "query, or not at all): the scores are not relative",
@@ -247,22 +250,32 @@ def _leak(images: np.ndarray, layout: str) -> float:
 
 @dataclass(frozen=True)
 class _Pairs:
-    r"""Each pair's map ``rho R(phi)`` per output, position and pair: ``radius`` and ``angle`` ``(2, P, r/2)``, and
-    ``rotation_error`` the largest departure of the second channel's image from ``rho (-sin phi, cos phi)``."""
+    r"""Each pair's map ``rho R(phi)`` per output, position and pair: ``radius`` and ``angle`` ``(2, P, r/2)``,
+    ``rotation_error`` the largest departure of the second channel's image from ``rho (-sin phi, cos phi)``;
+    ``channel_scale`` ``(2, P, width)`` the length each output channel gets (``rho`` on both channels of a pair for a
+    scaled rotation) and ``per_channel_error`` the departure from a rotation once each output channel is divided by
+    its own length (0 for a rotation followed by per-channel scales)."""
 
     radius: np.ndarray
     angle: np.ndarray
     rotation_error: np.ndarray  # (2, P, r/2), relative to the radius
+    channel_scale: np.ndarray  # (2, P, width)
+    per_channel_error: np.ndarray  # (2, P, r/2)
 
 
 def _pairs(probe: _Probe, layout: str) -> _Pairs:
     f, s = _channels(layout, probe.images.shape[-1])
     a, b = probe.images[..., f, f], probe.images[..., f, s]  # (2, P, r/2): the image of the first channel
     c, e = probe.images[..., s, f], probe.images[..., s, s]  # the image of the second channel
+    tiny = np.finfo(float).tiny
     radius = np.hypot(a, b)
     angle = np.arctan2(b, a)
-    err = np.hypot(c + b, e - a) / np.maximum(radius, np.finfo(float).tiny)
-    return _Pairs(radius, angle, err)
+    err = np.hypot(c + b, e - a) / np.maximum(radius, tiny)
+    s_first, s_second = np.maximum(np.hypot(a, c), tiny), np.maximum(np.hypot(b, e), tiny)  # per output channel
+    per_channel = np.hypot(c / s_first + b / s_second, e / s_second - a / s_first)
+    channel_scale = np.empty(probe.images.shape[:-1])
+    channel_scale[..., f], channel_scale[..., s] = s_first, s_second
+    return _Pairs(radius, angle, err, channel_scale, per_channel)
 
 
 # ---- findings from the probe ------------------------------------------------------------------------------------
@@ -325,6 +338,39 @@ def _fit_base(freq: np.ndarray, r: int) -> float | None:
     return float(np.exp(-slope * r / 2))
 
 
+def _channel_scale_finding(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout: str, o: int) -> Finding:
+    r"""A rotation followed by a scale per output channel that differs between a pair's two channels: the scores are
+    not relative. ``xpos-scale-layout`` when the channels' log-scale slopes are xPos' laid out in the other layout
+    (``cat((scale, scale))`` over interleaved pairs, or each value repeated over half pairs), else
+    ``xpos-wrong-scale``."""
+    width, pos = plan.width, probe.positions
+    logs = np.log(pairs.channel_scale[o])  # (P, width)
+    p = pos.astype(np.float64) - pos.mean()
+    slope = p @ (logs - logs.mean(axis=0)) / np.sum(p * p)  # (width,)
+    want = (1 if o == 0 else -1) * np.log(xpos_zeta(width, gamma=plan.gamma)) / plan.scale_base  # (r/2,)
+    c = np.arange(width)
+    other = want[c % (width // 2)] if layout == "interleaved" else want[c // 2]
+    f, s = _channels(layout, width)
+    tol = SLOPE_RTOL * float(np.max(np.abs(want)))
+    ratio = logs - logs[:1]  # (P, width): log length ratio to position 0
+    apart = np.abs(ratio[:, f] - ratio[:, s]) > tol * np.maximum(pos, 1)[:, None] + 1e-6  # (P, r/2)
+    js, is_ = np.nonzero(apart)
+    j, i = (int(js[0]), int(is_[0])) if js.size else (len(pos) - 1, int(np.argmax(np.abs(slope[f] - slope[s]))))
+    name = ("q", "k")[o]
+    ex = {
+        "width": width,
+        "positions": [0, int(pos[j])],
+        "pair": i,
+        "channels": [int(f[i]), int(s[i])],
+        "got length ratios": [formatting.number(float(np.exp(ratio[j, c]))) for c in (f[i], s[i])],
+    }
+    if np.all(np.abs(slope - other) <= tol):
+        laid = "repeated per channel (d r)" if layout == "half" else "concatenated (cat((scale, scale)))"
+        sentence = f"the rotation pairs channels {layout}, the scale is {laid}"
+        return _found("xpos-scale-layout", sentence, ex, name)
+    return _found("xpos-wrong-scale", "a pair's two channels are scaled differently", ex, name)
+
+
 def _rotation_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout: str) -> list[Finding]:
     r"""The rotation part of each output: a scaled rotation per pair, at angle ``m theta_i`` (``theta_i =
     base**(-2i/d)``)."""
@@ -333,6 +379,9 @@ def _rotation_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout: str
     out: list[Finding] = []
     for o, name in enumerate(("q", "k")):
         bad = pairs.rotation_error[o] > ROTATION_RTOL  # (P, r/2)
+        if bad.any() and not np.any(pairs.per_channel_error[o] > ROTATION_RTOL):
+            out.append(_channel_scale_finding(pairs, probe, plan, layout, o))
+            continue
         if bad.any():
             j, i = (int(v[0]) for v in np.nonzero(bad))
             ex = {
@@ -520,22 +569,24 @@ def _reference(plan: XposPlan, layout: str, qv, kv, m, n) -> tuple[np.ndarray, n
 
 
 def _smallest_shift(caller: Caller, plan: XposPlan, layout: str, rng) -> dict | None:
-    r"""The smallest shift ``t`` (doubling) and positions ``(m, n)`` among a few small ones at which the score of one
-    random query and key changes when both move by ``t``: the example of ``xpos-not-relative``."""
+    r"""The smallest shift ``t`` (doubling), then the smallest distance ``m - n`` (0, 1, 3, 16, 128, 1024, either
+    sign) at which the score of one random query and key changes when both positions move by ``t``: the example
+    of ``xpos-not-relative``."""
     qv = rng.standard_normal((1, plan.width))
     kv = rng.standard_normal((1, plan.width))
-    starts = ((0, 0), (1, 0), (0, 1), (3, 1), (1, 3))
+    top = plan.max_position // 2
+    distances = [r for a in (0, 1, 3, 16, 128, 1024) if a <= top for r in ((a, -a) if a else (0,))]
     t = 1
-    while t <= plan.max_position // 2:
-        for m0, n0 in starts:
-            m, n = np.array([m0]), np.array([n0])
+    while t <= top:
+        for r in distances:
+            m, n = np.array([max(r, 0)]), np.array([max(-r, 0)])
             before = _scores(caller, qv, kv, m, n)
             after = _scores(caller, qv, kv, m + t, n + t)
             _, size = _reference(plan, layout, qv, kv, m, n)
             if abs(after[0] - before[0]) > SCORE_RTOL * size[0]:
                 return {
                     "width": plan.width,
-                    "positions": [m0, n0],
+                    "positions": [int(m[0]), int(n[0])],
                     "shift": t,
                     "score": formatting.number(float(before[0])),
                     "score shifted": formatting.number(float(after[0])),
@@ -622,7 +673,7 @@ def _audit(plan: XposPlan, caller: Caller, say: Callable[[str], None]) -> list[F
     pairs = _pairs(probe, layout)
     say("xPos: rotation and scales")
     findings += _rotation_findings(pairs, probe, plan, layout)
-    if not any(f.id == "xpos-wrong-rotation" for f in findings):
+    if not any(f.id in ("xpos-wrong-rotation", "xpos-scale-layout", "xpos-wrong-scale") for f in findings):
         findings += _scale_findings(pairs, probe, plan)
     say("xPos: scores")
     findings += _score_findings(caller, plan, layout, explained=bool(findings))

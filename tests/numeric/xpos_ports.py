@@ -13,6 +13,12 @@ compare numeric.xpos with, and what the audit must pass.
   ``arange(-(L // 2 rounded up), ...)`` (``min_pos = -(L + offset) // 2``), interleaved (``duplicate_interleave``,
   ``rotate_every_two``); keys with ``downscale=True`` (the reciprocal).
 
+- lucidrains' rotary-embedding-torch ``RotaryEmbedding(dim, use_xpos=True).rotate_queries_and_keys``: interleaved
+  pairs (``rotate_half`` on ``(d r)``), ``power = (t - len(t) // 2)/xpos_scale_base``; the scale laid out with
+  ``torch.cat((scale, scale), dim=-1)`` from 0.2.0 (xPos added, December 2022) to 0.7.0, with ``repeat(scale, 'n d ->
+  n (d r)', r=2)`` from 0.8.0 (September 2024, "Fix chi scale multiplication"): before, a pair's two channels got
+  the scales of two different pairs.
+
 Each computes in float32, as the sources do by default.
 """
 
@@ -109,5 +115,29 @@ def torchscale(scale_base: float = 512.0):
             return x * c_ + _rotate(x, "interleaved") * s_
 
         return apply(q, scale), apply(k, 1 / scale)
+
+    return fn
+
+
+def rotary_embedding_torch(version: str = "0.8.0", scale_base: float = 512.0):
+    r"""rotary-embedding-torch's ``rotate_queries_and_keys`` (``version`` ``"0.7.0"``: the scale concatenated, the
+    bug; ``"0.8.0"``: repeated per pair)."""
+    torch = _torch()
+
+    def fn(q, k, positions):
+        d = q.shape[-1]
+        t = positions.float()
+        inv_freq = 1.0 / (10000 ** (torch.arange(0, d, 2)[: d // 2].float() / d))
+        freqs = _per_channel(torch.einsum("i,j->ij", t, inv_freq), "interleaved")
+        zeta = (torch.arange(0, d, 2) + 0.4 * d) / (1.4 * d)
+        power = (t - len(t) // 2) / scale_base
+        scale = zeta ** power[:, None]
+        scale = torch.cat((scale, scale), dim=-1) if version == "0.7.0" else _per_channel(scale, "interleaved")
+
+        def apply(x, sc):
+            x = x.float()
+            return x * freqs.cos() * sc + _rotate(x, "interleaved") * freqs.sin() * sc
+
+        return apply(q, scale), apply(k, scale**-1)
 
     return fn

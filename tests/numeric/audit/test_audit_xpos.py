@@ -341,3 +341,45 @@ def test_the_plan_reads_the_scaling_keys():
         "q,k,positions@bhsd",
     )
     assert plan.as_dict()["call"] == "q,k,positions@bhsd"
+
+
+# ---- real code: rotary-embedding-torch's xPos before 0.8.0 (ports in tests/numeric/xpos_ports.py) ----------------
+
+
+def test_rotary_embedding_torch_before_0_8_laid_the_scale_out_in_the_other_layout():
+    torch = pytest.importorskip("torch", reason="the ports of the public implementations run on torch")
+    plan = xpos_plan({"rope_type": "xpos"}, width=WIDTH, base=10000.0, layout="interleaved", call=None)
+    fn = xpos_ports.rotary_embedding_torch("0.7.0")
+    report = audit_xpos_plan(plan, fn)
+    assert _ids(report) == ("xpos-scale-layout", "xpos-not-relative")
+    assert {f.output for f in report.findings[:2]} == {"q", "k"}
+    ex = report.findings[0].example
+    # independently: output channels 2i and 2i + 1 of the query are scaled by zeta_(2i mod d/2) and
+    # zeta_(2i+1 mod d/2) (cat((scale, scale))), not both by zeta_i: each channel's scale is the length of its row
+    # in the map (the images of e_2i and e_2i+1), at positions 0 and m of one call
+    i, (_, m) = ex["pair"], ex["positions"]
+    x = torch.zeros(4, WIDTH, dtype=torch.float64)
+    x[0, 2 * i] = x[2, 2 * i] = 1.0
+    x[1, 2 * i + 1] = x[3, 2 * i + 1] = 1.0
+    out, _ = fn(x, x.clone(), torch.tensor([0, 0, m, m]))
+    out = out.double().numpy()
+    zeta = _zeta(WIDTH)
+    for c, got in zip((2 * i, 2 * i + 1), ex["got length ratios"], strict=True):
+        ratio = np.hypot(out[2, c], out[3, c]) / np.hypot(out[0, c], out[1, c])
+        assert ratio == pytest.approx(zeta[c % (WIDTH // 2)] ** (m / 512.0), rel=1e-5)
+        assert float(got) == pytest.approx(ratio, rel=1e-5)
+    assert zeta[(2 * i) % (WIDTH // 2)] != zeta[(2 * i + 1) % (WIDTH // 2)]
+    assert audit_xpos_plan(plan, xpos_ports.rotary_embedding_torch("0.8.0")).ok
+
+
+def test_scale_layout_over_half_pairs():
+    def repeated(q, k, positions):  # rotate-half pairs, the scale repeated per channel (d r): the reverse mix-up
+        d = q.shape[-1]
+        pos = np.asarray(positions, dtype=np.float64)
+        rq, rk = xpos_numpy(key="none", query_power=0, dtype=np.float64)(q, k, positions)
+        sc = np.repeat(_zeta(d)[None, :] ** ((pos[:, None] - (int(pos.max()) + 1) // 2) / 512.0), 2, axis=1)
+        return rq * sc, rk / sc
+
+    report = audit_xpos_plan(_plan("half"), repeated)
+    assert _ids(report) == ("xpos-scale-layout", "xpos-not-relative")
+    assert "repeated per channel" in report.findings[0].message
