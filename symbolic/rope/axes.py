@@ -391,6 +391,11 @@ def column_frequencies() -> Theorem:
 # ---- text tokens: every axis at m ------------------------------------------------------------------------------
 
 
+#: The split axial rotations of a text token, the pair reordering P (u = P q), and q, k: the statement's names.
+_R_TEXT = (sp.MatrixSymbol("R_{(m, m)}", d, d), sp.MatrixSymbol("R_{(n, n)}", d, d))
+_PERM, _QV, _KV = sp.MatrixSymbol("P", d, d), sp.MatrixSymbol("q", d, 1), sp.MatrixSymbol("k", d, 1)
+
+
 def split_text_tokens() -> Theorem:
     u, v = sp.IndexedBase("u", real=True), sp.IndexedBase("v", real=True)  # q and k with the pairs reordered
     pi = PermutationMap(d / 2, i)
@@ -423,9 +428,14 @@ def split_text_tokens() -> Theorem:
             r"$\theta_{\pi(i)}$ for a permutation $\pi$ of $\{0, \dots, d/2 - 1\}$",
             r"split axial's order is one: row pair $j \mapsto 2j$, column pair $j \mapsto 2j + 1$ "
             "(multiaxis-axial-split-frequencies), a bijection onto the pairs (evens and odds)",
-            r"$\theta_i$ any reals; $u, v$ real vectors ($q$, $k$ with their pairs moved where $\pi$ says)",
+            r"$\theta_i$ any reals; $u = P q$, $v = P k$ real vectors ($q$, $k$ with their pairs moved where $\pi$ "
+            r"says); $R_{n - m}$ is 1-D RoPE's rotation with the $d$ frequencies $\theta_0, \dots, \theta_{d/2-1}$",
         ),
-        formula=_short(("R_{(m, m)}", "R_{(n, n)}"), "R_{n - m}"),
+        formula=sp.Eq(
+            sp.MatMul(sp.Transpose(sp.MatMul(_R_TEXT[0], _QV)), sp.MatMul(_R_TEXT[1], _KV)),
+            sp.MatMul(sp.Transpose(sp.MatMul(_PERM, _QV)), sp.MatrixSymbol("R_{n - m}", d, d), sp.MatMul(_PERM, _KV)),
+            evaluate=False,
+        ),
         sizes={d: (4, 8)},
         notes="Shared axial is not: on text tokens it turns two pairs at every $\\theta_{2j}$ and none at an odd "
         "$\\theta_{2j+1}$ (multiaxis-axial-shared-text-tokens, computed). The registered mistake reorders the "
