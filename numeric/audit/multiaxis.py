@@ -33,20 +33,23 @@ from posproof.numeric.audit.multiaxis_probe import (
     MultiaxisCaller,
     drivers,
     measure,
-    pair_channels,
     probe_step,
     wrap,
 )
 from posproof.numeric.audit.report import AuditCallError, Finding, SchemeReport, function_name
 from posproof.numeric.multiaxis import (
+    MULTIAXIS_LAYOUTS,
     MultiaxisRope,
     axial_axes,
     axial_inv_freq,
+    channel_pairs,
     is_multiaxis_scaling,
     mrope_axes,
     multiaxis_from_scaling,
     rotary_width,
 )
+from posproof.numeric.multiaxis.layouts import multiaxis_layout
+from posproof.numeric.multiaxis.scaling import MULTIAXIS_TYPES
 from posproof.numeric.scaling.rules import rope_inv_freq
 from posproof.numeric.sinusoid import inverse_frequencies
 from posproof.numeric.tolerances import AUDIT_MULTIAXIS_AXIS_ON as AXIS_ON
@@ -59,8 +62,8 @@ from posproof.numeric.tolerances import AUDIT_MULTIAXIS_TEXT_RTOL as TEXT_RTOL
 #: Finding ids and what each means (stable: tools and tests match on them).
 MULTIAXIS_FINDINGS = {
     "multiaxis-shape": "the output is not finite or does not have the input's shape",
-    "multiaxis-layout": "the channels are paired in the other layout: (2i, 2i + 1) where (i, i + r/2) is declared, or "
-    "the reverse",
+    "multiaxis-layout": "the channels are paired in another layout than declared: (2i, 2i + 1) interleaved, "
+    "(i, i + r/2) half, or rotate-half inside each axis's block of channels",
     "multiaxis-attention-factor": "cos and sin are scaled by another factor than the declared attention factor (the "
     "length of a pair at the zero position vector)",
     "multiaxis-phase": "the angle at the zero position vector is not the declared phase (a phase where none is "
@@ -158,41 +161,55 @@ def _channel_finding(
     return None  # unreachable: channel c changes at some probe of the declared rotation
 
 
-def _layout_finding(outputs: list, r: int, layout: str, declared, continuous: bool) -> Finding | None:
-    r"""The channels each rotary channel's input moves into (its partner), from :func:`_channel_outputs`: when every
-    channel that moves at all is paired as the other layout pairs it, and some not as the declared one, the finding
+#: How sentences name the channels of pair ``i`` in each layout.
+_LAYOUT_PAIRS = {
+    "interleaved": "(2i, 2i + 1)",
+    "half": "(i, i + r/2)",
+    "blocks": "rotate-half inside each axis's block of channels",
+}
+
+
+def _partners(axes: np.ndarray, layout: str) -> np.ndarray:
+    r"""``(r,)``: the channel each rotary channel is paired with under ``layout``."""
+    first, second = channel_pairs(axes, layout=layout)
+    partner = np.empty(2 * first.size, dtype=np.int64)
+    partner[first], partner[second] = second, first
+    return partner
+
+
+def _layout_finding(outputs: list, axes: np.ndarray, layout: str, declared, continuous: bool) -> Finding | None:
+    r"""The channel each rotary channel's input moves into (its partner), from :func:`_channel_outputs`: when every
+    channel that moves at all is paired as another layout pairs it, and some not as the declared one, the finding
     (the first such channel, at the first probe that moves it)."""
-    other = "half" if layout == "interleaved" else "interleaved"
-    mine, theirs = (np.empty(r, dtype=np.int64) for _ in range(2))
-    for (a, b), partner in ((pair_channels(layout, r), mine), (pair_channels(other, r), theirs)):
-        partner[a], partner[b] = b, a
+    r = 2 * axes.size
+    mine = _partners(axes, layout)
     leak = np.zeros((r, r))
     for _, y in outputs:
-        block = np.abs(y[:r, :r]).copy()
-        np.fill_diagonal(block, 0.0)
-        leak = np.maximum(leak, block)
+        block = np.abs(y[:r, :r])
+        leak = np.maximum(leak, block - np.diag(np.diag(block)))
     moving = leak.max(axis=1) > PASS_ATOL
     partner = leak.argmax(axis=1)
-    if not moving.any() or not np.array_equal(partner[moving], theirs[moving]):
-        return None
     wrong = np.flatnonzero(moving & (partner != mine))
     if wrong.size == 0:
         return None
-    c = int(wrong[0])
-    x = np.eye(y.shape[1])
-    for pos_vec, y in outputs:
-        if np.abs(y[c, int(theirs[c])]) > PASS_ATOL:
-            want = declared(x, np.repeat(pos_vec[None, :], x.shape[0], axis=0))
-            pairs = "(2i, 2i + 1)" if other == "interleaved" else f"(i, i + {r // 2})"
-            sentence = f"the pairs are {pairs}, the {other} layout, not the declared {layout} layout"
-            ex = {
-                "positions": _position_list(pos_vec, continuous),
-                "input": f"a unit vector on channel {c}",
-                "expected output": _output_text(want[c]),
-                "got output": _output_text(y[c]),
-            }
-            return Finding("multiaxis-layout", f"{MULTIAXIS_FINDINGS['multiaxis-layout']}: {sentence}", ex)
-    return None  # pragma: no cover - the channel moves at some probe
+    for other in MULTIAXIS_LAYOUTS:
+        theirs = _partners(axes, other)
+        if other == layout or not np.array_equal(partner[moving], theirs[moving]):
+            continue
+        c = int(wrong[0])
+        for pos_vec, y in outputs:
+            if np.abs(y[c, int(theirs[c])]) > PASS_ATOL:
+                x = np.eye(y.shape[1])
+                want = declared(x, np.repeat(pos_vec[None, :], x.shape[0], axis=0))
+                sentence = f"the pairs are {_LAYOUT_PAIRS[other]}, the {other} layout, not the declared {layout} layout"
+                ex = {
+                    "positions": _position_list(pos_vec, continuous),
+                    "input": f"a unit vector on channel {c}",
+                    "expected output": _output_text(want[c]),
+                    "got output": _output_text(y[c]),
+                }
+                return Finding("multiaxis-layout", f"{MULTIAXIS_FINDINGS['multiaxis-layout']}: {sentence}", ex)
+    return None
 
 
 def _found(fid: str, sentence: str, example: dict[str, Any]) -> Finding:
@@ -263,7 +280,7 @@ def _axis_findings(rope: MultiaxisRope, m: Measurement, width: int, layout: str,
     if split.any() and not split[expected < 0].any():
         i = int(np.flatnonzero(split)[0])
         a, b = int(channel[0, i]), int(channel[1, i])
-        first, second = (int(c[i]) for c in pair_channels(layout, r))
+        first, second = (int(c[i]) for c in channel_pairs(axes, layout=layout))
         sentence = f"pair {i}: channel {first} turns with axis {a}, channel {second} with axis {b}"
         pos = np.zeros(A)
         pos[b] = m.step
@@ -346,11 +363,11 @@ def _audit(
     if outputs is None:
         return SchemeReport("multiaxis", (shape,), what, fname)
     for check in (_channel_finding(outputs, width, r, declared, continuous),
-                  _layout_finding(outputs, r, layout, declared, continuous)):  # fmt: skip
+                  _layout_finding(outputs, rope.axes, layout, declared, continuous)):  # fmt: skip
         if check is not None:
             return SchemeReport("multiaxis", (check,), what, fname)
     stage("axis and frequency of each pair")
-    probed = measure(caller, width, r, A, layout, step)
+    probed = measure(caller, width, rope.axes, A, layout, step)
     if probed is None:
         return SchemeReport("multiaxis", (shape,), what, fname)
     findings = _origin_findings(rope, probed, continuous) + _axis_findings(rope, probed, width, layout, continuous)
@@ -468,7 +485,7 @@ def audit_multiaxis(
                                   axes, n_axes, phase, continuous, attention_factor)  # fmt: skip
     if layout is None:
         layout = rope.layout or "half"
-    layout = _validate.layout(layout)
+    layout = multiaxis_layout(layout)
     if rope.layout is not None and layout != rope.layout:
         raise ValueError(f"layout: the declaration fixes the {rope.layout} layout ({what}), got {layout!r}")
     what += f", rotary width {rope.rotary_dim}" if rope.rotary_dim < width else ""
@@ -498,7 +515,9 @@ def multiaxis_kind(scaling, axes=None) -> str | None:
     if rule == "mrope" or any(k in scaling for k in MULTIAXIS_KEYS):
         return "mrope"
     if is_multiaxis_scaling(scaling):
-        return str(rule) if isinstance(rule, str) else "multiaxis"
+        if isinstance(rule, str) and rule in MULTIAXIS_TYPES:
+            return rule
+        return next((k for k in ("axes_dim", "axes", "xdrope_section") if k in scaling), "multiaxis")
     return None
 
 
@@ -576,7 +595,7 @@ def multiaxis_plan(
         raise ValueError(f"scaling must be a mapping, got {type(scaling).__name__}")
     rest = {k: v for k, v in scaling.items() if k not in (*MULTIAXIS_KEYS, "rope_type", "type")}
     rd = _checked_rotary_dim(kind, rest, width, rotary_dim)
-    if kind == "axes":
+    if axes is not None:
         if is_multiaxis_scaling(scaling):
             raise ValueError("axes: scaling declares a multi-axis RoPE already (give one or the other)")
         pairs = np.asarray(axes)
@@ -596,10 +615,6 @@ def multiaxis_plan(
         rope = MultiaxisRope(theta, pairs, int(pairs.max()) + 1, attention_factor=factor)
         what = f"multi-axis RoPE, an axis map over {rope.n_axes} axes, width {width}"
     elif kind == "axial":
-        allowed = {"rope_type", "type", "axial_frequencies", "rope_theta", "theta"}
-        if set(scaling) - allowed:
-            extra = sorted(set(scaling) - {"rope_type", "type"})
-            raise ValueError(f"scaling: rope_type 'axial' (2-D RoPE) reads no other key, got {extra}")
         declared = {"axial_frequencies": "split", **scaling}  # a bare rope_type "axial": Pixtral's, as transformers'
         rope = multiaxis_from_scaling(declared, width=width, base=base)
         what = f"axial 2-D RoPE, width {width}"
@@ -616,7 +631,7 @@ def multiaxis_plan(
             raise ValueError(f"inv_freq must have one entry per rotated pair ({rope.inv_freq.size}), got {theta.shape}")
         rope = replace(rope, inv_freq=theta)
     if layout != "auto":
-        layout = _validate.layout(layout)
+        layout = multiaxis_layout(layout)
         if rope.layout is not None and layout != rope.layout:
             raise ValueError(f"layout: the declaration fixes the {rope.layout} layout ({what}), got {layout!r}")
     what += f", rotary width {rope.rotary_dim}" if rope.rotary_dim < width else ""
@@ -638,7 +653,14 @@ def audit_rope_multiaxis(plan: MultiaxisPlan, fn, name, progress=None) -> Scheme
         raise AuditCallError(
             f"{e} (a multi-axis audit calls fn(vectors, positions) with one position vector per token)"
         ) from None
-    layouts = (plan.rope.layout,) if plan.rope.layout else ("half", "interleaved")
+    if plan.rope.layout:
+        layouts: tuple[str, ...] = (plan.rope.layout,)
+    else:  # "blocks" only where it pairs other channels than "half" (more than one run of pairs on an axis)
+        half = _partners(plan.rope.axes, "half")
+        layouts = tuple(
+            each for each in ("half", "interleaved", "blocks")
+            if each != "blocks" or not np.array_equal(_partners(plan.rope.axes, each), half)
+        )  # fmt: skip
     report = None
     for each in layouts if plan.layout == "auto" else (plan.layout,):
 

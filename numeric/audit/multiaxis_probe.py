@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from posproof.numeric.audit.call import to_numpy
 from posproof.numeric.audit.report import AuditCallError, function_name
+from posproof.numeric.multiaxis import channel_pairs
 
 #: The array libraries a multi-axis function is called with, in order: the first that does not raise is kept.
 BACKENDS = ("numpy", "torch", "jax")
@@ -91,12 +92,6 @@ class MultiaxisCaller:
         return y
 
 
-def pair_channels(layout: str, r: int) -> tuple[np.ndarray, np.ndarray]:
-    r"""The two channels of each of the ``r/2`` pairs: ``(2i, 2i + 1)`` (``"interleaved"``) or ``(i, i + r/2)``."""
-    i = np.arange(r // 2)
-    return (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + r // 2)
-
-
 def probe_step(inv_freq: np.ndarray, continuous: bool) -> float:
     r"""The coordinate each axis is probed at: 1 for integer positions; for real coordinates the largest power of
     two ``<= 1`` at which every declared angle ``|inv_freq[i]| * step`` is at most one radian."""
@@ -124,13 +119,15 @@ class ChannelAngles:
 
 
 def channel_angles(
-    caller: MultiaxisCaller, width: int, r: int, layout: str, pos_vec: np.ndarray
+    caller: MultiaxisCaller, width: int, axes: np.ndarray, layout: str, pos_vec: np.ndarray
 ) -> ChannelAngles | None:
-    r"""The angle of each channel of each pair of the first ``r`` channels at position vector ``pos_vec``
-    (``None``: an output not finite or of another shape). Channel ``c`` of pair ``(c, c')``: its output row takes
+    r"""The angle of each channel of each pair of the first ``r = 2 len(axes)`` channels at position vector
+    ``pos_vec``, the pairs those ``layout`` gives the axis map ``axes`` (``None``: an output not finite or of another
+    shape). Channel ``c`` of pair ``(c, c')``: its output row takes
     ``cos`` from the unit vector on ``c`` and ``-sin`` from the unit vector on ``c'``; channel ``c'`` the reverse."""
-    first, second = pair_channels(layout, r)
-    half = r // 2
+    first, second = channel_pairs(axes, layout=layout)
+    half = first.size
+    r = 2 * half
     rows = np.arange(half)
     x = np.zeros((r, width))  # (r, width): rows < r/2 a unit vector on c_i, the rest on c'_i
     x[rows, first] = 1.0
@@ -156,15 +153,17 @@ class Measurement:
     rate: np.ndarray  # (A, 2, r/2)
 
 
-def measure(caller: MultiaxisCaller, width: int, r: int, n_axes: int, layout: str, step: float) -> Measurement | None:
+def measure(
+    caller: MultiaxisCaller, width: int, axes: np.ndarray, n_axes: int, layout: str, step: float
+) -> Measurement | None:
     r"""The probes: the zero position vector, then ``step * e_a`` for each axis (``None``: an output not finite or
     of another shape)."""
-    origin = channel_angles(caller, width, r, layout, np.zeros(n_axes))
+    origin = channel_angles(caller, width, axes, layout, np.zeros(n_axes))
     if origin is None:
         return None
-    rate = np.empty((n_axes, 2, r // 2))
+    rate = np.empty((n_axes, 2, axes.size))
     for a in range(n_axes):
-        at = channel_angles(caller, width, r, layout, step * np.eye(n_axes)[a])
+        at = channel_angles(caller, width, axes, layout, step * np.eye(n_axes)[a])
         if at is None:
             return None
         rate[a] = wrap(at.angle - origin.angle) / step

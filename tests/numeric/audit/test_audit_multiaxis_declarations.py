@@ -351,3 +351,56 @@ def test_attention_factor_is_read_at_the_origin():
     assert ex["positions"] == [0, 0, 0] and ex["expected length"] == "1" and float(ex["got length"]) == 1.25
     assert "cos and sin are scaled by 1.25, not 1" in report.findings[0].message
     assert audit_multiaxis(scaled, 16, mrope_section=[2, 3, 3], attention_factor=1.25).ok
+
+
+# ---- the same schemes declared with the scaling keys of numeric.multiaxis (what audit_rope dispatches) -----------
+
+
+def _plan(scaling, width, base=10000.0, layout="auto"):
+    return multiaxis_plan(multiaxis_kind(scaling), layout, base, scaling, width, None)
+
+
+def test_scaling_keys_declare_what_the_functions_compute():
+    flux = _plan({"rope_type": "axes_dim", "axes_dim": list(FLUX_AXES)}, FLUX_DIM)
+    assert flux.rope.layout == "interleaved" and multiaxis_kind({"axes_dim": [16, 56, 56]}) == "axes_dim"
+    assert audit_rope_multiaxis(flux, flux_style(), "flux").ok
+    assert audit_rope_multiaxis(flux, flux_style(ladder="whole"), "flux").ids == ("multiaxis-ladder-restart",)
+    grid = _plan({"rope_type": "dinov3", "patch_grid": list(GRID)}, DINO, base=DINO_BASE)
+    assert audit_rope_multiaxis(grid, dinov3_grid_style(), "dinov3").ok
+    assert audit_rope_multiaxis(grid, dinov3_grid_style(centre=0.0), "dinov3").ids == ("multiaxis-phase",)
+    coords = _plan({"rope_type": "dinov3"}, DINO, base=DINO_BASE)
+    assert coords.rope.continuous and audit_rope_multiaxis(coords, dinov3_style(), "dinov3").ok
+    ernie = _plan({"axes": ernie_axes().tolist(), "layout": "interleaved"}, ERNIE)
+    assert audit_rope_multiaxis(ernie, ernie_style(), "ernie").ok
+    shared = _plan({"rope_type": "axial", "axial_frequencies": "shared"}, AXIAL)
+    assert audit_rope_multiaxis(shared, vision_style(), "qwen2.5-vl vision").ok
+
+
+def blocks_style(width=AXIAL, base=10000.0):
+    r"""Gemma 4's vision tower: the head split into one block of channels per axis (row, then column), each block
+    rotated rotate-half alone with the shared ladder ``base**(-2j/(d/2))``."""
+
+    def fn(x, pos):
+        d = x.shape[-1]
+        inv = 1.0 / base ** (np.arange(0, d // 2, 2) / (d // 2))
+        blocks = [rotate(x[:, a * d // 2 : (a + 1) * d // 2], pos[:, a : a + 1] * inv, "half") for a in range(2)]
+        return np.concatenate(blocks, axis=-1)
+
+    return fn
+
+
+def test_blocks_layout_conforms_and_is_named_where_half_is_declared():
+    scaling = {"rope_type": "axial", "axial_frequencies": "shared", "layout": "blocks"}
+    assert audit_rope_multiaxis(_plan(scaling, AXIAL), blocks_style(), "gemma4 vision").ok
+    # no layout declared: audit_rope's "auto" finds the blocks
+    auto = audit_rope_multiaxis(
+        _plan({"rope_type": "axial", "axial_frequencies": "shared"}, AXIAL), blocks_style(), None
+    )
+    assert auto.ok and "blocks layout" in auto.checked
+    half = audit_multiaxis(blocks_style(), AXIAL, axial=True, axial_frequencies="shared", layout="half")
+    assert half.ids == ("multiaxis-layout",), half.findings
+    assert "rotate-half inside each axis's block of channels, the blocks layout" in half.findings[0].message
+    # channel 0 turns with channel 4 (its block's rotate-half partner), not with channel 8
+    ex = half.findings[0].example
+    assert ex["input"] == "a unit vector on channel 0" and "on channel 4" in ex["got output"]
+    assert "on channel 8" in ex["expected output"]
