@@ -80,8 +80,10 @@ VISION_AXIAL = {
 PER_AXIS_THIRDS = frozenset({"minimax_m3_vl_vision"})
 #: DINOv3's ViT (coordinates in [-1, 1]).
 DINOV3_MODEL_TYPES = frozenset({"dinov3_vit"})
-#: The base a vision config's class sets when the file leaves ``rope_theta`` out (transformers' defaults).
+#: The base a vision config's class sets when the file leaves ``rope_theta`` out (transformers' defaults: the
+#: ``RotaryEmbeddingConfigMixin``'s 10000 unless the class says otherwise).
 VISION_DEFAULT_THETA = {"gemma4_vision": 100.0, "dinov3_vit": 100.0}
+DEFAULT_THETA = 10000.0
 #: The SAM 2 family's memory attention: its head width from the memory-attention sizes.
 _SAM_MEMORY = frozenset({"sam2_video", "edgetam_video", "sam3_tracker_video"})
 
@@ -142,9 +144,9 @@ def _head_width(holder: Mapping, model_type: str) -> int:
 
 
 def _theta(holder: Mapping, params: Mapping, model_type: str) -> float:
-    base = params.get("rope_theta", holder.get("rope_theta", VISION_DEFAULT_THETA.get(model_type)))
-    if base is None:
-        raise ValueError("config needs rope_theta (in rope_parameters or at the top)")
+    base = params.get("rope_theta", holder.get("rope_theta", VISION_DEFAULT_THETA.get(model_type, DEFAULT_THETA)))
+    if isinstance(base, bool) or not isinstance(base, (int, float)) or not base > 1:
+        raise ValueError(f"config's rope_theta must be a real number > 1, got {base!r}")
     return float(base)
 
 
@@ -180,6 +182,10 @@ def _text(config: Mapping, holder: Mapping, params: Mapping, model_type: str, se
             f"{model_type}: XD-RoPE splits cos/sin by channel (the two channels of a pair turn with different axes), "
             "not a per-pair multi-axis RoPE: use numeric.multiaxis.rope_xdrope with its mrope_section"
         )
+    if model_type in ALTERNATING_MODEL_TYPES:  # two axes, no sections
+        inv_freq, factor = rope_inv_freq_from_config(config, seq_len=seq_len, layer_type=layer_type)
+        axes = np.arange(inv_freq.size, dtype=np.int64) % 2
+        return MultiaxisRope(inv_freq, axes, 2, attention_factor=factor, layout="half", name="NeoMME text")
     if "mrope_section" not in params:
         raise ValueError(
             "config has no mrope_section (M-RoPE) and no rope_type 'axial': for 1-D RoPE use rope_inv_freq_from_config"
@@ -208,9 +214,6 @@ def _text(config: Mapping, holder: Mapping, params: Mapping, model_type: str, se
             ]
         )
         return MultiaxisRope(inv_freq, axes, 3, attention_factor=factor, layout="interleaved", name="Ernie 4.5-VL text")
-    if model_type in ALTERNATING_MODEL_TYPES:
-        axes = np.arange(inv_freq.size, dtype=np.int64) % 2
-        return MultiaxisRope(inv_freq, axes, 2, attention_factor=factor, layout="half", name="NeoMME text")
     interleaved = bool(params.get("mrope_interleaved", holder.get("mrope_interleaved", False)))
     interleaved = interleaved or model_type in INTERLEAVED_MODEL_TYPES
     layout = "interleaved" if model_type in CHUNKED_INTERLEAVED_PAIRS else "half"

@@ -214,7 +214,7 @@ def test_hf_position_ids_are_accepted():
         ({"hidden_size": 64, "num_attention_heads": 4, "rope_theta": 1e4}, "no mrope_section"),
         ({"hidden_size": 64, "num_attention_heads": 4, "rope_theta": 1e4,
           "rope_scaling": {"type": "mrope", "mrope_section": [2, 3, 2]}}, "add up to"),
-        ({"head_dim": 64, "rope_parameters": {"rope_type": "axial"}}, "rope_theta"),
+        ({"head_dim": 64, "rope_parameters": {"rope_type": "axial", "rope_theta": "1e4"}}, "rope_theta"),
         ("qwen2_vl", "mapping"),
     ],
 )  # fmt: skip

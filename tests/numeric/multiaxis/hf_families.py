@@ -25,7 +25,8 @@ THETA = 10000.0
 #: Vision families: name -> (module, rotary class, vision model_type, position axes, apply function).
 VISION = {
     "qwen2_vl": ("qwen2_vl", "Qwen2VLVisionRotaryEmbedding", "qwen2_vl_vision", 2, "apply_rotary_pos_emb_vision"),
-    "qwen2_5_vl": ("qwen2_5_vl", "Qwen2_5_VLVisionRotaryEmbedding", "qwen2_5_vl_vision", 2, "apply_rotary_pos_emb_vision"),
+    "qwen2_5_vl": ("qwen2_5_vl", "Qwen2_5_VLVisionRotaryEmbedding", "qwen2_5_vl_vision", 2,
+                   "apply_rotary_pos_emb_vision"),
     "qwen3_vl": ("qwen3_vl", "Qwen3VLVisionRotaryEmbedding", "qwen3_vl_vision", 2, "apply_rotary_pos_emb_vision"),
     "glm4v": ("glm4v", "Glm4vVisionRotaryEmbedding", "glm4v_vision", 2, "apply_rotary_pos_emb_vision"),
     "ernie4_5_vl_moe": ("ernie4_5_vl_moe", "Ernie4_5_VLMoeVisionRotaryEmbedding", "ernie4_5_vl_moe_vision", 2,
@@ -48,7 +49,8 @@ TEXT = {
                              [4, 4, 4], "apply_rotary_pos_emb"),
     "glm_ocr_text": ("glm_ocr", "GlmOcrTextRotaryEmbedding", "glm_ocr_text", [4, 4, 4], "apply_rotary_pos_emb"),
     "qwen3_5_text": ("qwen3_5", "Qwen3_5TextRotaryEmbedding", "qwen3_5_text", [1, 1, 1], "apply_rotary_pos_emb"),
-    "qwen2_5_vl_text": ("qwen2_5_vl", "Qwen2_5_VLRotaryEmbedding", "qwen2_5_vl_text", [4, 4, 4], "apply_rotary_pos_emb"),
+    "qwen2_5_vl_text": ("qwen2_5_vl", "Qwen2_5_VLRotaryEmbedding", "qwen2_5_vl_text", [4, 4, 4],
+                        "apply_rotary_pos_emb"),
     "glm4v_moe_text": ("glm4v_moe", "Glm4vMoeTextRotaryEmbedding", "glm4v_moe_text", [2, 2, 2], "apply_rotary_pos_emb"),
     "paddleocr_vl_text": ("paddleocr_vl", "PaddleOCRRotaryEmbedding", "paddleocr_vl_text", [4, 4, 4],
                           "apply_rotary_pos_emb"),
@@ -187,8 +189,8 @@ def xdrope_rotation(mrope_section, x, pos) -> np.ndarray:
     mod = importlib.import_module("transformers.models.hunyuan_vl.modeling_hunyuan_vl")
     cls = _config_class("hunyuan_vl", "hunyuan_vl_text")
     d = 2 * sum(mrope_section)
-    cfg = cls(hidden_size=2 * d, num_attention_heads=2, head_dim=d,
-              rope_parameters={"rope_type": "default", "rope_theta": THETA, "mrope_section": list(mrope_section)})  # fmt: skip
+    rope = {"rope_type": "default", "rope_theta": THETA, "mrope_section": list(mrope_section)}
+    cfg = cls(hidden_size=2 * d, num_attention_heads=2, head_dim=d, rope_parameters=rope)
     with _float64_ranges():
         rotary = mod.HunYuanVLRotaryEmbedding(cfg)
     p = torch.tensor(np.asarray(pos), dtype=torch.float64)
