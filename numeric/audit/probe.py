@@ -45,9 +45,9 @@ class Structure:
 def read_structure(A: np.ndarray, P: list, width: int, still_pairs: bool = False) -> Structure:
     r"""``A``: ``(positions, width, width)`` the matrices ``A_m`` (NaN where the function gave non-finite values).
 
-    ``still_pairs`` (proportional RoPE, whose last pairs turn by 0): channels that no position moves are read as
-    pairs turning by 0 in the layout the turning pairs show over the whole head (half: ``(i, i + width/2)``;
-    interleaved: ``(2i, 2i + 1)``), so the rotary width is the head's."""
+    ``still_pairs`` (proportional RoPE, whose last pairs turn by 0; a free frequency table holding zeros): channels
+    that no position moves are read as pairs turning by 0 in the layout the turning pairs show over the whole head
+    (half: ``(i, i + width/2)``; interleaved: ``(2i, 2i + 1)``), so the rotary width is the head's."""
     finite = np.isfinite(A).all(axis=(1, 2))  # (positions,)
     Af = A[finite]
     off = np.abs(Af - np.eye(width) * np.diagonal(Af, axis1=1, axis2=2)[:, :, None]).max(axis=0) > COUPLING_TOL
@@ -60,8 +60,8 @@ def read_structure(A: np.ndarray, P: list, width: int, still_pairs: bool = False
         h, k = width // 2, len(pairs)
         still = np.abs(Af - np.eye(width)).max(axis=(0, 1)) <= COUPLING_TOL  # (width,) channels never moved
         for layout_pairs in ([(i, i + h) for i in range(h)], [(2 * i, 2 * i + 1) for i in range(h)]):
-            rest = layout_pairs[k:]
-            if pairs == layout_pairs[:k] and all(still[a] and still[b] for a, b in rest):
+            rest = [p for p in layout_pairs if p not in pairs]
+            if len(rest) == h - k and all(still[a] and still[b] for a, b in rest):
                 pairs = layout_pairs
                 break
     n = len(pairs)

@@ -36,7 +36,7 @@ from posproof.numeric.audit.report import (
     pairs_text,
 )
 from posproof.numeric.audit.rope_checks import RopeChecks
-from posproof.numeric.audit.rules import Candidate, first_match, fit_base, rule_candidates
+from posproof.numeric.audit.rules import Candidate, first_match, fit_base
 from posproof.numeric.sinusoid import inverse_frequencies
 from posproof.numeric.tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 from posproof.numeric.tolerances import AUDIT_FREQ_RTOL as FREQ_RTOL
@@ -167,7 +167,8 @@ class _RopeAudit(RopeChecks):
         ignored = self._ignores_positions(f, label)
         if ignored is not None:
             return [ignored], None, None
-        st = read_structure(A, self.P, self.width, self.cfg.rope_type == "proportional")
+        still = self.cfg.rope_type == "proportional" or (self.inv_freq is not None and bool((self.inv_freq == 0).any()))
+        st = read_structure(A, self.P, self.width, still)
         if st.kind != "rotation" or st.layout is None:
             return self._generic(f, model, st, label)
         self._stage("angles and frequencies", label)
@@ -279,7 +280,7 @@ class _RopeAudit(RopeChecks):
         for 16-bit angles): a ladder that matches no rule is named, however close it is."""
         n, d = ang.theta.size, self.width
         rtol = self._rtol
-        cands = rule_candidates(self.cfg, self.top + 1 if self.seq_len is None else self.seq_len, d)
+        cands = self._candidates(self.cfg, self.top + 1 if self.seq_len is None else self.seq_len, d)
         c = first_match(cands, ang.theta, ang.rho, rtol)
         fitted = None if c is not None else fit_base(ang.theta, 2 * n)
         matched = None
@@ -378,7 +379,8 @@ class _RopeAudit(RopeChecks):
                     lambda X, p, mw, w: self._bug_rule(X, p, mw, w, key),
                 )
             ]
-        if full and c is None and fitted is not None and abs(fitted / self.base - 1) > 1e-6:
+        table = self.inv_freq is not None  # a free table: a fitted base is no mistake of its rule
+        if full and c is None and fitted is not None and abs(fitted / self.base - 1) > 1e-6 and not table:
             b = fitted
             return [
                 self._example_finding(
@@ -412,7 +414,7 @@ class _RopeAudit(RopeChecks):
                         lambda X, p, mw, w: rope_exact_float(X, p, replace(mw, attention_factor=rho)),
                     )
                 ]
-        if full and c is None and fitted is None:
+        if full and c is None and (fitted is None or table):
             expected = freq.candidates[0].theta  # (pairs,) when the width is the configured one
             worst = furthest_pair(theta, expected) if expected.size == n else 0
             return [
@@ -425,7 +427,7 @@ class _RopeAudit(RopeChecks):
                     label,
                 )
             ]
-        if c is None and fitted is not None and abs(rho - model.attention_factor) > BLOCK_TOL:
+        if c is None and fitted is not None and abs(rho - model.attention_factor) > BLOCK_TOL and not table:
             return [
                 self._example_finding(
                     "wrong-scaling",
@@ -494,7 +496,7 @@ class _RopeAudit(RopeChecks):
         if c is not None and c.name == "frequency-exponent":
             base_matched = None
         rule = (
-            (c.sentence if c.name else f"{self.cfg.rope_type} (as configured)")
+            (c.sentence if c.name or self.inv_freq is not None else f"{self.cfg.rope_type} (as configured)")
             if c
             else (f"plain RoPE, base {fitted:.6g}" if fitted else None)
         )
@@ -524,21 +526,36 @@ def _never_called(*args):  # pragma: no cover - check_rope_arguments' function: 
     raise AssertionError("check_rope_arguments never calls the function")
 
 
-def _plan(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, seed, name, dtype):
-    r"""The arguments of :func:`audit_rope` checked: a :class:`MultiaxisPlan`, or the :class:`_RopeAudit` to run."""
+def _is_xpos(scaling) -> bool:
+    return isinstance(scaling, Mapping) and scaling.get("rope_type", scaling.get("type")) == "xpos"
+
+
+def _plan(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, seed, name, dtype,
+          inv_freq=None, axes=None):  # fmt: skip
+    r"""The arguments of :func:`audit_rope` checked: an xPos plan (``scaling`` with ``rope_type: "xpos"``), a
+    :class:`MultiaxisPlan` (``axes``, or a multi-axis ``scaling``), or the :class:`_RopeAudit` to run."""
     if layout != "auto":
         layout = _validate.layout(layout)
     seq = None if seq_len is None else _validate.positive_int(seq_len, "seq_len")
-    kind = multiaxis_kind(scaling)
+    if _is_xpos(scaling):
+        from posproof.numeric.audit import xpos  # the xPos audit, scored on (q, k)
+
+        given = [k for k, v in (("inv_freq", inv_freq), ("axes", axes), ("dtype", dtype), ("rotary_dim", rotary_dim),
+                                ("seq_len", seq_len)) if v is not None]  # fmt: skip
+        if given:
+            raise ValueError(f"{', '.join(given)}: not read by an xPos audit (rope_type 'xpos'): leave them out")
+        kw = {} if max_position == DEFAULT_MAX_POSITION else {"max_position": max_position}
+        return xpos.xpos_plan(scaling, width=width, base=base, layout=layout, call=call, seed=seed, **kw)
+    kind = multiaxis_kind(scaling, axes)
     if kind is not None:
         given = [k for k, v in (("call", call), ("dtype", dtype)) if v is not None]
         if given:
             raise ValueError(
                 f"{', '.join(given)}: not read by a multi-axis audit (fn(vectors, positions (N, A))): leave them out"
             )
-        assert scaling is not None
-        return multiaxis_plan(kind, layout, base, scaling, width, seq, rotary_dim)
-    auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed)
+        return multiaxis_plan(kind, layout, base, scaling, width, seq, rotary_dim, inv_freq=inv_freq, axes=axes)
+    auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed,
+                         inv_freq)  # fmt: skip
     auditor.name = auditor.caller.name = name
     if dtype is not None:
         if dtype not in ("bfloat16", "float16"):
@@ -561,6 +578,8 @@ def check_rope_arguments(
     max_position: int = DEFAULT_MAX_POSITION,
     seq_len: int | None = None,
     dtype: str | None = None,
+    inv_freq=None,
+    axes=None,
 ) -> None:
     r"""Raise the ``ValueError`` :func:`audit_rope` would raise for these arguments, without calling any function
     (the command line checks its options before any work, and before the audited code runs).
@@ -571,7 +590,7 @@ def check_rope_arguments(
     ValueError: width must be a positive even integer, got 7
     """
     _plan(_never_called, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, 0, None,
-          dtype)  # fmt: skip
+          dtype, inv_freq, axes)  # fmt: skip
 
 
 def audit_rope(
@@ -589,6 +608,8 @@ def audit_rope(
     seed: int = 0,
     name: str | None = None,
     dtype: str | None = None,
+    inv_freq=None,
+    axes=None,
     progress: Callable[[str], None] | None = None,
 ) -> RopeReport | SchemeReport:
     r"""Audit a RoPE function against the configured model; see the module docstring.
@@ -611,6 +632,13 @@ def audit_rope(
     keys give the frequencies (``partial_rotary_factor`` or ``rotary_dim``: GLM-4V's partial M-RoPE, the sections
     split the rotated pairs); ``call`` and ``dtype`` do not apply.
 
+    ``inv_freq`` (optional, ``(r/2,)`` floats >= 0): a free frequency table that replaces the configured rule's
+    frequencies (modded-nanogpt's truncated ladder, some frequencies 0; pairs of frequency 0 are read as pairs that
+    do not turn); its length gives the rotary width, ``scaling`` still gives the attention factor. Minimal examples
+    are then at the audit's width (a table has one). ``axes`` (optional, one integer per rotated pair: the position
+    axis that turns it) audits a multi-axis RoPE with that explicit axis map, as a multi-axis ``scaling`` does.
+    ``scaling`` with ``rope_type: "xpos"`` audits xPos (:mod:`numeric.audit.xpos`, scored on ``(q, k)``).
+
     ``progress`` (optional): called with a short text as each stage of the audit begins (a progress display).
 
     >>> import numpy as np
@@ -631,9 +659,13 @@ def audit_rope(
     if not callable(fn):
         raise ValueError(f"fn must be callable, got {type(fn).__name__}")
     plan = _plan(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, seed, name,
-                 dtype)  # fmt: skip
+                 dtype, inv_freq, axes)  # fmt: skip
     if isinstance(plan, MultiaxisPlan):
         return audit_rope_multiaxis(plan, fn, name, progress)
+    if not isinstance(plan, _RopeAudit):  # xPos
+        from posproof.numeric.audit import xpos
+
+        return xpos.audit_xpos_plan(plan, fn, name, progress)
     auditor = plan
     auditor.progress = progress
     try:
@@ -642,7 +674,8 @@ def audit_rope(
         seq = auditor.seq_len
         if auditor.cfg.rope_type == "longrope" and seq is None and L0 is not None and 4 <= L0 - 1 < auditor.top:
             # the probes' length is past L0 (long factors): audit the short regime too, at lengths <= L0
-            short = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, L0 - 1, seq, seed)
+            short = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, L0 - 1, seq, seed,
+                               inv_freq)  # fmt: skip
             short.name = short.caller.name = name
             if progress is not None:
                 short.progress = lambda text: progress(f"lengths <= L0 = {L0}: {text}")

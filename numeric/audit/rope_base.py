@@ -9,6 +9,7 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 
+import mpmath
 import numpy as np
 from posproof.numeric import _validate
 from posproof.numeric import precision_profile as pp
@@ -16,7 +17,7 @@ from posproof.numeric.audit.call import IMPLICIT_MAX_POSITION, Caller, RopeCall
 from posproof.numeric.audit.model import RopeModel, reference_rows, rope_exact_float
 from posproof.numeric.audit.probe import probe_positions
 from posproof.numeric.audit.report import Finding, exact_text
-from posproof.numeric.audit.rules import rule_candidates
+from posproof.numeric.audit.rules import Candidate, rule_candidates, table_candidates
 from posproof.numeric.scaling.rules import RopeScaling
 from posproof.numeric.tolerances import AUDIT_EXAMPLE_ATOL as EXAMPLE_ATOL
 from posproof.numeric.tolerances import AUDIT_FREQ_RTOL
@@ -36,7 +37,9 @@ def _factor_of(rotary_dim: int, width: int) -> float:
 class RopeAuditBase:
     r"""The configuration audited against, the function's caller, the probed positions and the random state."""
 
-    def __init__(self, fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, seed):
+    def __init__(
+        self, fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq_len, seed, inv_freq=None
+    ):
         self.fn = fn
         self.layout = "auto" if layout == "auto" else _validate.layout(layout)
         self.base = _validate.base(base)
@@ -51,10 +54,17 @@ class RopeAuditBase:
             if "partial_rotary_factor" in mapping:
                 raise ValueError("give either rotary_dim or partial_rotary_factor in scaling")
             mapping["partial_rotary_factor"] = _factor_of(rd, self.width)
+        table = None if inv_freq is None else self._table(inv_freq, rotary_dim, mapping)
         self.scaling_mapping = mapping
         self.cfg = RopeScaling.from_mapping(
             self.width, base=self.base, scaling=mapping, max_position_embeddings=self.mpe
         )
+        if table is not None and 2 * table.size != self.cfg.d:
+            raise ValueError(
+                f"inv_freq must have one entry per rotated pair ({self.cfg.d // 2} for the rotary width {self.cfg.d}), "
+                f"got {table.size}"
+            )
+        self.inv_freq: np.ndarray | None = table  # (r/2,) a free frequency table replacing the rule's
         self.call = call if isinstance(call, RopeCall) else RopeCall() if call is None else RopeCall.parse(call)
         self.tolerance = pp._tolerance(tolerance)
         self.max_position = _validate.positive_int(max_position, "max_position", 4)
@@ -83,6 +93,28 @@ class RopeAuditBase:
         self.dtype: str | None = None  # 16-bit inputs checked too (audit_rope's dtype=)
         self.progress: Callable[[str], None] | None = None  # told each stage of the audit (audit_rope's progress=)
 
+    def _table(self, inv_freq, rotary_dim, mapping: dict) -> np.ndarray:
+        r"""``inv_freq`` checked: 1 to ``width/2`` finite frequencies >= 0 (``rotary_dim/2`` when given); a table
+        shorter than the head gives the rotary width (``partial_rotary_factor`` added to ``mapping``)."""
+        table = _validate.finite_array(inv_freq, "inv_freq")
+        half = self.width // 2
+        if table.ndim != 1 or not 1 <= table.size <= half or (table < 0).any():
+            raise ValueError(
+                f"inv_freq must be a list of 1 to width/2 = {half} frequencies >= 0 (one per rotated pair), "
+                f"got shape {table.shape}" + (" with a negative entry" if table.size and (table < 0).any() else "")
+            )
+        if rotary_dim is not None and 2 * table.size != rotary_dim:
+            raise ValueError(f"inv_freq must have rotary_dim/2 = {rotary_dim // 2} entries, got {table.size}")
+        if rotary_dim is None and "partial_rotary_factor" not in mapping and 2 * table.size < self.width:
+            mapping["partial_rotary_factor"] = _factor_of(2 * table.size, self.width)
+        return table
+
+    def _candidates(self, cfg: RopeScaling, seq_len: int, width: int) -> list[Candidate]:
+        r"""The frequency rules matched: the free table's (:func:`table_candidates`) or the rule's."""
+        if self.inv_freq is not None:
+            return table_candidates(cfg, self.inv_freq, seq_len)
+        return rule_candidates(cfg, seq_len, width)
+
     def _stage(self, text: str, label: str | None = None) -> None:
         r"""Tell ``progress`` (when given) the stage the audit begins: ``text``, for output ``label``."""
         if self.progress is not None:
@@ -101,6 +133,8 @@ class RopeAuditBase:
         L = self.seq_len if self.seq_len is not None else seq_len
         th, af = cfg.inv_freq(L)
         th_mp, _ = cfg.inv_freq_mp(L, dps=REFERENCE_DPS)
+        if self.inv_freq is not None:  # a free table: its frequencies (at the audit's width), the rule's factor
+            th, th_mp = self.inv_freq, [mpmath.mpf(float(t)) for t in self.inv_freq]
         # under "auto", examples are built in the layout the probes found (interleaved until then)
         layout = (self.found_layout or "interleaved") if self.layout == "auto" else self.layout
         return RopeModel(layout, th, tuple(th_mp), af, cfg.d, width)
@@ -117,6 +151,7 @@ class RopeAuditBase:
             "call": str(self.call),
             "max_position": self.max_position,
             "tolerance": self.tolerance,
+            **({} if self.inv_freq is None else {"inv_freq": self.inv_freq.tolist()}),
         }
 
     # -- calls with an anchor row at the largest probed position (same current length in every call)
@@ -164,6 +199,8 @@ class RopeAuditBase:
     def _widths(self) -> list[int]:
         r"""Widths for minimal examples, smallest first, keeping the rotary fraction: those the configured rule
         accepts (dynamic NTK needs a rotary width >= 4, LongRoPE's factor tables fit one width only)."""
+        if self._widths_cache is None and self.inv_freq is not None:  # a free table has one width
+            self._widths_cache = [self.width]
         if self._widths_cache is None:
             out = []
             for w in list(range(2, 17, 2)) + [32, 64, 128, 256]:
@@ -246,7 +283,7 @@ class RopeAuditBase:
     def _bug_rule(self, X, pos, mw: RopeModel, w: int, key: str):
         r"""The named alternative ``key`` of :func:`rule_candidates` at width ``w``."""
         L = self.top + 1 if self.seq_len is None else self.seq_len
-        alt = [c for c in rule_candidates(self._cfg_at(w), L, w) if c.key == key]
+        alt = [c for c in self._candidates(self._cfg_at(w), L, w) if c.key == key]
         if not alt or alt[0].theta.size != mw.rotary_dim // 2:
             return None
         return rope_exact_float(X, pos, replace(mw, theta=alt[0].theta, attention_factor=alt[0].attention_factor))

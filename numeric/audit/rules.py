@@ -212,3 +212,24 @@ def fit_base(omega: np.ndarray, d: int) -> float | None:
     if not (math.isfinite(b) and b > 1):
         return None
     return b if np.max(np.abs(inverse_frequencies(d, base=b) / omega - 1)) < 1e-3 else None
+
+
+def table_candidates(cfg: RopeScaling, inv_freq: np.ndarray, seq_len: int) -> list[Candidate]:
+    r"""The candidates of a free frequency table ``inv_freq`` ``(r/2,)`` (``audit_rope(inv_freq=...)``): the table
+    first, then the plausible mistake of computing the configured rule's own ladder instead (a truncated table whose
+    zeros were not applied: modded-nanogpt's)."""
+    th, af = cfg.inv_freq(seq_len)
+    out = [Candidate("expected", "", "the given inv_freq table", inv_freq, af, None)]
+    if th.shape == inv_freq.shape and not np.array_equal(th, inv_freq):
+        out.append(
+            Candidate(
+                "table-ladder",
+                "wrong-scaling",
+                f"{'the plain' if cfg.rope_type == 'default' else 'the ' + cfg.rope_type} ladder of base {cfg.base:g} "
+                "instead of the given inv_freq table",
+                th,
+                af,
+                cfg.base,
+            )
+        )
+    return out
