@@ -280,12 +280,13 @@ def _axis_findings(rope: MultiaxisRope, m: Measurement, width: int, layout: str,
     if split.any() and not split[expected < 0].any():
         i = int(np.flatnonzero(split)[0])
         a, b = int(channel[0, i]), int(channel[1, i])
-        first, second = (int(c[i]) for c in channel_pairs(axes, layout=layout))
-        sentence = f"pair {i}: channel {first} turns with axis {a}, channel {second} with axis {b}"
+        pair = [int(c[i]) for c in channel_pairs(axes, layout=layout)]
+        sentence = f"pair {i}: channel {pair[0]} turns with axis {a}, channel {pair[1]} with axis {b}"
+        ch = 1 if b != axes[i] else 0  # the channel that leaves the declared axis, shown at its own axis
         pos = np.zeros(A)
-        pos[b] = m.step
-        got = m.origin.angle[0, i] + m.rate[b, 0, i] * m.step
-        ex = _angle_example(pos, continuous, i, theta[i] * pos[axes[i]] + phase[i], got)
+        pos[int(channel[ch, i])] = m.step
+        got = m.origin.angle[ch, i] + m.rate[int(channel[ch, i]), ch, i] * m.step
+        ex = _angle_example(pos, continuous, i, theta[i] * pos[axes[i]] + phase[i], got, channel=pair[ch])
         return [_found("multiaxis-channel-split", sentence, ex)]
     measured = np.where(channel[0] == channel[1], channel[0], -1)
     if not np.array_equal(measured, expected):
