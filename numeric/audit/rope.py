@@ -12,7 +12,7 @@ import numpy as np
 from posproof.numeric import _validate
 from posproof.numeric import precision_profile as pp
 from posproof.numeric.audit.call import RopeCall, ShapeError
-from posproof.numeric.audit.model import RopeModel, model_table, rope_exact_float
+from posproof.numeric.audit.model import RopeModel, rope_exact_float
 from posproof.numeric.audit.multiaxis import MultiaxisPlan, audit_rope_multiaxis, multiaxis_kind, multiaxis_plan
 from posproof.numeric.audit.probe import (
     TABLE_ROUNDOFF,
@@ -41,7 +41,6 @@ from posproof.numeric.sinusoid import inverse_frequencies
 from posproof.numeric.tolerances import AUDIT_BLOCK_TOL as BLOCK_TOL
 from posproof.numeric.tolerances import AUDIT_FREQ_RTOL as FREQ_RTOL
 from posproof.numeric.tolerances import AUDIT_FREQ_RTOL_LOW as FREQ_RTOL_LOW
-from posproof.numeric.tolerances import AUDIT_TABLE_POSITION as TABLE_POSITION
 
 
 @dataclass(frozen=True)
@@ -438,56 +437,6 @@ class _RopeAudit(RopeChecks):
                 )
             ]
         return []
-
-    def _rounded_to(self, theta: np.ndarray, model: RopeModel) -> str | None:
-        r"""``"bfloat16"`` or ``"float16"`` when the measured frequencies ``theta`` ``(pairs,)`` are the configured
-        ones rounded to that dtype (and not the configured ones): angles of 16-bit frequencies."""
-        if theta.shape != model.theta.shape or same_frequencies(theta, model.theta, self._rtol):
-            return None
-        for name in ("bfloat16", "float16"):
-            try:
-                dt = pp.dtype_of(name)
-            except ValueError:  # pragma: no cover - bfloat16 needs ml_dtypes
-                continue
-            with np.errstate(over="ignore"):
-                rounded = model.theta.astype(dt).astype(np.float64)
-            if same_frequencies(theta, rounded, self._rtol):
-                return name
-        return None
-
-    def _rounded_frequencies_finding(self, f, dtype: str, theta: np.ndarray, model: RopeModel, label) -> Finding:
-        worst = furthest_pair(theta, model.theta)
-        msg = (
-            f"rounds its frequencies theta_i to {dtype} (pair {worst}: {theta[worst]:.9g} per position instead of "
-            f"{model.theta[worst]:.9g}): its angles drift from m theta_i as the position grows"
-        )
-        dt = pp.dtype_of(dtype)
-
-        def bug(X, p, mw, w):  # the frequencies rounded to the 16-bit dtype, the rest exact
-            return rope_exact_float(X, p, replace(mw, theta=mw.theta.astype(dt).astype(np.float64)))
-
-        return Finding("low-precision-angles", msg, self._example(f, bug), label)
-
-    def _table_finding(self, f, prec, profile, label) -> Finding | None:
-        r"""``low-precision-table``: a cos/sin table rounded to 16 bits over float32 or float64 angles whose score
-        error exceeds the profile's tolerance where the angles cannot (at or below :data:`TABLE_POSITION`)."""
-        if profile is None or profile.first_exceeding is None or profile.first_exceeding > TABLE_POSITION:
-            return None
-        first = profile.first_exceeding
-        dt = pp.dtype_of(prec.table)
-
-        def bug(X, p, mw, w):  # the exact angles' cos and sin rounded to the 16-bit dtype
-            t = model_table(p, mw, w)
-            t = replace(t, cos=t.cos.astype(dt).astype(np.float64), sin=t.sin.astype(dt).astype(np.float64))
-            return t.apply(X.astype(np.float64), check_finite=False)
-
-        err = "" if prec.table_error is None else f" (angles off by up to {prec.table_error:.2g} rad at every position)"
-        msg = (
-            f"rounds its cos/sin table to {prec.table}{err}: the score error exceeds the precision profile's "
-            f"tolerance {profile.tolerance:g} from position {first} on, where float32 angles err by ~1e-6"
-        )
-        ex = dict(self._example(f, bug), table_dtype=prec.table, first_exceeding=first)
-        return Finding("low-precision-table", msg, ex, label)
 
     def _matched(self, ang: Angles, freq: _Frequencies, precision, eps, prec=None) -> RopeMatch:
         r"""What the output computes, as far as the probes tell."""

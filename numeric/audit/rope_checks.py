@@ -10,11 +10,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 from posproof.numeric import precision_profile as pp
 from posproof.numeric.audit.call import ShapeError
-from posproof.numeric.audit.model import RopeModel, reference_rows, rope_exact_float
+from posproof.numeric.audit.model import RopeModel, model_table, reference_rows, rope_exact_float
 from posproof.numeric.audit.probe import (
     TABLE_ROUNDOFF,
     Angles,
     Structure,
+    furthest_pair,
     refine_frequencies,
     same_frequencies,
     table_dtype,
@@ -37,6 +38,7 @@ from posproof.numeric.tolerances import AUDIT_INPUT_DTYPE_ANGLE_TOL as INPUT_DTY
 from posproof.numeric.tolerances import AUDIT_LOW_PRECISION_EPS as LOW_PRECISION_EPS
 from posproof.numeric.tolerances import AUDIT_NORM_RTOL as NORM_RTOL
 from posproof.numeric.tolerances import AUDIT_SHIFT_ATOL as SHIFT_ATOL
+from posproof.numeric.tolerances import AUDIT_TABLE_POSITION as TABLE_POSITION
 
 #: Where angles are judged (odd positions, away from the powers of two the frequencies are refined on, where
 #: float32's product of a position and a frequency is exact): 1k .. 1M, about 3 per decade.
@@ -302,6 +304,56 @@ class RopeChecks(RopeAuditBase):
             return rope_exact_float(X, p, mw, ang)
 
         return Finding("low-precision-angles", msg, self._example(f, bug), label)
+
+    def _rounded_to(self, theta: np.ndarray, model: RopeModel) -> str | None:
+        r"""``"bfloat16"`` or ``"float16"`` when the measured frequencies ``theta`` ``(pairs,)`` are the configured
+        ones rounded to that dtype (and not the configured ones): angles of 16-bit frequencies."""
+        if theta.shape != model.theta.shape or same_frequencies(theta, model.theta, self._rtol):
+            return None
+        for name in ("bfloat16", "float16"):
+            try:
+                dt = pp.dtype_of(name)
+            except ValueError:  # pragma: no cover - bfloat16 needs ml_dtypes
+                continue
+            with np.errstate(over="ignore"):
+                rounded = model.theta.astype(dt).astype(np.float64)
+            if same_frequencies(theta, rounded, self._rtol):
+                return name
+        return None
+
+    def _rounded_frequencies_finding(self, f, dtype: str, theta: np.ndarray, model: RopeModel, label) -> Finding:
+        worst = furthest_pair(theta, model.theta)
+        msg = (
+            f"rounds its frequencies theta_i to {dtype} (pair {worst}: {theta[worst]:.9g} per position instead of "
+            f"{model.theta[worst]:.9g}): its angles drift from m theta_i as the position grows"
+        )
+        dt = pp.dtype_of(dtype)
+
+        def bug(X, p, mw, w):  # the frequencies rounded to the 16-bit dtype, the rest exact
+            return rope_exact_float(X, p, replace(mw, theta=mw.theta.astype(dt).astype(np.float64)))
+
+        return Finding("low-precision-angles", msg, self._example(f, bug), label)
+
+    def _table_finding(self, f, prec, profile, label) -> Finding | None:
+        r"""``low-precision-table``: a cos/sin table rounded to 16 bits over float32 or float64 angles whose score
+        error exceeds the profile's tolerance where the angles cannot (at or below :data:`TABLE_POSITION`)."""
+        if profile is None or profile.first_exceeding is None or profile.first_exceeding > TABLE_POSITION:
+            return None
+        first = profile.first_exceeding
+        dt = pp.dtype_of(prec.table)
+
+        def bug(X, p, mw, w):  # the exact angles' cos and sin rounded to the 16-bit dtype
+            t = model_table(p, mw, w)
+            t = replace(t, cos=t.cos.astype(dt).astype(np.float64), sin=t.sin.astype(dt).astype(np.float64))
+            return t.apply(X.astype(np.float64), check_finite=False)
+
+        err = "" if prec.table_error is None else f" (angles off by up to {prec.table_error:.2g} rad at every position)"
+        msg = (
+            f"rounds its cos/sin table to {prec.table}{err}: the score error exceeds the precision profile's "
+            f"tolerance {profile.tolerance:g} from position {first} on, where float32 angles err by ~1e-6"
+        )
+        ex = dict(self._example(f, bug), table_dtype=prec.table, first_exceeding=first)
+        return Finding("low-precision-table", msg, ex, label)
 
     # ---- behavioural checks on random vectors
     def _behaviour(self, f, model: RopeModel | None, eps, st: Structure, label) -> list[Finding]:
