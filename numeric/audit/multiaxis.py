@@ -255,7 +255,10 @@ def _origin_findings(rope: MultiaxisRope, m: Measurement, continuous: bool) -> l
     if (diff > PHASE_ATOL).any():
         ch, i = (int(v[0]) for v in np.nonzero(diff > PHASE_ATOL))
         got = m.origin.angle
-        if rope.phase is None:
+        quarter = np.abs(np.abs(wrap(got - declared)) - np.pi / 2) <= PHASE_ATOL
+        if quarter.all():
+            sentence = "every pair has turned by a quarter turn at the origin: cos and sin are exchanged"
+        elif rope.phase is None:
             sentence = (
                 f"the pairs have turned already at the origin (pair {i} by {formatting.number(float(got[ch, i]))}), "
                 "a phase the declaration does not have (coordinates not centred on the origin?)"
@@ -263,8 +266,10 @@ def _origin_findings(rope: MultiaxisRope, m: Measurement, continuous: bool) -> l
         elif np.all(np.abs(got) <= PHASE_ATOL):
             sentence = "no pair has turned at the origin: the declared phase is missing"
         else:
-            sentence = f"pair {i} has turned by {formatting.number(float(got[ch, i]))} at the origin, not by " \
-                f"{formatting.number(float(declared[i]))}"  # fmt: skip
+            sentence = (
+                f"pair {i} has turned by {formatting.number(float(got[ch, i]))} at the origin, not by "
+                f"{formatting.number(float(declared[i]))}"
+            )
         found.append(_found("multiaxis-phase", sentence, _angle_example(zero, continuous, i, declared[i], got[ch, i])))
     return found
 

@@ -228,6 +228,8 @@ def frequencies_named(
     ratio = measured / declared
     good = np.isfinite(ratio)
     if good.any() and np.all(np.abs(ratio[good] / ratio[good][0] - 1) <= rtol):
+        if _same(float(ratio[good][0]), -1.0, rtol):
+            return "multiaxis-wrong-frequencies", "every pair turns the other way (angle -theta p: sin's sign flipped)"
         return (
             "multiaxis-wrong-frequencies",
             f"every frequency is {_factor_text(float(ratio[good][0]))} times the declared one",

@@ -404,3 +404,30 @@ def test_blocks_layout_conforms_and_is_named_where_half_is_declared():
     ex = half.findings[0].example
     assert ex["input"] == "a unit vector on channel 0" and "on channel 4" in ex["got output"]
     assert "on channel 8" in ex["expected output"]
+
+
+def _mrope(**kw):
+    from posproof.numeric import multiaxis as M
+
+    return lambda x, p: M.rope_multiaxis(x, p, axes=M.mrope_axes([2, 3, 3]), **kw)
+
+
+def test_cos_and_sin_exchanged_is_a_quarter_turn_at_the_origin():
+    axes = np.repeat([0, 1, 2], [2, 3, 3])
+
+    def swapped(x, p):  # x sin + rot(x) cos: a quarter turn at the origin, then turning the other way
+        theta = 10000.0 ** (-np.arange(0, 16, 2) / 16)
+        f = np.concatenate([p[:, axes] * theta] * 2, axis=-1)
+        return x * np.sin(f) + np.concatenate([-x[:, 8:], x[:, :8]], axis=-1) * np.cos(f)
+
+    report = audit_multiaxis(swapped, 16, mrope_section=[2, 3, 3])
+    assert report.ids == ("multiaxis-phase", "multiaxis-wrong-frequencies"), report.findings
+    assert "cos and sin are exchanged" in report.findings[0].message
+    assert report.findings[0].example["positions"] == [0, 0, 0] and report.findings[0].example["got angle"] == "1.5708"
+    assert "turns the other way" in report.findings[1].message
+
+
+def test_rotation_the_other_way_is_named():
+    theta = 10000.0 ** (-np.arange(0, 16, 2) / 16)
+    report = audit_multiaxis(_mrope(inv_freq=-theta), 16, mrope_section=[2, 3, 3])
+    assert report.ids == ("multiaxis-wrong-frequencies",) and "turns the other way" in report.findings[0].message
