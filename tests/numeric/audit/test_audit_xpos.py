@@ -369,6 +369,19 @@ def test_rotary_embedding_torch_before_0_8_laid_the_scale_out_in_the_other_layou
         assert ratio == pytest.approx(zeta[c % (WIDTH // 2)] ** (m / 512.0), rel=1e-5)
         assert float(got) == pytest.approx(ratio, rel=1e-5)
     assert zeta[(2 * i) % (WIDTH // 2)] != zeta[(2 * i + 1) % (WIDTH // 2)]
+    # the smallest example of the scores moving: a short distance and a shift of one, confirmed on the port
+    rel = report.findings[-1].example
+    (m0, n0), t = rel["positions"], rel["shift"]
+    assert abs(m0 - n0) <= 16 and t == 1
+    rng = np.random.default_rng(3)
+    qv, kv = (torch.from_numpy(np.tile(rng.standard_normal((1, WIDTH)), (2, 1))) for _ in range(2))
+
+    def score(a, b):
+        oq, ok = fn(qv, kv, torch.tensor([a, b]))
+        return float(oq[0].double() @ ok[1].double())
+
+    # far above the port's float32 rounding of a score (~1e-7 |q| |k|): the scores really moved
+    assert abs(score(m0 + t, n0 + t) - score(m0, n0)) > 1e-5 * float(qv[0].norm() * kv[0].norm())
     assert audit_xpos_plan(plan, xpos_ports.rotary_embedding_torch("0.8.0")).ok
 
 

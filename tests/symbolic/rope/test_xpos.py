@@ -43,17 +43,19 @@ def _substitute(expr, width, values):
 
 
 @pytest.mark.parametrize("m, n, origin", [(7, 3, 5), (300, 1000, 512), (0, 0, 2)])
-def test_the_score_claim_states_what_the_kernel_computes(m, n, origin):
+@pytest.mark.parametrize("side", ["lhs", "rhs"])
+def test_the_score_claim_states_what_the_kernel_computes(m, n, origin, side):
+    # both sides: the left one is the kernel's computation written out (scaled rotations), the right one its form
     width = 6
     values = _values(width)
     claim = BY_ID["xpos-score-relative"]
-    rhs = _substitute(claim.rhs, width, values).subs({xpos.m: m, xpos.n: n, xpos.s: 512, xpos.o: origin})
+    expr = _substitute(getattr(claim, side), width, values).subs({xpos.m: m, xpos.n: n, xpos.s: 512, xpos.o: origin})
     qv, kv = values
     pos = [m, n]
     rq, rk = rope_xpos_mp([qv, qv], [kv, kv], pos, layout="interleaved", origin=origin, dps=40)
     with mpmath.workdps(40):
         score = mpmath.fsum(a * b for a, b in zip(rq[0], rk[1], strict=True))
-        assert abs(score - mpmath.mpf(str(sp.N(rhs, 40)))) < mpmath.mpf(10) ** -25
+        assert abs(score - mpmath.mpf(str(sp.N(expr, 40)))) < mpmath.mpf(10) ** -25
 
 
 def test_the_norm_claim_states_what_the_kernel_computes():
