@@ -2,11 +2,14 @@ r"""What ``posproof sweep`` runs: its targets, the per-target worker, the JSON l
 
 A target is a transformers configuration (a ``*.json`` file, or every ``*.json`` file of a directory), a
 ``model_type`` name, or a function ``MODULE:FUNCTION``; ``@FILE`` lists targets, one a line. The per-target worker,
-:func:`run_target`, audits one target as ``posproof audit`` does, in a process of its own (``python -m posproof
-audit ... --format json``, whose audit runs the audited code in its isolation child): a target that hangs, crashes or
-refuses its options ends as a result line, never the sweep. The same worker runs on local processes
-(:func:`local_results`: threads, each waiting on one audit process) and on a Dask distributed cluster
-(:func:`dask_results`); ``distributed`` is imported only when it is asked for (:func:`connect`).
+:func:`run_target`, audits one target as ``posproof audit ... --format json`` does, in a process apart from the
+sweep's: a warm audit process (:mod:`posproof.derivations.sweep_server`, one per worker thread, which imports
+posproof, torch and transformers once and runs each target's audit command line, whose audit runs the audited code in
+its isolation child). A target that hangs, crashes or refuses its options ends as a result line, never the sweep; an
+audit process past its time is killed, and the next target starts a fresh one. The same worker runs on local processes
+(:func:`local_results`: threads, each with its audit process) and on a Dask distributed cluster
+(:func:`dask_results`: each worker thread keeps its audit process for the next sweep); ``distributed`` is imported
+only when it is asked for (:func:`connect`).
 
 One result per target, a JSON line of schema ``posproof.sweep/1`` (``derivations/schemas/sweep.schema.json``):
 ``target``, ``kind``, ``status`` (``conforms``, ``findings``, ``error``, ``timeout``), ``findings`` (their ids),
@@ -136,8 +139,9 @@ def _targets(text: str, where: str) -> list[Target]:
 
 # ---- the per-target worker -------------------------------------------------------------------------------------------
 
-#: The audit processes running in this process (killed on an interruption: they run in sessions of their own, so
-#: the terminal's Ctrl-C does not reach them and make them report an interruption as their result).
+#: The warm audit processes this process started (one per worker thread; killed when a local sweep ends or is
+#: interrupted: they run in sessions of their own, so that the terminal's Ctrl-C does not reach them and make them
+#: report an interruption as a target's result).
 _RUNNING: set[subprocess.Popen] = set()
 _LOCK = threading.Lock()
 
@@ -157,40 +161,87 @@ def result(target: Target, status: str, *, findings: Sequence[str] = (), report=
 
 
 def run_target(target: Target, argv: Sequence[str], *, timeout: float, cwd: str) -> dict:
-    r"""Audit one target: ``python -m posproof audit ARGV`` (``argv``: the audit's command line after ``audit``, its
+    r"""Audit one target: ``posproof audit ARGV`` (``argv``: the audit's command line after ``audit``, its
     ``--timeout`` and ``--format json`` included) in ``cwd`` (the sweep's directory: where ``MODULE`` imports from),
-    killed after ``timeout`` seconds; its result line. The same on local processes and on a Dask worker."""
+    run by this thread's warm audit process (:mod:`posproof.derivations.sweep_server`), which is killed after
+    ``timeout`` seconds; its result line. The same on local processes and on a Dask worker."""
     start = time.perf_counter()
     if not os.path.isdir(cwd):
         return result(target, "error", error=f"the sweep's working directory {cwd} does not exist here")
-    command = [sys.executable, "-m", "posproof", "audit", *argv]
+    process = _warm(cwd)
+    reply: list[bytes] = []
+
+    def read() -> None:
+        try:
+            reply.append(process.stdout.readline())  # type: ignore[union-attr]
+        except (OSError, ValueError):  # killed and closed meanwhile
+            pass
+
+    reader = threading.Thread(target=read, name="posproof-sweep-reply", daemon=True)
+    try:
+        request = json.dumps({"argv": list(argv), "cwd": cwd}) + "\n"
+        process.stdin.write(request.encode("utf-8"))  # type: ignore[union-attr]
+        process.stdin.flush()  # type: ignore[union-attr]
+    except OSError:  # it ended before reading: reported below by its exit status
+        pass
+    reader.start()
+    reader.join(timeout)
+    seconds = time.perf_counter() - start
+    if reader.is_alive():
+        _forget(process, killed=True)
+        reader.join()
+        message = f"the audit did not finish within {timeout:g} s (killed)"
+        return result(target, "timeout", error=message, seconds=seconds)
+    line = reply[0] if reply else b""
+    try:
+        answer = json.loads(line)
+        code, out, err = int(answer["code"]), str(answer["out"]), str(answer["err"])
+    except (ValueError, KeyError, TypeError):
+        _forget(process, killed=True)
+        status = process.wait()
+        return result(target, "error", error=f"the audit process ended with status {status}", seconds=seconds)
+    return read_audit(target, code, out, err, seconds)
+
+
+#: Each thread's warm audit process.
+_LOCAL = threading.local()
+
+
+def _warm(cwd: str) -> subprocess.Popen:
+    r"""This thread's warm audit process, started now if it has none or its last one ended."""
+    process = getattr(_LOCAL, "process", None)
+    if process is not None and process.poll() is None:
+        return process
     process = subprocess.Popen(
-        command,
+        [sys.executable, "-m", "posproof.derivations.sweep_server"],
         cwd=cwd,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,  # what the audited code prints (the command's own output comes in the replies)
         start_new_session=os.name == "posix",
     )
+    _LOCAL.process = process
     with _LOCK:
         _RUNNING.add(process)
-    try:
-        out, err = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
+    return process
+
+
+def _forget(process: subprocess.Popen, *, killed: bool) -> None:
+    if killed:
         kill(process)
-        process.communicate()
-        message = f"the audit did not finish within {timeout:g} s (killed)"
-        return result(target, "timeout", error=message, seconds=time.perf_counter() - start)
-    finally:
-        with _LOCK:
-            _RUNNING.discard(process)
-    seconds = time.perf_counter() - start
-    return read_audit(target, process.returncode, out, err, seconds)
+    with _LOCK:
+        _RUNNING.discard(process)
+    for stream in (process.stdin, process.stdout):
+        try:
+            stream.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+    process.wait()
 
 
-def read_audit(target: Target, code: int, out: bytes, err: bytes, seconds: float) -> dict:
-    r"""The result line of an audit process that ended with exit status ``code``, printing ``out`` and ``err``."""
-    lines = err.decode("utf-8", "replace").splitlines()
+def read_audit(target: Target, code: int, out: str, err: str, seconds: float) -> dict:
+    r"""The result line of an audit that ended with exit status ``code``, printing ``out`` and ``err``."""
+    lines = err.splitlines()
     if code == 2:
         said = [line for line in lines if line.startswith(_ERROR)]
         message = said[-1].removeprefix(_ERROR) if said else (lines[-1] if lines else "a usage error")
@@ -202,7 +253,8 @@ def read_audit(target: Target, code: int, out: bytes, err: bytes, seconds: float
         report = json.loads(out)
         reports = report["reports"]
     except (ValueError, KeyError, TypeError):
-        return result(target, "error", error="posproof audit printed no JSON report", seconds=seconds)
+        last = f": {lines[-1]}" if lines else ""
+        return result(target, "error", error=f"posproof audit printed no JSON report{last}", seconds=seconds)
     ids = list(dict.fromkeys(f["id"] for r in reports for f in r["findings"]))
     status = "conforms" if code == 0 else "timeout" if "process-timeout" in ids else "findings"
     return result(target, status, findings=ids, report=report, seconds=seconds)
@@ -220,11 +272,11 @@ def kill(process: subprocess.Popen) -> None:
 
 
 def kill_running() -> None:
-    r"""Kill every audit process this process started that is still running (an interrupted sweep)."""
+    r"""Kill every audit process this process started that still runs (a sweep that ended or was interrupted)."""
     with _LOCK:
         running = list(_RUNNING)
     for process in running:
-        kill(process)
+        _forget(process, killed=True)
 
 
 # ---- where the worker runs -------------------------------------------------------------------------------------------

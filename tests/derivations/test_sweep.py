@@ -212,21 +212,40 @@ def test_a_list_of_targets_naming_another_list_is_refused(work):
 # ---- the per-target worker -------------------------------------------------------------------------------------------
 
 
-def test_the_worker_kills_an_audit_process_past_its_time(work):
+ARGV = ("--scheme=rope", "--width=16", "--format=json", "--quiet", "--", OK)
+
+
+def test_the_worker_kills_an_audit_process_past_its_time_and_the_next_target_gets_a_fresh_one(work):
     target = sweep.Target(OK, "function")
-    line = sweep.run_target(target, ("--scheme=rope", "--", OK), timeout=0.01, cwd=str(work))
+    line = sweep.run_target(target, ARGV, timeout=0.01, cwd=str(work))
     machine.validate(line, "sweep")
     assert line["status"] == "timeout" and line["report"] is None and "did not finish within 0.01 s" in line["error"]
+    try:
+        assert sweep.run_target(target, ARGV, timeout=120, cwd=str(work))["status"] == "conforms"
+    finally:
+        sweep.kill_running()
+
+
+def test_the_warm_worker_reports_what_posproof_audit_prints(work):
+    fresh = subprocess.run(
+        [sys.executable, "-m", "posproof", "audit", *ARGV], capture_output=True, text=True, timeout=120, cwd=work
+    )
+    try:
+        sweep.run_target(sweep.Target(WRONG, "function"), ARGV[:-1] + (WRONG,), timeout=120, cwd=str(work))
+        line = sweep.run_target(sweep.Target(OK, "function"), ARGV, timeout=120, cwd=str(work))  # the same process
+    finally:
+        sweep.kill_running()
+    assert fresh.returncode == 0 and line["report"] == json.loads(fresh.stdout)
 
 
 def test_an_audit_that_refuses_its_target_is_an_error_with_its_message():
-    err = b"noise the audited code printed\nposproof: error: --scaling: factor must be > 1\n"
-    line = sweep.read_audit(sweep.Target(OK, "function"), 2, b"", err, 1.0)
+    err = "noise the audited code printed\nposproof: error: --scaling: factor must be > 1\n"
+    line = sweep.read_audit(sweep.Target(OK, "function"), 2, "", err, 1.0)
     assert (line["status"], line["error"], line["report"]) == ("error", "--scaling: factor must be > 1", None)
 
 
 def test_an_audit_process_that_crashed_is_an_error_naming_its_status():
-    line = sweep.read_audit(sweep.Target(OK, "function"), -11, b"", b"", 1.0)
+    line = sweep.read_audit(sweep.Target(OK, "function"), -11, "", "", 1.0)
     assert line["status"] == "error" and "exited with status -11" in line["error"]
 
 
@@ -266,5 +285,6 @@ def test_dask_and_local_processes_give_the_same_results(work, capsys):
     def without_seconds(path: Path) -> list[dict]:
         return [{k: v for k, v in line.items() if k != "seconds"} for line in _lines(path)]
 
+    sweep.kill_running()  # the cluster's worker threads (here, in this process) kept their audit processes
     local = without_seconds(work / "local.jsonl")
     assert len(local) == 5 and local == without_seconds(work / "dask.jsonl")
