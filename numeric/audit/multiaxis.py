@@ -279,8 +279,9 @@ def _axis_findings(rope: MultiaxisRope, m: Measurement, width: int, layout: str,
     theta, axes, A = rope.inv_freq, rope.axes, rope.n_axes
     r = rope.rotary_dim
     phase = np.zeros(theta.size) if rope.phase is None else rope.phase
-    expected = np.where(theta != 0, axes, -1)  # a pair that turns by 0 follows no axis
-    channel = drivers(m.rate, AXIS_ON)  # (2, r/2)
+    moving = np.abs(wrap(theta * m.step)) > PASS_ATOL  # a pair that does not turn at the probe follows no axis
+    expected = np.where(moving, axes, -1)
+    channel = drivers(m.rate, AXIS_ON, PASS_ATOL / m.step)  # (2, r/2)
     split = (channel[0] != channel[1]) & (channel >= 0).all(axis=0)
     if split.any() and not split[expected < 0].any():
         i = int(np.flatnonzero(split)[0])
@@ -303,7 +304,8 @@ def _axis_findings(rope: MultiaxisRope, m: Measurement, width: int, layout: str,
         got = m.origin.angle[0, i] + m.rate[a, 0, i] * m.step
         return [_found(fid, sentence, _angle_example(pos, continuous, i, theta[i] * m.step + phase[i], got))]
     rate = m.rate[axes, :, np.arange(axes.size)].T  # (2, r/2): each channel's rate on its declared axis
-    moving = theta != 0
+    if not continuous:  # at integer positions theta and theta + 2 pi k turn alike: the alias nearest theta
+        rate = theta + wrap((rate - theta) * m.step) / m.step
     bad = np.abs(rate - theta) > FREQ_RTOL * np.abs(np.where(moving, theta, 1.0))
     if not bad.any():
         return []

@@ -170,9 +170,10 @@ def measure(
     return Measurement(origin, step, rate)
 
 
-def drivers(rate: np.ndarray, axis_on: float) -> np.ndarray:
+def drivers(rate: np.ndarray, axis_on: float, floor: float = 0.0) -> np.ndarray:
     r"""``(...)`` int64 from ``rate`` ``(A, ...)``: the one axis that turns each channel, ``-1`` when none or more
-    than one does (an axis turns it when its rate is above ``axis_on`` of the channel's largest rate)."""
+    than one does (an axis turns it when its rate is above ``axis_on`` of the channel's largest rate, and above
+    ``floor``)."""
     size = np.abs(rate)
-    on = (size > axis_on * size.max(axis=0)) & (size > 0)
+    on = (size > axis_on * size.max(axis=0)) & (size > floor)
     return np.where(on.sum(axis=0) == 1, on.argmax(axis=0), -1)

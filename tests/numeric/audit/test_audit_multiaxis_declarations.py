@@ -431,3 +431,16 @@ def test_rotation_the_other_way_is_named():
     theta = 10000.0 ** (-np.arange(0, 16, 2) / 16)
     report = audit_multiaxis(_mrope(inv_freq=-theta), 16, mrope_section=[2, 3, 3])
     assert report.ids == ("multiaxis-wrong-frequencies",) and "turns the other way" in report.findings[0].message
+
+
+def test_regression_integer_positions_frequencies_past_pi_are_read_modulo_two_pi():
+    # DINOv3 on a 2 x 3 patch grid: the row's first pair turns by 2 pi per patch (nothing at integer steps), others
+    # by more than pi: at integer indices theta and theta - 2 pi turn alike, so the declaration conforms
+    grid = (2, 3)
+    inv = 2 * math.pi * dino_periods()
+    freq = np.concatenate([inv * 2 / grid[0], inv * 2 / grid[1]])
+    phase = np.concatenate([inv * (1 / grid[0] - 1), inv * (1 / grid[1] - 1)])
+    assert freq.max() > math.pi
+    rope = MultiaxisRope(freq, np.repeat([0, 1], inv.size), 2, phase=phase, layout="half")
+    report = audit_multiaxis(dinov3_grid_style(grid), DINO, rope)
+    assert report.ok, report.findings
