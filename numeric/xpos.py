@@ -31,6 +31,8 @@ import numpy as np
 from posproof.numeric import _validate
 from posproof.numeric.rotary import DEFAULT_BASE, rope, rope_mp
 
+__all__ = ["DEFAULT_GAMMA", "DEFAULT_SCALE_BASE", "rope_xpos", "rope_xpos_mp", "xpos_scale", "xpos_zeta"]
+
 #: ``gamma`` of ``zeta_i = (2i/r + gamma)/(1 + gamma)`` in every source (the paper's 0.4).
 DEFAULT_GAMMA = 0.4
 #: The scale base ``s`` of every source (flash-attn's example, x-transformers' ``xpos_scale_base``, torchscale).

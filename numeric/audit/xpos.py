@@ -4,7 +4,9 @@ against the configuration :func:`xpos_plan` reads from a scaling mapping (``rope
 Scored on ``(q, k)`` together: each output is rightly not norm-preserving (pair ``i`` of the query is scaled by
 ``zeta_i**((m - o)/s)``, of the key by its reciprocal), and only the scores ``q_m . k_n`` are relative. The origin
 ``o`` of the scale (flash-attn's and x-transformers' ``seq_len // 2``, torchscale's ``ceil(L/2)``) cancels in the
-scores and is not audited: every measurement compares rows of one call, or scores of a query and a key of one call.
+scores and is not audited: every measurement compares rows of one call, or scores of a query and a key of one call. The
+tolerances (:mod:`numeric.tolerances`, ``AUDIT_XPOS_*``) are sized for float32 or float64 outputs: a function
+returning float16 or bfloat16 scores errs by more than ``AUDIT_XPOS_SCORE_RTOL`` and is reported as not relative.
 
 How. One call holds a unit vector on every channel at each probed position ``0, 1, 2, 3, 4, 8, ..., 2**K <=
 max_position``, as queries and as keys. Which channels each image reaches gives the pair layout; each pair's image

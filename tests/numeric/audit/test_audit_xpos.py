@@ -396,3 +396,17 @@ def test_scale_layout_over_half_pairs():
     report = audit_xpos_plan(_plan("half"), repeated)
     assert _ids(report) == ("xpos-scale-layout", "xpos-not-relative")
     assert "repeated per channel" in report.findings[0].message
+
+
+def test_a_torch_function_of_bhsd_tensors():
+    torch = pytest.importorskip("torch", reason="the call form hands torch tensors to a function that needs them")
+    shapes = []
+
+    def fn(q, k, positions):  # (1, 1, tokens, width) tensors and (1, tokens) positions, as Hugging Face passes them
+        shapes.append((tuple(q.shape), tuple(positions.shape)))
+        a, b = xpos_numpy()(q[0, 0].numpy(), k[0, 0].numpy(), positions[0].numpy())
+        return torch.from_numpy(a)[None, None], torch.from_numpy(b)[None, None]
+
+    plan = xpos_plan({"rope_type": "xpos"}, width=WIDTH, base=10000.0, layout="half", call="q,k,positions@bhsd")
+    assert audit_xpos_plan(plan, fn).ok
+    assert all(len(q) == 4 and q[:2] == (1, 1) and len(p) == 2 for q, p in shapes)
