@@ -444,3 +444,19 @@ def test_regression_integer_positions_frequencies_past_pi_are_read_modulo_two_pi
     rope = MultiaxisRope(freq, np.repeat([0, 1], inv.size), 2, phase=phase, layout="half")
     report = audit_multiaxis(dinov3_grid_style(grid), DINO, rope)
     assert report.ok, report.findings
+
+
+def test_audit_rope_dispatches_axes_inv_freq_and_the_new_keys():
+    from posproof.numeric.audit import audit_rope
+
+    assert audit_rope(ernie_style(), width=ERNIE, axes=ernie_axes(), layout="interleaved").ok
+    flux = audit_rope(flux_style(), width=FLUX_DIM, scaling={"rope_type": "axes_dim", "axes_dim": list(FLUX_AXES)})
+    assert flux.ok and "interleaved layout" in flux.checked, flux.findings
+    dino = audit_rope(dinov3_grid_style(), width=DINO, base=DINO_BASE,
+                      scaling={"rope_type": "dinov3", "patch_grid": list(GRID)})  # fmt: skip
+    assert dino.ok, dino.findings
+    # a free frequency table with an axis map: the audit takes the table
+    table = np.linspace(1.0, 0.01, ERNIE // 2)
+    custom = lambda x, p: rotate(x, p[:, ernie_axes()] * table, "interleaved")  # noqa: E731
+    assert audit_rope(custom, width=ERNIE, axes=ernie_axes(), inv_freq=table, layout="interleaved").ok
+    assert not audit_rope(custom, width=ERNIE, axes=ernie_axes(), layout="interleaved").ok
