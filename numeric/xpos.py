@@ -18,7 +18,7 @@ and for ``m >= n`` the factor is at most 1 and decreasing in ``m - n`` (proved i
 
 >>> import numpy as np
 >>> q, k = rope_xpos([[1.0, 0.0]], [[1.0, 0.0]], [512], gamma=1.0)  # zeta_0 = 1/2: q halves, k doubles
->>> np.round(np.hypot(*q[0]), 12), np.round(np.hypot(*k[0]), 12)
+>>> round(float(np.hypot(*q[0])), 12), round(float(np.hypot(*k[0])), 12)
 (0.5, 2.0)
 """
 
