@@ -58,9 +58,9 @@ PORTS = [
         rotary,
         project="ESM",
         source="esm/rotary_embedding.py: RotaryEmbedding.forward(q, k) (implicit row positions)",
-        cli="--call q,k --layout half",
+        cli="--call q,k --layout half --max-position 1025",
         call="q,k",
         layout="half",
-        needs="row-offset call forms (A)",
+        max_position=1025,  # ESM-2 reads at most 1024 residues plus two special tokens
     ),
 ]

@@ -94,6 +94,18 @@ def rotary_qk(q, k, positions, **kw):
     return qo[0, :, 0, :], ko[0, :, 0, :]
 
 
+def rotary_seqlen_offset(q, k, offset):
+    r"""``forward(qkv, seqlen_offset=offset)``: the cache grown to ``seqlen + offset`` rows, the rows ``offset ..
+    offset + seqlen - 1`` applied (``apply_rotary_emb``'s ``seqlen_offsets``)."""
+    rope = _module(q.shape[-1])
+    seqlen = q.shape[0]
+    rope._update_cos_sin_cache(seqlen + offset, q.dtype)
+    cos, sin = rope._cos_cached[offset : offset + seqlen][None], rope._sin_cached[offset : offset + seqlen][None]
+    qo = apply_rotary_emb_torch(q[None, :, None, :], cos, sin)
+    ko = apply_rotary_emb_torch(k[None, :, None, :], cos, sin)
+    return qo[0, :, 0, :], ko[0, :, 0, :]
+
+
 def rotary(q, k, positions):
     return rotary_qk(q, k, positions)
 
@@ -133,6 +145,15 @@ def confirm_bf16_positions():
 SRC = "flash_attn/layers/rotary.py"
 PORTS = [
     port(
+        rotary_seqlen_offset,
+        project="flash-attn",
+        source=f"{SRC}: RotaryEmbedding.forward(qkv, seqlen_offset=...) (rows at offset + row index)",
+        cli="--call q,k,offset --layout half --max-position 65535",
+        call="q,k,offset",
+        layout="half",
+        max_position=65535,
+    ),
+    port(
         rotary,
         project="flash-attn",
         source=f"{SRC}: RotaryEmbedding + apply_rotary_emb_torch",
@@ -160,7 +181,6 @@ PORTS = [
         layout="half",
         scaling={"rope_type": "xpos", "scale_base": 512},
         max_position=2047,
-        needs="audit_rope's xPos dispatch (A; C's audit_xpos_plan passes it)",
     ),
     port(
         bf16_module_positions_in_bf16,

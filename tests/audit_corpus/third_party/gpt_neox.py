@@ -62,6 +62,14 @@ def _apply(q, k, positions, precision):
     return qo[:, 0, 0, :], ko[:, 0, 0, :]
 
 
+def float16_table_offset(q, k, offset):
+    # apply_rotary_pos_emb(q, k, cos, sin, offset): rows offset .. offset + seq - 1 of the float16 table
+    rope = _cache(q.shape[-1], torch.half)
+    cos, sin = rope.forward(q, seq_len=rope.max_seq_len)
+    qo, ko = apply_rotary_pos_emb_torch(q[:, None, None, :], k[:, None, None, :], cos, sin, offset)
+    return qo[:, 0, 0, :], ko[:, 0, 0, :]
+
+
 def float16_table(q, k, positions):
     return _apply(q, k, positions, torch.half)
 
@@ -72,6 +80,16 @@ def bfloat16_table(q, k, positions):
 
 SRC = "megatron/model/positional_embeddings.py: RotaryEmbedding._prepare_cache + apply_rotary_pos_emb"
 PORTS = [
+    port(
+        float16_table_offset,
+        project="GPT-NeoX",
+        source=f"{SRC} (the offset argument; a float16 cos/sin table)",
+        cli="--call q,k,offset --layout half --max-position 8191 --dtype float16",
+        call="q,k,offset",
+        layout="half",
+        max_position=8191,
+        dtype="float16",
+    ),
     port(
         float16_table,
         project="GPT-NeoX",

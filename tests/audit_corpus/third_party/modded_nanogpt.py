@@ -23,9 +23,9 @@ class Rotary:
         theta = torch.einsum("i,j -> ij", t, angular_freq)
         self.cos, self.sin = theta.cos(), theta.sin()
 
-    def __call__(self, x_BTHD, positions):
-        # the port's adapter: the rows of the positions (the module takes self.cos[None, :T, None, :])
-        cos, sin = self.cos[None, positions, None, :], self.sin[None, positions, None, :]
+    def __call__(self, x_BTHD):
+        assert self.cos.size(0) >= x_BTHD.size(-3)
+        cos, sin = self.cos[None, : x_BTHD.size(-3), None, :], self.sin[None, : x_BTHD.size(-3), None, :]
         x1, x2 = x_BTHD.to(dtype=torch.float32).chunk(2, dim=-1)
         y1 = x1 * cos + x2 * sin
         y2 = x1 * (-sin) + x2 * cos
@@ -38,11 +38,11 @@ def ladder(width):
     return np.concatenate([f, np.zeros(width // 4)])
 
 
-def rotary(vectors, positions):
-    d = vectors.shape[-1]
+def rotary(x_BTHD):
+    d = x_BTHD.shape[-1]
     if d not in _TABLES:
-        _TABLES[d] = Rotary(d, 65536)
-    return _TABLES[d](vectors[None, :, None, :], positions)[0, :, 0, :]
+        _TABLES[d] = Rotary(d, 8192)  # max_seq_len: a construction argument
+    return _TABLES[d](x_BTHD)
 
 
 def confirm_clockwise():
@@ -53,11 +53,13 @@ def confirm_clockwise():
     assert f[0] == 1.0 and (f[d // 4 :] == 0).all()
     x = np.zeros((1, d))
     x[0, 0] = 1.0
-    got = rotary(torch.tensor(x), torch.tensor([1])).numpy()[0]
+    got = rotary(torch.tensor(np.stack([np.zeros(d), x[0]]))[None, :, None, :]).numpy()[0, 1, 0]
     assert np.allclose([got[0], got[d // 2]], [np.cos(1.0), -np.sin(1.0)], atol=1e-6)
     x = np.zeros((1, d))
     x[0, d // 2 - 1] = 1.0  # the last pair: frequency 0
-    assert np.allclose(rotary(torch.tensor(x), torch.tensor([12345])).numpy(), x, atol=1e-7)
+    big = np.zeros((8000, d))
+    big[-1] = x[0]
+    assert np.allclose(rotary(torch.tensor(big)[None, :, None, :]).numpy()[0, -1, 0], x[0], atol=1e-7)
 
 
 PORTS = [
@@ -67,12 +69,11 @@ PORTS = [
         project="modded-nanogpt",
         source="train_gpt.py: Rotary (truncated ladder)",
         cli="(Python only: inv_freq=ladder(128))",
-        call="vectors,positions",
+        call="vectors@bshd",
         layout="half",
         width=128,
         inv_freq=ladder(128),
-        max_position=65535,
-        needs="audit_rope(inv_freq=...) (A)",
+        max_position=8191,
         confirm=confirm_clockwise,
     ),
 ]

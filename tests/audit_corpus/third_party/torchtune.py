@@ -88,6 +88,15 @@ LLAMA3 = {
 SRC = "torchtune/modules/position_embeddings.py: RotaryPositionalEmbeddings"
 PORTS = [
     port(
+        rope_row_positions,
+        project="torchtune",
+        source=f"{SRC}.forward(x) (input_pos=None: the row index is the position)",
+        cli="--call vectors@bshd --layout interleaved --max-position 4095",
+        call="vectors@bshd",
+        layout="interleaved",
+        max_position=4095,
+    ),
+    port(
         rope_input_pos,
         project="torchtune",
         source=f"{SRC}.forward(x, input_pos=...)",

@@ -72,6 +72,15 @@ def _apply(vectors, positions, **kw):
     return out[:, 0, 0, :]
 
 
+def rope_offset(vectors, offset):
+    # forward(max_seq_len, offset): the rows at offset .. offset + seq - 1, as the module computes them
+    key = (vectors.shape[-1], ())
+    if key not in _MODULES:
+        _MODULES[key] = RotaryPositionEmbedding(vectors.shape[-1])
+    freqs = _MODULES[key].forward(vectors.shape[0], offset)
+    return _apply_rotary_pos_emb_base(vectors[:, None, None, :], freqs)[:, 0, 0, :]
+
+
 def rope(vectors, positions):
     return _apply(vectors, positions)
 
@@ -105,6 +114,15 @@ def confirm_factor_ignored():
 SRC = "transformer_engine/pytorch/attention/rope.py"
 LINEAR4 = {"rope_type": "linear", "factor": 4.0}
 PORTS = [
+    port(
+        rope_offset,
+        project="TransformerEngine",
+        source=f"{SRC}: RotaryPositionEmbedding.forward(max_seq_len, offset) + apply_rotary_pos_emb",
+        cli="--call vectors,offset --layout half --max-position 65535",
+        call="vectors,offset",
+        layout="half",
+        max_position=65535,
+    ),
     port(
         rope,
         project="TransformerEngine",

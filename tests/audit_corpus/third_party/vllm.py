@@ -118,7 +118,6 @@ LLAMA3 = {
     "high_freq_factor": 4.0,
     "original_max_position_embeddings": 8192,
 }
-TABLE16 = "16-bit cos/sin tables told from 16-bit angles, and --dtype on (q, k) functions (A)"
 SRC = "vllm/model_executor/layers/rotary_embedding/base.py"
 PORTS = [
     port(
@@ -169,7 +168,6 @@ PORTS = [
         layout="half",
         max_position=8191,
         dtype="float16",
-        needs=TABLE16,
     ),
     port(
         bfloat16_model,
@@ -180,6 +178,5 @@ PORTS = [
         layout="half",
         max_position=8191,
         dtype="bfloat16",
-        needs=TABLE16,
     ),
 ]

@@ -135,6 +135,5 @@ PORTS = [
         layout="interleaved",
         scaling={"rope_type": "xpos", "scale_base": 512},
         max_position=2047,
-        needs="audit_rope's xPos dispatch (A; C's audit_xpos_plan passes it)",
     ),
 ]

@@ -16,12 +16,14 @@ class RotaryEmbedding:
     def __init__(self, dim_model):
         self.inv_freq = 1.0 / (10000 ** (torch.arange(0, dim_model, 2).float() / dim_model))
         self._seq_len_cached = None
+        self._cos_cached = self._sin_cached = None
 
     def _update_cos_sin_tables(self, x, seq_dimension=-2):
         seq_len = x.shape[seq_dimension]
-        if seq_len != self._seq_len_cached or self._cos_cached.dtype != x.dtype:
+        # as xformers: the cached length is set before the tables are built
+        if seq_len != self._seq_len_cached or self._cos_cached.device != x.device or self._cos_cached.dtype != x.dtype:
             self._seq_len_cached = seq_len
-            t = torch.arange(x.shape[seq_dimension], dtype=torch.float32)
+            t = torch.arange(x.shape[seq_dimension], device=x.device, dtype=torch.float32)
             freqs = torch.einsum("i,j->ij", t, self.inv_freq.to(x.dtype))
             emb = torch.cat((freqs, freqs), dim=-1)
             self._cos_cached = emb.cos()[None, None, :, :].to(x.dtype)
@@ -63,6 +65,6 @@ PORTS = [
         cli="--call q,k@bhsd --layout half",
         call="q,k@bhsd",
         layout="half",
-        needs="row-offset call forms (A)",
+        needs="a Caller whose NumPy try leaves a torch module's cache as it found it (A)",
     ),
 ]
