@@ -607,7 +607,7 @@ def _score_findings(caller: Caller, plan: XposPlan, layout: str, explained: bool
     out: list[Finding] = []
     got = _scores(caller, qv, kv, m, n)
     ref, size = _reference(plan, layout, qv, kv, m, n)
-    for shift in (1, 37, top // 2):
+    for shift in dict.fromkeys((1, min(37, top // 4), top // 2)):  # m + shift <= max_position
         moved = _scores(caller, qv, kv, m + shift, n + shift)
         if np.any(np.abs(moved - got) > SCORE_RTOL * size):
             ex = _smallest_shift(caller, plan, layout, rng)

@@ -410,3 +410,16 @@ def test_a_torch_function_of_bhsd_tensors():
     plan = xpos_plan({"rope_type": "xpos"}, width=WIDTH, base=10000.0, layout="half", call="q,k,positions@bhsd")
     assert audit_xpos_plan(plan, fn).ok
     assert all(len(q) == 4 and q[:2] == (1, 1) and len(p) == 2 for q, p in shapes)
+
+
+def test_positions_stay_at_or_below_max_position():
+    # a shift of 37 once reached past a small max_position: a function with a cache of max_position rows raised
+    seen = []
+
+    def fn(q, k, positions):
+        seen.append(int(np.max(positions)))
+        return xpos_numpy(key="same")(q, k, positions)  # failing: the smallest-example search runs too
+
+    plan = xpos_plan({"rope_type": "xpos"}, width=4, base=10000.0, layout="half", call=None, max_position=16)
+    assert "xpos-not-relative" in audit_xpos_plan(plan, fn).ids
+    assert max(seen) <= 16
