@@ -320,27 +320,34 @@ def _axis_findings(rope: MultiaxisRope, m: Measurement, width: int, layout: str,
     return [_found(fid, sentence, _angle_example(pos, continuous, i, theta[i] * m.step + phase[i], got))]
 
 
-def _off_probe_positions(rope: MultiaxisRope) -> tuple[np.ndarray, np.ndarray]:
+def _off_probe_positions(rope: MultiaxisRope, limits: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     r"""``(text (T, A), mixed (M, A))`` position vectors off the probes, each in increasing size: text positions
     ``(m, ..., m)``, then several axes at once (real coordinates in ``[-1, 1]``, multiples of 1/64, when
-    ``continuous``)."""
+    ``continuous``); integer positions at most ``limits`` ``(A,)`` on each axis when given (a patch grid)."""
     A = rope.n_axes
     rng = np.random.default_rng(0)
     if rope.continuous:
         text = np.repeat(np.array([0.0, 0.25, -0.5, 1.0])[:, None], A, axis=1)
         mixed = rng.integers(-64, 65, size=(6, A)) / 64.0
     else:
-        text = np.repeat(np.array([0, 1, 7, 1000])[:, None], A, axis=1)
-        mixed = np.concatenate([rng.integers(0, 64, size=(6, A)), 1000 * np.eye(A, dtype=np.int64)[:1]])
+        top = np.full(A, 1000, dtype=np.int64) if limits is None else limits
+        m = sorted({v for v in (0, 1, 7, 1000) if v <= top.min()} | {int(top.min())})
+        text = np.repeat(np.array(m)[:, None], A, axis=1)
+        far = np.zeros((1, A), dtype=np.int64)
+        far[0, 0] = top[0]
+        mixed = np.concatenate([rng.integers(0, np.minimum(top, 63) + 1, size=(6, A)), far])
     mixed = mixed[np.argsort(np.abs(mixed).max(axis=1), kind="stable")]
     return text, mixed
 
 
-def _positions_finding(caller: MultiaxisCaller, rope: MultiaxisRope, width: int, layout: str) -> Finding | None:
+def _positions_finding(
+    caller: MultiaxisCaller, rope: MultiaxisRope, width: int, layout: str, limits: np.ndarray | None
+) -> Finding | None:
     r"""The declared rotation at position vectors off the probes (:func:`_off_probe_positions`): the first (smallest)
     one where the function differs names it; text positions first (``mrope-text-not-1d`` for integer positions)."""
     rng = np.random.default_rng(0)
-    for group, fid in zip(_off_probe_positions(rope), ("mrope-text-not-1d", "multiaxis-positions"), strict=True):
+    groups = _off_probe_positions(rope, limits)
+    for group, fid in zip(groups, ("mrope-text-not-1d", "multiaxis-positions"), strict=True):
         if rope.continuous:
             fid = "multiaxis-positions"
         x = rng.standard_normal((group.shape[0], width))
@@ -357,9 +364,10 @@ def _positions_finding(caller: MultiaxisCaller, rope: MultiaxisRope, width: int,
 
 
 def _audit(
-    rope: MultiaxisRope, caller: MultiaxisCaller, width: int, layout: str, what: str, progress=None
+    rope: MultiaxisRope, caller: MultiaxisCaller, width: int, layout: str, what: str, progress=None, limits=None
 ) -> SchemeReport:
-    r"""The audit of ``caller``'s function against ``rope`` in ``layout`` (module docstring)."""
+    r"""The audit of ``caller``'s function against ``rope`` in ``layout`` (module docstring); ``limits``: the
+    largest integer position of each axis, ``(A,)``, or ``None``."""
     r, A, continuous = rope.rotary_dim, rope.n_axes, rope.continuous
     fname = caller.name or function_name(caller.fn)
     stage = progress if progress is not None else (lambda text: None)
@@ -381,7 +389,7 @@ def _audit(
     findings = _origin_findings(rope, probed, continuous) + _axis_findings(rope, probed, width, layout, continuous)
     if not findings:
         stage("text positions" if not continuous else "coordinates off the probes")
-        extra = _positions_finding(caller, rope, width, layout)
+        extra = _positions_finding(caller, rope, width, layout, limits)
         findings = [] if extra is None else [extra]
     return SchemeReport("multiaxis", tuple(findings), what, fname)
 
@@ -445,6 +453,7 @@ def audit_multiaxis(
     layout: str | None = None,
     attention_factor: float = 1.0,
     rotary_dim: int | None = None,
+    max_positions=None,
     progress: Callable[[str], None] | None = None,
     name: str | None = None,
 ) -> SchemeReport:
@@ -459,7 +468,9 @@ def audit_multiaxis(
     the declaration fixes one) or ``"interleaved"``. ``rotary_dim`` (``r``, default ``width``): partial rotary, as
     GLM-4V's ``partial_rotary_factor``; the sections split the ``r/2`` pairs of the first ``r`` channels and the other
     channels pass through. :func:`~posproof.numeric.audit.audit_rope` with a multi-axis ``scaling`` or ``axes`` calls
-    this. ``progress`` (optional): called with a short text as each stage begins; ``name``: how the report names the
+    this. ``max_positions`` (integer positions only): the largest position of each axis the function must handle (a
+    patch grid's last index; one integer >= 1 per axis, or one for all); the probes stay within them.
+    ``progress`` (optional): called with a short text as each stage begins; ``name``: how the report names the
     function."""
     if not callable(fn):
         raise ValueError(f"fn must be callable, got {type(fn).__name__}")
@@ -498,8 +509,26 @@ def audit_multiaxis(
         raise ValueError(f"layout: the declaration fixes the {rope.layout} layout ({what}), got {layout!r}")
     what += f", rotary width {rope.rotary_dim}" if rope.rotary_dim < width else ""
     what += f", {layout} layout"
+    limits = position_limits(max_positions, rope)
     caller = MultiaxisCaller(fn, continuous=rope.continuous, name=name)
-    return _audit(rope, caller, width, layout, what, progress)
+    return _audit(rope, caller, width, layout, what, progress, limits)
+
+
+def position_limits(max_positions, rope: MultiaxisRope) -> np.ndarray | None:
+    r"""``max_positions`` checked against the declaration ``rope``: int64 ``(A,)`` (one integer >= 1 per axis, or one
+    for all), or ``None``; ``ValueError`` naming it otherwise."""
+    if max_positions is None:
+        return None
+    if rope.continuous:
+        raise ValueError("max_positions: the declaration's positions are real coordinates (leave it out)")
+    values = np.atleast_1d(np.asarray(max_positions, dtype=object))
+    if values.size == 1:
+        values = np.repeat(values, rope.n_axes)
+    if values.ndim != 1 or values.size != rope.n_axes or not all(_validate._is_int(v) and v >= 1 for v in values):
+        raise ValueError(
+            f"max_positions must be an integer >= 1, or one per axis ({rope.n_axes}), got {max_positions!r}"
+        )
+    return values.astype(np.int64)
 
 
 # ---- audit_rope of a multi-axis scaling or axis map (numeric/audit/rope.py dispatches here) --------------------------
@@ -532,13 +561,15 @@ def multiaxis_kind(scaling, axes=None) -> str | None:
 @dataclass(frozen=True)
 class MultiaxisPlan:
     r"""A multi-axis audit, its arguments checked: the declaration ``rope``, the head ``width``, the ``layout``
-    (``"auto"``: either, unless the declaration fixes one) and how the report names the declaration."""
+    (``"auto"``: either, unless the declaration fixes one), how the report names the declaration, and the largest
+    integer position of each axis the probes may use (``max_positions``: a DINOv3 ``patch_grid``'s last indices)."""
 
     kind: str
     layout: str
     width: int
     rope: MultiaxisRope
     what: str
+    max_positions: tuple[int, ...] | None = None
 
     @property
     def probe_axes(self) -> int:
@@ -643,7 +674,9 @@ def multiaxis_plan(
         if rope.layout is not None and layout != rope.layout:
             raise ValueError(f"layout: the declaration fixes the {rope.layout} layout ({what}), got {layout!r}")
     what += f", rotary width {rope.rotary_dim}" if rope.rotary_dim < width else ""
-    return MultiaxisPlan(kind, layout, width, rope, what)
+    grid = scaling.get("patch_grid") if axes is None and kind == "dinov3" else None
+    limits = None if grid is None or rope.continuous else tuple(int(n) - 1 for n in grid)  # a patch grid's indices
+    return MultiaxisPlan(kind, layout, width, rope, what, limits)
 
 
 def audit_rope_multiaxis(plan: MultiaxisPlan, fn, name, progress=None) -> SchemeReport:
@@ -676,7 +709,8 @@ def audit_rope_multiaxis(plan: MultiaxisPlan, fn, name, progress=None) -> Scheme
             if progress is not None:
                 progress(f"{each} layout: {text}")
 
-        got = _audit(plan.rope, caller, width, each, f"{plan.what}, {each} layout", told)
+        limits = None if plan.max_positions is None else np.asarray(plan.max_positions, dtype=np.int64)
+        got = _audit(plan.rope, caller, width, each, f"{plan.what}, {each} layout", told, limits)
         report = report or got
         if got.ok:
             report = got

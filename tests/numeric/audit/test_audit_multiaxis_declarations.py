@@ -460,3 +460,31 @@ def test_audit_rope_dispatches_axes_inv_freq_and_the_new_keys():
     custom = lambda x, p: rotate(x, p[:, ernie_axes()] * table, "interleaved")  # noqa: E731
     assert audit_rope(custom, width=ERNIE, axes=ernie_axes(), inv_freq=table, layout="interleaved").ok
     assert not audit_rope(custom, width=ERNIE, axes=ernie_axes(), layout="interleaved").ok
+
+
+def dinov3_table_style(grid=GRID):
+    r"""DINOv3 as its ``forward(H, W)`` runs: sin and cos of every patch of the grid, looked up by row ``h W + w``
+    (an index past the grid raises, as the table has no such row)."""
+    H, W = grid
+    h, w = np.meshgrid(np.arange(H), np.arange(W), indexing="ij")
+    idx = np.stack([h.ravel(), w.ravel()], axis=-1)  # (H W, 2): the patch of each row of the table
+    inner = dinov3_grid_style(grid)
+
+    def fn(x, pos):
+        rows = pos[:, 0] * W + pos[:, 1]
+        if (pos < 0).any() or (pos[:, 0] >= H).any() or (pos[:, 1] >= W).any():
+            raise IndexError(f"index {int(rows.max())} is out of bounds for the {H * W} patches")
+        return inner(x, idx[rows])
+
+    return fn
+
+
+def test_regression_patch_grid_positions_stay_inside_the_grid():
+    plan = _plan({"rope_type": "dinov3", "patch_grid": list(GRID)}, DINO, base=DINO_BASE)
+    assert plan.max_positions == (GRID[0] - 1, GRID[1] - 1)
+    assert audit_rope_multiaxis(plan, dinov3_table_style(), "dinov3").ok
+    assert audit_multiaxis(dinov3_table_style(), DINO, dino_grid(), max_positions=(13, 9)).ok
+    with pytest.raises(ValueError, match=r"max_positions must be an integer >= 1, or one per axis \(2\)"):
+        audit_multiaxis(dinov3_table_style(), DINO, dino_grid(), max_positions=(13, 9, 1))
+    with pytest.raises(ValueError, match="max_positions: the declaration's positions are real coordinates"):
+        audit_multiaxis(dinov3_style(), DINO, dino_continuous(), max_positions=3)
