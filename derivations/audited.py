@@ -26,6 +26,7 @@ FLAGS = {
     "tolerance": "--tolerance",
     "layer_type": "--layer-type",
     "scaling": "--scaling",
+    "inv_freq": "--inv-freq",
 }
 
 

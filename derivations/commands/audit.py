@@ -6,7 +6,11 @@ mapping, or ``@file.json``), ``--width D``, ``--rotary-dim R``, ``--call SPEC`` 
 :class:`numeric.audit.RopeCall`), ``--max-position N``, ``--tolerance T`` (the precision profile's). Multi-axis
 RoPE (the function is called as ``fn(vectors, positions)`` with positions ``(tokens, A)``): ``--mrope-section
 16,24,24`` (M-RoPE's sections t, h, w; ``--mrope-interleaved`` for Qwen3-VL's layout) or ``--axial`` (axial 2-D,
-Pixtral), merged into the scaling mapping. ``--transformers CONFIG|MODEL_TYPE`` audits transformers' own RoPE.
+Pixtral), merged into the scaling mapping; any multi-axis ``--scaling`` mapping (:mod:`numeric.multiaxis`'s keys);
+``--axes FILE`` (the axis of each rotated pair, a JSON list of integers or ``.npy``). ``--inv-freq FILE`` (a JSON
+list of numbers or ``.npy``): a free frequency table replacing the rule's. ``--call`` forms without positions:
+``vectors,offset`` (an ``int``, the position of row 0) or ``vectors`` alone (rows at ``0 .. T-1``).
+``--transformers CONFIG|MODEL_TYPE`` audits transformers' own RoPE.
 
 The audited code runs in a child process (:mod:`posproof.derivations.audited`, :mod:`numeric.audit.isolate`),
 within ``--timeout`` seconds for the whole audit: a function that exits, raises ``SystemExit``, crashes or hangs
@@ -32,6 +36,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -85,11 +90,14 @@ MAX_SCALING_BYTES = 2**20
 #: The most sections of --mrope-section (one per position axis; M-RoPE has 3).
 MAX_SECTIONS = 8
 
+#: The largest --inv-freq or --axes file (a table of at most MAX_WIDTH / 2 numbers: a few kB).
+MAX_TABLE_BYTES = 2**16
+
 #: Options that only RoPE audits read.
 _ROPE_OPTIONS = ("layout", "base", "scaling", "width", "rotary_dim", "call", "max_position", "tolerance", "dtype",
-                 *("mrope_section", "mrope_interleaved", "axial"))  # fmt: skip
+                 "inv_freq", *("mrope_section", "mrope_interleaved", "axial", "axes"))  # fmt: skip
 #: The multi-axis options and what a multi-axis audit does not read.
-_MULTIAXIS_OPTIONS = ("mrope_section", "mrope_interleaved", "axial")
+_MULTIAXIS_OPTIONS = ("mrope_section", "mrope_interleaved", "axial", "axes")
 _NOT_MULTIAXIS = ("call", "dtype")
 #: What --transformers reads of the RoPE options (the rest comes from the configuration).
 _TRANSFORMERS_OPTIONS = ("layout", "max_position", "tolerance", "dtype")
@@ -197,6 +205,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="also feed the function bfloat16 or float16 inputs and check nearby positions",
     )
     rope.add_argument(
+        "--inv-freq",
+        metavar="FILE",
+        help="a free frequency table replacing the rule's: a JSON list of numbers >= 0 (one per rotated pair; 0 for "
+        "a pair that does not turn) or a .npy file",
+    )
+    rope.add_argument(
         "--tolerance",
         action=_Typed,
         type=_tolerance,
@@ -221,6 +235,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         action="store_true",
         default=None,
         help="axial 2-D RoPE (Pixtral; positions (tokens, 2): row, column)",
+    )
+    multi.add_argument(
+        "--axes",
+        metavar="FILE",
+        help="the position axis of each rotated pair: a JSON list of integers >= 0 (or a .npy file); multi-axis RoPE "
+        "with an explicit per-pair axis map (Ernie 4.5-VL)",
     )
     out = s.add_argument_group("running and output")
     out.add_argument(
@@ -278,6 +298,62 @@ def _scaling(text: str | None) -> dict | None:
     return value
 
 
+def _table(path_text: str | None, flag: str, integers: bool) -> list | None:
+    r"""``--inv-freq FILE`` / ``--axes FILE``: a JSON list of numbers (``integers``: of integers), or a 1-D ``.npy``
+    array (read without pickles), of at most ``MAX_WIDTH / 2`` entries, each finite (never evaluated)."""
+    if path_text is None:
+        return None
+    what = "integers >= 0" if integers else "numbers"
+    if not path_text or "\0" in path_text:
+        raise UsageError(f"{flag} must name a file (a JSON list of {what}, or .npy), got {path_text!r}")
+    path = Path(path_text)
+    if path.is_dir():
+        raise UsageError(f"{flag} {path_text}: a directory, not a JSON or .npy file")
+    try:
+        size = path.stat().st_size
+        if size > MAX_TABLE_BYTES:
+            raise UsageError(f"{flag} {path_text}: {size} bytes, more than {MAX_TABLE_BYTES} (a table of numbers)")
+        raw = path.read_bytes()
+    except OSError as e:
+        raise UsageError(f"{flag}: cannot read {path_text}: {e.strerror or e}") from None
+    if path.suffix == ".npy":
+        import io
+
+        import numpy as np
+
+        try:
+            arr = np.load(io.BytesIO(raw), allow_pickle=False)
+        except (ValueError, OSError, EOFError) as e:
+            raise UsageError(f"{flag} {path_text}: not a .npy array ({first_line(e) or type(e).__name__})") from None
+        kind = "iu" if integers else "iuf"
+        if not isinstance(arr, np.ndarray) or arr.ndim != 1 or arr.dtype.kind not in kind:
+            raise UsageError(f"{flag} {path_text} must hold a 1-D array of {what}, got {getattr(arr, 'dtype', '?')} "
+                             f"of shape {getattr(arr, 'shape', '?')}")  # fmt: skip
+        values = arr.tolist()
+    else:
+        try:
+            values = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            raise UsageError(f"{flag} {path_text}: not UTF-8 text (byte {e.start})") from None
+        except json.JSONDecodeError as e:
+            raise UsageError(
+                f"{flag} {path_text} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"
+            ) from None
+        except RecursionError:
+            raise UsageError(f"{flag} {path_text} is nested too deeply (a flat list of {what})") from None
+        except ValueError as e:  # an integer of more digits than Python reads
+            raise UsageError(f"{flag} {path_text} holds a number too large to read: {first_line(e)}") from None
+    if not isinstance(values, list) or not values:
+        raise UsageError(f"{flag} {path_text} must hold a non-empty list of {what}, got {type(values).__name__}")
+    if len(values) > MAX_WIDTH // 2:
+        raise UsageError(f"{flag} {path_text}: {len(values)} entries, more than {MAX_WIDTH // 2} (one per pair)")
+    for j, v in enumerate(values):
+        number = isinstance(v, (int, float)) and not isinstance(v, bool)
+        if not number or (integers and (not isinstance(v, int) or v < 0)) or (not integers and not math.isfinite(v)):
+            raise UsageError(f"{flag} {path_text} must hold a list of finite {what}: entry {j} is {v!r}")
+    return values
+
+
 def _rope_kwargs(args) -> dict:
     r"""The keyword arguments of ``audit_rope`` the options give, each checked (a usage error naming it)."""
     typed = args.typed
@@ -303,6 +379,17 @@ def _rope_kwargs(args) -> dict:
             raise UsageError(f"--dtype must be bfloat16 or float16, got {args.dtype!r}")
         kw["dtype"] = args.dtype
     kw["tolerance"] = args.tolerance
+    inv_freq = _table(args.inv_freq, "--inv-freq", integers=False)
+    if inv_freq is not None:
+        kw["inv_freq"] = inv_freq
+    axes = _table(args.axes, "--axes", integers=True)
+    if axes is not None:
+        if args.axial or args.mrope_section is not None:
+            raise UsageError("--axes and --mrope-section/--axial exclude each other (one multi-axis declaration)")
+        given = [f"--{k.replace('_', '-')}" for k in _NOT_MULTIAXIS if _given(args, k)]
+        if given:
+            raise UsageError(f"{', '.join(given)}: not read by a multi-axis audit (--axes)")
+        kw["axes"] = axes
     rotated = kw.get("rotary_dim", kw["width"])
     if rotated > kw["width"]:
         raise UsageError(f"--rotary-dim must be at most --width = {kw['width']}, got {rotated}")
@@ -453,12 +540,23 @@ def run(args) -> int:
         from posproof.numeric.audit import check_rope_arguments
         from posproof.numeric.audit.multiaxis import multiaxis_kind
 
+        if multiaxis_kind(kw["scaling"], kw.get("axes")) is not None:
+            scheme = "multiaxis"
+            given = [f"--{k.replace('_', '-')}" for k in _NOT_MULTIAXIS if _given(args, k)]
+            if given:  # a multi-axis --scaling (its keys: numeric.multiaxis)
+                raise UsageError(f"{', '.join(given)}: not read by a multi-axis audit (--scaling declares one)")
+        elif (kw["scaling"] or {}).get("rope_type") == "xpos":
+            scheme = "xpos"
+            given = [f"--{k.replace('_', '-')}" for k in ("dtype", "rotary_dim", "inv_freq") if _given(args, k)]
+            if given:
+                raise UsageError(f"{', '.join(given)}: not read by an xPos audit (--scaling rope_type xpos)")
         try:
             check_rope_arguments(**kw)
         except ValueError as e:
+            text = str(e)
+            if text.startswith("axes"):  # the word is the option's only where the message begins with it
+                raise UsageError("--axes" + text[len("axes") :]) from None
             raise library_error(e) from None
-        if multiaxis_kind(kw["scaling"]) is not None:
-            scheme = "multiaxis"
     split_target(args.target)
     reports = isolated(audit_function, (args.target, args.scheme, kw), [args.target], scheme, args)
     return print_reports(reports, fmt, junit)

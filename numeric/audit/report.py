@@ -80,11 +80,11 @@ class RopeMatch:
     r"""What the function computes, as far as the probes tell: ``layout``, ``rotary_dim``, the frequency rule it
     matched (``frequencies``: a sentence, ``None`` if none), ``base`` (fitted or matched, ``None`` if unknown),
     ``attention_factor`` (``rho``), ``angle_precision`` (``float64``, ``float32``, ``float16``, ``bfloat16``,
-    ``"supplied cache"`` when posproof built the cache, or ``None``), ``angle_error`` (median relative angle error),
-    ``backend`` (``numpy``/``torch``), ``table_precision`` (the dtype the cos/sin values it applies are held in:
-    ``bfloat16``/``float16`` for a 16-bit table, whose error is bounded, where 16-bit angles err more as ``m``
-    grows; ``None`` when not measured) and ``table_error`` (the largest angle error of those values at positions
-    up to 16, in rad)."""
+    ``"float32 or float64"`` where a 16-bit cos/sin table hides which, ``"supplied cache"`` when posproof built the
+    cache, or ``None``), ``angle_error`` (median relative angle error), ``backend`` (``numpy``/``torch``),
+    ``table_precision`` (the dtype the cos/sin values it applies are held in: ``bfloat16``/``float16`` for a 16-bit
+    table, whose error is bounded, where 16-bit angles err more as ``m`` grows; ``None`` when not measured) and
+    ``table_error`` (the largest angle error of those values at positions up to 16, in rad)."""
 
     layout: str | None
     rotary_dim: int | None
