@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 from posproof.numeric import _validate, formatting
+from posproof.numeric.audit import xpos_probe as xp
 from posproof.numeric.audit.call import Caller, RopeCall
 from posproof.numeric.audit.report import Finding, SchemeReport, function_name
 from posproof.numeric.sinusoid import inverse_frequencies
@@ -168,116 +169,8 @@ def xpos_plan(
 # ---- calling the function -------------------------------------------------------------------------------------
 
 
-class _Shape(Exception):
-    r"""An output not finite or not of the input's shape (``xpos-shape``)."""
-
-    def __init__(self, example: dict):
-        self.example = example
-
-
 def _never(*_):  # pragma: no cover - xPos calls take no caches (the plan refuses them)
     raise AssertionError("xPos calls take no caches")
-
-
-def _run(caller: Caller, qv: np.ndarray, kv: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    r"""``(q_rotated, k_rotated)`` of one call, float64 ``(tokens, width)``; :class:`_Shape` if they are not."""
-    outs, _ = caller.raw(qv, pos, kv)
-    got = []
-    for which, y in zip(("q", "k"), outs, strict=True):
-        example = {"width": qv.shape[1], "positions": _short(pos), "output": which}
-        if y.size != qv.size:
-            raise _Shape(example | {"got shape": list(y.shape)})
-        y = y.reshape(qv.shape).astype(np.float64)
-        if not np.isfinite(y).all():
-            raise _Shape(example | {"got": "NaN or inf"})
-        got.append(y)
-    return got[0], got[1]
-
-
-def _short(pos: np.ndarray) -> list:
-    return [int(p) for p in pos] if pos.size <= 8 else [int(p) for p in pos[:8]] + ["..."]
-
-
-# ---- the probe: unit vectors on every channel at every probed position, in one call -----------------------------
-
-
-def _channels(layout: str, width: int) -> tuple[np.ndarray, np.ndarray]:
-    i = np.arange(width // 2)
-    return (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + width // 2)
-
-
-def _probe_positions(max_position: int) -> np.ndarray:
-    doubling = [1 << j for j in range(2, max_position.bit_length()) if 1 << j <= max_position]
-    return np.array([0, 1, 2, 3, *doubling], dtype=np.int64)
-
-
-@dataclass(frozen=True)
-class _Probe:
-    r"""The images of the unit vectors: ``images[o][p]`` the ``(width, width)`` matrix (row ``c``: the image of
-    channel ``c``) of output ``o`` (0 query, 1 key) at ``positions[p]``; ``cross[o]``: how far output ``o`` moves
-    when the other input is 0 instead of the same unit vectors (relative to its largest entry; 0 for a function
-    whose query output depends on the query alone and key output on the key alone)."""
-
-    positions: np.ndarray  # (P,)
-    images: np.ndarray  # (2, P, width, width)
-    cross: tuple[float, float]
-
-
-def _probe(caller: Caller, width: int, max_position: int) -> _Probe:
-    pos = _probe_positions(max_position)
-    eye = np.eye(width)
-    x = np.tile(eye, (pos.size, 1))  # (P * width, width)
-    rows = np.repeat(pos, width)
-    qo, ko = _run(caller, x, x.copy(), rows)
-    q_alone, _ = _run(caller, x, np.zeros_like(x), rows)
-    _, k_alone = _run(caller, np.zeros_like(x), x, rows)
-    cross = tuple(
-        float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), np.finfo(float).tiny))
-        for a, b in ((q_alone, qo), (k_alone, ko))
-    )
-    images = np.stack([qo.reshape(pos.size, width, width), ko.reshape(pos.size, width, width)])
-    return _Probe(pos, images, (cross[0], cross[1]))
-
-
-def _leak(images: np.ndarray, layout: str) -> float:
-    r"""The largest fraction of a unit vector's image outside its pair's two channels, over outputs and positions."""
-    width = images.shape[-1]
-    first, second = _channels(layout, width)
-    inside = np.zeros((width, width), dtype=bool)
-    inside[first, first] = inside[first, second] = inside[second, first] = inside[second, second] = True
-    norm = np.linalg.norm(images, axis=-1)  # (2, P, width)
-    outside = np.linalg.norm(np.where(inside, 0.0, images), axis=-1)
-    return float(np.max(outside / np.maximum(norm, np.finfo(float).tiny)))
-
-
-@dataclass(frozen=True)
-class _Pairs:
-    r"""Each pair's map ``rho R(phi)`` per output, position and pair: ``radius`` and ``angle`` ``(2, P, r/2)``,
-    ``rotation_error`` the largest departure of the second channel's image from ``rho (-sin phi, cos phi)``;
-    ``channel_scale`` ``(2, P, width)`` the length each output channel gets (``rho`` on both channels of a pair for a
-    scaled rotation) and ``per_channel_error`` the departure from a rotation once each output channel is divided by
-    its own length (0 for a rotation followed by per-channel scales)."""
-
-    radius: np.ndarray
-    angle: np.ndarray
-    rotation_error: np.ndarray  # (2, P, r/2), relative to the radius
-    channel_scale: np.ndarray  # (2, P, width)
-    per_channel_error: np.ndarray  # (2, P, r/2)
-
-
-def _pairs(probe: _Probe, layout: str) -> _Pairs:
-    f, s = _channels(layout, probe.images.shape[-1])
-    a, b = probe.images[..., f, f], probe.images[..., f, s]  # (2, P, r/2): the image of the first channel
-    c, e = probe.images[..., s, f], probe.images[..., s, s]  # the image of the second channel
-    tiny = np.finfo(float).tiny
-    radius = np.hypot(a, b)
-    angle = np.arctan2(b, a)
-    err = np.hypot(c + b, e - a) / np.maximum(radius, tiny)
-    s_first, s_second = np.maximum(np.hypot(a, c), tiny), np.maximum(np.hypot(b, e), tiny)  # per output channel
-    per_channel = np.hypot(c / s_first + b / s_second, e / s_second - a / s_first)
-    channel_scale = np.empty(probe.images.shape[:-1])
-    channel_scale[..., f], channel_scale[..., s] = s_first, s_second
-    return _Pairs(radius, angle, err, channel_scale, per_channel)
 
 
 # ---- findings from the probe ------------------------------------------------------------------------------------
@@ -287,10 +180,10 @@ def _found(fid: str, sentence: str, example: Mapping[str, Any], output: str | No
     return Finding(fid, f"{XPOS_FINDINGS[fid]}: {sentence}" if sentence else XPOS_FINDINGS[fid], example, output)
 
 
-def _layout(probe: _Probe, declared: str) -> tuple[str | None, Finding | None]:
+def _layout(probe: xp.Probe, declared: str) -> tuple[str | None, Finding | None]:
     r"""The layout the function pairs channels in, and a finding when it is not the declared one (``None`` for the
     layout when neither pairs the channels)."""
-    leaks = {lay: _leak(probe.images, lay) for lay in ("interleaved", "half")}
+    leaks = {lay: xp.leak(probe.images, lay) for lay in ("interleaved", "half")}
     order = (
         ("interleaved", "half")
         if declared == "auto"
@@ -300,12 +193,12 @@ def _layout(probe: _Probe, declared: str) -> tuple[str | None, Finding | None]:
         if leaks[lay] <= LEAK:
             if declared in ("auto", lay):
                 return lay, None
-            first, second = _channels(lay, probe.images.shape[-1])
+            first, second = xp.channels(lay, probe.images.shape[-1])
             ex = {
                 "width": probe.images.shape[-1],
                 "positions": [1],
                 "channel": 0,
-                "expected partner channel": int(_channels(declared, probe.images.shape[-1])[1][0]),
+                "expected partner channel": int(xp.channels(declared, probe.images.shape[-1])[1][0]),
                 "got partner channel": int(second[0]),
             }
             return lay, _found("xpos-layout", f"declared {declared}, the function pairs channels {lay}", ex)
@@ -318,29 +211,7 @@ def _layout(probe: _Probe, declared: str) -> tuple[str | None, Finding | None]:
     return None, _found("xpos-wrong-rotation", f"unit vectors leave their pairs (layout {lay})", ex)
 
 
-def _unwrapped(angle: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, int]:
-    r"""Each pair's frequency from its angles at the doubling positions ``1, 2, 4, ...``, unwrapped (``(r/2,)``), and
-    the largest doubling position used."""
-    doubling = [j for j, p in enumerate(positions) if p >= 1 and (p & (p - 1)) == 0]
-    est = angle[doubling[0]] / positions[doubling[0]]  # position 1: |theta| <= pi
-    for j in doubling[1:]:
-        p = positions[j]
-        turns = np.round((p * est - angle[j]) / (2 * np.pi))
-        est = (angle[j] + 2 * np.pi * turns) / p
-    return est, int(positions[doubling[-1]])
-
-
-def _fit_base(freq: np.ndarray, r: int) -> float | None:
-    r"""The base ``b`` with ``freq_i = b**(-2i/r)`` (least squares on the logarithms), ``None`` if the frequencies are
-    not all positive."""
-    if freq.size < 2 or not np.all(freq > 0):
-        return None
-    i = np.arange(freq.size)
-    slope = np.sum(i * np.log(freq)) / np.sum(i * i)  # log freq_i = -(2i/r) log b, through freq_0 = 1
-    return float(np.exp(-slope * r / 2))
-
-
-def _channel_scale_finding(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout: str, o: int) -> Finding:
+def _channel_scale_finding(pairs: xp.Pairs, probe: xp.Probe, plan: XposPlan, layout: str, o: int) -> Finding:
     r"""A rotation followed by a scale per output channel that differs between a pair's two channels: the scores are
     not relative. ``xpos-scale-layout`` when the channels' log-scale slopes are xPos' laid out in the other layout
     (``cat((scale, scale))`` over interleaved pairs, or each value repeated over half pairs), else
@@ -352,7 +223,7 @@ def _channel_scale_finding(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout:
     want = (1 if o == 0 else -1) * np.log(xpos_zeta(width, gamma=plan.gamma)) / plan.scale_base  # (r/2,)
     c = np.arange(width)
     other = want[c % (width // 2)] if layout == "interleaved" else want[c // 2]
-    f, s = _channels(layout, width)
+    f, s = xp.channels(layout, width)
     tol = SLOPE_RTOL * float(np.max(np.abs(want)))
     ratio = logs - logs[:1]  # (P, width): log length ratio to position 0
     apart = np.abs(ratio[:, f] - ratio[:, s]) > tol * np.maximum(pos, 1)[:, None] + 1e-6  # (P, r/2)
@@ -373,7 +244,7 @@ def _channel_scale_finding(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout:
     return _found("xpos-wrong-scale", "a pair's two channels are scaled differently", ex, name)
 
 
-def _rotation_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout: str) -> list[Finding]:
+def _rotation_findings(pairs: xp.Pairs, probe: xp.Probe, plan: XposPlan, layout: str) -> list[Finding]:
     r"""The rotation part of each output: a scaled rotation per pair, at angle ``m theta_i`` (``theta_i =
     base**(-2i/d)``)."""
     width = plan.width
@@ -406,7 +277,7 @@ def _rotation_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout: str
             }
             out.append(_found("xpos-wrong-rotation", "the pairs have turned already at position 0", ex, name))
             continue
-        freq, top = _unwrapped(pairs.angle[o], probe.positions)
+        freq, top = xp.unwrapped_frequencies(pairs.angle[o], probe.positions)
         if np.all(np.abs(freq - theta) * top <= ANGLE_ATOL):
             continue
         i = int(np.argmax(np.abs(freq - theta)))
@@ -420,7 +291,7 @@ def _rotation_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout: str
         if np.all(np.abs(freq + theta) * top <= ANGLE_ATOL):
             out.append(_found("xpos-rotation-sign", "", ex, name))
             continue
-        fitted = _fit_base(freq, width)
+        fitted = xp.fit_base(freq, width)
         if fitted is not None and np.all(np.abs(freq - inverse_frequencies(width, base=fitted)) * top <= ANGLE_ATOL):
             sentence = f"base {formatting.number(fitted)}, not {formatting.number(plan.base)}"
             out.append(_found("xpos-wrong-base", sentence, ex | {"fitted base": formatting.number(fitted)}, name))
@@ -429,18 +300,7 @@ def _rotation_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan, layout: str
     return out
 
 
-def _slopes(pairs: _Pairs, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    r"""``(2, r/2)``: each pair's ``d log rho / dm`` per output (least squares over the probed positions, one call:
-    the origin is the same for every row), and ``(2,)`` the largest departure of ``log rho`` from that line."""
-    logs = np.log(np.maximum(pairs.radius, np.finfo(float).tiny))  # (2, P, r/2)
-    p = positions.astype(np.float64) - positions.mean()
-    centred = logs - logs.mean(axis=1, keepdims=True)
-    slope = np.einsum("p,opi->oi", p, centred) / np.sum(p * p)
-    curved = np.max(np.abs(centred - p[None, :, None] * slope[:, None, :]), axis=(1, 2))
-    return slope, curved
-
-
-def _first_ratio(pairs: _Pairs, positions: np.ndarray, o: int, want: np.ndarray, scale: float) -> tuple[int, int]:
+def _first_ratio(pairs: xp.Pairs, positions: np.ndarray, o: int, want: np.ndarray, scale: float) -> tuple[int, int]:
     r"""The first probed position (after 0) and pair where output ``o``'s length ratio to position 0 departs from
     ``exp(want_i m)`` by more than the slope tolerance allows: ``(position index, pair)``."""
     ratio = np.log(pairs.radius[o] / pairs.radius[o, :1])  # (P, r/2)
@@ -451,38 +311,14 @@ def _first_ratio(pairs: _Pairs, positions: np.ndarray, o: int, want: np.ndarray,
     return int(js[0]), int(is_[0])
 
 
-def _fit_gamma(slope: np.ndarray, width: int) -> tuple[float, float, float]:
-    r"""``(gamma, s, residual)``: the gamma and scale base whose ``log(zeta_i)/s`` fit the slopes best (a log grid
-    refined by golden-section search; ``s`` in closed form for each gamma), residual relative to ``max |slope|``."""
-
-    def fit(g: float) -> tuple[float, float]:
-        L = np.log(xpos_zeta(width, gamma=g))  # (r/2,)
-        a = float(np.dot(slope, L) / np.dot(L, L))
-        return float(np.max(np.abs(slope - a * L))), a
-
-    grid = np.exp(np.linspace(np.log(1e-3), np.log(1e3), 121))
-    best = int(np.argmin([fit(g)[0] for g in grid]))
-    lo, hi = np.log(grid[max(best - 1, 0)]), np.log(grid[min(best + 1, grid.size - 1)])
-    ratio = (np.sqrt(5) - 1) / 2
-    for _ in range(60):
-        x1, x2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-        if fit(np.exp(x1))[0] < fit(np.exp(x2))[0]:
-            hi = x2
-        else:
-            lo = x1
-    g = float(np.exp((lo + hi) / 2))
-    res, a = fit(g)
-    return g, (1 / a if a else float("inf")), res / max(float(np.max(np.abs(slope))), np.finfo(float).tiny)
-
-
-def _scale_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan) -> list[Finding]:
+def _scale_findings(pairs: xp.Pairs, probe: xp.Probe, plan: XposPlan) -> list[Finding]:
     r"""The scales: the lengths must be exponential in ``m`` (one call: one origin), the query's slopes
     ``log(zeta_i)/s`` and the key's their negatives."""
     width, pos = plan.width, probe.positions
     want = np.log(xpos_zeta(width, gamma=plan.gamma)) / plan.scale_base  # (r/2,): the query's slopes
     scale = float(np.max(np.abs(want)))
     tol = SLOPE_RTOL * scale
-    slopes, curved = _slopes(pairs, pos)
+    slopes, curved = xp.slopes(pairs, pos)
     sq, sk = slopes
 
     def close(a, b) -> bool:
@@ -520,7 +356,7 @@ def _scale_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan) -> list[Findin
     if a != 0 and close(sq, a * L):
         s_fit = 1 / a
     else:
-        g, s_fit, res = _fit_gamma(sq, width)
+        g, s_fit, res = xp.fit_gamma(sq, width)
         if not (res <= SLOPE_RTOL and np.isfinite(s_fit)):
             return [*out, _found("xpos-wrong-scale", "", example(0, want), "q")]
         gamma_fit = g
@@ -540,16 +376,6 @@ def _scale_findings(pairs: _Pairs, probe: _Probe, plan: XposPlan) -> list[Findin
 # ---- scores of random vectors -----------------------------------------------------------------------------------
 
 
-def _scores(caller: Caller, qv: np.ndarray, kv: np.ndarray, m: np.ndarray, n: np.ndarray) -> np.ndarray:
-    r"""``s_j = q'_j . k'_j`` with query ``j`` at ``m_j`` and key ``j`` at ``n_j``, all in one call."""
-    J = m.size
-    pos = np.concatenate([m, n])
-    x = np.concatenate([qv, qv])  # rows J.. are queries at the keys' positions, unused
-    y = np.concatenate([kv, kv])
-    qo, ko = _run(caller, x, y, pos)
-    return np.einsum("jc,jc->j", qo[:J], ko[J:])
-
-
 def _reference(plan: XposPlan, layout: str, qv, kv, m, n) -> tuple[np.ndarray, np.ndarray]:
     r"""xPos' scores and their scale ``sum_i zeta_i^((m-n)/s) |q_(i)| |k_(i)|`` (origin 0: it cancels)."""
     pos = np.concatenate([m, n])
@@ -563,7 +389,7 @@ def _reference(plan: XposPlan, layout: str, qv, kv, m, n) -> tuple[np.ndarray, n
         scale_base=plan.scale_base,
         gamma=plan.gamma,
     )
-    first, second = _channels(layout, plan.width)
+    first, second = xp.channels(layout, plan.width)
     zeta = xpos_zeta(plan.width, gamma=plan.gamma)
     decay = zeta[None, :] ** ((m - n)[:, None] / plan.scale_base)  # (J, r/2)
     size = np.sum(decay * np.hypot(qv[:, first], qv[:, second]) * np.hypot(kv[:, first], kv[:, second]), axis=1)
@@ -582,8 +408,8 @@ def _smallest_shift(caller: Caller, plan: XposPlan, layout: str, rng) -> dict | 
     while t <= top:
         for r in distances:
             m, n = np.array([max(r, 0)]), np.array([max(-r, 0)])
-            before = _scores(caller, qv, kv, m, n)
-            after = _scores(caller, qv, kv, m + t, n + t)
+            before = xp.scores(caller, qv, kv, m, n)
+            after = xp.scores(caller, qv, kv, m + t, n + t)
             _, size = _reference(plan, layout, qv, kv, m, n)
             if abs(after[0] - before[0]) > SCORE_RTOL * size[0]:
                 return {
@@ -605,10 +431,10 @@ def _score_findings(caller: Caller, plan: XposPlan, layout: str, explained: bool
     m = rng.integers(0, top // 2 + 1, J)
     n = np.clip(m - rng.integers(-64, top // 4 + 1, J), 0, top // 2)
     out: list[Finding] = []
-    got = _scores(caller, qv, kv, m, n)
+    got = xp.scores(caller, qv, kv, m, n)
     ref, size = _reference(plan, layout, qv, kv, m, n)
     for shift in dict.fromkeys((1, min(37, top // 4), top // 2)):  # m + shift <= max_position
-        moved = _scores(caller, qv, kv, m + shift, n + shift)
+        moved = xp.scores(caller, qv, kv, m + shift, n + shift)
         if np.any(np.abs(moved - got) > SCORE_RTOL * size):
             ex = _smallest_shift(caller, plan, layout, rng)
             if ex is None:
@@ -649,7 +475,7 @@ def audit_xpos_plan(
     say = progress or (lambda _text: None)
     try:
         findings = _audit(plan, caller, say)
-    except _Shape as e:
+    except xp.ShapeFailure as e:
         findings = [_found("xpos-shape", "", e.example)]
     checked = (
         f"each output's pairs (a rotation by m theta_i scaled by zeta_i^(+-m/s)) and the scores q_m . k_n against "
@@ -661,7 +487,7 @@ def audit_xpos_plan(
 
 def _audit(plan: XposPlan, caller: Caller, say: Callable[[str], None]) -> list[Finding]:
     say("xPos: unit vectors")
-    probe = _probe(caller, plan.width, plan.max_position)
+    probe = xp.probe(caller, plan.width, plan.max_position)
     for o, name in enumerate(("q", "k")):
         if probe.cross[o] > ROTATION_RTOL:
             other = "key" if o == 0 else "query"
@@ -672,7 +498,7 @@ def _audit(plan: XposPlan, caller: Caller, say: Callable[[str], None]) -> list[F
     findings = [] if layout_finding is None else [layout_finding]
     if layout is None:
         return findings
-    pairs = _pairs(probe, layout)
+    pairs = xp.pairs(probe, layout)
     say("xPos: rotation and scales")
     findings += _rotation_findings(pairs, probe, plan, layout)
     if not any(f.id in ("xpos-wrong-rotation", "xpos-scale-layout", "xpos-wrong-scale") for f in findings):
