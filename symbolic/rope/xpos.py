@@ -136,7 +136,7 @@ def _query_norm() -> Theorem:
     return Theorem(
         "xpos-query-norm",
         r"xPos, every even $d$: the rotated query's squared length is $\sum_i \zeta_i^{2(m-o)/s} "
-        r"(q_{2i}^2 + q_{2i+1}^2)$, not $|q|^2$",
+        r"(q_{2i}^2 + q_{2i+1}^2)$",
         TOPIC,
         f"{XPOS}, section 3.2",
         steps=(
