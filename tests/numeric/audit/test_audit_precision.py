@@ -206,3 +206,16 @@ def test_numpy_function_refusing_16_bit_arrays_is_retried_on_torch():
     report = _audit(rope, layout="interleaved", width=16, dtype="bfloat16", max_position=65536)
     assert report.ok, audit.format_report(report)
     assert report.matched.backend == "numpy"  # the backend of its float32/float64 calls
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_transformers_llama_rotary_with_16_bit_inputs_conforms(dtype):
+    pytest.importorskip("torch", reason="transformers' own RoPE needs torch")
+    pytest.importorskip("transformers", reason="transformers' own RoPE needs transformers")
+    from posproof.numeric.audit.hf import TransformersRope, load_config
+
+    target = TransformersRope(load_config("llama"), None)  # (q, k): each output probed with its own 16-bit input
+    kw = dict(target.expected, width=32)
+    report = _audit(target, name=target.describe, dtype=dtype, max_position=65536, **kw)
+    assert report.ok, audit.format_report(report)
+    assert report.matched.angle_precision == "float32"
