@@ -171,7 +171,9 @@ def _vision(holder: Mapping, params: Mapping, model_type: str) -> MultiaxisRope:
     elif order == "alternating":  # Kimi-K2.5: (column, row) of ladder step j at pairs 2j, 2j + 1
         axes = np.tile(np.array([1, 0], dtype=np.int64), d // 4)
         inv_freq = np.repeat(inv_freq[: d // 4], 2)
-    return MultiaxisRope(inv_freq, axes, 2, layout=layout, name=f"axial 2-D ({model_type}), {frequencies} frequencies")
+    name = f"axial 2-D ({model_type}), {frequencies} frequencies"
+    # SAM 3's ViT scales its patch indices by window_size / grid: real coordinates
+    return MultiaxisRope(inv_freq, axes, 2, layout=layout, name=name, continuous=model_type == "sam3_vit_model")
 
 
 def _text(config: Mapping, holder: Mapping, params: Mapping, model_type: str, seq_len, layer_type) -> MultiaxisRope:
