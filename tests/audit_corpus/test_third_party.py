@@ -4,10 +4,13 @@ independent NumPy computation. A port whose declaration needs a posproof feature
 failure naming it (``xfail``, not strict: it passes once the feature lands)."""
 
 import importlib
+import json
+import shlex
 
 import numpy as np
 import pytest
-from posproof.numeric.audit import audit_rope, format_report
+from posproof.derivations.cli import build_parser
+from posproof.numeric.audit import DEFAULT_BASE, DEFAULT_MAX_POSITION, DEFAULT_WIDTH, audit_rope, format_report
 
 from tests.audit_corpus.third_party import MISSING, MODULES, all_ports, installed
 
@@ -71,3 +74,26 @@ def test_every_port_names_its_project_file_and_function():
         assert "What matters." in mod.__doc__, name
         for p in mod.PORTS:
             assert p.project and ": " in p.source and p.cli, p.name
+
+
+@pytest.mark.parametrize("p", PORTS, ids=lambda p: p.name)
+def test_the_command_line_declares_what_the_python_call_does(p):
+    argv = ["audit", f"{p.case.fn.__module__}:{p.case.fn.__name__}", "--scheme", "rope", *shlex.split(p.cli)]
+    args = build_parser().parse_args(argv)
+    kw = p.case.kwargs
+    assert args.layout == kw.get("layout", "auto")
+    assert args.base == kw.get("base", DEFAULT_BASE)
+    assert args.width == kw.get("width", DEFAULT_WIDTH)
+    assert args.rotary_dim == kw.get("rotary_dim")
+    assert args.max_position == kw.get("max_position", DEFAULT_MAX_POSITION)
+    assert args.dtype == kw.get("dtype")
+    assert (args.inv_freq is not None) == ("inv_freq" in kw)  # --inv-freq FILE: the table written to a file
+    if "scaling" in kw and not (args.axial or args.mrope_section):
+        assert args.scaling is not None
+        if not args.scaling.startswith("@"):  # @FILE: the mapping written to a file
+            assert json.loads(args.scaling) == kw["scaling"]
+    multiaxis = "scaling" in kw and (
+        "axes_dim" in kw["scaling"] or kw["scaling"].get("rope_type") in ("axial", "dinov3")
+    )
+    if not multiaxis:
+        assert args.call == kw.get("call", args.call)

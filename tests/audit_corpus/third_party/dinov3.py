@@ -71,7 +71,6 @@ PORTS = [
         layout="half",
         base=100.0,
         width=64,
-        needs="the multi-axis audit to keep patch indices inside patch_grid (B2)",
     ),
     port(
         coordinates,

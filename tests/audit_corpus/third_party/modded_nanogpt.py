@@ -4,8 +4,8 @@ What matters. A **truncated ladder**: ``angular_freq = (1/1024) ** linspace(0, 1
 ``dim // 4`` zeros: half of the pairs do not turn (their channels carry no position); float32 positions
 ``arange(max_seq_len)``, ``cos``/``sin`` float32 tables. ``forward(x_BTHD)``: the first ``T`` rows (the row index is
 the position), ``x.float()`` in halves (half layout), ``y1 = x1 cos + x2 sin``, ``y2 = -x1 sin + x2 cos`` (clockwise,
-as nanochat), ``type_as(x)``. Declared with a free frequency table (``inv_freq=``: the ladder itself), the audit
-checks the layout, the sign and the precision, not a base."""
+as nanochat), ``type_as(x)``. Declared with a free frequency table (``inv_freq=``, ``--inv-freq FILE``: the ladder
+itself, :func:`ladder`), the audit checks the layout, the sign and the precision, not a base."""
 
 import numpy as np
 import torch
@@ -68,7 +68,7 @@ PORTS = [
         {"rotation-sign"},
         project="modded-nanogpt",
         source="train_gpt.py: Rotary (truncated ladder)",
-        cli="(Python only: inv_freq=ladder(128))",
+        cli="--call vectors@bshd --layout half --width 128 --inv-freq ladder.json --max-position 8191",
         call="vectors@bshd",
         layout="half",
         width=128,
