@@ -275,7 +275,9 @@ def _multiaxis() -> dict:
         "transformers lays out Qwen2-VL (chunked sections), Qwen3-VL (interleaved) and Pixtral (axial) rotaries; "
         "text tokens carry t = h = w. Cases with a phase turn pair i by inv_freq[i] * p[axes[i]] + phase[i]; "
         "their parameters name the layout: interleaved (channels 2i, 2i + 1), half, or blocks (each run of n "
-        "consecutive pairs on one axis, from pair s, turns channels 2s + k and 2s + k + n)"
+        "consecutive pairs on one axis, from pair s, turns channels 2s + k and 2s + k + n). The kernel 'xdrope' "
+        "(HunYuan-VL) turns channel c by inv_freq[c mod d/2] * p[a(c)], a(c) the section of the 2 * mrope_section "
+        "chunks of the d channels c falls in, rotate-half: out_c = x_c cos + rotate_half(x)_c sin"
     )
     return _doc("multiaxis", conv, cases)
 
@@ -329,6 +331,27 @@ def _multiaxis_declarations() -> list:
         if ph is not None:
             case["phase"] = [decimal(t) for t in ph]
         cases.append(case)
+    # HunYuan-VL's XD-RoPE: cos/sin split by channel (channel c at theta_{c mod d/2} p[axis(c)], rotate-half)
+    from posproof.numeric.multiaxis import rope_xdrope_mp
+
+    pos = [[*p, p[0] % 5] for p in MULTIAXIS_POSITIONS]  # 4 axes: position, width, height, image index
+    x = _inputs(len(pos), 16)
+    out = rope_xdrope_mp(x, pos, mrope_section=[2, 2, 2, 2], base="10000", dps=DPS)
+    cases.append(
+        {
+            "name": "XD-RoPE (HunYuan-VL), mrope_section [2, 2, 2, 2]: channel-split, not a per-pair rotation",
+            "parameters": {
+                "width": 16,
+                "base": "10000",
+                "layout": "half",
+                "kernel": "xdrope",
+                "mrope_section": [2, 2, 2, 2],
+            },  # fmt: skip
+            "inv_freq": [decimal(t) for t in inverse_frequencies_mp(16, base="10000", dps=DPS)],
+            "inputs": {"vectors": x, "positions": pos},
+            "outputs": [[decimal(v) for v in row] for row in out],
+        }
+    )
     return cases
 
 

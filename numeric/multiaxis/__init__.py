@@ -57,7 +57,13 @@ from posproof.numeric.multiaxis.kernel import (
     rope_multiaxis_mp,
     rotary_width,
 )
-from posproof.numeric.multiaxis.ladders import axes_dim_axes, per_axis_inv_freq, per_axis_inv_freq_mp
+from posproof.numeric.multiaxis.ladders import (
+    axes_dim_axes,
+    cogvideox_axes_dim,
+    per_axis_inv_freq,
+    per_axis_inv_freq_mp,
+    wan_axes_dim,
+)
 from posproof.numeric.multiaxis.layouts import MULTIAXIS_LAYOUTS, channel_pairs
 from posproof.numeric.multiaxis.mrope import INTERLEAVED_MODEL_TYPES, mrope_axes
 from posproof.numeric.multiaxis.scaling import is_multiaxis_scaling, multiaxis_from_scaling
@@ -84,6 +90,8 @@ __all__ = [
     "multiaxis_from_scaling",
     "is_multiaxis_scaling",
     "axes_dim_axes",
+    "wan_axes_dim",
+    "cogvideox_axes_dim",
     "per_axis_inv_freq",
     "per_axis_inv_freq_mp",
     "channel_pairs",

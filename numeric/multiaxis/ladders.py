@@ -15,6 +15,12 @@ The projects and what they lay out (each axis ``a`` a block of ``axes_dim[a]`` c
 * transformers' MiniMax-M3-VL vision tower: three axes ``(t, h, w)`` of ``2 (d // 6)`` channels each, the ladders
   flattened axis after axis then doubled for rotate-half (``layout="half"``), the channels past them passing through.
 
+CogVideoX's spatial positions are ``linspace(start, stop, n, endpoint=False)`` of its crop region: the index ``i``
+stands for ``start + i (stop - start) / n``, the scaling keys ``coordinate_scale`` ``(stop - start)/n`` and
+``coordinate_offset`` ``start`` (integers at the base resolution, where the crop is the grid).
+
+>>> wan_axes_dim(width=128), cogvideox_axes_dim(width=64)
+([44, 42, 42], [16, 24, 24])
 >>> axes_dim_axes([4, 2, 2]).tolist()
 [0, 0, 1, 2]
 >>> per_axis_inv_freq([0, 0, 1, 2], base=100.0).tolist()  # axis 0: 100**(-0/4), 100**(-2/4); axes 1, 2: 100**0
@@ -28,6 +34,21 @@ from collections.abc import Sequence
 import mpmath
 import numpy as np
 from posproof.numeric import _axis_map, _mp, _validate
+
+
+def wan_axes_dim(*, width: int) -> list[int]:
+    r"""Wan's split of a head of ``width`` channels into ``(t, h, w)``: ``h = w = 2 (width // 6)``, ``t`` the rest."""
+    width = _validate.even_width(width)
+    hw = 2 * (width // 6)
+    return [width - 2 * hw, hw, hw]
+
+
+def cogvideox_axes_dim(*, width: int) -> list[int]:
+    r"""CogVideoX's split (``get_3d_rotary_pos_embed``): ``t = width // 4``, ``h = w = width // 8 * 3``."""
+    width = _validate.even_width(width)
+    if width % 8:
+        raise ValueError(f"width must be a multiple of 8 for CogVideoX's split, got {width}")
+    return [width // 4, width // 8 * 3, width // 8 * 3]
 
 
 def axes_dim_sizes(axes_dim) -> list[int]:

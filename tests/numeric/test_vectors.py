@@ -108,6 +108,12 @@ def test_multiaxis_vectors_agree_with_the_float64_kernel(written):
 
     for c in _load(written, "multiaxis.json")["cases"]:
         x = np.array(c["inputs"]["vectors"], dtype=float)
+        if c["parameters"].get("kernel") == "xdrope":
+            from posproof.numeric.multiaxis import rope_xdrope
+
+            got = rope_xdrope(x, c["inputs"]["positions"], mrope_section=c["parameters"]["mrope_section"])
+            np.testing.assert_allclose(got, np.array(c["outputs"], dtype=float), rtol=0, atol=1e-11)
+            continue
         phase = np.array(c["phase"], dtype=float) if "phase" in c else None
         got = rope_multiaxis(
             x, c["inputs"]["positions"], axes=c["parameters"]["axes"], inv_freq=np.array(c["inv_freq"], dtype=float),

@@ -158,3 +158,41 @@ def test_the_declaration_is_frozen_and_its_arrays_read_only():
         rope.n_axes = 3  # type: ignore[misc]
     with pytest.raises(ValueError):
         rope.inv_freq[0] = 2.0
+
+
+def _flux_reference(x, ids, axes_dim, theta):
+    r"""FLUX's EmbedND + apply_rope as its source describes them, in numpy: per axis a ladder
+    theta**(-arange(0, dim, 2)/dim), the 2 x 2 rotations of all axes concatenated along the pairs, each rotation
+    applied to the channel pair (2i, 2i + 1)."""
+    angles = np.concatenate(
+        [ids[:, a : a + 1] * theta ** (-np.arange(0, dim, 2) / dim) for a, dim in enumerate(axes_dim)], axis=-1
+    )  # (tokens, d/2)
+    c, s = np.cos(angles), np.sin(angles)
+    x0, x1 = x[:, 0::2], x[:, 1::2]
+    out = np.empty_like(x)
+    out[:, 0::2], out[:, 1::2] = c * x0 - s * x1, s * x0 + c * x1
+    return out
+
+
+@pytest.mark.parametrize(
+    "axes_dim, theta", [([16, 56, 56], 10000.0), (M.wan_axes_dim(width=48), 10000.0), ([4, 6, 6], 256.0)]
+)
+def test_axes_dim_is_flux_embed_nd(axes_dim, theta):
+    d = sum(axes_dim)
+    x, ids = RNG.standard_normal((4, d)), RNG.integers(0, 4096, (4, 3))
+    rope = M.multiaxis_from_scaling({"rope_type": "axes_dim", "axes_dim": axes_dim, "theta": theta}, width=d, base=1e4)
+    assert np.max(np.abs(rope.apply(x, ids) - _flux_reference(x, ids, axes_dim, theta))) <= MULTIAXIS_MP_ATOL
+
+
+def test_regression_axes_dim_is_not_one_ladder_over_the_head():
+    x, ids = RNG.standard_normal((4, 16)), RNG.integers(1, 64, (4, 3))
+    one = M.multiaxis_from_scaling(
+        {"axes": M.axes_dim_axes([4, 6, 6]).tolist(), "layout": "interleaved"}, width=16, base=1e4
+    )
+    assert np.max(np.abs(one.apply(x, ids) - _flux_reference(x, ids, [4, 6, 6], 1e4))) > 1e-3
+
+
+def test_the_diffusion_splits():
+    assert M.wan_axes_dim(width=128) == [44, 42, 42] and M.cogvideox_axes_dim(width=64) == [16, 24, 24]
+    with pytest.raises(ValueError, match="multiple of 8"):
+        M.cogvideox_axes_dim(width=36)
