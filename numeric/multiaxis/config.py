@@ -12,8 +12,8 @@ Text rotaries (``mrope_section`` in ``rope_parameters``; pairs on one ladder ``b
 * Ernie 4.5-VL: an explicit axis map, h and w alternating over the first ``s_h + s_w`` pairs, t on the rest
   (``mrope_section [22, 22, 20]``), pairs ``(2i, 2i + 1)``;
 * NeoMME: row and column alternating (pair ``i`` on axis ``i mod 2``), rotate-half;
-* HunYuan-VL: XD-RoPE, split by channel (:mod:`.xdrope`): no per-pair declaration, :func:`multiaxis_from_config`
-  says so.
+* HunYuan-VL: XD-RoPE, chunked M-RoPE over its four sections, rotate-half, as Tencent's code and vLLM compute it
+  (:mod:`.xdrope`; transformers 5.24's own port computes a channel-split map instead, which an audit then names).
 
 Vision rotaries (``rope_type: "axial"``, the head width ``d`` from ``head_dim`` or the hidden size and heads):
 
@@ -53,7 +53,7 @@ CHUNKED_INTERLEAVED_PAIRS = frozenset({"glm4v", "glm4v_text", "glm_ocr", "glm_oc
 ERNIE_MODEL_TYPES = frozenset({"ernie4_5_vl_moe", "ernie4_5_vl_moe_text"})
 #: NeoMME: pair ``i`` on axis ``i mod 2`` (row, column), one ladder, rotate-half.
 ALTERNATING_MODEL_TYPES = frozenset({"neomme"})
-#: HunYuan-VL's XD-RoPE (channel-split): no per-pair declaration.
+#: HunYuan-VL's XD-RoPE: chunked M-RoPE over its sections (Tencent's layout, not transformers 5.24's port).
 XDROPE_MODEL_TYPES = frozenset({"hunyuan_vl", "hunyuan_vl_text"})
 
 _SHARED_HALF = (
@@ -179,11 +179,6 @@ def _vision(holder: Mapping, params: Mapping, model_type: str) -> MultiaxisRope:
 def _text(config: Mapping, holder: Mapping, params: Mapping, model_type: str, seq_len, layer_type) -> MultiaxisRope:
     from posproof.numeric.scaling.rules import rope_inv_freq_from_config, rope_scaling_from_config
 
-    if model_type in XDROPE_MODEL_TYPES:
-        raise ValueError(
-            f"{model_type}: XD-RoPE splits cos/sin by channel (the two channels of a pair turn with different axes), "
-            "not a per-pair multi-axis RoPE: use numeric.multiaxis.rope_xdrope with its mrope_section"
-        )
     if model_type in ALTERNATING_MODEL_TYPES:  # two axes, no sections
         inv_freq, factor = rope_inv_freq_from_config(config, seq_len=seq_len, layer_type=layer_type)
         axes = np.arange(inv_freq.size, dtype=np.int64) % 2
@@ -216,6 +211,10 @@ def _text(config: Mapping, holder: Mapping, params: Mapping, model_type: str, se
             ]
         )
         return MultiaxisRope(inv_freq, axes, 3, attention_factor=factor, layout="interleaved", name="Ernie 4.5-VL text")
+    if model_type in XDROPE_MODEL_TYPES:
+        axes = mrope_axes(sections)
+        name = f"XD-RoPE (HunYuan-VL) xdrope_section {sections}"
+        return MultiaxisRope(inv_freq, axes, len(sections), attention_factor=factor, layout="half", name=name)
     interleaved = bool(params.get("mrope_interleaved", holder.get("mrope_interleaved", False)))
     interleaved = interleaved or model_type in INTERLEAVED_MODEL_TYPES
     layout = "interleaved" if model_type in CHUNKED_INTERLEAVED_PAIRS else "half"

@@ -20,8 +20,9 @@ head of ``width`` channels (``r`` of them rotating) and ``base`` (the mapping's 
   or ``min_period`` and ``max_period``), ``layout="half"``; positions are coordinates in ``[-1, 1]``
   (``continuous``), or, with ``"patch_grid": [H, W]`` (and ``"normalize_coords"``: ``"separate"``, ``"max"``,
   ``"min"``), integer patch indices: the frequencies times ``2/N`` and a phase ``theta (1/N - 1)`` at index 0;
-* **XD-RoPE** (HunYuan-VL: ``"xdrope_section"``, or ``rope_type: "xdrope"``) splits cos/sin by channel, not by pair:
-  it is no :class:`MultiaxisRope` and :func:`multiaxis_from_scaling` says so (:mod:`.xdrope`).
+* **XD-RoPE** (HunYuan-VL) ``{"xdrope_section": [16, 16, 16, 16]}`` (or ``rope_type: "xdrope"`` with
+  ``mrope_section``): chunked M-RoPE over its ``A`` sections, rotate-half, as Tencent and vLLM compute it
+  (:mod:`.xdrope`; transformers 5.24's port computes another, channel-split map: :func:`.xdrope.rope_xdrope`).
 
 Every kind but M-RoPE also reads ``"layout"`` (``"interleaved"``, ``"half"``, ``"blocks"``: the layout the scheme
 fixes), ``"continuous": true`` (positions are real coordinates) and ``"coordinate_scale"`` /
@@ -157,6 +158,24 @@ def _mrope(scaling: Mapping, width: int, base: float, rotary_dim, seq_len) -> Mu
     )
 
 
+def _xdrope(scaling: Mapping, width: int, base: float, rotary_dim, seq_len) -> MultiaxisRope:
+    r"""XD-RoPE: chunked M-RoPE over ``xdrope_section`` (Tencent's and vLLM's layout), rotate-half."""
+    rest = {k: v for k, v in scaling.items() if k not in ("xdrope_section", "rope_type", "type")}
+    sections = scaling.get("xdrope_section", scaling.get("mrope_section"))
+    given = [scaling[k] for k in ("xdrope_section", "mrope_section") if k in scaling]
+    if len(given) == 2 and list(given[0]) != list(given[1]):
+        raise ValueError(f"scaling: xdrope_section {given[0]!r} and mrope_section {given[1]!r} disagree")
+    if scaling.get("mrope_interleaved"):
+        raise ValueError("scaling: XD-RoPE's sections are chunked (mrope_interleaved must be false)")
+    rest.pop("mrope_section", None)
+    rope = _mrope({**rest, "mrope_section": sections, "layout": scaling.get("layout", "half")}, width, base,
+                  rotary_dim, seq_len)  # fmt: skip
+    return MultiaxisRope(
+        rope.inv_freq, rope.axes, rope.n_axes, attention_factor=rope.attention_factor, layout=rope.layout,
+        name=f"XD-RoPE (HunYuan-VL) xdrope_section {mrope_sections(sections)}",
+    )  # fmt: skip
+
+
 def _axial(scaling: Mapping, width: int, base: float, rotary_dim) -> MultiaxisRope:
     _extra(scaling, (*COMMON_KEYS, "axial_frequencies", "axial_order"), "rope_type 'axial' (2-D RoPE)")
     frequencies = axial_frequencies(scaling.get("axial_frequencies", "shared"), "scaling's axial_frequencies")
@@ -259,10 +278,7 @@ def multiaxis_from_scaling(
     b = _base(scaling, base)
     rule = _rule(scaling)
     if rule == "xdrope" or "xdrope_section" in scaling:
-        raise ValueError(
-            "scaling: XD-RoPE (HunYuan-VL, xdrope_section) splits cos/sin by channel, so the two channels of a pair "
-            "turn with different axes: it is not a per-pair rotation (use numeric.multiaxis.rope_xdrope)"
-        )
+        return _xdrope(scaling, width, b, rotary_dim, seq_len)
     if rule == "axial":
         return _axial(scaling, width, b, rotary_dim)
     if rule == "axes_dim" or "axes_dim" in scaling:

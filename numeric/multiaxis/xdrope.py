@@ -1,18 +1,23 @@
-r"""Channel-split multi-axis RoPE (HunYuan-VL's XD-RoPE): the cos/sin table is split by *channel*, not by pair.
+r"""HunYuan-VL's XD-RoPE, and the channel-split map transformers 5.24 computes for it.
 
-transformers' ``HunYuanVLRotaryEmbedding`` (``models/hunyuan_vl/modeling_hunyuan_vl.py``): the angles
-``theta_i p_a`` of every axis ``a`` are computed over the head's ``d/2`` frequencies, doubled to ``d`` channels
-(``cat(freq, freq)``: rotate-half), and the ``d`` channels are cut into consecutive chunks of ``2 s_a``
-(``mrope_section``, alias ``xdrope_section``, ``sum(s) = d/2``, e.g. ``[16, 16, 16, 16]`` for ``d = 128``, axes
-``(position, width, height, image index)``): channel ``c`` takes the angle ``theta_{c mod d/2} p[axis(c)]``. The
-two channels ``(j, j + d/2)`` of a rotate-half pair then take the axes of the chunks they fall in, which differ
-(for ``[16, 16, 16, 16]``: axes 0 and 2 for ``j < 32``, axes 1 and 3 after), so the map
+XD-RoPE (Tencent's HunYuan ``apply_rotary_pos_emb_xdrope``; vLLM's ``XDRotaryEmbedding``): ``xdrope_section``
+``[s_0, ..., s_{A-1}]`` (``sum(s) = d/2``, e.g. ``[16, 16, 16, 16]`` for ``d = 128``, axes ``(position, width,
+height, image index)``) splits the head's ``d/2`` pairs into consecutive sections, rotate-half: Tencent cuts the
+doubled cos/sin table (``cat(freqs, freqs)``) into the chunks ``xdrope_section * 2`` -- the *list* repeated,
+``[s_0, ..., s_{A-1}, s_0, ..., s_{A-1}]`` -- chunk ``i`` on axis ``i mod A``, so both channels ``(j, j + d/2)`` of a
+pair take one axis; vLLM cuts the ``d/2``-wide table by ``xdrope_section``: the same. It is chunked M-RoPE with
+``A`` sections (the scaling key ``xdrope_section`` declares it: :mod:`.scaling`).
+
+transformers 5.24's ``HunYuanVLRotaryEmbedding.recomposition_frequencies`` (``models/hunyuan_vl``) cuts the
+doubled table into ``[2 s_0, ..., 2 s_{A-1}]`` -- each section doubled -- chunk ``i`` on axis ``i``: channel ``c``
+takes ``theta_{c mod d/2} p[axis(c)]`` and the two channels of a pair fall in different chunks (for
+``[16, 16, 16, 16]``: axes 0 and 2 for ``j < 32``, axes 1 and 3 after), so
 ``(x_j, x_{j+d/2}) -> (x_j cos a - x_{j+d/2} sin a, x_{j+d/2} cos b + x_j sin b)`` is a rotation only where
-``a = b``: text tokens (every axis at the same position) get 1-D RoPE, other tokens a map that does not keep the
-norm. posproof declares it as it is computed (:func:`rope_xdrope`), not as a :class:`MultiaxisRope` (whose pairs
-turn by one angle each).
+``a = b``: text tokens (every axis at one position) get 1-D RoPE, image tokens a map that does not keep the norm.
+:func:`rope_xdrope` computes that map (to measure it; it is no :class:`MultiaxisRope`, whose pairs turn by one
+angle each).
 
->>> xdrope_channel_axes([1, 1]).tolist()  # d = 4: channels 0, 1 on axis 0, channels 2, 3 on axis 1
+>>> xdrope_channel_axes([1, 1]).tolist()  # d = 4, transformers' chunks: channels 0, 1 on axis 0, 2, 3 on axis 1
 [0, 0, 1, 1]
 """
 
@@ -26,7 +31,8 @@ from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_m
 
 
 def xdrope_channel_axes(mrope_section) -> np.ndarray:
-    r"""The axis of each of the ``d = 2 sum(mrope_section)`` channels (int64 ``(d,)``): chunks of ``2 s_a``."""
+    r"""The axis of each of the ``d = 2 sum(mrope_section)`` channels in transformers 5.24's HunYuan-VL rotary
+    (int64 ``(d,)``): consecutive chunks of ``2 s_a``."""
     sections = mrope_sections(mrope_section)
     return np.repeat(np.arange(len(sections), dtype=np.int64), [2 * s for s in sections])
 
@@ -48,9 +54,10 @@ def _checked(vectors, positions, mrope_section):
 def rope_xdrope(
     vectors, positions, *, mrope_section, inv_freq=None, base: float = 10000.0, attention_factor: float = 1.0
 ) -> np.ndarray:
-    r"""XD-RoPE in float64: channel ``c`` of ``vectors`` ``(..., tokens, d)`` at position vectors
-    ``(..., tokens, A)`` by ``x cos(alpha) + rotate_half(x) sin(alpha)``, ``alpha_c = theta_{c mod d/2} p[axis(c)]``
-    (:func:`xdrope_channel_axes`), ``theta = base**(-2i/d)`` unless ``inv_freq`` ``(d/2,)`` is given."""
+    r"""transformers 5.24's HunYuan-VL map in float64: channel ``c`` of ``vectors`` ``(..., tokens, d)`` at position
+    vectors ``(..., tokens, A)`` by ``x cos(alpha) + rotate_half(x) sin(alpha)``,
+    ``alpha_c = theta_{c mod d/2} p[axis(c)]`` (:func:`xdrope_channel_axes`), ``theta = base**(-2i/d)`` unless
+    ``inv_freq`` ``(d/2,)`` is given."""
     x, pos, ch = _checked(vectors, positions, mrope_section)
     d = ch.size
     theta = inverse_frequencies(d, base=base) if inv_freq is None else _validate.finite_array(inv_freq, "inv_freq", 1)

@@ -80,9 +80,9 @@ def test_text_families():
     assert axes.tolist() == [0, 1] * (axes.size // 2)
 
 
-def test_hunyuan_vl_is_refused_as_channel_split():
-    with pytest.raises(ValueError, match="XD-RoPE splits cos/sin by channel"):
-        _text("hunyuan_vl_text", [2, 2, 2, 2])
+def test_hunyuan_vl_is_xdrope_chunked_over_its_sections():
+    rope = _text("hunyuan_vl_text", [1, 2, 3, 2])
+    assert rope.axes.tolist() == M.mrope_axes([1, 2, 3, 2]).tolist() and rope.layout == "half"
 
 
 def test_rope_axes_from_config_keeps_its_result():

@@ -88,6 +88,12 @@ def test_dinov3_min_and_max_period():
     assert np.allclose(periods, 0.5 * 16.0 ** (np.arange(4) / 3)) and np.isclose(periods[-1], 8.0)
 
 
+def test_xdrope_is_chunked_mrope_over_its_sections():
+    rope = M.multiaxis_from_scaling({"xdrope_section": [1, 1, 1, 1]}, width=8, base=1e4)
+    assert rope.axes.tolist() == [0, 1, 2, 3] and rope.n_axes == 4 and rope.layout == "half"
+    assert np.allclose(rope.inv_freq, inverse_frequencies(8, base=1e4))
+
+
 def test_the_mapping_base_wins():
     rope = M.multiaxis_from_scaling({"rope_type": "axial", "rope_theta": 16.0}, width=8, base=1e4)
     assert rope.inv_freq.tolist() == [1.0, 0.25, 1.0, 0.25]
@@ -132,7 +138,9 @@ def test_multiaxis(scaling):
         ({"rope_type": "dinov3", "patch_grid": [4]}, {}, "patch_grid must be"),
         ({"rope_type": "dinov3", "min_period": 1.0}, {}, "both min_period and max_period"),
         ({"rope_type": "dinov3", "coordinate_scale": [1, 1]}, {}, "maps patch indices itself"),
-        ({"xdrope_section": [2, 2]}, {}, "not a per-pair rotation"),
+        ({"xdrope_section": [2, 1]}, {}, "add up to the rotated pairs"),
+        ({"xdrope_section": [2, 2], "mrope_section": [1, 3]}, {}, "disagree"),
+        ({"xdrope_section": [2, 2], "mrope_interleaved": True}, {}, "chunked"),
         ({"mrope_section": [2, 3]}, {}, "add up to the rotated pairs"),
         ({"mrope_section": [2, 2], "mrope_interleaved": 1}, {}, "mrope_interleaved must be"),
         ({"rope_type": "axial", "rope_theta": 10.0, "theta": 20.0}, {}, "disagree"),

@@ -89,11 +89,34 @@ def test_regression_dinov3_without_the_half_patch_offset_is_seen():
     assert np.max(np.abs(rope.apply(x, corners) - want)) > 1e-3
 
 
-def test_xdrope_rotates_as_hunyuan_vl():
+def _tencent_xdrope(x, pos, sections, base=H.THETA):
+    r"""Tencent's apply_rotary_pos_emb_xdrope as its source reads, in numpy: the doubled cos/sin table
+    (cat(freqs, freqs)) cut into the chunks ``sections * 2`` (the list repeated), chunk i on axis i mod A."""
+    d = 2 * sum(sections)
+    theta = base ** (-np.arange(0, d, 2) / d)
+    axes = np.concatenate([np.full(s, i % len(sections)) for i, s in enumerate(list(sections) * 2)])  # (d,)
+    alpha = pos[:, axes] * np.concatenate([theta, theta])
+    rot = np.concatenate([-x[:, d // 2 :], x[:, : d // 2]], axis=-1)
+    return x * np.cos(alpha) + rot * np.sin(alpha)
+
+
+def test_xdrope_declaration_is_tencents_layout():
+    rng = np.random.default_rng(2)
+    x, pos = rng.standard_normal((6, 24)), rng.integers(0, 50, (6, 4))
+    rope = M.multiaxis_from_scaling({"xdrope_section": [3, 3, 3, 3]}, width=24, base=H.THETA)
+    assert np.max(np.abs(rope.apply(x, pos) - _tencent_xdrope(x, pos, [3, 3, 3, 3]))) <= MULTIAXIS_HF_ATOL
+
+
+def test_finding_transformers_hunyuan_vl_doubles_each_section_instead_of_repeating_the_list():
+    # transformers 5.24 cuts the doubled table into [2 s_a] where Tencent cuts it into the list repeated: the
+    # channels (j, j + d/2) of a pair then turn with different axes (not a rotation off the text tokens)
     _needs_transformers()
     rng = np.random.default_rng(2)
     x, pos = rng.standard_normal((6, 24)), rng.integers(0, 50, (6, 4))
-    want = H.xdrope_rotation([3, 3, 3, 3], x, pos)
-    assert np.max(np.abs(M.rope_xdrope(x, pos, mrope_section=[3, 3, 3, 3]) - want)) <= MULTIAXIS_HF_ATOL
-    chunked = M.rope_multiaxis(x, pos, axes=M.mrope_axes([3, 3, 3, 3]), layout="half")  # what M-RoPE would do
-    assert np.max(np.abs(chunked - want)) > 1e-3
+    theirs = H.xdrope_rotation([3, 3, 3, 3], x, pos)
+    assert np.max(np.abs(M.rope_xdrope(x, pos, mrope_section=[3, 3, 3, 3]) - theirs)) <= MULTIAXIS_HF_ATOL
+    declared = M.multiaxis_from_scaling({"xdrope_section": [3, 3, 3, 3]}, width=24, base=H.THETA)
+    assert np.max(np.abs(declared.apply(x, pos) - theirs)) > 1e-3
+    assert not np.allclose(np.linalg.norm(theirs, axis=-1), np.linalg.norm(x, axis=-1))
+    text = np.repeat(pos[:, :1], 4, axis=1)  # text tokens: every axis at one position, the two agree
+    assert np.allclose(H.xdrope_rotation([3, 3, 3, 3], x, text), declared.apply(x, text))
