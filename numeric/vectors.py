@@ -276,8 +276,9 @@ def _multiaxis() -> dict:
         "text tokens carry t = h = w. Cases with a phase turn pair i by inv_freq[i] * p[axes[i]] + phase[i]; "
         "their parameters name the layout: interleaved (channels 2i, 2i + 1), half, or blocks (each run of n "
         "consecutive pairs on one axis, from pair s, turns channels 2s + k and 2s + k + n). The kernel 'xdrope' "
-        "(HunYuan-VL) turns channel c by inv_freq[c mod d/2] * p[a(c)], a(c) the section of the 2 * mrope_section "
-        "chunks of the d channels c falls in, rotate-half: out_c = x_c cos + rotate_half(x)_c sin"
+        "(HunYuan-VL as transformers 5.24 ports it) turns channel c by inv_freq[c mod d/2] * p[a(c)], a(c) the "
+        "section of the 2 * mrope_section chunks of the d channels c falls in, rotate-half: "
+        "out_c = x_c cos + rotate_half(x)_c sin"
     )
     return _doc("multiaxis", conv, cases)
 
@@ -331,7 +332,7 @@ def _multiaxis_declarations() -> list:
         if ph is not None:
             case["phase"] = [decimal(t) for t in ph]
         cases.append(case)
-    # HunYuan-VL's XD-RoPE: cos/sin split by channel (channel c at theta_{c mod d/2} p[axis(c)], rotate-half)
+    # transformers 5.24's HunYuan-VL map: cos/sin split by channel (channel c at theta_{c mod d/2} p[axis(c)])
     from posproof.numeric.multiaxis import rope_xdrope_mp
 
     pos = [[*p, p[0] % 5] for p in MULTIAXIS_POSITIONS]  # 4 axes: position, width, height, image index
@@ -339,7 +340,8 @@ def _multiaxis_declarations() -> list:
     out = rope_xdrope_mp(x, pos, mrope_section=[2, 2, 2, 2], base="10000", dps=DPS)
     cases.append(
         {
-            "name": "XD-RoPE (HunYuan-VL), mrope_section [2, 2, 2, 2]: channel-split, not a per-pair rotation",
+            "name": "HunYuan-VL as transformers 5.24 computes it, mrope_section [2, 2, 2, 2]: each section doubled, "
+            "channel-split (Tencent's XD-RoPE is chunked M-RoPE)",
             "parameters": {
                 "width": 16,
                 "base": "10000",
