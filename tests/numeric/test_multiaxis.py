@@ -1,4 +1,4 @@
-r"""Multi-axis RoPE kernels (numeric/multiaxis.py): the axis maps transformers ships, the relative property in the
+r"""Multi-axis RoPE kernels (numeric/multiaxis/): the axis maps transformers ships, the relative property in the
 vector difference of positions, text tokens as 1-D RoPE, the mpmath twin, bad input."""
 
 from __future__ import annotations
