@@ -146,6 +146,43 @@ def _torch_loaded():
     return sys.modules.get("torch")
 
 
+def _uses_torch(fn) -> bool:
+    r"""Whether ``fn`` is code written for torch: a function (or a callable object, or a bound method) whose module
+    holds torch, or something of torch's, at its top level. Its calls try torch tensors first: a NumPy try can leave
+    a torch module's state half-updated (xformers sets its cached length before building its tables). posproof's
+    own adapters decide for themselves."""
+    torch = _torch_loaded()
+    if torch is None:
+        return False
+    target = getattr(fn, "__func__", fn)
+    module_name = getattr(target, "__module__", None) or type(target).__module__
+    if not isinstance(module_name, str) or module_name.startswith("posproof."):
+        return False
+    namespace = getattr(target, "__globals__", None)
+    if namespace is None:
+        module = sys.modules.get(module_name)
+        namespace = vars(module) if module is not None else {}
+    for value in list(namespace.values()):
+        if value is torch or getattr(value, "__name__", "") == "torch":
+            return True
+        owner = getattr(value, "__module__", None)
+        if isinstance(owner, str) and (owner == "torch" or owner.startswith("torch.")):
+            return True
+    return False
+
+
+def jax_float32(value) -> bool:
+    r"""``value`` is a JAX array while JAX holds no float64 (``jax_enable_x64`` off): its float64 inputs come back
+    float32 by JAX's design, not by the function's."""
+    jax = sys.modules.get("jax")
+    if jax is None or not type(value).__module__.startswith(("jax", "jaxlib")):
+        return False
+    try:
+        return not bool(jax.config.read("jax_enable_x64"))
+    except Exception:  # noqa: BLE001 - an older or newer JAX: read it as a flag
+        return not bool(getattr(jax.config, "jax_enable_x64", False))
+
+
 def to_numpy(value, what: str) -> tuple[np.ndarray, str]:
     r"""An output as a float64-or-narrower NumPy array and the name of its dtype."""
     torch = _torch_loaded()
@@ -171,6 +208,8 @@ class Caller:
         self.fn, self.call, self.base, self.expected = fn, call, base, expected
         self.backend: str | None = None
         self.name: str | None = None  # how messages name the function (default module:qualname)
+        self.torch_first = _uses_torch(fn)
+        self.jax32 = False  # a JAX function without float64 (its float64 inputs come back float32)
 
     def describe(self, x: np.ndarray) -> str:
         name = self.name if self.name is not None else function_name(self.fn)
@@ -286,7 +325,7 @@ class Caller:
     def _once(self, x: np.ndarray, pos: np.ndarray, other: np.ndarray | None = None, offset: int = 0) -> tuple:
         r"""One call of the function: ``(outputs, dtype names)``. NumPy arrays first, then torch tensors; once one
         backend worked it is kept, except that 16-bit inputs a NumPy function refuses are tried on torch too."""
-        tries = [self.backend] if self.backend else ["numpy", "torch"]
+        tries = [self.backend] if self.backend else ["torch", "numpy"] if self.torch_first else ["numpy", "torch"]
         if self.backend == "numpy" and x.dtype.itemsize == 2:
             tries.append("torch")
         errors = []
@@ -306,6 +345,7 @@ class Caller:
             outs = tuple(result) if self.call.qk and isinstance(result, (tuple, list)) else (result,)
             if self.call.qk and len(outs) != 2:
                 raise AuditCallError(f"{self.describe(x)} must return (q_rotated, k_rotated), got {len(outs)} values")
+            self.jax32 = self.jax32 or any(jax_float32(o) for o in outs)
             conv = [to_numpy(o, f"the output of {self.describe(x)}") for o in outs]
             return tuple(c[0] for c in conv), tuple(c[1] for c in conv)
         with_ = " / ".join(f"{b}: {e}" for b, e in errors)
