@@ -16,7 +16,8 @@ with the partner the declared pair layout gives it. Then the probes of
 axis drives each channel and at what frequency. Last, position vectors off the probes (text positions
 ``(m, ..., m)``, then several axes at once) must give the declared rotation. A mismatch is named when it is one of the
 bug classes of :data:`MULTIAXIS_FINDINGS` (:mod:`~posproof.numeric.audit.multiaxis_names`), with the smallest
-position vector that shows it.
+position vector that shows it. What an audit is given, its arguments checked (the keywords' declaration, a
+``scaling`` mapping's :class:`MultiaxisPlan`): :mod:`~posproof.numeric.audit.multiaxis_declared`.
 """
 
 from __future__ import annotations
