@@ -32,6 +32,11 @@ def two_axes(vectors, positions):
     from posproof.numeric.multiaxis import rope_multiaxis
     return rope_multiaxis(vectors, positions, axes=np.array([0, 1, 0, 1]), layout="half")
 
+def flux(vectors, positions):  # per-axis ladders axes_dim [4, 6, 6], interleaved
+    from posproof.numeric.multiaxis import multiaxis_from_scaling, rope_multiaxis
+    r = multiaxis_from_scaling({"rope_type": "axes_dim", "axes_dim": [4, 6, 6]}, width=16, base=10000.0)
+    return rope_multiaxis(vectors, positions, axes=r.axes, inv_freq=r.inv_freq, layout="interleaved")
+
 def f16_table(vectors, positions, base=10000.0):
     d = vectors.shape[1]
     ang = np.asarray(positions, dtype=np.float32)[:, None] * (base ** (-np.arange(0, d, 2) / d)).astype(np.float32)
@@ -75,6 +80,15 @@ def test_inv_freq_file_reaches_the_audit(user, capsys, table):
 def test_axes_file_reaches_the_multiaxis_audit(user, capsys):
     code, (report,) = _reports(["tables_fns:two_axes", *FAST, "--axes", "axes.json"], capsys)
     assert code == 0 and report["scheme"] == "multiaxis" and report["ok"]
+
+
+def test_any_multiaxis_scaling_reaches_the_multiaxis_audit(user, capsys):
+    scaling = '{"rope_type": "axes_dim", "axes_dim": [4, 6, 6]}'
+    argv = ["tables_fns:flux", "--scheme", "rope", "--width", "16", "--scaling", scaling, "--format", "json", "-q"]
+    code, (report,) = _reports(argv, capsys)
+    assert code == 0 and report["scheme"] == "multiaxis" and report["ok"], report
+    code = main(["audit", *argv, "--call", "vectors,positions"])
+    assert code == 2 and "--call: not read by a multi-axis audit" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("fn, call", [("offset_rope", "vectors,offset"), ("block_rope", "vectors")])
