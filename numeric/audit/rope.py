@@ -197,7 +197,7 @@ class _RopeAudit(RopeChecks):
             rounded = self._rounded_to(ang.theta, model)  # frequencies rounded to 16 bits: 16-bit angles
             if rounded is not None:  # the angles err by the frequencies' relative rounding, at every position
                 precision, self._low_precision = rounded, True
-                eps = float(np.max(np.abs(ang.theta - model.theta) / np.where(model.theta == 0, 1.0, model.theta)))
+                eps = float(np.median(np.abs(ang.theta - model.theta) / np.where(model.theta == 0, 1.0, model.theta)))
                 self._rtol = np.asarray(FREQ_RTOL_LOW)
                 freq = self._frequencies(ang, model)
         # findings, root causes first
