@@ -183,6 +183,12 @@ def _text(config: Mapping, holder: Mapping, params: Mapping, model_type: str, se
         inv_freq, factor = rope_inv_freq_from_config(config, seq_len=seq_len, layer_type=layer_type)
         axes = np.arange(inv_freq.size, dtype=np.int64) % 2
         return MultiaxisRope(inv_freq, axes, 2, attention_factor=factor, layout="half", name="NeoMME text")
+    if "mrope_section" not in params and "xdrope_section" in params:
+        raise ValueError(
+            "config: xdrope_section (HunYuan-VL's checkpoint spelling, with its NTK alpha) is read as transformers "
+            "normalises it: rope_parameters with mrope_section (and the rule of its alpha); or declare "
+            "{'xdrope_section': [...]} to multiaxis_from_scaling"
+        )
     if "mrope_section" not in params:
         raise ValueError(
             "config has no mrope_section (M-RoPE) and no rope_type 'axial': for 1-D RoPE use rope_inv_freq_from_config"

@@ -113,3 +113,10 @@ def test_rope_axes_from_config_keeps_its_result():
 def test_config_errors_name_the_key(config, kwargs, message):
     with pytest.raises(ValueError, match=message):
         M.multiaxis_from_config(config, **kwargs)
+
+
+def test_a_raw_hunyuan_checkpoint_names_xdrope_section():
+    cfg = {"model_type": "hunyuan_vl", "head_dim": 16, "hidden_size": 32, "num_attention_heads": 2,
+           "rope_scaling": {"type": "xdrope", "xdrope_section": [2, 2, 2, 2], "alpha": 1000.0}}  # fmt: skip
+    with pytest.raises(ValueError, match="xdrope_section"):
+        M.multiaxis_from_config(cfg)
