@@ -234,7 +234,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "--axial",
         action="store_true",
         default=None,
-        help="axial 2-D RoPE (Pixtral; positions (tokens, 2): row, column)",
+        help="axial 2-D RoPE, shared or split frequencies (Qwen2.5-VL, Pixtral; positions (tokens, 2): row, column)",
     )
     multi.add_argument(
         "--axes",

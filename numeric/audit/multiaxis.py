@@ -512,15 +512,17 @@ def audit_rope_multiaxis(plan: MultiaxisPlan, fn, name, progress=None) -> Scheme
             if each != "blocks" or not np.array_equal(_partners(plan.rope.axes, each), half)
         )  # fmt: skip
     report = None
-    for each in layouts if plan.layout == "auto" else (plan.layout,):
+    limits = None if plan.max_positions is None else np.asarray(plan.max_positions, dtype=np.int64)
+    tries = [(rope, what, each) for rope, what in ((plan.rope, plan.what), *plan.alternatives)
+             for each in (layouts if plan.layout == "auto" else (plan.layout,))]  # fmt: skip
+    for rope, what, each in tries:
 
         def told(text: str, each: str = each) -> None:
             if progress is not None:
                 progress(f"{each} layout: {text}")
 
-        limits = None if plan.max_positions is None else np.asarray(plan.max_positions, dtype=np.int64)
-        got = _audit(plan.rope, caller, width, each, f"{plan.what}, {each} layout", told, limits)
-        report = report or got
+        got = _audit(rope, caller, width, each, f"{what}, {each} layout", told, limits)
+        report = report or got  # the first declaration's findings when none conforms
         if got.ok:
             report = got
             break

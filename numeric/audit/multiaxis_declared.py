@@ -123,6 +123,9 @@ class MultiaxisPlan:
     rope: MultiaxisRope
     what: str
     max_positions: tuple[int, ...] | None = None
+    #: Other declarations that also conform, each with how the report names it: a bare ``rope_type: "axial"``
+    #: (shared frequencies in 31 of transformers' 33 axial rotaries, split in Pixtral's) accepts either.
+    alternatives: tuple[tuple[MultiaxisRope, str], ...] = ()
 
     @property
     def probe_axes(self) -> int:
@@ -187,6 +190,7 @@ def multiaxis_plan(
         raise ValueError(f"scaling must be a mapping, got {type(scaling).__name__}")
     rest = {k: v for k, v in scaling.items() if k not in (*MULTIAXIS_KEYS, "rope_type", "type")}
     rd = _checked_rotary_dim(kind, rest, width, rotary_dim)
+    alternatives: tuple[tuple[MultiaxisRope, str], ...] = ()
     if axes is not None:
         if is_multiaxis_scaling(scaling):
             raise ValueError("axes: scaling declares a multi-axis RoPE already (give one or the other)")
@@ -207,11 +211,17 @@ def multiaxis_plan(
         rope = MultiaxisRope(theta, pairs, int(pairs.max()) + 1, attention_factor=factor)
         what = f"multi-axis RoPE, an axis map over {rope.n_axes} axes, width {width}"
     elif kind == "axial":
-        declared = {"axial_frequencies": "split", **scaling}  # a bare rope_type "axial": Pixtral's, as transformers'
+        # a bare rope_type "axial" names no frequencies: Pixtral's split ones (reported when neither conforms) or
+        # the shared ones of transformers' other axial rotaries; axial_frequencies says which
+        declared = {"axial_frequencies": "split", **scaling}
         rope = multiaxis_from_scaling(declared, width=width, base=base)
         what = f"axial 2-D RoPE, width {width}"
         if declared["axial_frequencies"] != "split":
             what += f", {declared['axial_frequencies']} frequencies"
+        elif "axial_frequencies" not in scaling:
+            shared = multiaxis_from_scaling(dict(scaling, axial_frequencies="shared"), width=width, base=base)
+            alternatives = ((shared, f"{what}, shared frequencies"),)
+            what += ", split frequencies"
     elif kind == "mrope":
         rope, what = _mrope_plan(scaling, rest, width, base, rd, seq_len)
     else:
@@ -229,4 +239,6 @@ def multiaxis_plan(
     what += f", rotary width {rope.rotary_dim}" if rope.rotary_dim < width else ""
     grid = scaling.get("patch_grid") if axes is None and kind == "dinov3" else None
     limits = None if grid is None or rope.continuous else tuple(int(n) - 1 for n in grid)  # a patch grid's indices
-    return MultiaxisPlan(kind, layout, width, rope, what, limits)
+    if inv_freq is not None:
+        alternatives = ()
+    return MultiaxisPlan(kind, layout, width, rope, what, limits, alternatives)

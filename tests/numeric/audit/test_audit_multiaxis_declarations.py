@@ -142,10 +142,17 @@ def test_axial_conforms_with_its_own_frequencies(frequencies, pairs):
     assert report.ok and f"{pairs} layout" in report.checked, report.findings
 
 
-def test_bare_rope_type_axial_stays_pixtrals_split_frequencies():
+def test_regression_bare_rope_type_axial_accepts_shared_or_split_and_says_which():
+    # transformers' "axial" is shared in 31 of its 33 axial rotaries and split in Pixtral's: a bare key was read as
+    # split only, so copying a Qwen2.5-VL vision config's "axial" gave a false axial-shared-vs-split
     plan = multiaxis_plan("axial", "auto", 10000.0, {"rope_type": "axial"}, AXIAL, None)
-    assert audit_rope_multiaxis(plan, vision_style(frequencies="split"), None).ok
-    assert audit_rope_multiaxis(plan, vision_style(), None).ids == ("axial-shared-vs-split",)
+    split = audit_rope_multiaxis(plan, vision_style(frequencies="split"), None)
+    shared = audit_rope_multiaxis(plan, vision_style(), None)
+    assert split.ok and "split frequencies" in split.checked, split.checked
+    assert shared.ok and "shared frequencies" in shared.checked, shared.checked
+    # an explicit axial_frequencies declares one of them only
+    only = multiaxis_plan("axial", "auto", 10000.0, {"rope_type": "axial", "axial_frequencies": "split"}, AXIAL, None)
+    assert audit_rope_multiaxis(only, vision_style(), None).ids == ("axial-shared-vs-split",)
 
 
 # ---- DINOv3: patch centres in [-1, 1], angle 2 pi c / period, a phase at grid index 0 --------------------------------
