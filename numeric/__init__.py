@@ -47,6 +47,7 @@ KERNELS = {
         "txl_scores_direct",
         "txl_scores_shift",
     ),
+    "xpos": ("rope_xpos", "rope_xpos_mp", "xpos_zeta"),
     "rotary": (
         "rope",
         "rope_table",

@@ -10,7 +10,7 @@ directory, then a rename).
 
 >>> docs = golden_vectors()
 >>> sorted(docs)
-['alibi.json', 'deberta.json', 'multiaxis.json', 'rope.json', 'sinusoidal.json', 't5.json']
+['alibi.json', 'deberta.json', 'multiaxis.json', 'rope.json', 'sinusoidal.json', 't5.json', 'xpos.json']
 >>> docs["alibi.json"]["cases"][1]["slopes"]  # n_heads = 2: 2^-4, 2^-8
 ['0.062500000000000000', '0.0039062500000000000']
 """
@@ -32,6 +32,7 @@ from posproof.numeric.rotary import rope_mp
 from posproof.numeric.scaling.rules import RopeScaling
 from posproof.numeric.sinusoid import inverse_frequencies_mp, sinusoidal_mp
 from posproof.numeric.t5 import t5_relative_bucket_mp
+from posproof.numeric.xpos import rope_xpos_mp
 
 __all__ = ["DIGITS", "DOCUMENTS", "DPS", "INDEX", "golden_vectors", "write_vectors", "decimal"]
 
@@ -357,6 +358,42 @@ def _multiaxis_declarations() -> list:
     return cases
 
 
+#: xPos: (width, layout, scale_base, gamma, origin) and positions that keep zeta_0^(+-m/s) within float32's range
+#: (m/s <= 8: zeta_0^-8 ~ 2e4).
+XPOS_SETTINGS = ((8, "interleaved", 512, "0.4", 0), (8, "half", 512, "0.4", 2048), (16, "half", 256, "0.4", 1000))
+XPOS_POSITIONS = (0, 1, 2, 3, 7, 100, 257, 2049, 4095)
+
+
+def _xpos() -> dict:
+    cases = []
+    rows = len(XPOS_POSITIONS)
+    for width, layout, scale_base, gamma, origin in XPOS_SETTINGS:
+        q, k = _inputs(rows, width), _inputs(2 * rows, width)[rows:]
+        out_q, out_k = rope_xpos_mp(
+            q, k, list(XPOS_POSITIONS), layout=layout, scale_base=scale_base, gamma=gamma, origin=origin, dps=DPS
+        )
+        parameters = {"width": width, "base": 10000, "layout": layout, "scale_base": scale_base, "gamma": gamma}
+        cases.append(
+            {
+                "name": f"width {width}, {layout}, scale_base {scale_base}, origin {origin}",
+                "parameters": parameters | {"origin": origin},
+                "inputs": {"q": q, "k": k, "positions": list(XPOS_POSITIONS)},
+                "outputs": {
+                    "q": [[decimal(v) for v in row] for row in out_q],
+                    "k": [[decimal(v) for v in row] for row in out_k],
+                },
+            }
+        )
+    conv = (
+        "q and k rows at position m: pair i rotated by m theta_i counter-clockwise (theta_i = base^(-2i/width)), "
+        "then the query's pair multiplied by zeta_i^((m - origin)/scale_base), the key's by "
+        "zeta_i^(-(m - origin)/scale_base), zeta_i = (2i/width + gamma)/(1 + gamma); layout interleaved pairs "
+        "(2i, 2i+1), half pairs (i, i + width/2); flash-attn and x-transformers take origin = seq_len // 2, "
+        "torchscale ceil(L/2); scores q_m . k_n do not depend on the origin"
+    )
+    return _doc("xpos", conv, cases)
+
+
 #: Every document's file name and the function computing it, in the order they are written.
 DOCUMENTS: dict[str, Callable[[], dict[str, Any]]] = {
     "sinusoidal.json": _sinusoidal,
@@ -365,6 +402,7 @@ DOCUMENTS: dict[str, Callable[[], dict[str, Any]]] = {
     "deberta.json": _deberta,
     "alibi.json": _alibi,
     "multiaxis.json": _multiaxis,
+    "xpos.json": _xpos,
 }
 #: The file listing the documents with their SHA-256, written last.
 INDEX = "index.json"

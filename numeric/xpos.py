@@ -53,13 +53,14 @@ def _origin(value) -> float:
     return float(value)
 
 
-def xpos_zeta(rotary_dim: int, *, gamma: float = DEFAULT_GAMMA) -> np.ndarray:
-    r"""``zeta_i = (2i/r + gamma)/(1 + gamma)``, ``i = 0 .. r/2 - 1``: ``(r/2,)`` float64.
+def xpos_zeta(width: int, *, gamma: float = DEFAULT_GAMMA) -> np.ndarray:
+    r"""``zeta_i = (2i/r + gamma)/(1 + gamma)``, ``i = 0 .. r/2 - 1``, over the rotated width ``r = width``: ``(r/2,)``
+    float64.
 
     >>> xpos_zeta(4).round(4).tolist()
     [0.2857, 0.6429]
     """
-    r = _validate.even_width(rotary_dim, "rotary_dim")
+    r = _validate.even_width(width, "width")
     g = _positive(gamma, "gamma")
     return (2.0 * np.arange(r // 2) / r + g) / (1.0 + g)
 

@@ -8,9 +8,11 @@ out; torch tensors when the function needs them and torch is installed; other si
   (the smallest width and positions that show it);
 * what it **matched**: the layout (``"interleaved"`` pairs ``(2i, 2i+1)``, ``"half"`` pairs ``(i, i + r/2)``),
   the frequencies (base, scaling rule), the rotary width, and the precision of its angles;
-* a **precision profile** (:mod:`numeric.precision_profile`): reported, never a failure. Angles computed in float32
-  (Hugging Face's float32 cos/sin cache) pass; angles, positions or frequencies in bfloat16/float16 fail with
-  ``low-precision-angles``.
+* a **precision profile** (:mod:`numeric.precision_profile`): reported, never a failure by itself. Angles computed in
+  float32 (Hugging Face's float32 cos/sin cache) pass; angles, positions or frequencies in bfloat16/float16 fail with
+  ``low-precision-angles``. The precision of the cos/sin table is another thing (``matched.table_precision``): a
+  16-bit table over exact angles (GPT-NeoX's float16 cache, a bfloat16 serving model) errs by a bounded amount at
+  every position and is ``low-precision-table`` only where the profile exceeds its tolerance at small positions.
 
 How. The function is probed with unit vectors: one call with the ``width x width`` identity at each of the
 positions ``0, 1, 2, 3, 4, 8, ..., 2**K <= max_position`` gives the matrix ``A_m`` it applies at ``m``. Which
@@ -21,6 +23,9 @@ scaling rules, the rotary width). Rows of a call do not interact in a correct fu
 holds a row at the largest probed position, so that rules depending on the current length (dynamic NTK,
 LongRoPE) see the same length in every call. Behavioural checks follow on random vectors: norms, scores that
 depend on ``n - m`` only (random shifts up to ``max_position``), and agreement with the 50-digit reference.
+
+Multi-axis RoPE (``axes=`` or a ``scaling`` that declares one: :mod:`numeric.multiaxis`) goes to
+:func:`audit_multiaxis`, xPos (``scaling={"rope_type": "xpos", ...}``) to :mod:`numeric.audit.xpos`.
 
 :func:`audit_alibi` checks ``slopes(n_heads)`` for ``n_heads = 1 .. 64``; :func:`audit_t5` checks
 ``bucket(relative_position, bidirectional, num_buckets, max_distance)`` (relative position **key - query**) over
@@ -59,6 +64,7 @@ from posproof.numeric.audit.rope import DEFAULT_WIDTH as DEFAULT_WIDTH
 from posproof.numeric.audit.rope import assert_rope_conforms, audit_rope, check_rope_arguments
 from posproof.numeric.audit.t5 import T5_SETTINGS as T5_SETTINGS
 from posproof.numeric.audit.t5 import audit_t5
+from posproof.numeric.audit.xpos import XPOS_FINDINGS, audit_xpos_plan, xpos_plan
 
 __all__ = [
     "Finding",
@@ -73,6 +79,8 @@ __all__ = [
     "audit_alibi",
     "audit_t5",
     "audit_multiaxis",
+    "xpos_plan",
+    "audit_xpos_plan",
     "assert_rope_conforms",
     "check_rope_arguments",
     "format_report",
@@ -80,5 +88,6 @@ __all__ = [
     "ALIBI_FINDINGS",
     "T5_FINDINGS",
     "MULTIAXIS_FINDINGS",
+    "XPOS_FINDINGS",
     "PROCESS_FINDINGS",
 ]

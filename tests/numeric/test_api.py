@@ -33,6 +33,7 @@ SIZE_KERNELS = {
     "alibi_slope_exponents", "alibi_slopes", "alibi_slopes_mp", "inverse_frequencies", "inverse_frequencies_mp",
     "layout_permutation", "axial_axes", "axial_inv_freq", "axial_inv_freq_mp", "rope_inv_freq", "rope_inv_freq_mp",
     "proportional_inv_freq", "causal_mask", "RopeScaling", "dinov3_periods", "dinov3_inv_freq", "dinov3_inv_freq_mp",
+    "xpos_zeta",
 }  # fmt: skip
 #: Records a kernel returns rather than kernels: RopeTable (built by rope_table), MultiaxisFrequencies (a tuple).
 RECORDS = {"RopeTable", "MultiaxisFrequencies", "MultiaxisRope"}
