@@ -1,7 +1,8 @@
-r"""Audit transformers' own 2-D vision rotaries (``rope_type: "axial"``: ``forward(x, position_ids)`` with
-``(tokens, 2)`` (row, column) positions) with :class:`posproof.numeric.audit.hf.TransformersVisionRope`, each
-family's default vision configuration against axial 2-D RoPE (shared frequencies, transformers' axial default;
-Pixtral's split ones). Needs torch and transformers:
+r"""Audit transformers' own multi-axis vision rotaries (``compute_axial_rope_parameters``: ``forward(x, position_ids)``
+with one position vector per token) with :class:`posproof.numeric.audit.hf.TransformersVisionRope`, each family's
+default vision configuration at a small head width against the declaration posproof reads from that configuration
+(:func:`posproof.numeric.multiaxis.config.multiaxis_from_config`, ``part="vision"``), by
+:func:`posproof.numeric.audit.audit_multiaxis`. Needs torch and transformers:
 
     python bench/sweep_transformers_vision.py [--families qwen2_vl,pixtral,...] [--json OUT]
 
@@ -18,8 +19,7 @@ import sys
 import warnings
 from pathlib import Path
 
-#: Families whose vision rotary declares split axial frequencies (the even ones to the row, the odd to the column).
-SPLIT = ("pixtral",)
+import numpy as np
 
 
 def axial_families() -> list[str]:
@@ -35,17 +35,12 @@ def axial_families() -> list[str]:
     return out
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--families", help="comma-separated model types (default: every one with an axial rotary)")
-    parser.add_argument("--json", help="write the results to this file")
-    args = parser.parse_args(argv)
-    warnings.simplefilter("ignore")
-    import transformers
-    from posproof.numeric.audit import AuditCallError, audit_rope
+def sweep(families: list[str], *, echo=print) -> tuple[dict, list[dict]]:
+    r"""The audit of every axial vision rotary of ``families``: the counts (conform, findings, unsupported, skipped)
+    and one row per rotary; ``echo`` gets one line per rotary."""
+    from posproof.numeric.audit import AuditCallError, audit_multiaxis
     from posproof.numeric.audit.hf import TransformersVisionRope, vision_rotaries
 
-    families = args.families.split(",") if args.families else axial_families()
     counts = {"conform": 0, "findings": 0, "unsupported": 0, "skipped": 0}
     rows = []
     for model_type in families:
@@ -54,26 +49,41 @@ def main(argv=None) -> int:
         except Exception as e:  # noqa: BLE001 - no modeling module for this name
             counts["skipped"] += 1
             rows.append({"target": model_type, "result": f"skip: {type(e).__name__}: {e}"})
-            print(f"skip  {model_type}: {e}", flush=True)
+            echo(f"skip  {model_type}: {e}")
             continue
         for name in names:
             label = f"{model_type} {name}"
             try:
-                target = TransformersVisionRope(model_type, name, "split" if model_type in SPLIT else "shared")
-                report = audit_rope(target, name=target.describe, **target.expected)
+                target = TransformersVisionRope(model_type, name)
+                with np.errstate(all="ignore"):
+                    report = audit_multiaxis(target, name=target.describe, **target.expected)
             except (AuditCallError, ValueError, TypeError, KeyError, AttributeError, RuntimeError) as e:
                 counts["unsupported"] += 1
                 rows.append({"target": label, "result": "unsupported", "error": f"{type(e).__name__}: {e}"})
-                print(f"unsup {label}: {type(e).__name__}: {str(e)[:300]}", flush=True)
+                echo(f"unsup {label}: {type(e).__name__}: {str(e)[:300]}")
                 continue
+            row = {"target": label, "declared": report.checked}
             if report.ok:
                 counts["conform"] += 1
-                rows.append({"target": label, "result": "conforms"})
-                print(f"ok    {label}", flush=True)
+                rows.append({**row, "result": "conforms"})
+                echo(f"ok    {label}: {report.checked}")
             else:
                 counts["findings"] += 1
-                rows.append({"target": label, "result": "finding", "findings": [f.as_dict() for f in report.findings]})
-                print(f"FIND  {label}: {', '.join(report.ids)}: {report.findings[0].message[:200]}", flush=True)
+                rows.append({**row, "result": "finding", "findings": [f.as_dict() for f in report.findings]})
+                echo(f"FIND  {label}: {', '.join(report.ids)}: {report.findings[0].message[:200]}")
+    return counts, rows
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--families", help="comma-separated model types (default: every one with an axial rotary)")
+    parser.add_argument("--json", help="write the results to this file")
+    args = parser.parse_args(argv)
+    warnings.simplefilter("ignore")
+    import transformers
+
+    families = args.families.split(",") if args.families else axial_families()
+    counts, rows = sweep(families, echo=lambda line: print(line, flush=True))
     print(f"transformers {transformers.__version__}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

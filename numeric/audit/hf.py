@@ -380,14 +380,33 @@ def layer_types(config: Mapping) -> list[str | None]:
     return config_layer_types(config)
 
 
-#: The keys of a vision tower's head width and of its model width (the head width's fallback, over the heads).
-_VISION_WIDTH_KEYS = ("head_dim",)
+#: The keys of a vision tower's model width (the head width times the heads), set for the probed head width; and
+#: keys its configuration class requires equal to the model width (Dots3-Note's ``adapter_in_dim``).
 _VISION_MODEL_KEYS = ("hidden_size", "embed_dim")
+_TIED_TO_MODEL_WIDTH = ("adapter_in_dim",)
+#: The SAM 2 family's memory attention: its head width is ``memory_attention_hidden_size`` over the downsample rate
+#: and the heads.
+_SAM_MEMORY = (
+    "memory_attention_hidden_size",
+    "memory_attention_downsample_rate",
+    "memory_attention_num_attention_heads",
+)
+#: The head widths a vision rotary is built at, the first that its configuration class accepts (divisible by 4 for
+#: two axes of pairs, by 6 for three).
+PROBE_WIDTHS = (24, 48, 96)
+#: The apply functions of a vision rotary, the first a modeling module has (EdgeTAM's self-attention one; SAM's).
+_VISION_APPLY = (
+    "apply_rotary_pos_emb_vision",
+    "apply_rotary_pos_emb_2d_self_attn",
+    "apply_rotary_pos_emb_2d",
+    "apply_rotary_pos_emb",
+)
 
 
 def vision_rotaries(model_type: str) -> list[str]:
-    r"""The names of the 2-D (``rope_type: "axial"``) vision rotary classes of ``model_type``'s modeling module whose
-    ``forward(x, position_ids)`` takes ``(tokens, 2)`` (row, column) positions."""
+    r"""The names of the 2-D (``rope_type: "axial"``) vision rotary classes of ``model_type``'s modeling module: those
+    with transformers' ``compute_axial_rope_parameters``, whose ``forward(x, position_ids)`` takes one position vector
+    per token."""
     module = _modeling_module(model_type)
     names = []
     for name, cls in vars(module).items():
@@ -412,89 +431,131 @@ def _modeling_module(model_type: str):
 
 @dataclass
 class TransformersVisionRope:
-    r"""``fn(vectors, positions)`` (``(tokens, width)`` and ``(tokens, 2)`` (row, column) positions, NumPy or torch)
-    running a model's 2-D vision rotary (``rope_type: "axial"``: ``forward(x, position_ids)`` with ``(tokens, 2)``
-    positions, cos and sin ``(tokens, width)`` back) and its vision apply function, built at the probed width;
-    ``expected`` the keyword arguments of :func:`numeric.audit.audit_rope` the vision configuration declares (axial
-    2-D RoPE, its base; ``frequencies``: ``"shared"``, transformers' axial default, or ``"split"``, Pixtral's)."""
+    r"""``fn(vectors, positions)`` (``(tokens, width)`` and ``(tokens, A)`` position vectors, NumPy or torch) running
+    a model's multi-axis vision rotary (``compute_axial_rope_parameters``; ``forward(x, position_ids)``) and its
+    vision apply function, built at the probed head ``width`` (0: the first of :data:`PROBE_WIDTHS` its
+    configuration class accepts). ``declaration``: the :class:`~posproof.numeric.multiaxis.MultiaxisRope` that
+    :func:`~posproof.numeric.multiaxis.config.multiaxis_from_config` (``part="vision"``) reads from the very
+    configuration the rotary is built from; ``expected`` the keyword arguments of
+    :func:`~posproof.numeric.audit.audit_multiaxis` (``width``, ``rope``)."""
 
     model_type: str
     rotary_name: str = ""
-    frequencies: str = "shared"
+    width: int = 0
     expected: dict = field(default_factory=dict)
     describe: str = ""
 
     def __post_init__(self):
         torch, transformers = _modules()
+        from posproof.numeric.multiaxis.config import multiaxis_from_config
+
         self._torch = torch
         module = _modeling_module(self.model_type)
         names = vision_rotaries(self.model_type)
         if not names:
             raise ValueError(f"transformers' model_type {self.model_type!r} has no 2-D (axial) vision rotary")
         self.rotary_name = self.rotary_name or names[0]
+        if self.rotary_name not in names:
+            raise ValueError(f"rotary_name must be one of {', '.join(names)} (model_type {self.model_type!r})")
         self.rotary = getattr(module, self.rotary_name)
-        config = load_config(self.model_type)
-        vision = _vision_config(config)
         self._cls = _vision_class(self.model_type, self.rotary)
-        self.vision = vision
-        params = vision.get("rope_parameters") or {}
-        base = params.get("rope_theta", vision.get("rope_theta"))
-        if base is None:
-            raise ValueError(f"{self.model_type}'s vision configuration has no rope_theta")
-        self.apply = getattr(module, "apply_rotary_pos_emb_vision", None) or module.apply_rotary_pos_emb
+        self.vision = _class_settings(load_config(self.model_type), self._cls)
+        # Gemma 4 rotates each axis's channels apart (apply_multidimensional_rope); the rest apply to the whole head
+        self._blocks = getattr(module, "apply_multidimensional_rope", None)
+        self.apply: Any = self._blocks or next(
+            (getattr(module, n) for n in _VISION_APPLY if callable(getattr(module, n, None))), None
+        )
+        if self.apply is None:
+            raise ValueError(f"transformers' {module.__name__} has none of {', '.join(_VISION_APPLY)}")
         self._form: int | None = None  # which call of the apply function keeps the shapes (None: not tried yet)
-        built = self._cls(**self._kwargs(None)).to_dict()
-        heads = built.get("num_attention_heads") or built.get("num_heads") or 1
-        head = built.get("head_dim") or next((built[k] // heads for k in _VISION_MODEL_KEYS if built.get(k)), None)
-        scaling = {"rope_type": "axial", "rope_theta": float(base)}
-        if self.frequencies != "shared":
-            scaling["axial_frequencies"] = self.frequencies
-        self.expected = {"base": float(base), "scaling": scaling, "width": int(head or 64)}
-        self.describe = f"transformers {transformers.__version__} {self.rotary_name} + {self.apply.__name__}"
         self._cache: dict[int, Any] = {}
+        errors = []
+        for width in (self.width,) if self.width else PROBE_WIDTHS:
+            try:
+                self._rotary(width)
+            except (ValueError, TypeError, KeyError, AttributeError) as e:  # the class refuses this width: the next
+                errors.append(f"width {width}: {type(e).__name__}: {e}")
+                continue
+            self.width = width
+            break
+        else:
+            raise ValueError(f"{self._cls.__name__} cannot be built at a probed head width ({'; '.join(errors)})")
+        self.declaration = multiaxis_from_config(self.settings(self.width), part="vision")
+        self.base = float(self.built(self.width).rope_parameters["rope_theta"])
+        self.expected = {"width": self.width, "rope": self.declaration}
+        self.describe = f"transformers {transformers.__version__} {self.rotary_name} + {self.apply.__name__}"
 
-    def _kwargs(self, width: int | None) -> dict:
-        kw = {k: v for k, v in self.vision.items() if k not in ("model_type", "transformers_version")}
-        if width is not None:
-            heads = kw.get("num_attention_heads") or kw.get("num_heads") or 1
-            kw["head_dim"] = width
-            for key in _VISION_MODEL_KEYS:
-                if kw.get(key) is not None:
-                    kw[key] = width * heads
+    def settings(self, width: int) -> dict:
+        r"""The vision configuration (as a ``config.json`` dict) with head width ``width``: ``head_dim``, the model
+        width (``hidden_size``, ``embed_dim``, and keys tied to it) over the heads, or for the SAM 2 family's memory
+        attention its ``memory_attention_hidden_size``; no ``vision_config`` (the rotary's own settings)."""
+        kw = {k: v for k, v in self.vision.items() if k not in ("transformers_version", "vision_config")}
+        if all(kw.get(k) is not None for k in _SAM_MEMORY):
+            kw[_SAM_MEMORY[0]] = width * int(kw[_SAM_MEMORY[1]]) * int(kw[_SAM_MEMORY[2]])
+            return kw
+        heads = kw.get("num_attention_heads") or kw.get("num_heads") or 1
+        model_width = next((kw[k] for k in _VISION_MODEL_KEYS if kw.get(k) is not None), None)
+        kw["head_dim"] = width
+        for key in _VISION_MODEL_KEYS:
+            if kw.get(key) is not None:
+                kw[key] = width * heads
+        for key in _TIED_TO_MODEL_WIDTH:
+            if model_width is not None and kw.get(key) == model_width:
+                kw[key] = width * heads
         return kw
+
+    def built(self, width: int):
+        r"""The configuration object the rotary is built from at head width ``width``."""
+        kw = {k: v for k, v in self.settings(width).items() if k != "model_type"}
+        log, level = _quiet()
+        try:
+            return self._cls(**kw)
+        finally:
+            log.setLevel(level)
 
     def _rotary(self, width: int):
         if width not in self._cache:
-            log, level = _quiet()
-            try:
-                self._cache[width] = self.rotary(self._cls(**self._kwargs(width)))
-            finally:
-                log.setLevel(level)
+            rotary = self.rotary(self.built(width))
+            pairs = int(rotary.inv_freq.numel())
+            if not 0 < pairs <= width // 2:  # a width key the class does not read
+                raise ValueError(f"{self.rotary_name} at head width {width} has {pairs} frequencies")
+            self._cache[width] = rotary
         return self._cache[width]
 
-    def _apply(self, q, cos, sin):
-        r"""The apply function on ``q`` ``(tokens, width)``: its calls in the forms the models use (``(tokens, heads,
-        width)`` with cos ``(tokens, width)``, as Qwen2-VL's vision attention; ``(batch, heads, tokens, width)`` with
-        ``unsqueeze_dim=0``, as Pixtral's), the first that gives the input's shape back, decided on two tokens."""
-        forms = (
-            lambda q, c, s: self.apply(q[:, None], q[:, None], c, s)[0][:, 0],
-            lambda q, c, s: self.apply(q[None, None], q[None, None], c, s, unsqueeze_dim=0)[0][0, 0],
-            lambda q, c, s: self.apply(q[None, None], q[None, None], c[None, None], s[None, None])[0][0, 0],
+    def _forms(self):
+        r"""The calls of the apply function on ``q`` ``(tokens, width)`` in the forms the models use: ``(tokens,
+        heads, width)`` with cos ``(tokens, width)``, as Qwen2-VL's vision attention; ``(batch, heads, tokens,
+        width)`` with ``unsqueeze_dim=0``, as Pixtral's; ``(batch, tokens, width)`` with cos ``(1, tokens, width)``,
+        as SAM's."""
+        apply = self.apply
+        return (
+            lambda q, c, s: apply(q[:, None], q[:, None], c, s)[0][:, 0],
+            lambda q, c, s: apply(q[None, None], q[None, None], c, s, unsqueeze_dim=0)[0][0, 0],
+            lambda q, c, s: apply(q[None, None], q[None, None], c[None, None], s[None, None])[0][0, 0],
+            lambda q, c, s: apply(q[None], q[None], c, s)[0][0],
         )
-        if self._form is None:
-            errors = []
-            for i, form in enumerate(forms):
-                try:
-                    out = form(q[:2], cos[:2], sin[:2])
-                except Exception as e:  # noqa: BLE001 - not this form: the next
-                    errors.append(f"{type(e).__name__}: {e}")
-                    continue
-                if tuple(out.shape) == tuple(q[:2].shape):
-                    self._form = i
-                    break
-            else:
-                raise ValueError(f"{self.apply.__name__} takes none of the vision call forms ({'; '.join(errors)})")
-        return forms[self._form](q, cos, sin)
+
+    def _pick_form(self, rotary, x, pos) -> int:
+        r"""The first form of :meth:`_forms` whose output on two tokens at different positions has the input's shape
+        and is, token by token, its output on each token alone (a form whose broadcast pairs every token with the
+        first token's cos and sin also keeps the shape); ``ValueError`` when none is."""
+        torch = self._torch
+        q = torch.linspace(-1.0, 1.0, 2 * int(x.shape[-1]), dtype=x.dtype).reshape(2, -1)
+        p = torch.stack([torch.zeros(pos.shape[-1]), torch.arange(1, pos.shape[-1] + 1)]).to(pos.dtype)
+        errors = []
+        for i, form in enumerate(self._forms()):
+            try:
+                out = form(q, *rotary(q, p))
+                alone = [form(q[t : t + 1], *rotary(q[t : t + 1], p[t : t + 1])) for t in range(2)]
+            except Exception as e:  # noqa: BLE001 - not this form: the next
+                errors.append(f"{type(e).__name__}: {e}")
+                continue
+            if tuple(out.shape) == tuple(q.shape) and all(
+                tuple(a.shape) == (1, q.shape[-1]) and torch.allclose(out[t], a[0]) for t, a in enumerate(alone)
+            ):
+                return i
+            errors.append(f"form {i}: output {tuple(out.shape)} is not the tokens' own rotations")
+        raise ValueError(f"{self.apply.__name__} takes none of the vision call forms ({'; '.join(errors)})")
 
     def __call__(self, vectors, positions):
         torch = self._torch
@@ -504,16 +565,34 @@ class TransformersVisionRope:
         log, level = _quiet()
         try:
             with torch.no_grad():
-                cos, sin = rotary(x, pos)  # positions (tokens, 2) in, cos and sin (tokens, width) out
-                return self._apply(x, cos, sin)
+                if self._blocks is not None:  # Gemma 4: (batch, tokens, A) positions, (batch, tokens, heads, width)
+                    cos, sin = rotary(x[None], pos[None])
+                    return self._blocks(x[None, :, None], cos, sin, pos[None], unsqueeze_dim=2)[0, :, 0]
+                if self._form is None:
+                    self._form = self._pick_form(rotary, x, pos)
+                cos, sin = rotary(x, pos)  # positions (tokens, A) in, cos and sin (tokens, width) out
+                return self._forms()[self._form](x, cos, sin)
         finally:
             log.setLevel(level)
 
 
-def _vision_config(config: Mapping) -> dict:
-    r"""The vision tower's settings of a (default) configuration: its ``vision_config``, else the configuration."""
-    vision = config.get("vision_config")
-    return dict(vision) if isinstance(vision, Mapping) else dict(config)
+def _class_settings(config: Mapping, cls) -> dict:
+    r"""The settings of configuration class ``cls`` in a (default) configuration: the nested mapping whose
+    ``model_type`` is the class's (a ``vision_config``, a ``thinker_config``'s, or the configuration itself), else
+    the class's own defaults."""
+    want = getattr(cls, "model_type", None)
+    stack = [config]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, Mapping):
+            if want and item.get("model_type") == want:
+                return dict(item)
+            stack.extend(v for v in item.values() if isinstance(v, Mapping))
+    log, level = _quiet()
+    try:
+        return cls().to_dict()
+    finally:
+        log.setLevel(level)
 
 
 def _vision_class(model_type: str, rotary):

@@ -51,32 +51,91 @@ def test_regression_transformers_adapter_takes_16_bit_inputs(dtype):
     assert not [f for f in report.findings if f.id.startswith("process-")], audit.format_report(report)
 
 
+#: One family per kind of vision declaration posproof reads (numeric/multiaxis/config.py): its vision model_type's
+#: declared pair layout.
+REPRESENTATIVE_VISION = {
+    "qwen2_vl": "half",  # shared frequencies, row first, rotate-half
+    "pixtral": "half",  # split frequencies
+    "sam2_video": "interleaved",  # memory attention, pairs (2i, 2i + 1)
+    "sam3": "interleaved",  # the ViT's real coordinates
+    "gemma4": "blocks",  # rotate-half inside each axis's half of the head
+    "inkling2": "interleaved",  # column first
+    "step3p7": "half",  # column first
+    "kimi_k25": "half",  # column and row alternating
+    "minimax_m3_vl": "half",  # per-axis ladders over three axes
+}
+
+
+def _vision_sweep():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[3] / "bench" / "sweep_transformers_vision.py"
+    spec = importlib.util.spec_from_file_location("sweep_transformers_vision", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("model_type, frequencies", [("qwen2_vl", "shared"), ("pixtral", "split")])
-def test_vision_rotary_adapter_is_the_declared_axial_rope_by_an_independent_numpy_computation(model_type, frequencies):
+def test_vision_sweep_of_one_family_per_declaration_kind_conforms():
+    counts, rows = _vision_sweep().sweep(list(REPRESENTATIVE_VISION), echo=lambda line: None)
+    assert counts == {"conform": len(REPRESENTATIVE_VISION), "findings": 0, "unsupported": 0, "skipped": 0}, rows
+    for row, layout in zip(rows, REPRESENTATIVE_VISION.values(), strict=True):
+        assert row["declared"].endswith(f"{layout} layout"), row
+
+
+def _pairs(width: int, layout: str, n_axes: int) -> np.ndarray:
+    r"""``(width/2, 2)``: the two channels of each rotated pair, pairs in the declaration's order."""
+    half = width // 2
+    if layout == "half":
+        return np.stack([np.arange(half), np.arange(half) + half], axis=1)
+    if layout == "interleaved":
+        return np.stack([np.arange(0, width, 2), np.arange(1, width, 2)], axis=1)
+    block = width // n_axes  # "blocks": rotate-half inside each axis's block of channels
+    j = np.arange(block // 2)
+    return np.concatenate([np.stack([a * block + j, a * block + j + block // 2], axis=1) for a in range(n_axes)])
+
+
+def _independent(x, pos, theta, axis, pairs) -> np.ndarray:
+    r"""Pair ``i`` (channels ``pairs[i]``) of ``x`` ``(tokens, width)`` turned by ``theta[i] * pos[:, axis[i]]``."""
+    out = x.copy()
+    angle = theta[None] * pos[:, axis]  # (tokens, pairs)
+    a, b = x[:, pairs[:, 0]], x[:, pairs[:, 1]]
+    out[:, pairs[:, 0]] = a * np.cos(angle) - b * np.sin(angle)
+    out[:, pairs[:, 1]] = b * np.cos(angle) + a * np.sin(angle)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("model_type", "layout", "order", "frequencies"),
+    [
+        ("qwen2_vl", "half", "hw", "shared"),
+        ("pixtral", "half", "hw", "split"),
+        ("sam2_video", "interleaved", "hw", "shared"),
+        ("gemma4", "blocks", "hw", "shared"),
+        ("step3p7", "half", "wh", "shared"),
+    ],
+)
+def test_vision_rotary_adapter_is_the_declared_rope_by_an_independent_numpy_computation(
+    model_type, layout, order, frequencies
+):
     from posproof.numeric.audit.hf import TransformersVisionRope
 
-    target = TransformersVisionRope(model_type, frequencies=frequencies)
-    assert target.expected["scaling"]["rope_type"] == "axial"
-    width = 32
+    target = TransformersVisionRope(model_type)
+    width, base = target.width, target.base
     rng = np.random.default_rng(0)
     x, pos = rng.standard_normal((5, width)), rng.integers(0, 50, (5, 2))  # (tokens, width), (tokens, 2)
     got = target(torch.from_numpy(x), torch.from_numpy(pos)).numpy()
-    base = target.expected["base"]
     j = np.arange(width // 4)
-    if frequencies == "shared":  # each axis: base**(-2j/(width/2)); the row's pairs first
+    if frequencies == "shared":  # each axis: base**(-2j/(width/2)); the first axis's pairs first
         theta = np.concatenate([base ** (-2 * j / (width // 2))] * 2)
     else:  # Pixtral: base**(-2i/width), the even i to the row, the odd to the column
         full = base ** (-np.arange(0, width, 2) / width)
         theta = np.concatenate([full[0::2], full[1::2]])
-    axis = np.repeat([0, 1], width // 4)
-    angle = theta[None] * pos[:, axis]  # (tokens, width/2): pair i is channels (i, i + width/2)
-    half = width // 2
-    want = np.concatenate(
-        [
-            x[:, :half] * np.cos(angle) - x[:, half:] * np.sin(angle),
-            x[:, half:] * np.cos(angle) + x[:, :half] * np.sin(angle),
-        ],
-        axis=1,
-    )
+    axis = np.repeat([0, 1] if order == "hw" else [1, 0], width // 4)
+    want = _independent(x, pos, theta, axis, _pairs(width, layout, 2))
     np.testing.assert_allclose(got, want, atol=1e-5)  # transformers' float32 frequencies
+    declared = target.declaration
+    assert declared.layout == layout and np.allclose(declared.inv_freq, theta) and (declared.axes == axis).all()
