@@ -312,6 +312,7 @@ HOW = {
     "transformers": "pip install 'posproof[transformers]'",
     "matplotlib": "pip install 'posproof[plots]'",
     "ml_dtypes": "pip install 'posproof[precision]'",
+    "distributed": "pip install 'posproof[sweep]'",
     "nbclient": "pip install 'posproof[notebook]'",
     "nbformat": "pip install 'posproof[notebook]'",
     "katex": "npm ci --prefix tests/katex",
@@ -332,7 +333,13 @@ IMPORT_NEEDS = {
     "posproof.derivations.plots": "matplotlib",
 }
 #: The extra of ``pyproject.toml`` each optional module comes with (what the README must name).
-EXTRA_OF = {"ml_dtypes": "precision", "matplotlib": "plots", "torch": "transformers", "transformers": "transformers"}
+EXTRA_OF = {
+    "ml_dtypes": "precision",
+    "matplotlib": "plots",
+    "torch": "transformers",
+    "transformers": "transformers",
+    "distributed": "sweep",
+}
 
 
 def subcommand(words: Sequence[str]) -> str | None:
@@ -359,6 +366,8 @@ def command_needs(words: Sequence[str]) -> tuple[str, ...]:
         return ("ml_dtypes",)
     if sub == "audit" and "--transformers" in words:
         return ("torch", "transformers")
+    if sub == "sweep" and "--scheduler" in words:
+        return ("distributed",)
     return ()
 
 
