@@ -450,6 +450,10 @@ class TransformersVisionRope:
         from posproof.numeric.multiaxis.config import multiaxis_from_config
 
         self._torch = torch
+        if isinstance(self.width, bool) or not isinstance(self.width, int) or self.width < 0 or self.width % 2:
+            raise ValueError(
+                f"width must be an even head width >= 2 (0: the first of {PROBE_WIDTHS}), got {self.width!r}"
+            )
         module = _modeling_module(self.model_type)
         names = vision_rotaries(self.model_type)
         if not names:
@@ -467,7 +471,7 @@ class TransformersVisionRope:
         )
         if self.apply is None:
             raise ValueError(f"transformers' {module.__name__} has none of {', '.join(_VISION_APPLY)}")
-        self._form: int | None = None  # which call of the apply function keeps the shapes (None: not tried yet)
+        self._form: int | None = None  # which of _forms() calls the apply function (None: not picked yet)
         self._cache: dict[int, Any] = {}
         errors = []
         for width in (self.width,) if self.width else PROBE_WIDTHS:
@@ -484,6 +488,18 @@ class TransformersVisionRope:
         self.base = float(self.built(self.width).rope_parameters["rope_theta"])
         self.expected = {"width": self.width, "rope": self.declaration}
         self.describe = f"transformers {transformers.__version__} {self.rotary_name} + {self.apply.__name__}"
+
+    @property
+    def own_width(self) -> int:
+        r"""The head width of the configuration itself (its ``head_dim``, its model width over its heads, or the SAM 2
+        family's memory-attention width), as the model is built."""
+        kw = self.vision
+        if all(kw.get(k) is not None for k in _SAM_MEMORY):
+            return int(kw[_SAM_MEMORY[0]]) // (int(kw[_SAM_MEMORY[1]]) * int(kw[_SAM_MEMORY[2]]))
+        if kw.get("head_dim"):
+            return int(kw["head_dim"])
+        heads = kw.get("num_attention_heads") or kw.get("num_heads") or 1
+        return int(next(kw[k] for k in _VISION_MODEL_KEYS if kw.get(k) is not None)) // int(heads)
 
     def settings(self, width: int) -> dict:
         r"""The vision configuration (as a ``config.json`` dict) with head width ``width``: ``head_dim``, the model

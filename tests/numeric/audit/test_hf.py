@@ -139,3 +139,23 @@ def test_vision_rotary_adapter_is_the_declared_rope_by_an_independent_numpy_comp
     np.testing.assert_allclose(got, want, atol=1e-5)  # transformers' float32 frequencies
     declared = target.declaration
     assert declared.layout == layout and np.allclose(declared.inv_freq, theta) and (declared.axes == axis).all()
+
+
+def test_regression_vision_apply_form_broadcasting_every_token_to_the_first_tokens_angle_is_not_picked():
+    from posproof.numeric.audit.hf import TransformersVisionRope
+
+    target = TransformersVisionRope("sam2_video")  # its apply broadcasts (tokens, 1, width) against (1, tokens, width)
+    rng = np.random.default_rng(1)
+    x, pos = rng.standard_normal((4, target.width)), rng.integers(0, 9, (4, 2))  # (tokens, width), (tokens, 2)
+    together = target(torch.from_numpy(x), torch.from_numpy(pos)).numpy()
+    for t in range(4):
+        alone = target(torch.from_numpy(x[t : t + 1]), torch.from_numpy(pos[t : t + 1])).numpy()
+        np.testing.assert_allclose(together[t], alone[0], atol=1e-6)
+
+
+@pytest.mark.parametrize("width", [-2, 3, 2.0, True])
+def test_vision_rotary_width_out_of_range_is_refused_by_name(width):
+    from posproof.numeric.audit.hf import TransformersVisionRope
+
+    with pytest.raises(ValueError, match="width must be an even head width"):
+        TransformersVisionRope("qwen2_vl", width=width)
