@@ -1,6 +1,8 @@
 r"""Transformers' own RoPE for a model configuration, as a function the audit can call: the model's
 ``*RotaryEmbedding`` and its ``apply_rotary_pos_emb``, built for whatever head width the audit probes, and the
-expectation the configuration declares (read by :func:`numeric.scaling.rope_scaling_from_config`).
+expectation the configuration declares (read by :func:`numeric.scaling.rope_scaling_from_config`); and a vision
+tower's multi-axis rotary (:class:`TransformersVisionRope`) with the declaration
+:func:`numeric.multiaxis.config.multiaxis_from_config` reads from its vision configuration.
 
 torch and transformers are imported only here, only when asked (``pip install 'posproof[transformers]'``)."""
 
