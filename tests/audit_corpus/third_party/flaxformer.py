@@ -47,7 +47,6 @@ def rotary(q, k, positions):
     return qo[0, :, 0, :], ko[0, :, 0, :]
 
 
-JAX64 = "float32 outputs of float64 inputs accepted from JAX without jax_enable_x64 (A)"
 PORTS = [
     port(
         rotary,
@@ -57,6 +56,5 @@ PORTS = [
         call="q,k,positions",
         layout="half",
         max_position=65535,
-        needs=JAX64,
     ),
 ]

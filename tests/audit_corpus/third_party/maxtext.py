@@ -35,7 +35,6 @@ def rotary_bfloat16_inputs(vectors, positions):
     return rotary(vectors, positions)
 
 
-JAX64 = "float32 outputs of float64 inputs accepted from JAX without jax_enable_x64 (A)"
 PORTS = [
     port(
         rotary,
@@ -44,7 +43,6 @@ PORTS = [
         cli="--call vectors,positions --layout half",
         call="vectors,positions",
         layout="half",
-        needs=JAX64,
     ),
     port(
         rotary_bfloat16_inputs,
@@ -55,6 +53,5 @@ PORTS = [
         call="vectors,positions",
         layout="half",
         dtype="bfloat16",
-        needs=JAX64,
     ),
 ]
