@@ -159,3 +159,12 @@ def test_vision_rotary_width_out_of_range_is_refused_by_name(width):
 
     with pytest.raises(ValueError, match="width must be an even head width"):
         TransformersVisionRope("qwen2_vl", width=width)
+
+
+def test_regression_vision_config_requiring_adapter_in_dim_equal_to_hidden_size_builds_at_the_probed_width():
+    from posproof.numeric.audit.hf import PROBE_WIDTHS, TransformersVisionRope
+
+    target = TransformersVisionRope("dots3_note")  # Dots3NoteVisionConfig: adapter_in_dim must match hidden_size
+    assert target.width == PROBE_WIDTHS[0] and target.declaration.rotary_dim == PROBE_WIDTHS[0]
+    built = target.built(target.width)
+    assert built.adapter_in_dim == built.hidden_size == PROBE_WIDTHS[0] * built.num_attention_heads
