@@ -21,7 +21,8 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 
 from posproof.derivations import args as cli_args
 from posproof.derivations.args import UsageError, add_claims_option, select, user_claims
@@ -49,25 +50,181 @@ def workers(claims, jobs: int) -> int:
     return 1
 
 
-def verify_each(claims, dps: int, jobs: int) -> Generator:
+def verify_each(claims, dps: int, jobs: int, *, pool: Workers | None = None) -> Generator:
     r"""The results of verifying ``claims``, in order, each as soon as it and those before it are known; on
-    :func:`workers` forked processes when more than one. Closing the iterator (or an exception, Ctrl-C included)
-    terminates the workers: no further claim is started."""
+    :func:`workers` forked processes when more than one. ``claims`` may be :class:`Listed` catalogue claims (built
+    by the worker that verifies them: ``pool``, started before the catalogue was listed, or new workers). Closing
+    the iterator (or an exception, Ctrl-C included) terminates the workers: no further claim is started."""
     import multiprocessing as mp
 
+    claims = list(claims)
+    listed = bool(claims) and all(isinstance(c, Listed) for c in claims)
+    n = workers(claims, jobs)
+    if listed and (n > 1 or pool is not None):
+        own = pool is None
+        pool = Workers(n) if pool is None else pool
+        try:
+            yield from pool.in_order([(c.module, c.index, dps) for c in claims])
+        finally:
+            if own:
+                pool.close()
+        return
+    if listed:
+        claims = [c.claim() for c in claims]
     _CLAIMS[:] = claims
     work = [(k, dps) for k in range(len(claims))]
-    n = workers(claims, jobs)
     if n == 1:
         for w in work:
             yield _verify_one(w)
         return
-    pool = mp.get_context("fork").Pool(n, initializer=_ignore_sigint)
+    mp_pool = mp.get_context("fork").Pool(n, initializer=_ignore_sigint)
     try:
-        yield from pool.imap(_verify_one, work, chunksize=1)
+        yield from mp_pool.imap(_verify_one, work, chunksize=1)
     finally:
-        pool.terminate()
-        pool.join()
+        mp_pool.terminate()
+        mp_pool.join()
+
+
+# ---- the catalogue built in the workers ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Listed:
+    r"""A catalogue claim as the parent knows it while the workers build and verify it: its ``id``, ``topic`` and
+    ``kind``, and where it is built (``module`` of the registry, ``index`` in that module's claims)."""
+
+    id: str
+    topic: str
+    kind: str
+    module: str
+    index: int
+
+    def claim(self):
+        r"""The claim itself, built in this process."""
+        from posproof.symbolic import registry
+
+        return registry.module(self.module)[self.index]
+
+
+def _serve(conn) -> None:
+    r"""A worker's loop: each task ``(module, index, dps)`` builds the registry ``module`` (once per worker) and
+    answers ``(True, value)``: the module's claims as :class:`Listed` when ``index`` is ``None``, else the result
+    of verifying claim ``index``; ``(False, exception)`` when that raises. ``None`` ends the loop."""
+    from posproof.symbolic import registry
+
+    _ignore_sigint()
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:  # the parent is gone
+            return
+        if task is None:
+            return
+        module, index, dps = task
+        try:
+            claims = registry.module(module)
+            if index is None:
+                value = [Listed(c.id, c.topic, c.kind, module, k) for k, c in enumerate(claims)]
+            else:
+                value = claims[index].verify(dps=dps)
+            conn.send((True, value))
+        except Exception as e:  # the parent raises it (as the pool's workers' exceptions are raised)
+            try:
+                conn.send((False, e))
+            except Exception:  # an exception that does not pickle: its text
+                import traceback
+
+                conn.send((False, RuntimeError("".join(traceback.format_exception(e)))))
+
+
+class Workers:
+    r"""``n`` forked worker processes, started before the catalogue is built: each builds the registry modules of
+    the claims it is given (once each) and verifies them, so that the catalogue is built in parallel and no claim
+    is pickled. A worker is given a task of a module it has built when there is one, so that a module is built by
+    as few workers as the load allows."""
+
+    def __init__(self, n: int):
+        import multiprocessing as mp
+
+        ctx = mp.get_context("fork")
+        self.conns: list = []
+        self.procs: list = []
+        self.built: list[set] = []
+        try:
+            for _ in range(n):
+                here, there = ctx.Pipe()
+                proc = ctx.Process(target=_serve, args=(there,), daemon=True)
+                proc.start()
+                there.close()
+                self.conns.append(here)
+                self.procs.append(proc)
+                self.built.append(set())
+        except BaseException:
+            self.close()
+            raise
+
+    def __len__(self) -> int:
+        return len(self.procs)
+
+    def close(self) -> None:
+        r"""Stop every worker now (a task in progress is abandoned)."""
+        for proc in self.procs:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in self.procs:
+            proc.join()
+        for conn in self.conns:
+            conn.close()
+        self.procs, self.conns = [], []
+
+    def _pick(self, w: int, pending: list) -> int:
+        r"""The position in ``pending`` of the task for worker ``w``: the first of a module it has built, else the
+        first of a module no worker has built, else the first."""
+        mine = self.built[w]
+        others = set().union(*(b for k, b in enumerate(self.built) if k != w))
+        for want in (lambda m: m in mine, lambda m: m not in others):
+            for k, (_, (module, _, _)) in enumerate(pending):
+                if want(module):
+                    return k
+        return 0
+
+    def unordered(self, tasks: list) -> Iterator[tuple[int, object]]:
+        r"""``(position, value)`` for each task ``(module, index, dps)`` (:func:`_serve`), as the workers finish
+        them; a task's exception is raised here."""
+        from multiprocessing.connection import wait
+
+        pending = list(enumerate(tasks))
+        busy: dict = {}  # worker -> position of its task
+        while pending or busy:
+            for w in range(len(self.conns)):
+                if w not in busy and pending:
+                    position, task = pending.pop(self._pick(w, pending))
+                    self.built[w].add(task[0])
+                    self.conns[w].send(task)
+                    busy[w] = position
+            ready = wait([self.conns[w] for w in busy])
+            for w in [w for w in busy if self.conns[w] in ready]:
+                ok, value = self.conns[w].recv()
+                position = busy.pop(w)
+                if not ok:
+                    raise value
+                yield position, value
+
+    def in_order(self, tasks: list) -> Iterator:
+        r"""The tasks' values in order, each as soon as it and those before it are known."""
+        done: dict = {}
+        nxt = 0
+        for position, value in self.unordered(tasks):
+            done[position] = value
+            while nxt in done:
+                yield done.pop(nxt)
+                nxt += 1
+
+    def listing(self) -> list[Listed]:
+        r"""The catalogue's claims as :class:`Listed`, in registry order, its modules built by the workers."""
+        from posproof.symbolic import registry
+
+        return [c for claims in self.in_order([(m, None, 0) for m in registry.MODULES]) for c in claims]
 
 
 def verify_all(claims, dps: int, jobs: int) -> list:
@@ -226,11 +383,13 @@ def report(
     quiet: bool = False,
     exitfirst: bool = False,
     junit=None,
+    pool: Workers | None = None,
 ) -> int:
     r"""Verify ``claims`` and print the report (text lines as each claim is known, or one JSON document); write
     JUnit XML to ``junit`` (a path checked by ``args.output_file``) when given. 0 if every claim verified, 1 if one
     failed (with ``exitfirst``, the first failure ends the run), :data:`~posproof.derivations.args.INTERRUPTED`
-    on Ctrl-C, after reporting the claims done."""
+    on Ctrl-C, after reporting the claims done. ``pool``: the workers that listed ``claims`` (:class:`Listed`),
+    to verify them; closed here."""
     from posproof.derivations.progress import Progress
 
     claims = list(claims)
@@ -243,7 +402,7 @@ def report(
         with (
             ctrl_c.installed(),
             Progress(len(claims), "checking", quiet=quiet) as bar,
-            contextlib.closing(verify_each(claims, dps, jobs)) as each,
+            contextlib.closing(verify_each(claims, dps, jobs, pool=pool)) as each,
         ):
             for r in each:
                 with ctrl_c.held():  # a result's line printed and the result counted, or neither
@@ -257,6 +416,9 @@ def report(
                     break
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        if pool is not None:
+            pool.close()
     t = totals(
         results, dps, workers(claims, jobs), time.perf_counter() - t0, selected=len(claims), interrupted=interrupted
     )
@@ -362,6 +524,30 @@ def choose(ids: list[str], topics: list[str], patterns: list[str], claims: tuple
     return chosen
 
 
+def _listed_choose(ids: list[str], topics: list[str], patterns: list[str], listed: list[Listed]) -> list:
+    r""":func:`choose` among the catalogue's :class:`Listed` claims: the same selection, and the same usage errors
+    as the registry's (an unknown id named with the closest ids)."""
+    import difflib
+
+    by_id = {c.id: c for c in listed}
+    for i in dict.fromkeys(ids):
+        if i not in by_id:
+            close = difflib.get_close_matches(i, list(by_id), n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(close)}?" if close else "; run 'posproof list' for the ids"
+            raise UsageError(f"unknown claim id {i!r}{hint}")
+    return choose(ids, topics, patterns, tuple(listed))
+
+
+def _planned_workers(jobs: str) -> int:
+    r"""The workers ``--jobs`` asks for (at most the cores), without the note :func:`cli_args.jobs_arg` prints."""
+    import multiprocessing as mp
+
+    if "fork" not in mp.get_all_start_methods():
+        return 1
+    n = cli_args.cores()
+    return n if jobs == "auto" else min(n, int(jobs))
+
+
 def run(args) -> int:
     from posproof.symbolic.registry import TOPICS
 
@@ -373,12 +559,23 @@ def run(args) -> int:
     patterns = _patterns(args.patterns)
     if args.claims is not None and not args.claims.strip():
         raise UsageError(f"--claims must name a module or a .py file, got {args.claims!r}")
+    pool = None
     if args.claims is None:
         topics, claims = _topics(args.topic, TOPICS), None
     else:
         claims = user_claims(args.claims)
         assert claims is not None  # --claims was given
         topics = _topics(args.topic, tuple(dict.fromkeys((*TOPICS, *(c.topic for c in claims)))))
-    chosen = choose(args.ids, topics, patterns, claims)
+    if claims is None and not args.ids and _planned_workers(args.jobs) > 1:
+        # the whole catalogue (or its topics, -k): the workers first, then the catalogue built in them (in
+        # parallel), each claim verified where it was built; ids given are looked up in this process
+        pool = Workers(_planned_workers(args.jobs))
+        try:
+            chosen = _listed_choose(args.ids, topics, patterns, pool.listing())
+        except BaseException:
+            pool.close()
+            raise
+    else:
+        chosen = choose(args.ids, topics, patterns, claims)
     jobs = cli_args.jobs_arg(args.jobs)  # last: its note on stderr only for a command line that runs
-    return report(chosen, dps, jobs, fmt == "json", quiet=args.quiet, exitfirst=args.exitfirst, junit=junit)
+    return report(chosen, dps, jobs, fmt == "json", quiet=args.quiet, exitfirst=args.exitfirst, junit=junit, pool=pool)
