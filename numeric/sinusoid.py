@@ -12,6 +12,8 @@ frequencies="tensor2tensor"`` (``d >= 4``; for ``d = 2`` tensor2tensor's single 
 
 from __future__ import annotations
 
+import functools
+
 import mpmath
 import numpy as np
 from posproof.numeric import _mp, _validate
@@ -44,7 +46,19 @@ def inverse_frequencies(width: int, *, base: float = 10000.0, frequencies: str =
 
 @old_arguments(positional=("width", "base", "dps", "frequencies"), renamed={"d": "width"})
 def inverse_frequencies_mp(width: int, *, base=10000, dps: int = 50, frequencies: str = "paper") -> list:
-    r"""The same as mpmath numbers at ``dps`` digits (``base`` taken exactly if a string or an ``mpf``)."""
+    r"""The same as mpmath numbers at ``dps`` digits (``base`` taken exactly if a string or an ``mpf``); a new list
+    each call (of the numbers computed once per process for each argument: :func:`_inverse_frequencies_mp`)."""
+    try:
+        hash(base)
+    except TypeError:  # refused below, as it is
+        return list(_inverse_frequencies_mp.__wrapped__(width, base, dps, frequencies))
+    return list(_inverse_frequencies_mp(width, base, dps, frequencies))
+
+
+@functools.lru_cache(maxsize=256, typed=True)  # typed: an int base and a float base are computed apart
+def _inverse_frequencies_mp(width: int, base, dps: int, frequencies: str) -> tuple:
+    r""":func:`inverse_frequencies_mp`'s numbers as a tuple: a pure function of its arguments (the working
+    precision is set from ``dps`` here)."""
     width = _validate.even_width(width)
     frequencies = _frequencies(frequencies)
     with mpmath.workdps(_validate.dps(dps)):
@@ -53,8 +67,8 @@ def inverse_frequencies_mp(width: int, *, base=10000, dps: int = 50, frequencies
             raise ValueError(f"base must be a finite real number > 1, got {base!r}")
         h = width // 2
         if frequencies == "tensor2tensor":
-            return [b ** (-mpmath.mpf(i) / max(h - 1, 1)) for i in range(h)]
-        return [b ** (-mpmath.mpf(2 * i) / width) for i in range(h)]
+            return tuple(b ** (-mpmath.mpf(i) / max(h - 1, 1)) for i in range(h))
+        return tuple(b ** (-mpmath.mpf(2 * i) / width) for i in range(h))
 
 
 def _arrange(sin_part, cos_part, layout: str):
