@@ -507,7 +507,13 @@ def _plan(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_pos
             raise ValueError(
                 f"{', '.join(given)}: not read by a multi-axis audit (fn(vectors, positions (N, A))): leave them out"
             )
-        return multiaxis_plan(kind, layout, base, scaling, width, seq, rotary_dim, inv_freq=inv_freq, axes=axes)
+        plan = multiaxis_plan(kind, layout, base, scaling, width, seq, rotary_dim, inv_freq=inv_freq, axes=axes)
+        if max_position == DEFAULT_MAX_POSITION or plan.rope.continuous:
+            return plan
+        # integer positions up to max_position on every axis (a table of that many rows, Pixtral's 2-D one)
+        top = _validate.positive_int(max_position, "max_position", 1)
+        grid = plan.max_positions or (top,) * plan.rope.n_axes
+        return replace(plan, max_positions=tuple(min(top, int(g)) for g in grid))
     auditor = _RopeAudit(fn, layout, base, scaling, width, rotary_dim, call, tolerance, max_position, seq, seed,
                          inv_freq)  # fmt: skip
     auditor.name = auditor.caller.name = name
@@ -584,7 +590,10 @@ def audit_rope(
     "axial"`` (axial 2-D) audits ``fn(vectors (N, d), positions (N, A))`` with
     :func:`~posproof.numeric.audit.audit_multiaxis` (the same findings, a :class:`SchemeReport`); the mapping's other
     keys give the frequencies (``partial_rotary_factor`` or ``rotary_dim``: GLM-4V's partial M-RoPE, the sections
-    split the rotated pairs); ``call`` and ``dtype`` do not apply.
+    split the rotated pairs); every declaration :func:`~posproof.numeric.multiaxis.multiaxis_from_scaling` reads
+    (per-axis ladders ``axes_dim``, shared or split axial, DINOv3's coordinates, ...) the same way; ``call`` and
+    ``dtype`` do not apply, and a ``max_position`` given bounds the integer position of every axis (a 2-D table of
+    that many rows).
 
     ``inv_freq`` (optional, ``(r/2,)`` floats >= 0): a free frequency table that replaces the configured rule's
     frequencies (modded-nanogpt's truncated ladder, some frequencies 0; pairs of frequency 0 are read as pairs that

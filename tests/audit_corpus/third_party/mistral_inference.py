@@ -81,10 +81,11 @@ PORTS = [
         pixtral_vision,
         project="mistral-inference",
         source="src/mistral_inference/rope.py: precompute_freqs_cis_2d + apply_rotary_emb",
-        cli='--scaling \'{"rope_type": "axial", "axial_frequencies": "split"}\' --layout interleaved --width 64',
+        cli='--scaling \'{"rope_type": "axial", "axial_frequencies": "split"}\' --layout interleaved --width 64 '
+        "--max-position 63",
         scaling={"rope_type": "axial", "axial_frequencies": "split"},
         layout="interleaved",
         width=64,
-        needs="max_position in the multi-axis audit (B2): Pixtral's table is 64 x 64 patches",
+        max_position=63,  # the table holds 64 x 64 patches
     ),
 ]

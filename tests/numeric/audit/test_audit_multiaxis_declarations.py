@@ -495,3 +495,36 @@ def test_regression_patch_grid_positions_stay_inside_the_grid():
         audit_multiaxis(dinov3_table_style(), DINO, dino_grid(), max_positions=(13, 9, 1))
     with pytest.raises(ValueError, match="max_positions: the declaration's positions are real coordinates"):
         audit_multiaxis(dinov3_style(), DINO, dino_continuous(), max_positions=3)
+
+
+def test_regression_pixtral_table_of_64_rows_declared_with_max_position():
+    # mistral-inference's precompute_freqs_cis_2d builds a 64 x 64 table: the probes went to position 1000 on an axis
+    # (IndexError), and the multi-axis audit read no max_position, so such code could not be declared
+    from posproof.numeric.audit import audit_rope
+    from posproof.numeric.multiaxis import axial_axes, axial_inv_freq, rope_multiaxis
+
+    width, rows = 16, 64
+    axes, theta = axial_axes(width), axial_inv_freq(width, frequencies="split")
+    grid = np.arange(rows)[:, None] * theta[None, :]  # (rows, pairs): the table the code indexes
+
+    def table_rope(x, pos):
+        p = np.asarray(pos).astype(np.int64)
+        angles = grid[p[:, axes], np.arange(axes.size)]  # IndexError past row 63, as the table does
+        return _rotate_half(x, angles)
+
+    scaling = {"rope_type": "axial", "axial_frequencies": "split"}
+    with pytest.raises(Exception, match="IndexError"):
+        audit_rope(table_rope, width=width, scaling=scaling)
+    report = audit_rope(table_rope, width=width, scaling=scaling, max_position=rows - 1)
+    assert report.ok, report.findings
+    # the table's rotation is the declared one: the same numbers from the kernel, at the corner of the grid
+    x = np.random.default_rng(0).standard_normal((2, width))
+    pos = np.array([[63, 0], [5, 63]])
+    np.testing.assert_allclose(table_rope(x, pos), rope_multiaxis(x, pos, axes=axes, inv_freq=theta), atol=1e-12)
+
+
+def _rotate_half(x: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    h = angles.shape[1]
+    c, s = np.cos(angles), np.sin(angles)
+    x1, x2 = x[:, :h], x[:, h : 2 * h]
+    return np.concatenate([x1 * c - x2 * s, x1 * s + x2 * c], axis=1)
