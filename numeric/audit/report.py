@@ -224,8 +224,11 @@ def format_report(report: RopeReport | SchemeReport | ProcessReport) -> str:
     if isinstance(report, RopeReport):
         e = report.expected
         scaling = e["scaling"].get("rope_type", "default")
+        rule = f"base {e['base']:g}, scaling {scaling}"
+        if "inv_freq" in e:  # a free table replaces the rule's frequencies
+            rule = f"the given inv_freq table ({len(e['inv_freq'])} frequencies)"
         lines.append(
-            f"  expected: layout {e['layout']}, base {e['base']:g}, scaling {scaling}, width {e['width']}, "
+            f"  expected: layout {e['layout']}, {rule}, width {e['width']}, "
             f"rotary width {e['rotary_dim']}, call {e['call']}"
         )
         m = report.matched
