@@ -155,6 +155,7 @@ class TransformersRope:
         from transformers.models.auto.configuration_auto import model_type_to_module_name
 
         self._torch = torch
+        self.config = _standard_names(self.config)
         # the language model's settings, with what its configuration class gives a file that leaves it out
         text = {**flatten_text_config(self.config), **config_class_defaults(self.config)}
         self.model_type = str(text.get("model_type") or self.config.get("model_type") or "")
@@ -338,6 +339,20 @@ class TransformersRope:
                 return q_out, k_out
         finally:
             log.setLevel(level)
+
+
+def _standard_names(config: Mapping) -> dict:
+    r"""``config`` with transformers' standard names (``hidden_size``, ``num_attention_heads``, ...) added where its
+    configuration class's ``attribute_map`` spells them otherwise (GPT-J's ``n_embd``, DBRX's ``d_model``)."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    out = dict(config)
+    model_type = str(out.get("model_type") or "")
+    cls = CONFIG_MAPPING[model_type] if model_type in CONFIG_MAPPING else None  # a lazy mapping: no .get
+    for standard, own in (getattr(cls, "attribute_map", None) or {}).items():
+        if standard not in out and own in out:
+            out[standard] = out[own]
+    return out
 
 
 def _tensor(torch, a):

@@ -168,3 +168,12 @@ def test_regression_vision_config_requiring_adapter_in_dim_equal_to_hidden_size_
     assert target.width == PROBE_WIDTHS[0] and target.declaration.rotary_dim == PROBE_WIDTHS[0]
     built = target.built(target.width)
     assert built.adapter_in_dim == built.hidden_size == PROBE_WIDTHS[0] * built.num_attention_heads
+
+
+@pytest.mark.parametrize("model_type", ["dbrx", "moonshine"])
+def test_regression_transformers_config_naming_its_widths_by_its_attribute_map_is_audited(model_type):
+    config = load_config(model_type)  # DBRX: d_model, n_heads; Moonshine: decoder_num_attention_heads
+    assert "num_attention_heads" not in config
+    target = TransformersRope(config, None)
+    report = _audit(target, width=32)
+    assert report.ok, audit.format_report(report)
