@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
+import importlib
 import json
 import signal
 import sys
@@ -147,6 +148,10 @@ class Workers:
         import multiprocessing as mp
 
         ctx = mp.get_context("fork")
+        from posproof.symbolic import registry
+
+        for name in registry.MODULES:  # imported once, here, rather than by every worker (their claims are not built)
+            importlib.import_module(f"posproof.symbolic.{name}")
         self.conns: list = []
         self.procs: list = []
         self.built: list[set] = []
@@ -179,14 +184,19 @@ class Workers:
 
     def _pick(self, w: int, pending: list) -> int:
         r"""The position in ``pending`` of the task for worker ``w``: the first of a module it has built, else the
-        first of a module no worker has built, else the first."""
+        first of a module no worker has built, else the first of the module with the most tasks pending (the one
+        module this worker builds again then gives it the most work of its own)."""
         mine = self.built[w]
         others = set().union(*(b for k, b in enumerate(self.built) if k != w))
         for want in (lambda m: m in mine, lambda m: m not in others):
             for k, (_, (module, _, _)) in enumerate(pending):
                 if want(module):
                     return k
-        return 0
+        count: dict = {}
+        for _, (module, _, _) in pending:
+            count[module] = count.get(module, 0) + 1
+        most = max(count, key=lambda m: count[m])  # the first such module, in the pending order
+        return next(k for k, (_, (module, _, _)) in enumerate(pending) if module == most)
 
     def unordered(self, tasks: list) -> Iterator[tuple[int, object]]:
         r"""``(position, value)`` for each task ``(module, index, dps)`` (:func:`_serve`), as the workers finish
