@@ -892,8 +892,10 @@ def _breakpoints(step: Step, sizes: Mapping, plain: list) -> list:
         for e in entries:
             if not (isinstance(e, sp.Basic) and e.has(Kernel)):
                 continue
-            e = e.subs(sizes) if sizes else e
-            for _ in range(4):  # kernels defined by kernels
+            e = _at_sizes(e, dict(sizes)) if sizes else e  # e.subs(sizes)
+            for _ in range(4):  # kernels defined by kernels (a pass with no kernel left changes nothing)
+                if not e.has(Kernel):
+                    break
                 e = e.replace(lambda x: isinstance(x, Kernel), lambda k: k.doit())
             for a in sp.preorder_traversal(e):
                 if isinstance(a, sp.Piecewise):
