@@ -113,6 +113,35 @@ class MultiaxisFrequencies(NamedTuple):
         return 2 * int(self.inv_freq.size)
 
 
+#: Every vision ``model_type`` whose rotary :func:`multiaxis_from_config` declares.
+VISION_MODEL_TYPES = frozenset(VISION_AXIAL) | PER_AXIS_THIRDS | DINOV3_MODEL_TYPES
+
+
+def _vision_holder(config: Mapping) -> Mapping:
+    r"""The part of a whole ``config.json`` that holds the vision rotary's settings: the top level of the SAM 2
+    family's video models (their memory attention) or of a vision config itself, else the nested config of a known
+    vision ``model_type`` (Qwen2.5-Omni's ``thinker_config.vision_config``, SAM 3's ``vision_config.backbone_config``),
+    else ``vision_config``."""
+    if str(config.get("model_type", "")) in _SAM_MEMORY | VISION_MODEL_TYPES:
+        return config
+    level: list[Mapping] = [config]
+    for _ in range(4):  # breadth first: the shallowest vision config
+        nested = [v for c in level for v in c.values() if isinstance(v, Mapping)]
+        for c in nested:
+            if str(c.get("model_type", "")) in VISION_MODEL_TYPES:
+                return c
+        level = nested
+    holder = config.get("vision_config", config)
+    if holder is None:
+        raise ValueError(
+            "config's vision_config is null (the model class builds its default vision config): give vision_config "
+            "in the file"
+        )
+    if not isinstance(holder, Mapping):
+        raise ValueError("config's vision_config must be a mapping")
+    return holder
+
+
 def _model_type(config: Mapping, holder: Mapping) -> str:
     return str(holder.get("model_type", config.get("model_type", "")))
 
@@ -242,9 +271,7 @@ def multiaxis_from_config(
     if not isinstance(config, dict):
         raise ValueError(f"config must be a mapping (a model's config.json as a dict), got {type(config).__name__}")
     if part == "vision":
-        holder = config.get("vision_config", config)
-        if not isinstance(holder, dict):
-            raise ValueError("config's vision_config must be a mapping")
+        holder = _vision_holder(config)
         model_type = str(holder.get("model_type") or config.get("model_type", ""))
         return _vision(holder, _params(holder), model_type)
     holder = _rope_holder(config)

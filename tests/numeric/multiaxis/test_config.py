@@ -120,3 +120,38 @@ def test_a_raw_hunyuan_checkpoint_names_xdrope_section():
            "rope_scaling": {"type": "xdrope", "xdrope_section": [2, 2, 2, 2], "alpha": 1000.0}}  # fmt: skip
     with pytest.raises(ValueError, match="xdrope_section"):
         M.multiaxis_from_config(cfg)
+
+
+@pytest.mark.parametrize(
+    "model_type",
+    ["qwen2_5_omni", "qwen3_omni_moe", "sam2_video", "edgetam_video", "sam3_tracker_video", "sam3", "qwen2_5_vl"],
+)
+def test_regression_whole_config_finds_its_nested_vision_rotary(model_type):
+    # the reader took config["vision_config"] only: the SAM 2 family's memory attention lives at the top level, SAM
+    # 3's rotary in vision_config.backbone_config, the Omni models' vision tower in thinker_config.vision_config
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from posproof.numeric.audit.hf import TransformersVisionRope
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    whole = CONFIG_MAPPING[model_type]().to_dict()
+    read = M.multiaxis_from_config(whole, part="vision")
+    own = TransformersVisionRope(model_type).own_width
+    built = TransformersVisionRope(model_type, width=own).declaration  # from the rotary's own settings
+    assert read.rotary_dim == own
+    np.testing.assert_array_equal(read.axes, built.axes)
+    np.testing.assert_allclose(read.inv_freq, built.inv_freq, rtol=1e-15)
+    assert read.layout == built.layout
+
+
+def test_vision_config_nested_below_another_config_is_found():
+    inner = {"model_type": "qwen2_5_vl_vision", "hidden_size": 64, "num_heads": 4}
+    whole = {"model_type": "qwen2_5_omni", "thinker_config": {"model_type": "x", "vision_config": inner}}
+    read, direct = M.multiaxis_from_config(whole, part="vision"), M.multiaxis_from_config(inner, part="vision")
+    np.testing.assert_array_equal(read.inv_freq, direct.inv_freq)
+    np.testing.assert_array_equal(read.axes, direct.axes)
+
+
+def test_a_null_vision_config_is_refused_by_name():
+    with pytest.raises(ValueError, match="vision_config is null"):
+        M.multiaxis_from_config({"model_type": "gemma4", "vision_config": None}, part="vision")
