@@ -534,20 +534,6 @@ def choose(ids: list[str], topics: list[str], patterns: list[str], claims: tuple
     return chosen
 
 
-def _listed_choose(ids: list[str], topics: list[str], patterns: list[str], listed: list[Listed]) -> list:
-    r""":func:`choose` among the catalogue's :class:`Listed` claims: the same selection, and the same usage errors
-    as the registry's (an unknown id named with the closest ids)."""
-    import difflib
-
-    by_id = {c.id: c for c in listed}
-    for i in dict.fromkeys(ids):
-        if i not in by_id:
-            close = difflib.get_close_matches(i, list(by_id), n=3, cutoff=0.5)
-            hint = f"; did you mean {', '.join(close)}?" if close else "; run 'posproof list' for the ids"
-            raise UsageError(f"unknown claim id {i!r}{hint}")
-    return choose(ids, topics, patterns, tuple(listed))
-
-
 def _planned_workers(jobs: str) -> int:
     r"""The workers ``--jobs`` asks for (at most the cores), without the note :func:`cli_args.jobs_arg` prints."""
     import multiprocessing as mp
@@ -581,7 +567,7 @@ def run(args) -> int:
         # parallel), each claim verified where it was built; ids given are looked up in this process
         pool = Workers(_planned_workers(args.jobs))
         try:
-            chosen = _listed_choose(args.ids, topics, patterns, pool.listing())
+            chosen = choose([], topics, patterns, tuple(pool.listing()))  # no ids: a topic, -k or all
         except BaseException:
             pool.close()
             raise
