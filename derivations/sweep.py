@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -285,7 +285,7 @@ def kill_running() -> None:
 Call = tuple[Target, tuple[str, ...], float]
 
 
-def local_results(calls: Sequence[Call], jobs: int, cwd: str) -> Iterator[dict]:
+def local_results(calls: Sequence[Call], jobs: int, cwd: str) -> Generator[dict, None, None]:
     r"""The results of ``calls`` as they complete, ``jobs`` audit processes at a time on this machine."""
     if not calls:
         return
@@ -326,7 +326,7 @@ def connect(address: str):
     return Client(address, timeout=f"{CONNECT_TIMEOUT:g}s", set_as_default=False)
 
 
-def dask_results(client, calls: Sequence[Call], cwd: str) -> Iterator[dict]:
+def dask_results(client, calls: Sequence[Call], cwd: str) -> Generator[dict, None, None]:
     r"""The results of ``calls`` as they complete on the Dask cluster of ``client`` (:func:`connect`), which is
     closed at the end."""
     from distributed import as_completed

@@ -301,7 +301,7 @@ def _multiaxis_declarations() -> list:
     )
 
     ernie = [1, 2, 1, 2, 1, 2, 0, 0]  # h, w alternating over 6 pairs, t on the last 2 (Ernie 4.5-VL's text map)
-    setups = (  # name, width, base, axes, inv_freq, phase, layout, axes per position
+    setups: tuple[tuple, ...] = (  # name, width, base, axes, inv_freq, phase, layout, axes per position
         ("per-axis ladders axes_dim [4, 6, 6] (FLUX's EmbedND)", 16, "10000", axes_dim_axes([4, 6, 6]),
          per_axis_inv_freq_mp(axes_dim_axes([4, 6, 6]), base=10000, dps=DPS), None, "interleaved", 3),
         ("axial 2-D, shared frequencies (Qwen2-VL's vision rotary)", 16, "10000", axial_axes(16),

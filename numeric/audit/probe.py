@@ -88,7 +88,7 @@ def read_structure(A: np.ndarray, P: list, width: int, still_pairs: bool = False
     return Structure(pairs, layout, 2 * n, kind, None, None, int(np.argmax(rot)))
 
 
-def same_frequencies(theta: np.ndarray, ref: np.ndarray, rtol: float) -> bool:
+def same_frequencies(theta: np.ndarray, ref: np.ndarray, rtol: float | np.ndarray) -> bool:
     r"""``theta`` is ``ref`` within a relative ``rtol`` pair by pair (same size); a pair that does not turn
     (``ref_i = 0``, proportional RoPE) must measure exactly 0, as a rotation by ``cos 0 = 1, sin 0 = 0`` does."""
     return theta.shape == ref.shape and bool(np.all(np.abs(theta - ref) <= rtol * np.abs(ref)))

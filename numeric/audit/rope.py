@@ -182,7 +182,7 @@ class _RopeAudit(RopeChecks):
             model = self._expected_model(self.width, self.top + 1)
         prec = self._precision(f, A, st, ang, model)
         eps, precision = prec.eps, prec.name
-        if prec.stage == "jump":  # eps is then the first position where angles leave m theta_i
+        if prec.stage == "jump" and eps is not None:  # eps: the first position where angles leave m theta_i
             ang, eps = replace(ang, jumps=sorted(set(ang.jumps) | {int(eps)})), None
         self._low_precision = prec.sixteen_bit
         self._table_roundoff = TABLE_ROUNDOFF[prec.table]

@@ -211,6 +211,7 @@ class RopeChecks(RopeAuditBase):
         cos/sin table rounded to 16 bits by a bounded amount (:func:`table_dtype`); float32 or float64 angles are
         told apart by the median relative error on angles of 256 .. 3e5 rad (or, through a 16-bit table, by
         whether the table holds the rounding of the exact angles)."""
+        assert st.phi is not None  # a rotation per pair: its angles were read
         omega, m_last = refine_frequencies(st.phi, self.P, ang.omega)  # (pairs,) signed
         table = table_dtype(A, st)
         u = TABLE_ROUNDOFF[table]

@@ -192,7 +192,7 @@ def rule_candidates(cfg: RopeScaling, seq_len: int, width: int) -> list[Candidat
     return out
 
 
-def first_match(cands: list[Candidate], theta: np.ndarray, rho: float, rtol: float) -> Candidate | None:
+def first_match(cands: list[Candidate], theta: np.ndarray, rho: float, rtol: float | np.ndarray) -> Candidate | None:
     r"""The first candidate whose frequencies are the measured ``theta`` ``(pairs,)`` within ``rtol`` and whose
     attention factor is ``rho`` within :data:`BLOCK_TOL`."""
     for c in cands:
