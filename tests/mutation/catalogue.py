@@ -1540,4 +1540,28 @@ MUTANTS += [
         bug="a whole config's nested vision rotary (Qwen2.5-Omni's thinker_config.vision_config) not found",
         tests=("tests/numeric/multiaxis/test_config.py",),
     ),
+    Mutant(
+        "check-worker-ignores-its-modules",
+        target="posproof.derivations.commands.check:Workers._pick",
+        pattern="for want in (lambda m: m in mine, lambda m: m not in others):",
+        new="for want in (lambda m: m not in mine, lambda m: m not in others):",
+        bug="check's workers take claims of modules they have not built (every module built again)",
+        tests=("tests/derivations/commands/test_check_workers.py",),
+    ),
+    Mutant(
+        "check-worker-exception-swallowed",
+        target="posproof.derivations.commands.check:Workers.unordered",
+        pattern="raise value",
+        new="continue",
+        bug="a claim whose build or check raises in a worker disappears from the results",
+        tests=("tests/derivations/commands/test_check_workers.py",),
+    ),
+    Mutant(
+        "breakpoints-kernels-never-unfolded",
+        target="posproof.symbolic.engine.numeric_line:_breakpoints",
+        pattern="if not e.has(Kernel):",
+        new="if True:",
+        bug="no breakpoints of a kernel found: a side wrong at one point passes the numeric line",
+        tests=("tests/symbolic/engine/test_soundness_classes.py",),
+    ),
 ]
