@@ -819,7 +819,8 @@ def check_block(block: Block) -> None:
 def check_command(cmd: Command, capsys) -> None:
     r"""One command: run in its document's working directory, its exit code and shown output compared (or, with
     ``POSPROOF_UPDATE_DOCS=1``, recorded for :func:`rewrite`)."""
-    reason = missing_reason(command_needs(cmd.words))
+    marked = tuple(n.strip() for n in cmd.block.marks.get("needs", "").split(",") if n.strip())
+    reason = missing_reason(marked + command_needs(cmd.words))  # the block's marks too (code a file imports)
     if reason is not None:
         pytest.skip(f"{cmd.block.path}:{cmd.line}: {reason}")
     st = state(cmd.block.path)

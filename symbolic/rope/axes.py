@@ -35,16 +35,20 @@ from posproof.symbolic.symbols import d_even as d
 from posproof.symbolic.symbols import k, m, n, q
 
 TOPIC = "multiaxis"
-FLUX = "black-forest-labs/flux: EmbedND (axes_dim [16, 56, 56], theta 10000)"
+FLUX = "black-forest-labs/flux: EmbedND (axes_dim [16, 56, 56], theta 10000), https://github.com/black-forest-labs/flux"
 DIFFUSERS = (
     "Hugging Face diffusers: get_1d_rotary_pos_embed, FluxPosEmbed, CogVideoX get_3d_rotary_pos_embed, "
-    "HunyuanVideoRotaryPosEmbed (theta 256), WanRotaryPosEmbed"
+    "HunyuanVideoRotaryPosEmbed (theta 256), WanRotaryPosEmbed, https://github.com/huggingface/diffusers"
 )
 SHARED = (
-    "timm: EVA-02 RotaryEmbeddingCat; facebookresearch/sam2: compute_axial_cis; Hugging Face transformers: "
+    "timm: EVA-02 RotaryEmbeddingCat, https://github.com/huggingface/pytorch-image-models; facebookresearch/sam2: "
+    "compute_axial_cis, https://github.com/facebookresearch/sam2; Hugging Face transformers: "
     "Qwen2.5-VL VisionRotaryEmbedding"
 )
-DINOV3 = "facebookresearch/dinov3: RopePositionEmbedding (patch coordinates in [-1, 1])"
+DINOV3 = (
+    "facebookresearch/dinov3: RopePositionEmbedding (patch coordinates in [-1, 1]), "
+    "https://github.com/facebookresearch/dinov3"
+)
 ERNIE = "Hugging Face transformers: Ernie 4.5-VL (per-pair axis map of its 3-D rotary)"
 
 # ---- symbols ---------------------------------------------------------------------------------------------------

@@ -152,7 +152,8 @@ def test_config_qwen2_vl_is_chunked_and_qwen3_vl_interleaved():
     inv, axes, factor = M.rope_axes_from_config(qwen2)
     assert axes.tolist() == M.mrope_axes([16, 24, 24]).tolist() and factor == 1.0
     assert np.allclose(inv, inverse_frequencies(128, base=1e6), rtol=1e-15)
-    qwen3 = {"model_type": "qwen3_vl", "text_config": {**qwen2, "model_type": "qwen3_vl_text"}}
+    # head_dim given: Qwen3VLTextConfig's class default (128) is read only where transformers is installed
+    qwen3 = {"model_type": "qwen3_vl", "text_config": {**qwen2, "model_type": "qwen3_vl_text", "head_dim": 128}}
     assert M.rope_axes_from_config(qwen3)[1].tolist() == M.mrope_axes([16, 24, 24], interleaved=True).tolist()
     flagged = {**qwen2, "rope_parameters": {**rope, "mrope_interleaved": True}}
     assert M.rope_axes_from_config(flagged)[1].tolist() == M.mrope_axes([16, 24, 24], interleaved=True).tolist()

@@ -70,14 +70,28 @@ def test_text_families():
     assert _text("qwen2_vl", [2, 3, 3]).axes.tolist() == M.mrope_axes([2, 3, 3]).tolist()
     assert _text("qwen3_vl_text", [3, 3, 2]).axes.tolist() == M.mrope_axes([3, 3, 2], interleaved=True).tolist()
     assert _text("glm4v_text", [2, 3, 3]).layout == "interleaved"
-    assert _text("glm4v_moe_text", [1, 2, 1]).layout == "half"  # its class default: partial_rotary_factor 0.5
     ernie = _text("ernie4_5_vl_moe_text", [2, 2, 4])
     assert ernie.axes.tolist() == [1, 2, 1, 2, 0, 0, 0, 0] and ernie.layout == "interleaved"
+
+
+def test_neomme_alternates_its_axes_over_the_class_partial_rotary():
+    pytest.importorskip("transformers")  # NeoMME's per_layer_config and partial rotary come from its class
     neomme = {"model_type": "neomme", "head_dim": 16, "hidden_size": 32, "num_attention_heads": 2,
               "num_key_value_heads": 2,
               "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 10000.0}}}  # fmt: skip
     axes = M.multiaxis_from_config(neomme, layer_type="full_attention").axes  # the class's partial rotary
     assert axes.tolist() == [0, 1] * (axes.size // 2)
+
+
+def test_text_family_whose_class_gives_the_partial_rotary_factor():
+    # GLM-4V-MoE leaves partial_rotary_factor (0.5) to its class: read from transformers, refused by name without it
+    try:
+        import transformers  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match="partial_rotary_factor to Glm4vMoeTextConfig's default"):
+            _text("glm4v_moe_text", [1, 2, 1])
+        return
+    assert _text("glm4v_moe_text", [1, 2, 1]).layout == "half"
 
 
 def test_hunyuan_vl_is_xdrope_chunked_over_its_sections():
