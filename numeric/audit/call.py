@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import types
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -151,8 +152,22 @@ def _uses_torch(fn) -> bool:
     holds torch, or something of torch's, at its top level. Its calls try torch tensors first: a NumPy try can leave
     a torch module's state half-updated (xformers sets its cached length before building its tables). posproof's
     own adapters decide for themselves."""
-    torch = _torch_loaded()
-    if torch is None:
+    return uses_library(fn, "torch")
+
+
+def _filled(cell) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 - an empty cell raises
+    except ValueError:
+        return False
+    return True
+
+
+def uses_library(fn, library: str) -> bool:
+    r"""Whether ``fn``'s module holds the array library ``library`` (``"torch"``, ``"jax"``), or something of it, at
+    its top level, or ``fn`` closes over it (a library nothing has imported: ``False``)."""
+    lib = sys.modules.get(library)
+    if lib is None:
         return False
     target = getattr(fn, "__func__", fn)
     module_name = getattr(target, "__module__", None) or type(target).__module__
@@ -162,11 +177,14 @@ def _uses_torch(fn) -> bool:
     if namespace is None:
         module = sys.modules.get(module_name)
         namespace = vars(module) if module is not None else {}
-    for value in list(namespace.values()):
-        if value is torch or getattr(value, "__name__", "") == "torch":
+    cells = [c.cell_contents for c in getattr(target, "__closure__", None) or () if _filled(c)]
+    for value in [*namespace.values(), *cells]:  # its module's names, and what it closes over
+        if value is lib or getattr(value, "__name__", "") == library:
+            return True
+        if isinstance(value, types.ModuleType) and value.__name__.startswith(library + "."):  # jax.numpy
             return True
         owner = getattr(value, "__module__", None)
-        if isinstance(owner, str) and (owner == "torch" or owner.startswith("torch.")):
+        if isinstance(owner, str) and (owner == library or owner.startswith(library + ".")):
             return True
     return False
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import time
@@ -112,6 +113,21 @@ def start_method() -> str:
     return "spawn"
 
 
+def _jax_ran() -> bool:
+    r"""Whether this process has started a JAX backend (its compiler's threads): ``jax._src.xla_bridge`` holds it."""
+    bridge = sys.modules.get("jax._src.xla_bridge")
+    return bool(getattr(bridge, "_backends", None))
+
+
+def _picklable(work: Callable, args: tuple) -> bool:
+    r"""Whether a spawned child can be given ``work(send, *args)``."""
+    try:
+        pickle.dumps((work, args))
+    except Exception:  # noqa: BLE001 - a lambda, a local function, an open resource
+        return False
+    return True
+
+
 def exception_text(e: BaseException) -> str:
     r"""``SystemExit(3)``, ``KeyboardInterrupt``: the exception's type and arguments, at most
     :data:`EXCEPTION_TEXT` characters."""
@@ -157,7 +173,10 @@ def run_isolated(
     The child is killed when the parent is interrupted (Ctrl-C) or stops waiting for any other reason."""
     if not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
         raise ValueError(f"timeout must be a finite number of seconds > 0, got {timeout!r}")
-    ctx: Any = multiprocessing.get_context(start_method())
+    method = start_method()
+    if method == "fork" and _jax_ran() and _picklable(work, args):
+        method = "spawn"  # XLA's threads do not survive a fork: a forked child of a process that ran JAX hangs
+    ctx: Any = multiprocessing.get_context(method)
     receive, send = ctx.Pipe(duplex=False)
     process = ctx.Process(target=_child, args=(send, work, args), name="posproof-audit")
     with warnings.catch_warnings():

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from posproof.numeric.audit.call import to_numpy
+from posproof.numeric.audit.call import to_numpy, uses_library
 from posproof.numeric.audit.report import AuditCallError, function_name
 from posproof.numeric.multiaxis import channel_pairs
 
@@ -32,7 +32,8 @@ BACKENDS = ("numpy", "torch", "jax")
 
 class MultiaxisCaller:
     r"""Calls ``fn(vectors (N, d), positions (N, A))``: NumPy arrays first, then torch tensors, then JAX arrays
-    (each library imported only when the ones before raised, and skipped when it is not installed); the first that
+    (each library imported only when the ones before raised, and skipped when it is not installed; JAX only for a
+    function whose module holds it); the first that
     works is kept for every later call. Vectors are float64 (JAX without x64: float32); positions int64, or float64
     when ``continuous`` (real coordinates). The output comes back as float64 NumPy, or ``None`` when it is not
     finite or not of the input's shape."""
@@ -54,7 +55,9 @@ class MultiaxisCaller:
     def raw(self, x: np.ndarray, pos: np.ndarray) -> np.ndarray:
         r"""The output as a float64 NumPy array of any shape; :class:`AuditCallError` when every library raised."""
         errors: list[tuple[str, Exception]] = []
-        for backend in (self.backend,) if self.backend else BACKENDS:
+        # JAX only for code written for it: a forked child of a process that ran JAX hangs in its first compile
+        tries = BACKENDS if uses_library(self.fn, "jax") else tuple(b for b in BACKENDS if b != "jax")
+        for backend in (self.backend,) if self.backend else tries:
             try:
                 args = self._args(backend, x, pos)
             except ImportError:

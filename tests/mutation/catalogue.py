@@ -1237,7 +1237,7 @@ MUTANTS += [
     Mutant(
         "multiaxis-audit-numpy-only",
         target="posproof.numeric.audit.multiaxis_probe:MultiaxisCaller.raw",
-        pattern="for backend in (self.backend,) if self.backend else BACKENDS:",
+        pattern="for backend in (self.backend,) if self.backend else tries:",
         new='for backend in ("numpy",):',
         bug="torch and JAX functions refused",
         tests=("tests/numeric/audit/test_audit_multiaxis_arrays.py",),
@@ -1470,8 +1470,8 @@ MUTANTS += [
     ),
     Mutant(
         "uses-torch-missed",
-        target="posproof.numeric.audit.call:_uses_torch",
-        pattern='if value is torch or getattr(value, "__name__", "") == "torch":',
+        target="posproof.numeric.audit.call:uses_library",
+        pattern='if value is lib or getattr(value, "__name__", "") == library:',
         new="if False:",
         bug="torch code tried with NumPy first (xformers' cache half-updated by the failed try)",
         tests=("tests/audit_corpus/test_third_party.py", "tests/numeric/audit/test_audit_backends.py"),

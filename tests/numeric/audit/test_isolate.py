@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import time
 
@@ -125,3 +126,28 @@ def test_regression_torch_used_in_the_parent_does_not_hang_the_forked_child():
     torch.cos(torch.ones(1 << 20))  # the parent's OpenMP pool is started
     ended, got = _run(_torch_cos, timeout=60)
     assert ended is None and got and got[0][0] == "sum"
+
+
+@pytest.mark.slow  # a fresh interpreter that imports jax and posproof, then a spawned audit child
+def test_regression_audit_child_of_a_process_that_ran_jax_does_not_hang(tmp_path):
+    # XLA's threads do not survive a fork: a forked audit child of a process that had run JAX hung in its first
+    # compile (a pytest worker after a JAX test); such a parent spawns its child
+    pytest.importorskip("jax")
+    (tmp_path / "jrope.py").write_text(
+        "import jax.numpy as jnp\n\n\n"
+        "def rope(vectors, positions, base=10000.0):\n"
+        "    d = vectors.shape[1]\n"
+        "    ang = jnp.asarray(positions)[:, None] / base ** (jnp.arange(0, d, 2) / d)\n"
+        "    c, s = jnp.cos(ang), jnp.sin(ang)\n"
+        "    a, b = vectors[:, : d // 2], vectors[:, d // 2 :]\n"
+        "    return jnp.concatenate([a * c - b * s, a * s + b * c], axis=1)\n"
+    )
+    code = (
+        "import jax.numpy as jnp; (jnp.ones(2) + 1).block_until_ready()\n"
+        "from posproof.derivations import cli\n"
+        "raise SystemExit(cli.main(['audit', 'jrope.py:rope', '--scheme', 'rope', '--layout', 'half', "
+        "'--max-position', '4096', '-q']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "jrope.py:rope: conforms" in done.stdout
