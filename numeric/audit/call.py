@@ -152,7 +152,7 @@ def _uses_torch(fn) -> bool:
     holds torch, or something of torch's, at its top level. Its calls try torch tensors first: a NumPy try can leave
     a torch module's state half-updated (xformers sets its cached length before building its tables). posproof's
     own adapters decide for themselves."""
-    return uses_library(fn, "torch")
+    return uses_library(fn, "torch", closures=False)
 
 
 def _filled(cell) -> bool:
@@ -163,9 +163,9 @@ def _filled(cell) -> bool:
     return True
 
 
-def uses_library(fn, library: str) -> bool:
+def uses_library(fn, library: str, *, closures: bool = True) -> bool:
     r"""Whether ``fn``'s module holds the array library ``library`` (``"torch"``, ``"jax"``), or something of it, at
-    its top level, or ``fn`` closes over it (a library nothing has imported: ``False``)."""
+    its top level, or (``closures``) ``fn`` closes over it (a library nothing has imported: ``False``)."""
     lib = sys.modules.get(library)
     if lib is None:
         return False
@@ -177,7 +177,7 @@ def uses_library(fn, library: str) -> bool:
     if namespace is None:
         module = sys.modules.get(module_name)
         namespace = vars(module) if module is not None else {}
-    cells = [c.cell_contents for c in getattr(target, "__closure__", None) or () if _filled(c)]
+    cells = [c.cell_contents for c in getattr(target, "__closure__", None) or () if _filled(c)] if closures else []
     for value in [*namespace.values(), *cells]:  # its module's names, and what it closes over
         if value is lib or getattr(value, "__name__", "") == library:
             return True

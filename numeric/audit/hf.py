@@ -252,6 +252,7 @@ class TransformersRope:
                 kw["per_layer_config"] = {
                     i: {**layer, **self._widths(layer, width)} for i, layer in kw["per_layer_config"].items()
                 }
+        kw = _without_aliases(kw, self.model_type)
         log, level = _quiet()
         try:
             try:
@@ -352,6 +353,22 @@ def _standard_names(config: Mapping) -> dict:
     for standard, own in (getattr(cls, "attribute_map", None) or {}).items():
         if standard not in out and own in out:
             out[standard] = out[own]
+    return out
+
+
+def _without_aliases(kw: dict, model_type: str) -> dict:
+    r"""``kw`` without the names its configuration class's ``attribute_map`` makes aliases of others (HunYuan-VL's
+    ``attention_head_dim`` of ``head_dim``) where both are given: an alias passed after its target (``None`` from the
+    file) would overwrite the probed width."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    cls = CONFIG_MAPPING[model_type] if model_type in CONFIG_MAPPING else None
+    out = dict(kw)
+    for alias, real in (getattr(cls, "attribute_map", None) or {}).items():
+        if alias in out and real in out:
+            value = out.pop(alias)
+            if out[real] is None:
+                out[real] = value
     return out
 
 

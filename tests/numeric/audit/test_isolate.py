@@ -14,6 +14,13 @@ from posproof.numeric.audit import isolate
 from posproof.numeric.audit.report import PROCESS_FINDINGS, format_report
 
 
+@pytest.fixture(autouse=True)
+def _forked(monkeypatch):
+    # these tests time children in fractions of a second: forked, even in a worker that has run JAX before
+    # (where a picklable work is spawned instead, which takes seconds to start)
+    monkeypatch.setattr(isolate, "_jax_ran", lambda: False)
+
+
 # The work functions run in the child: module-level, so that a spawned child (macOS, Windows) can import them.
 def _sends(send, n):
     for i in range(n):
