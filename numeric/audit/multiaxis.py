@@ -161,14 +161,20 @@ def _channel_finding(
     for pos_vec, y, want in wanted:
         if np.max(np.abs(want[c] - x[c])) > PASS_ATOL:
             sentence = f"only the first {tail} of {width} channels rotate, not the first rotary_dim = {r}"
-            ex = {
-                "positions": _position_list(pos_vec, continuous),
-                "input": f"a unit vector on channel {c}",
-                "expected output": _output_text(want[c]),
-                "got output": _output_text(y[c]),
-            }
+            ex = _channel_example(pos_vec, c, want[c], y[c], continuous)
             return Finding("multiaxis-rotary-width", f"{MULTIAXIS_FINDINGS['multiaxis-rotary-width']}: {sentence}", ex)
     return None  # unreachable: channel c changes at some probe of the declared rotation
+
+
+def _channel_example(pos_vec, c: int, want: np.ndarray, got: np.ndarray, continuous: bool) -> dict[str, Any]:
+    r"""The example of a finding read on a unit vector on channel ``c`` at position vector ``pos_vec``: the declared
+    output row ``want`` and the function's ``got``."""
+    return {
+        "positions": _position_list(pos_vec, continuous),
+        "input": f"a unit vector on channel {c}",
+        "expected output": _output_text(want),
+        "got output": _output_text(got),
+    }
 
 
 #: How sentences name the channels of pair ``i`` in each layout.
@@ -212,12 +218,7 @@ def _layout_finding(outputs: list, axes: np.ndarray, layout: str, declared, cont
                 x = np.eye(y.shape[1])
                 want = declared(x, np.repeat(pos_vec[None, :], x.shape[0], axis=0))
                 sentence = f"the pairs are {_LAYOUT_PAIRS[other]}, the {other} layout, not the declared {layout} layout"
-                ex = {
-                    "positions": _position_list(pos_vec, continuous),
-                    "input": f"a unit vector on channel {c}",
-                    "expected output": _output_text(want[c]),
-                    "got output": _output_text(y[c]),
-                }
+                ex = _channel_example(pos_vec, c, want[c], y[c], continuous)
                 return Finding("multiaxis-layout", f"{MULTIAXIS_FINDINGS['multiaxis-layout']}: {sentence}", ex)
     return None
 
