@@ -174,3 +174,12 @@ def even_int(value, name: str, minimum: int = 2) -> int:
     if not _is_int(value) or value < minimum or value % 2:
         raise ValueError(f"{name} must be an even integer >= {minimum}, got {value!r}")
     return int(value)
+
+
+def positive_real(value, name: str) -> float:
+    r"""``value`` as a float: a finite real number > 0 (not a bool); ``ValueError`` naming ``name`` otherwise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not np.isfinite(float(value)):
+        raise ValueError(f"{name} must be a finite real number > 0, got {value!r}")
+    if value <= 0:
+        raise ValueError(f"{name} must be a finite real number > 0, got {value!r}")
+    return float(value)

@@ -40,11 +40,7 @@ DEFAULT_SCALE_BASE = 512.0
 
 
 def _positive(value, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not np.isfinite(float(value)):
-        raise ValueError(f"{name} must be a finite real number > 0, got {value!r}")
-    if value <= 0:
-        raise ValueError(f"{name} must be a finite real number > 0, got {value!r}")
-    return float(value)
+    return _validate.positive_real(value, name)
 
 
 def _origin(value) -> float:

@@ -20,7 +20,6 @@ must be xPos' scores ``sum_i zeta_i**((m-n)/s) q_(i)^T R((n - m) theta_i) k_(i)`
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -106,11 +105,7 @@ class XposPlan:
 
 
 def _positive(value, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not np.isfinite(float(value)):
-        raise ValueError(f"{name} must be a finite real number > 0, got {value!r}")
-    if value <= 0:
-        raise ValueError(f"{name} must be a finite real number > 0, got {value!r}")
-    return float(value)
+    return _validate.positive_real(value, name)
 
 
 def _call(call) -> RopeCall:
