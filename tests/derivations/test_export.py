@@ -78,8 +78,11 @@ def test_markdown_export_has_math_an_index_and_figures():
 
 
 def test_rules_table_is_included_when_the_properties_module_provides_it(monkeypatch):
-    assert export.rules_table("latex") == export.properties.table_latex()
-    monkeypatch.setattr(export, "RULES_TABLE", dict(export.RULES_TABLE, latex=None, markdown=_table_md, html=None))
+    from posproof.derivations.commands import properties
+    from posproof.derivations.export import common
+
+    assert export.rules_table("latex") == properties.table_latex()
+    monkeypatch.setattr(common, "RULES_TABLE", dict(export.RULES_TABLE, latex=None, markdown=_table_md, html=None))
     assert export.rules_table("latex") is None
     assert "<td><code>x</code></td>" in export.rules_table("html")
 
@@ -89,7 +92,7 @@ def _table_md():
 
 
 def test_markdown_table_as_html():
-    assert export._markdown_table_html(_table_md()) == (
+    assert export.markdown_table_html(_table_md()) == (
         '<table class="rules"><thead><tr><th>a</th><th>b</th></tr></thead>'
         "<tbody><tr><td><code>x</code></td><td>y</td></tr></tbody></table>"
     )
@@ -147,13 +150,13 @@ def test_every_figure_is_referenced_and_set_in_its_section():
         assert f"\\ref{{fig:{name}}}" in everything, name
         assert f"\\label{{fig:{name}}}" in tex[f"{plots.PLOTS[name].topic}.tex"], name  # placed in its section
     # deferred figures are set before the next section (the macro, then one use per section)
-    assert everything.count("\\placefigures") == 1 + len(export._topics())
+    assert everything.count("\\placefigures") == 1 + len(export.topics_all())
 
 
 def test_the_bibliography_lists_each_work_once_with_its_arxiv_id_or_url():
     from posproof.symbolic import sources
 
-    refs = export.references(export._topics())
+    refs = export.references(export.topics_all())
     entries = [entry for entry, _ in refs]
     assert len(entries) == len(set(entries))
     assert (
@@ -174,7 +177,7 @@ def test_no_python_repr_nor_escaped_caret_in_any_export():
 
 
 def test_html_page_without_node_sets_math_as_mathml_and_its_rules_table_is_real():
-    page, errors, _ = export.html_page(export._topics(), with_figures=False, katex=False)
+    page, errors, _ = export.html_page(export.topics_all(), with_figures=False, katex=False)
     assert not errors
     assert page.count("<math") > 1000 and "katex" not in page
     assert "<mi>&amp;</mi>" not in page and "<mi>&</mi>" not in page  # aligned blocks are tables, not literal &

@@ -24,7 +24,7 @@ def test_every_figure_draws_and_is_deterministic(name):
         data = plots.plot_bytes(name, suffix)
         assert data.startswith(MAGIC[suffix])
         # drawn again: by the exports (once per process, for every export of this session), or here
-        again = export._draw_all(suffix)[name] if suffix in ("svg", "pdf") else plots.plot_bytes(name, suffix)
+        again = export.draw_all(suffix)[name] if suffix in ("svg", "pdf") else plots.plot_bytes(name, suffix)
         assert again == data, f"{name}.{suffix} differs between runs"
 
 

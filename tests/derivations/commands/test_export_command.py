@@ -47,7 +47,7 @@ def small(monkeypatch):
 def few_topics(monkeypatch):
     r"""The catalogue's export reduced to two topics of two claims each: a real build, in a fraction of a second."""
     topics = [("order", registry.topic("order")[:2]), ("sinusoidal", registry.topic("sinusoidal")[:2])]
-    monkeypatch.setattr(export, "_topics", lambda: topics)
+    monkeypatch.setattr(export, "topics_all", lambda: topics)
     return topics
 
 
