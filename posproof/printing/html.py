@@ -237,13 +237,37 @@ def mathml_render(formulas: list[tuple[str, bool]]) -> list[dict]:
 
     out = []
     for tex, display in formulas:
-        # the converter reads an ``aligned`` block as one row with literal ``&``: as an array it is a table
-        table = tex.replace(r"\begin{aligned}", r"\begin{array}{rl}").replace(r"\end{aligned}", r"\end{array}")
         try:
-            out.append({"html": convert(table, display="block" if display else "inline"), "error": None})
+            out.append({"html": convert(mathml_tex(tex), display="block" if display else "inline"), "error": None})
         except Exception as e:  # noqa: BLE001 - any failure of the converter is reported, with the formula
             out.append({"html": f"<code>{html.escape(tex)}</code>", "error": f"{type(e).__name__}: {e}"})
     return out
+
+
+#: The alignment environments the MathML converter reads as one row with literal ``&``.
+ALIGNED = re.compile(r"\\(begin|end)\{(?:aligned|align\*?)\}")
+
+
+def mathml_tex(tex: str) -> str:
+    r"""LaTeX the MathML converter sets as it is meant: an ``aligned`` (``align``, ``align*``) block, nested or not,
+    as an ``array`` of right- and left-aligned columns, which becomes an ``mtable`` (one row per line, the ``&``
+    columns aligned).
+
+    >>> mathml_tex(r"\begin{aligned}a &= b\\ &= c\end{aligned}")
+    '\\begin{array}{rlrl}a &= b\\\\ &= c\\end{array}'
+    """
+    return ALIGNED.sub(lambda m: r"\begin{array}{rlrl}" if m.group(1) == "begin" else r"\end{array}", tex)
+
+
+#: The note a page set as MathML shows (browsers set MathML in their own math font, less evenly than KaTeX).
+MATHML_NOTE = (
+    "The formulas on this page are MathML, set by your browser: the page was exported without Node.js and its "
+    "math typesetter, so its math was not typeset in advance and may look uneven."
+)
+
+
+#: The font MathML is set in (a browser's default math font is often a text font).
+MATHML_CSS = 'math { font-family: "Latin Modern Math", "STIX Two Math", "Cambria Math", serif; }'
 
 
 @functools.lru_cache(maxsize=4)
@@ -279,27 +303,53 @@ class PageMath:
         return re.sub("\x00(\\d+)\x00", lambda m: rendered[int(m.group(1))]["html"], page), errors
 
 
-def blocks_html(bs: Iterable[Block], math: Callable[[str, bool], str]) -> str:
+def text_html(text: str, math: Callable[[str, bool], str], refs=None) -> str:
+    r"""Prose in HTML, references resolved through ``refs`` (a Numbering) where the prose printer takes it."""
+    if refs is None:
+        return prose(text, "html", math)
+    try:
+        return prose(text, "html", math, refs=refs)  # type: ignore[call-arg]
+    except TypeError:  # a prose printer without references
+        return prose(text, "html", math)
+
+
+def blocks_html(
+    bs: Iterable[Block], math: Callable[[str, bool], str], *, refs=None, audience: str = "reference"
+) -> str:
+    r"""Blocks as HTML: a claim's heading ``<h3 id="claim-ID">``, numbered (``Theorem 4.6. Title``) and its
+    statement numbered ``(12)`` where ``refs`` knows them; strategies printed in the reference audience only."""
     out = []
     for b in bs:
-        p = lambda t: prose(t, "html", math)  # noqa: E731
+        p = lambda t: text_html(t, math, refs)  # noqa: E731
         if b.kind == "heading":
-            out.append(f'<h3 id="{html.escape(b.label)}">{p(b.text)}</h3>')
-        elif b.kind == "para":
-            cls = ' class="meta"' if b.text.startswith("`") else ""
+            target = refs.get(f"claim:{b.label}") if refs is not None else None
+            title = p(b.text)
+            if target is not None and target.number:
+                word = html.escape(b.code or target.word)
+                title = f'<span class="number">{word} {target.number}.</span> {title}'
+            out.append(f'<h3 id="claim-{html.escape(b.label)}">{title}</h3>')
+        elif b.kind in ("para", "source", "checked"):
+            cls = ' class="meta"' if b.text.startswith("`") or b.kind == "checked" else ""
             out.append(f"<p{cls}>{p(b.text)}</p>")
         elif b.kind == "statement":
-            out.append(f'<div class="display statement">{math(b.tex, True)}</div>')
+            target = refs.get(b.label) if refs is not None and b.label else None
+            if target is not None and target.number:
+                out.append(
+                    f'<div class="display statement numbered" id="{html.escape(target.anchor)}">'
+                    f'<div class="eq">{math(b.tex, True)}</div><span class="eqno">({target.number})</span></div>'
+                )
+            else:
+                out.append(f'<div class="display statement">{math(b.tex, True)}</div>')
         elif b.kind == "math":
             out.append(f'<div class="display">{math(b.tex, True)}</div>')
         elif b.kind == "step":
             num = f"({b.number}) " if b.number else ""
             shown = f'<div class="display">{math(b.tex, True)}</div>' if b.tex else ""
             same = "" if b.tex else " (the statement above)"
-            out.append(
-                f'<p class="why">{num}{p(b.text)} <span class="strategy">[{html.escape(b.code)}]</span>{same}</p>'
-                + shown
+            code = (
+                f' <span class="strategy">[{html.escape(b.code)}]</span>' if b.code and audience == "reference" else ""
             )
+            out.append(f'<p class="why">{num}{p(b.text)}{code}{same}</p>' + shown)
         elif b.kind == "table":
             out.append(table_html(b, p))
     return "\n".join(out)
