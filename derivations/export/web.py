@@ -3,9 +3,11 @@ r"""The web exports: Markdown (``index.md`` and a file per topic) and the one HT
 from __future__ import annotations
 
 import html
+import inspect
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 from posproof.derivations.export import common
 from posproof.derivations.export.common import (
@@ -86,10 +88,10 @@ def document_numbering(topics, figures: Iterable[str] = (), pages: bool = False)
 
 def claim_blocks(c, audience: str) -> list:
     r"""The blocks of a claim for ``audience`` (the blocks printer's default where it takes no audience)."""
-    try:
-        return blocks(c, audience=audience)  # type: ignore[call-arg]
-    except TypeError:
+    if "audience" not in inspect.signature(blocks).parameters:  # a printer without the keyword yet
         return blocks(c)
+    loose: Callable[..., Any] = blocks
+    return loose(c, audience=audience)
 
 
 def link(target: Target, here: str = "") -> str:

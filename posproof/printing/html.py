@@ -11,6 +11,7 @@ import atexit
 import base64
 import functools
 import html
+import inspect
 import json
 import os
 import re
@@ -21,6 +22,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from posproof.printing.blocks import Block, blocks
 from posproof.printing.prose import prose
@@ -307,10 +309,10 @@ def text_html(text: str, math: Callable[[str, bool], str], refs=None) -> str:
     r"""Prose in HTML, references resolved through ``refs`` (a Numbering) where the prose printer takes it."""
     if refs is None:
         return prose(text, "html", math)
-    try:
-        return prose(text, "html", math, refs=refs)  # type: ignore[call-arg]
-    except TypeError:  # a prose printer without references
+    if "refs" not in inspect.signature(prose).parameters:  # a printer without the keyword yet
         return prose(text, "html", math)
+    loose: Callable[..., Any] = prose
+    return loose(text, "html", math, refs=refs)
 
 
 def blocks_html(

@@ -8,8 +8,10 @@ Sphinx resolves links to); neither reads the other's form, so each export is wri
 
 from __future__ import annotations
 
+import inspect
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from posproof.printing.blocks import Block, blocks
 from posproof.printing.prose import prose
@@ -22,10 +24,10 @@ def text_markdown(text: str, refs=None) -> str:
     r"""Prose in Markdown, references resolved through ``refs`` (a Numbering) where the prose printer takes it."""
     if refs is None:
         return prose(text, "markdown")
-    try:
-        return prose(text, "markdown", refs=refs)  # type: ignore[call-arg]
-    except TypeError:  # a prose printer without references
+    if "refs" not in inspect.signature(prose).parameters:  # a printer without the keyword yet
         return prose(text, "markdown")
+    loose: Callable[..., Any] = prose
+    return loose(text, "markdown", refs=refs)
 
 
 def anchored(heading: str, anchor: str, anchors: str | None) -> list[str]:
