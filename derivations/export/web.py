@@ -138,7 +138,7 @@ def markdown_files(
                 parts += [
                     f"Figure {number} draws this: {lower_first(spec.title)}.",
                     "",
-                    *markdown_format.anchored(image, f"fig-{name}", anchors),
+                    *([f"{image}{{#fig-{name}}}"] if anchors == "mkdocs" else [f"(fig-{name})=", image]),
                     "",
                     f"*Figure {number}.* {md(spec.caption)}",
                     "",

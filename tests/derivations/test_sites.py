@@ -46,6 +46,10 @@ def _dom(page: Path) -> str:
     return run.stdout
 
 
+def files_of(site: Path) -> set[str]:
+    return {p.name for p in site.iterdir()}
+
+
 @pytest.fixture(scope="module")
 def topics():
     return topics_all()
@@ -57,7 +61,7 @@ def mkdocs_site(tmp_path_factory, topics) -> Path:
     pytest.importorskip("material", reason="mkdocs-material needed to build the site")
     pytest.importorskip("pymdownx", reason="pymdown-extensions needed for the math")
     root = tmp_path_factory.mktemp("mkdocs")
-    files, _ = markdown_files(topics, False, lambda name: None, anchors="mkdocs")
+    files, _ = markdown_files(topics, True, lambda name: None, anchors="mkdocs")
     _write(root / "docs", files)
     config = (
         "site_name: posproof\ntheme:\n  name: material\nuse_directory_urls: false\n"
@@ -82,7 +86,7 @@ def sphinx_site(tmp_path_factory, topics) -> tuple[Path, str]:
     pytest.importorskip("sphinx", reason="sphinx needed to build the site")
     pytest.importorskip("myst_parser", reason="myst-parser needed to read Markdown")
     root = tmp_path_factory.mktemp("sphinx")
-    files, _ = markdown_files(topics, False, lambda name: None, anchors="myst")
+    files, _ = markdown_files(topics, True, lambda name: None, anchors="myst")
     _write(root / "src", files)
     (root / "src" / "conf.py").write_text(
         'project = "posproof"\nextensions = ["myst_parser"]\nmyst_enable_extensions = ["dollarmath", "amsmath"]\n'
@@ -125,6 +129,7 @@ def test_mkdocs_site_keeps_order_anchors_bars_and_step_numbers(mkdocs_site, topi
     dom = _dom(mkdocs_site / "rope.html")
     _check_page(dom, "rope")
     assert 'id="claim-rope-complex-relative"' in dom
+    assert "figures" not in files_of(mkdocs_site) or 'id="fig-' in dom  # a figure is a link target
     rules = _dom(mkdocs_site / "index.html")
     math = re.findall(r'<span class="arithmatex">(.*?)</span>', rules, re.S)
     assert math and not [m for m in math if "\\|" in m]  # TeX's \| is the norm: a bar in table math is \vert
