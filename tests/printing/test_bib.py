@@ -5,9 +5,10 @@ import shutil
 import subprocess
 
 import pytest
-from posproof.printing import bib
 from posproof.symbolic import registry, sources
 from posproof.symbolic.sources import RECORDS
+
+from posproof.printing import bib
 
 ARXIV = re.compile(r"\d{4}\.\d{4,5}")
 
@@ -102,7 +103,8 @@ def test_the_bibliography_compiles_with_pdflatex_and_bibtex(tmp_path):
         head + f"\\begin{{document}}\\cite{{{cites}}}\n{bib.bibliography_latex(RECORDS, keys)}\\end{{document}}\n"
     )
     (tmp_path / "b.tex").write_text(
-        head + f"\\begin{{document}}\\cite{{{cites}}}\\bibliographystyle{{plain}}\\bibliography{{refs}}\\end{{document}}\n"
+        head + f"\\begin{{document}}\\cite{{{cites}}}\\bibliographystyle{{plain}}\\bibliography{{refs}}"
+        "\\end{document}\n"
     )
     run = lambda *cmd: subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=120)  # noqa: E731
     for doc in ("a", "b"):
