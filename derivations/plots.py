@@ -20,6 +20,23 @@ INSTALL = "matplotlib is not installed: pip install 'posproof[plots]'"
 #: Figures of two panels, drawn wide and set at the full text width (their legends stay readable in print).
 WIDE = ("rope-decay",)
 
+#: matplotlib's settings for every figure: text in Computer Modern like the paper's (cmr10, with mathtext's
+#: ``cm`` set; tick labels go through mathtext, whose minus is TeX's; cmr10 has no Unicode minus sign, so plain
+#: text keeps the ASCII hyphen), and the settings that make the files repeatable (SVG hash salt, text as paths in
+#: SVG, TrueType in PDF).
+RC = {
+    "font.family": "serif",
+    "font.serif": ["cmr10", "Computer Modern Roman", "DejaVu Serif"],
+    "mathtext.fontset": "cm",
+    "axes.formatter.use_mathtext": True,
+    "axes.unicode_minus": False,
+    "font.size": 10,
+    "legend.frameon": True,
+    "svg.hashsalt": "posproof",
+    "svg.fonttype": "path",
+    "pdf.fonttype": 42,
+}
+
 #: File types ``plot`` writes, by suffix.
 SUFFIXES = ("png", "svg", "pdf")
 
@@ -53,13 +70,12 @@ def _heatmap(fig):
     pe = sinusoidal(np.arange(100), width=128)  # (100, 128)
     ax = fig.subplots()
     im = ax.imshow(pe, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
-    ax.set_xlabel("component $c$ (pairs $2i, 2i+1$)")
-    ax.set_ylabel("position pos")
-    ax.set_title(r"Sinusoidal code $\mathrm{PE}(\mathrm{pos}, c)$, $d = 128$, $b = 10000$")
+    ax.set_xlabel(r"component $c$ (pairs $2i$, $2i+1$)")
+    ax.set_ylabel(r"position $\mathrm{pos}$")
     fig.colorbar(im, ax=ax, shrink=0.8)
 
 
-def _waves(fig, positions, marks, title):
+def _waves(fig, positions, marks):
     from posproof.numeric import sinusoidal
 
     ax = fig.subplots()
@@ -72,21 +88,18 @@ def _waves(fig, positions, marks, title):
         ax.plot(marks, pe, "o", color=color, ms=5)
         for p, v in zip(marks, pe, strict=True):
             ax.annotate(f"{p}", (p, v), textcoords="offset points", xytext=(3, 6), fontsize=8, color=color)
-    ax.set_xlabel("position")
+    ax.set_xlabel(r"position $\mathrm{pos}$")
     ax.set_ylabel(r"$\sin(\mathrm{pos}\,\theta_i)$")
-    ax.set_title(title)
-    ax.legend(loc="lower left", fontsize=9)
+    ax.legend(loc="best", fontsize=9, framealpha=0.9)
     ax.grid(alpha=0.3)
 
 
 def _adjacent(fig):
-    _waves(fig, (0, 12), [3, 4], "Adjacent positions: far apart on the fast wave, close on the slow one")
+    _waves(fig, (0, 12), [3, 4])
 
 
 def _aliasing(fig):
-    _waves(
-        fig, (0, 50), [0, 6, 19, 25, 44], "Distant positions: the fast wave comes back near its start, never onto it"
-    )
+    _waves(fig, (0, 50), [0, 6, 19, 25, 44])
 
 
 def _proximity(fig):
@@ -101,11 +114,10 @@ def _proximity(fig):
         ax.plot(np.arange(201), phi, color=color, lw=1.2, label=rf"$d = {width}$")
         ax.axvspan(0, K, color=color, alpha=0.12)
         ax.axvline(K, color=color, ls="--", lw=0.8)
-        ax.annotate(f"decreasing up to k = {K}", (K, phi[K]), xytext=(8, 10), textcoords="offset points", fontsize=8)
+        ax.annotate(rf"decreasing up to $k = {K}$", (K, phi[K]), xytext=(8, 10), textcoords="offset points", fontsize=8)
     ax.set_xlabel("distance $k$")
     ax.set_ylabel(r"$\varphi(k) = \mathrm{PE}(0)\cdot\mathrm{PE}(k)$")
-    ax.set_title(r"Proximity against distance ($b = 10000$): monotone only at short range")
-    ax.legend(fontsize=9)
+    ax.legend(loc="best", fontsize=9, framealpha=0.9)
     ax.grid(alpha=0.3)
 
 
@@ -119,7 +131,6 @@ def _decay(fig):
     ax1.plot(r, rope_decay_curve(r, width=width), lw=1)
     ax1.set_xlabel("relative distance $m - n$")
     ax1.set_ylabel(r"$\frac{1}{d/2}\sum_j |S_j|$")
-    ax1.set_title("RoFormer's decay curve, $d = 128$")
     ax1.grid(alpha=0.3)
     theta = inverse_frequencies(width, base=10000.0)
     rng = np.random.default_rng(0)
@@ -131,8 +142,7 @@ def _decay(fig):
     ax2.plot(r, bound, lw=1, color="C3", label=r"bound $\max_i |h_{i+1} - h_i| \sum_j |S_j|$")
     ax2.plot(r, score, lw=0.8, color="C0", label=r"$|\sum_i h_i e^{i(m-n)\theta_i}|$, one draw")
     ax2.set_xlabel("relative distance $m - n$")
-    ax2.set_title("The score and its bound")
-    ax2.legend(fontsize=9)
+    ax2.legend(loc="best", fontsize=9, framealpha=0.9)
     ax2.grid(alpha=0.3)
 
 
@@ -145,10 +155,9 @@ def _t5(fig):
     ax.axvspan(-8, 8, color="C2", alpha=0.12, label="exact buckets, $|r| < 8$")
     ax.axvline(-91, color="C3", ls="--", lw=0.8)
     ax.axvline(91, color="C3", ls="--", lw=0.8, label=r"last bucket from $|r| = 91$")
-    ax.set_xlabel("relative position $r$ = key - query")
-    ax.set_ylabel("bucket")
-    ax.set_title("T5 buckets (bidirectional, 32 buckets, max distance 128)")
-    ax.legend(fontsize=8)
+    ax.set_xlabel(r"relative position $r = n - m$ (key $-$ query)")
+    ax.set_ylabel(r"bucket of $r$")
+    ax.legend(loc="best", fontsize=8, framealpha=0.9)
     ax.grid(alpha=0.3)
 
 
@@ -169,9 +178,8 @@ def _precision(fig):
             err = pp.score_errors(rotate, probe, positions, exact=True)
             ax.loglog(positions, np.maximum(err, 1e-18), ls, color=f"C{k}", lw=1, label=f"{dtype}, {style}")
     ax.set_xlabel("query position $m$")
-    ax.set_ylabel(r"$\max_r |s(m, m+r) - s_{ref}(r)| / (|q||k|)$")
-    ax.set_title("RoPE score error against position, per dtype ($d = 128$)")
-    ax.legend(fontsize=8, ncol=2)
+    ax.set_ylabel(r"$\max_r\, |s(m, m+r) - s_{\mathrm{ref}}(r)|\,/\,(|q|\,|k|)$")
+    ax.legend(loc="best", fontsize=8, ncol=2, framealpha=0.9)
     ax.grid(alpha=0.3, which="both")
 
 
@@ -202,8 +210,7 @@ def _extension(fig):
         ax.semilogy(np.arange(inv_freq.size), inv_freq, color=f"C{k}", lw=1.2, label=name)
     ax.set_xlabel("pair index $i$")
     ax.set_ylabel(r"frequency $\theta'_i$")
-    ax.set_title(r"Each rule's frequencies ($d = 128$, $b = 500000$; factor 4, Llama 3: 8)")
-    ax.legend(fontsize=9)
+    ax.legend(loc="best", fontsize=9, framealpha=0.9)
     ax.grid(alpha=0.3, which="both")
 
 
@@ -292,7 +299,7 @@ def plot_bytes(name: str, suffix: str) -> bytes:
     quiet = logging.getLogger("fontTools")  # it warns about the fixed (zero) font timestamps that make PDFs repeatable
     level = quiet.level
     quiet.setLevel(logging.ERROR)
-    with matplotlib.rc_context({"svg.hashsalt": "posproof", "svg.fonttype": "path", "pdf.fonttype": 42}):
+    with matplotlib.rc_context(RC):
         wide = name in WIDE
         fig = Figure(figsize=(8.5, 3.6) if wide else (7, 4.2), layout="constrained")
         PLOTS[name].draw(fig)

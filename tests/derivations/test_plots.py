@@ -83,3 +83,39 @@ def test_without_matplotlib_the_command_says_how_to_install_it(capsys, monkeypat
     assert code == 2 and "pip install 'posproof[plots]'" in err
     code, _, err = run(capsys, "export", "--format", "md", "--out", str(tmp_path / "md"))
     assert code == 0 and "figures left out" in err and not (tmp_path / "md" / "figures").exists()
+
+
+def drawn(name):
+    matplotlib = pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context(plots.RC):
+        fig = Figure(layout="constrained")
+        plots.PLOTS[name].draw(fig)
+    return fig
+
+
+def test_figures_set_their_text_in_computer_modern():
+    matplotlib = pytest.importorskip("matplotlib")
+    from matplotlib import font_manager
+
+    assert plots.RC["mathtext.fontset"] == "cm" and plots.RC["axes.formatter.use_mathtext"] is True
+    assert plots.RC["axes.unicode_minus"] is False  # cmr10 has no U+2212
+    with matplotlib.rc_context(plots.RC):
+        found = font_manager.findfont(font_manager.FontProperties(family="serif"), fallback_to_default=False)
+    assert found.endswith("cmr10.ttf"), found
+
+
+@pytest.mark.parametrize("name", list(plots.PLOTS))
+def test_no_title_is_drawn_inside_a_figure_and_legends_keep_off_the_data(name):
+    fig = drawn(name)
+    assert fig.get_suptitle() == ""
+    for ax in fig.axes:
+        assert all(ax.get_title(loc=where) == "" for where in ("left", "center", "right")), name
+        assert "$" in ax.get_xlabel() or ax.get_xlabel() == "", (name, ax.get_xlabel())
+        legend = ax.get_legend()
+        if legend is not None:
+            assert legend._loc == 0, name  # loc="best": the corner with the least data under it
+            assert legend.get_frame_on(), name
+    texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+    assert plots.PLOTS[name].title not in texts
