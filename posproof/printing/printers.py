@@ -16,10 +16,12 @@ from sympy.printing.latex import greek_letters_set, modifier_dict
 from sympy.printing.pretty.pretty import PrettyPrinter as _SympyPrettyPrinter
 from sympy.printing.str import StrPrinter as _SympyStrPrinter
 
+from posproof.printing.notation import normalize
 from posproof.printing.prose import math_text, tex_escape
 
-#: LaTeX printer settings used everywhere (golden files pin the output).
-LATEX_SETTINGS = dict(mat_delim="(", mul_symbol=None, ln_notation=True)  # \ln, as the prose writes it
+#: LaTeX printer settings used everywhere (golden files pin the output): ``\ln`` as the prose writes it, the
+#: imaginary unit upright (``\mathrm{i}``, apart from an index ``i``).
+LATEX_SETTINGS = dict(mat_delim="(", mul_symbol=None, ln_notation=True, imaginary_unit="ri")
 
 
 # ==============================================================================================================
@@ -87,6 +89,50 @@ def _angle_times_sum(expr) -> bool:
     return simple and (name.lower() in greek_letters_set or name == "a")
 
 
+def _same_base_merged(expr):
+    r"""A product with the powers of one letter combined (``b \cdot b^{-2/d}`` as ``b^{1 - 2/d}``), for display;
+    ``None`` when no letter repeats."""
+    if not isinstance(expr, sp.Mul):
+        return None
+    exps: dict = {}
+    for a in expr.args:
+        base, e = a.as_base_exp()
+        exps.setdefault(base, []).append(e)
+    if not any(len(v) > 1 and (b.is_Symbol or isinstance(b, sp.Indexed)) for b, v in exps.items()):
+        return None
+    merged = [
+        sp.Pow(b, sp.Add(*v)) if len(v) > 1 and (b.is_Symbol or isinstance(b, sp.Indexed)) else None
+        for b, v in exps.items()
+    ]
+    if any(m is not None and not isinstance(m, (sp.Pow, sp.Symbol, sp.Indexed)) for m in merged):
+        return None
+    out = sp.Mul(*(m if m is not None else b ** sp.Add(*v) for m, (b, v) in zip(merged, exps.items(), strict=True)))
+    return out if out != expr else None
+
+
+def _query_key_order(expr) -> list | None:
+    r"""A product's factors with a query before a key (``q k``, ``q_m k_n``: names starting ``q`` and ``k``) when
+    SymPy's alphabetical order puts the key first, else ``None``."""
+    if not isinstance(expr, sp.Mul) or not expr.is_commutative:
+        return None
+    factors = list(expr.as_ordered_factors())
+
+    def letter(a) -> str:
+        a = a.base if isinstance(a, sp.Pow) else a
+        a = a.base.label if isinstance(a, sp.Indexed) else a
+        return getattr(a, "name", "")[:1]
+
+    ks = [j for j, a in enumerate(factors) if letter(a) == "k"]
+    qs = [j for j, a in enumerate(factors) if letter(a) == "q"]
+    if not ks or not qs or min(qs) < min(ks):
+        return None
+    rest = [a for j, a in enumerate(factors) if j not in ks and j not in qs]
+    first = min(ks)
+    lead = [a for a in rest if factors.index(a) < first]
+    tail = [a for a in rest if factors.index(a) > first]
+    return lead + [factors[j] for j in qs] + [factors[j] for j in ks] + tail
+
+
 def _power_of_ten(q) -> int | None:
     r"""``k`` if the integer ``q`` is ``10**k`` with ``k >= 4``, else ``None``."""
     k = len(str(q)) - 1
@@ -100,7 +146,15 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
     (``\left(b'(n)\right)^{-2i/d}``, not ``b'^{-2i/d}(n)``, which reads as an iterated function); short
     fractions in exponents and in a sum's limits folded (``b^{1 - 2/d}``, ``\sum_{i=0}^{d/2 - 1}``); ``b^0``
     written unevaluated as 1; a product written with ``1/x`` factors as the fraction it is
-    (``\frac{L_0}{f}``, not ``L_0 \frac{1}{f}``)."""
+    (``\frac{L_0}{f}``, not ``L_0 \frac{1}{f}``); everything in the document's notation
+    (:func:`posproof.printing.notation.normalize`: ``\varphi``, ``^{\top}``, ``\lvert x \rvert``, ``b^{-2i/d}``)."""
+
+    def doprint(self, expr):
+        return normalize(super().doprint(expr))
+
+    def _print_Abs(self, expr, exp=None):
+        out = r"\left\lvert %s \right\rvert" % self._print(expr.args[0])
+        return out if exp is None else r"%s^{%s}" % (out, exp)
 
     def _print_re(self, expr, exp=None):
         out = r"\operatorname{Re}{\left(%s\right)}" % self._print(expr.args[0])
@@ -214,6 +268,17 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
         if parts is None and isinstance(expr, sp.Mul) and _unevaluated(expr):
             return self._written_fraction(expr) or self._unevaluated_mul(expr)
         if parts is None:
+            merged = _same_base_merged(expr)
+            if merged is not None:
+                return self._print(merged)
+            ordered = _query_key_order(expr)
+            if ordered is not None:
+                old = self._settings["order"]
+                self._settings["order"] = "none"
+                try:
+                    return super()._print_Mul(sp.Mul(*ordered, evaluate=False))
+                finally:
+                    self._settings["order"] = old
             return super()._print_Mul(expr)
         rest, base, arg = parts
         inner = self._print(arg)
@@ -233,6 +298,17 @@ class StrPrinter(_Natural, _SympyStrPrinter):
     def _print_Mul(self, expr):
         parts = _log_base(expr)
         if parts is None:
+            merged = _same_base_merged(expr)
+            if merged is not None:
+                return self._print(merged)
+            ordered = _query_key_order(expr)
+            if ordered is not None:
+                old = self._settings["order"]
+                self._settings["order"] = "none"
+                try:
+                    return super()._print_Mul(sp.Mul(*ordered, evaluate=False))
+                finally:
+                    self._settings["order"] = old
             return super()._print_Mul(expr)
         rest, base, arg = parts
         out = f"log{self._print(base)}({self._print(arg)})"

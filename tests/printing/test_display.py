@@ -1,0 +1,48 @@
+r"""The display layer: one notation (``\varphi``, ``^{\top}``, ``\mathrm{i}``, ``\lvert x \rvert``), term order
+as written (query before key, powers of one letter combined) and fractions out of scripts."""
+
+import sympy as sp
+
+from posproof.printing.notation import inline_fractions, normalize
+from posproof.printing.printers import latex
+
+b, d, i, k, q, x, phi = sp.symbols("b d i k q x phi")
+
+
+def test_one_spelling_per_letter_and_the_transpose():
+    assert latex(sp.cos(phi)) == r"\cos{\left(\varphi \right)}"
+    assert latex(sp.Symbol("epsilon")) == r"\varepsilon"
+    assert normalize(r"q^{T} k") == r"q^{\top} k"
+
+
+def test_imaginary_unit_apart_from_an_index():
+    assert latex(sp.exp(sp.I * i)) == r"e^{\mathrm{i} i}"
+
+
+def test_abs_as_lvert_rvert():
+    assert latex(sp.Abs(x)) == r"\left\lvert x \right\rvert"
+    assert latex(sp.Abs(x) ** 2) == r"\left\lvert x \right\rvert^{2}"
+
+
+def test_query_before_key_and_coefficient_first():
+    assert latex(2 * k * q) == "2 q k"
+    assert latex(sp.Symbol("k_n") * sp.Symbol("q_m")) == "q_{m} k_{n}"
+    assert latex(2 * sp.cos(x)) == r"2 \cos{\left(x \right)}"
+
+
+def test_powers_of_one_letter_combined():
+    assert latex(2 * sp.pi * b * b ** (-2 / d)) == r"2 \pi b^{1 - 2 / d}"
+
+
+def test_fractions_in_scripts_inline():
+    assert inline_fractions(r"b^{- \frac{2 i}{d}}") == r"b^{- 2 i/d}"
+    assert inline_fractions(r"x^{\frac{d}{d - 2}}") == r"x^{d/\left(d - 2\right)}"
+    assert inline_fractions(r"h_{\frac{d}{2} + i}") == r"h_{d/2 + i}"
+    assert inline_fractions(r"x^{\frac{a}{2 c}}") == r"x^{a/\left(2 c\right)}"
+    assert inline_fractions(r"\frac{a}{b}") == r"\frac{a}{b}"  # not in a script
+    assert "/" not in latex(sp.Max(x, 1) / 2)
+
+
+def test_difference_positive_first():
+    m, n = sp.symbols("m n")
+    assert latex(-n + m) == "m - n"
