@@ -12,6 +12,7 @@ import io
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 
@@ -24,7 +25,7 @@ WIDE = ("rope-decay",)
 #: ``cm`` set; tick labels go through mathtext, whose minus is TeX's; cmr10 has no Unicode minus sign, so plain
 #: text keeps the ASCII hyphen), and the settings that make the files repeatable (SVG hash salt, text as paths in
 #: SVG, TrueType in PDF).
-RC = {
+RC: dict[str, Any] = {
     "font.family": "serif",
     "font.serif": ["cmr10", "Computer Modern Roman", "DejaVu Serif"],
     "mathtext.fontset": "cm",
@@ -299,7 +300,7 @@ def plot_bytes(name: str, suffix: str) -> bytes:
     quiet = logging.getLogger("fontTools")  # it warns about the fixed (zero) font timestamps that make PDFs repeatable
     level = quiet.level
     quiet.setLevel(logging.ERROR)
-    with matplotlib.rc_context(RC):
+    with matplotlib.rc_context(cast(Any, RC)):  # its keys are typed as literals
         wide = name in WIDE
         fig = Figure(figsize=(8.5, 3.6) if wide else (7, 4.2), layout="constrained")
         PLOTS[name].draw(fig)
