@@ -56,6 +56,17 @@ def cited(sources: Iterable[str]) -> list[Work]:
     return list(out.values())
 
 
+def cited_by(claims: Iterable) -> list[tuple[Work, list[str]]]:
+    r"""Each work the claims cite, in order of first citation, with the ids of the claims that cite it."""
+    out: dict[str, tuple[Work, list[str]]] = {}
+    for c in claims:
+        for w in cited([c.source]):
+            ids = out.setdefault(w.key, (w, []))[1]
+            if c.id not in ids:
+                ids.append(c.id)
+    return list(out.values())
+
+
 def tex_text(text: str) -> str:
     r"""``text`` as LaTeX text: TeX's special characters escaped, ``code`` as ``\texttt`` (a URL as ``\url``)."""
     out, last = [], 0

@@ -114,3 +114,11 @@ def test_the_bibliography_compiles_with_pdflatex_and_bibtex(tmp_path):
     for _ in range(2):
         done = run("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "b")
         assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_cited_by_lists_each_work_once_with_its_claims():
+    claims = [c for t in registry.TOPICS for c in registry.topic(t)]
+    pairs = bib.cited_by(claims)
+    assert [w.key for w, _ in pairs] == [w.key for w in bib.cited(c.source for c in claims)]
+    article = dict((w.key, ids) for w, ids in pairs)["article101"]
+    assert len(article) == len(set(article)) == sum(sources.ARTICLE in c.source for c in claims)
