@@ -18,6 +18,7 @@ from posproof.numeric.formatting import show as _show
 from posproof.printing.equations import display, formula_tex, formula_text, given_tex, named, where_tex
 from posproof.printing.printers import latex
 from posproof.printing.prose import segments
+from posproof.printing.voice import environment, paper, split_notes
 from posproof.symbolic.engine import settings
 from posproof.symbolic.engine.core import RELATIONS, Definition, Fact, Step
 
@@ -351,23 +352,147 @@ def _definition_math(dfn: Definition) -> list[Block]:
     return out
 
 
-#: The blocks of each claim printed in this process, by the claim object (kept alive beside its blocks, so that its
-#: ``id`` is not reused): a claim is immutable, and every format of an export prints the same blocks.
-_PRINTED: dict[int, tuple[object, tuple[Block, ...]]] = {}
+#: The blocks of each claim printed in this process, by the claim object and audience (the object kept alive beside
+#: its blocks, so that its ``id`` is not reused): a claim is immutable, and every format of an export prints the same
+#: blocks.
+_PRINTED: dict[tuple[int, str], tuple[object, tuple[Block, ...]]] = {}
+
+#: The audiences :func:`blocks` writes for: a paper (the mathematics) and the reference (every detail of the check).
+AUDIENCES = ("reference", "paper")
 
 
-def blocks(c) -> list[Block]:
+def blocks(c, *, audience: str = "reference") -> list[Block]:
     r"""One claim as :class:`Block`\ s: heading, source, statement, assumptions, then the derivation (steps and
     their justifications), the definition, or the computed table; last its ``notes`` (prose), if any. Computed once
-    per claim object and process."""
-    seen = _PRINTED.get(id(c))
+    per claim object, audience and process. ``audience="paper"``: the paper voice (:func:`paper_blocks`)."""
+    if audience not in AUDIENCES:
+        raise ValueError(f"audience must be one of {', '.join(AUDIENCES)}, not {audience!r}")
+    key = (id(c), audience)
+    seen = _PRINTED.get(key)
     if seen is not None and seen[0] is c:
         return list(seen[1])
-    out = _blocks(c)
-    notes = (getattr(c, "notes", "") or "").strip()
+    if audience == "paper":
+        out = paper_blocks(c)
+    else:
+        out = _blocks(c)
+        notes = (getattr(c, "notes", "") or "").strip()
+        if notes:
+            out.append(Block("para", f"Note. {notes}"))
+    _PRINTED[key] = (c, tuple(out))
+    return out
+
+
+# ---- the paper voice ---------------------------------------------------------------------------------------------
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _hypotheses(c) -> list[Block]:
+    r"""The hypotheses (``given``) and assumptions of a claim as one sentence: "Let …" (or "Assume …")."""
+    parts = [f"${t}$" for t in given_tex(c)] + [paper(a).rstrip(".") for a in getattr(c, "assumptions", ())]
+    if not parts:
+        return []
+    word = "Let" if getattr(c, "assumptions", ()) else "Assume"
+    return [Block("para", _sentence(f"{word} " + "; ".join(parts)))]
+
+
+def checked_text(c) -> str:
+    r"""One compact line saying how the claim was checked (its detail is in the verification record)."""
+    dps = settings.DEFAULT_DPS
+    if isinstance(c, Fact):
+        return (
+            f"Computed at {dps} significant digits; a wrong computation is rejected (Appendix A)."
+            if c.wrong is not None
+            else f"Computed at {dps} significant digits (Appendix A)."
+        )
+    wrong = "; a wrong variant is rejected" if getattr(c, "wrong", None) is not None else ""
+    if isinstance(c, Definition):
+        return f"The implementation is checked against this formula numerically at {dps} digits{wrong} (Appendix A)."
+    n = len(c.steps)
+    steps = "the step" if n == 1 else f"each of the {n} steps"
+    return f"Checked symbolically ({steps} by a named rewriting) and numerically at {dps} digits{wrong} (Appendix A)."
+
+
+def paper_blocks(c) -> list[Block]:
+    r"""One claim in the paper voice: heading (``code`` the environment word), the source, the statement, the
+    hypotheses as one sentence, the derivation with the justifications only, the definition or the computation,
+    one ``checked`` line, and the notes' sentences about the mathematics (the rest: :func:`record_blocks`)."""
+    out = [
+        Block("heading", c.title, label=c.id, code=environment(c)),
+        Block("source", _sentence(f"Source: {paper(c.source)}")),
+    ]
+    if c.formula is not None and not isinstance(c.formula, sp.logic.boolalg.BooleanAtom):
+        out.append(Block("statement", tex=formula_tex(c.formula), plain=formula_text(c.formula), label=f"eq:{c.id}"))
+    if isinstance(c, Definition):
+        out += _hypotheses(c)
+        out += [Block("para", "By definition:"), *_definition_math(c)]
+    elif isinstance(c, Fact):
+        out.append(Block("para", _sentence(paper(c.statement))))
+        for dfn in c.definitions:
+            out.append(Block("para", "Where, by definition:"))
+            out += _definition_math(dfn)
+        out.append(Block("para", f"Computed with {paper(_short_method(method_text(c)))}:"))
+        out += fact_tables(c)
+    else:
+        out += _hypotheses(c)
+        statement = next((b.tex for b in out if b.kind == "statement"), None)
+        numbered = len(c.steps) > 1
+        for k, st in enumerate(c.steps, 1):
+            lhs = st.lhs if (k == 1 or not c.chained) else None
+            tex = display(lhs, RELATIONS[st.rel], st.rhs)
+            if tex == statement:
+                tex = ""
+            why = paper(st.why)
+            out.append(Block("step", why, tex=tex, code=", ".join(st.strategy), number=k if numbered else 0))
+        if not c.chained:
+            out.append(Block("para", "Hence:"))
+            out.append(Block("math", tex=display(c.lhs, RELATIONS[c.rel], c.rhs)))
+    out.append(Block("checked", checked_text(c)))
+    notes, _ = split_notes(getattr(c, "notes", "") or "")
     if notes:
-        out.append(Block("para", f"Note. {notes}"))
-    _PRINTED[id(c)] = (c, tuple(out))
+        out.append(Block("para", paper(notes)))
+    return out
+
+
+def _short_method(method: str) -> str:
+    r"""A fact's method without its parenthesised list of functions (those go to the record)."""
+    short = re.sub(r"\s*\((?:[^()]|\([^()]*\))*\)\s*$", "", method).strip()
+    return short or method
+
+
+def record_blocks(c) -> list[Block]:
+    r"""The verification record of one claim, for the appendix: the strategies of each step, the numeric check
+    (digits, points), the implementation a definition checks, a fact's method, the wrong variant rejected, and
+    the notes' sentences in test-suite language."""
+    dps = settings.DEFAULT_DPS
+    out = [Block("heading", c.title, label=c.id, code=environment(c)), Block("para", f"`{c.id}` · {c.kind}.")]
+    if isinstance(c, Definition):
+        out.append(Block("para", f"By definition ({c.why}). Checked: `{c.implementation}` computes this formula."))
+    elif isinstance(c, Fact):
+        out.append(Block("para", f"Computed with {method_text(c)}."))
+        for dfn in c.definitions:
+            out.append(Block("para", f"Definition `{dfn.id}` ({dfn.why}): `{dfn.implementation}` checked."))
+    else:
+        for k, st in enumerate(c.steps, 1):
+            out.append(Block("step", st.why, code=", ".join(st.strategy), number=k))
+        if not c.chained and c.strategy:
+            out.append(Block("para", f"Hence by {', '.join(c.strategy)}."))
+        out.append(
+            Block(
+                "para",
+                f"Numerically at {dps} significant digits at {settings.NUMERIC_POINTS} seeded points per size of "
+                "its symbols' domains (edge values included).",
+            )
+        )
+    if getattr(c, "wrong", None) is not None:
+        what = "computation" if isinstance(c, Fact) else "right-hand side"
+        out.append(Block("para", f"A wrong {what} is registered, and verification rejects it."))
+    _, record = split_notes(getattr(c, "notes", "") or "")
+    if record:
+        out.append(Block("para", record))
     return out
 
 
