@@ -21,6 +21,9 @@ LOG = r"\ln"
 UPRIGHT = r"\operatorname"
 
 _LETTER = re.compile(r"(\\phi|\\epsilon)(?![A-Za-z])")
+_FUNCTION = re.compile(r"\\mathrm\{([A-Za-z]{2,})\}(?=\(|\\left\()")
+_BAR = re.compile(r"\\(left|right)\| ?(?=([A-Za-z]?))")
+_BARS = {"left": r"\left\lvert", "right": r"\right\rvert"}
 _TRANSPOSE = re.compile(r"\^\{T\}|\^T(?![A-Za-z0-9{])")
 
 
@@ -97,7 +100,7 @@ def inline_fractions(tex: str) -> str:
                     bottom = _part(b)
                     if " " in bottom.strip() and not bottom.startswith(r"\left("):
                         bottom = r"\left(%s\right)" % bottom  # a/(2 c), not a/2 c
-                    text = f"{_part(a)}/{bottom}"
+                    text = f"{_part(a)} / {bottom}"
                     rest = tex[b_end + 1 :].lstrip()
                     if rest[:1].isalnum() or rest[:1] == "\\" and not rest.startswith((r"\right", r"\le", r"\ge")):
                         text = r"\left(%s\right)" % text  # (a/b) x, not a/b x
@@ -110,9 +113,11 @@ def inline_fractions(tex: str) -> str:
 
 
 def normalize(tex: str) -> str:
-    r"""Printed LaTeX in the document's notation: one spelling per letter, ``^{\top}``, bars as
-    ``\lvert … \rvert``, inline fractions in scripts."""
+    r"""Printed LaTeX in the document's notation: one spelling per letter, ``^{\top}``, an applied multi-letter
+    function ``\operatorname{PE}(…)`` (never ``\mathrm{PE}(…)``), bars as ``\lvert … \rvert``, inline fractions
+    in scripts. Idempotent; safe on the math of prose (``$…$``) too."""
     tex = _LETTER.sub(lambda m: LETTERS[m.group(1)], tex)
     tex = _TRANSPOSE.sub(lambda m: TRANSPOSE, tex)
-    tex = tex.replace(r"\left|", r"\left\lvert ").replace(r"\right|", r"\right\rvert ")
+    tex = _FUNCTION.sub(lambda m: UPRIGHT + "{%s}" % m.group(1), tex)  # a function applied: \operatorname
+    tex = _BAR.sub(lambda m: _BARS[m.group(1)] + " " * bool(m.group(2)), tex)
     return inline_fractions(tex)

@@ -35,10 +35,10 @@ def test_powers_of_one_letter_combined():
 
 
 def test_fractions_in_scripts_inline():
-    assert inline_fractions(r"b^{- \frac{2 i}{d}}") == r"b^{- 2 i/d}"
-    assert inline_fractions(r"x^{\frac{d}{d - 2}}") == r"x^{d/\left(d - 2\right)}"
-    assert inline_fractions(r"h_{\frac{d}{2} + i}") == r"h_{d/2 + i}"
-    assert inline_fractions(r"x^{\frac{a}{2 c}}") == r"x^{a/\left(2 c\right)}"
+    assert inline_fractions(r"b^{- \frac{2 i}{d}}") == r"b^{- 2 i / d}"
+    assert inline_fractions(r"x^{\frac{d}{d - 2}}") == r"x^{d / \left(d - 2\right)}"
+    assert inline_fractions(r"h_{\frac{d}{2} + i}") == r"h_{d / 2 + i}"
+    assert inline_fractions(r"x^{\frac{a}{2 c}}") == r"x^{a / \left(2 c\right)}"
     assert inline_fractions(r"\frac{a}{b}") == r"\frac{a}{b}"  # not in a script
     assert "/" not in latex(sp.Max(x, 1) / 2)
 
@@ -46,3 +46,13 @@ def test_fractions_in_scripts_inline():
 def test_difference_positive_first():
     m, n = sp.symbols("m n")
     assert latex(-n + m) == "m - n"
+
+
+def test_normalize_is_idempotent_and_unifies_function_names():
+    tex = r"\mathrm{PE}(\mathrm{pos}) + \mathrm{pos} \left(a + b\right) + \phi^{T} \left|{x}\right| b^{\frac{1}{d}}"
+    once = normalize(tex)
+    assert once == (
+        r"\operatorname{PE}(\mathrm{pos}) + \mathrm{pos} \left(a + b\right) + \varphi^{\top} "
+        r"\left\lvert{x}\right\rvert b^{1 / d}"
+    )
+    assert normalize(once) == once
