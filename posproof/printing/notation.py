@@ -23,6 +23,7 @@ UPRIGHT = r"\operatorname"
 _LETTER = re.compile(r"(\\phi|\\epsilon)(?![A-Za-z])")
 _FUNCTION = re.compile(r"\\mathrm\{([A-Za-z]{2,})\}(?=\(|\\left\()")
 _BAR = re.compile(r"\\(left|right)\| ?(?=([A-Za-z]?))")
+_LOG = re.compile(r"\\log(?![_A-Za-z])")
 _BARS = {"left": r"\left\lvert", "right": r"\right\rvert"}
 _TRANSPOSE = re.compile(r"\^\{T\}|\^T(?![A-Za-z0-9{])")
 
@@ -113,11 +114,12 @@ def inline_fractions(tex: str) -> str:
 
 
 def normalize(tex: str) -> str:
-    r"""Printed LaTeX in the document's notation: one spelling per letter, ``^{\top}``, an applied multi-letter
-    function ``\operatorname{PE}(…)`` (never ``\mathrm{PE}(…)``), bars as ``\lvert … \rvert``, inline fractions
-    in scripts. Idempotent; safe on the math of prose (``$…$``) too."""
+    r"""Printed LaTeX in the document's notation: one spelling per letter, ``^{\top}``, ``\ln`` (``\log_2`` keeps
+    its base), an applied multi-letter function ``\operatorname{PE}(…)`` (never ``\mathrm{PE}(…)``), bars as
+    ``\lvert … \rvert``, inline fractions in scripts. Idempotent; safe on the math of prose (``$…$``) too."""
     tex = _LETTER.sub(lambda m: LETTERS[m.group(1)], tex)
     tex = _TRANSPOSE.sub(lambda m: TRANSPOSE, tex)
+    tex = _LOG.sub(lambda m: LOG, tex)  # the natural logarithm one way; \log_2 keeps its base
     tex = _FUNCTION.sub(lambda m: UPRIGHT + "{%s}" % m.group(1), tex)  # a function applied: \operatorname
     tex = _BAR.sub(lambda m: _BARS[m.group(1)] + " " * bool(m.group(2)), tex)
     return inline_fractions(tex)

@@ -77,12 +77,14 @@ def _over_fraction(expr) -> bool:
 
 def _angle_times_sum(expr) -> bool:
     r"""Whether ``expr`` is an angle (a Greek letter, ``θ_i``, or the plane angle ``a``) times a difference of
-    letters (``θ (n - m)``, ``θ_i (1 - γ)``), which the statements write the other way round: ``(n - m) θ``."""
-    if not isinstance(expr, sp.Mul) or len(expr.args) != 2:
+    letters (``θ (n - m)``, ``θ_i (1 - γ)``, also times a number or ``i``: ``i θ (m - n)``), which the statements
+    write the other way round: ``(n - m) θ``, ``i (m - n) θ``."""
+    if not isinstance(expr, sp.Mul):
         return False
     total = next((a for a in expr.args if isinstance(a, sp.Add)), None)
-    angle = next((a for a in expr.args if a is not total), None)
-    if total is None or angle is None:
+    others = [a for a in expr.args if a is not total]
+    angle = next((a for a in others if not (a.is_Number or a is sp.I)), None)
+    if total is None or angle is None or any(a is not angle and not (a.is_Number or a is sp.I) for a in others):
         return False
     name = angle.base.label.name if isinstance(angle, sp.Indexed) else getattr(angle, "name", "")
     simple = all((-t if t.could_extract_minus_sign() else t).is_Symbol or t.is_Integer for t in total.args)
@@ -261,8 +263,12 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
         parts = _log_base(expr)
         if parts is None and _angle_times_sum(expr):  # θ (n - m) as the statements write it: (n - m) θ
             total = next(a for a in expr.args if isinstance(a, sp.Add))
-            angle = next(a for a in expr.args if a is not total)
-            return r"\left(%s\right) %s" % (self._print(total), self._print(angle))
+            angle = next(a for a in expr.args if a is not total and not (a.is_Number or a is sp.I))
+            coefficient = sp.Mul(*[a for a in expr.args if a is not total and a is not angle])
+            sign = "- " if coefficient.could_extract_minus_sign() else ""
+            coefficient = -coefficient if sign else coefficient
+            lead = sign + ("" if coefficient == 1 else self._print(coefficient) + " ")
+            return r"%s\left(%s\right) %s" % (lead, self._print(total), self._print(angle))
         if parts is None and isinstance(expr, sp.Mul) and _over_fraction(expr):
             return self._written_fraction(expr) or super()._print_Mul(expr)
         if parts is None and isinstance(expr, sp.Mul) and _unevaluated(expr):

@@ -56,3 +56,10 @@ def test_normalize_is_idempotent_and_unifies_function_names():
         r"\left\lvert{x}\right\rvert b^{1 / d}"
     )
     assert normalize(once) == once
+
+
+def test_angle_after_the_difference_and_one_logarithm():
+    m, n, theta = sp.symbols("m n theta")
+    assert latex(sp.exp(sp.I * theta * (m - n))) == r"e^{\mathrm{i} \left(m - n\right) \theta}"
+    assert latex(-2 * theta * (m - n)) == r"- 2 \left(m - n\right) \theta"
+    assert normalize(r"\log(1 + w) - \log_2 n") == r"\ln(1 + w) - \log_2 n"
