@@ -10,6 +10,8 @@ import html
 import re
 from collections.abc import Callable
 
+from posproof.printing.refs import TOKEN, Numbering, cite
+
 # ==============================================================================================================
 # Prose: text with $inline math$ and `code`.
 # ==============================================================================================================
@@ -271,6 +273,13 @@ def _equation(m: re.Match) -> str:
     return f"${_script_tex(m.group(1), False)} {rel} {value}$"
 
 
+#: A name with underscores in plain prose (``max_position``, ``rope_theta``, ``partial_rotary_factor``): a base of
+#: two or more characters and a word after an underscore (or two underscores) is an identifier, code; ``d_model``,
+#: ``W_q``, ``max_k`` are formulas.
+_UNDERSCORE_NAME = re.compile(
+    r"(?<![\w.`$\\])(?:[A-Za-z][A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_[A-Za-z0-9]{2,}|[A-Za-z][A-Za-z0-9]+_[A-Za-z0-9]+_[A-Za-z0-9_]+)(?![\w])"
+)
+
 #: A dotted path into the package (``numeric.rotary.rope_mp``) written in plain prose: it is code.
 _IDENTIFIER = re.compile(r"(?<![\w.`])(?:numeric|symbolic|derivations|posproof|np|mpmath)(?:\.[A-Za-z_]\w*)+")
 
@@ -278,10 +287,10 @@ _IDENTIFIER = re.compile(r"(?<![\w.`])(?:numeric|symbolic|derivations|posproof|n
 def ascii_math(text: str) -> str:
     r"""Prose whose plain text writes scripts in ASCII (``2^(j+1)``, ``W_{k,R}``, ``e^(i(m-n)θ)``, ``d_model``)
     with those formulas as ``$...$`` math, so that every format typesets them (a multi-letter subscript upright);
-    a name with an underscore inside a word (``rope_mp``, ``numeric.t5_bucket``) is left alone.
+    a name with an underscore inside a word (``rope_mp``, ``numeric.t5_bucket``, ``max_position``) is code.
 
     >>> ascii_math("period 2^(j+1), W_{k,R} and d_model at 10^-3, not rope_mp; `x_1` kept")
-    'period $2^{j+1}$, $W_{k,R}$ and $d_{\\mathrm{model}}$ at $10^{-3}$, not rope_mp; `x_1` kept'
+    'period $2^{j+1}$, $W_{k,R}$ and $d_{\\mathrm{model}}$ at $10^{-3}$, not `rope_mp`; `x_1` kept'
     """
     out = []
     for kind, s in segments(text):
@@ -303,6 +312,7 @@ def ascii_math(text: str) -> str:
                 return f"${tex}$"
 
             s = _IDENTIFIER.sub(lambda m: f"`{m.group(0)}`", s)
+            s = _UNDERSCORE_NAME.sub(lambda m: f"`{m.group(0)}`", s)
             if "`" in s:  # a module path just made code: typeset each part by its kind
                 out.append(ascii_math(s))
                 continue
@@ -311,11 +321,27 @@ def ascii_math(text: str) -> str:
     return "".join(out)
 
 
-def prose(text: str, fmt: str, math: Callable[[str, bool], str] | None = None) -> str:
+def prose(text: str, fmt: str, math: Callable[[str, bool], str] | None = None, *, refs: Numbering | None = None) -> str:
     r"""Prose in one format: ``latex`` (math kept, text escaped), ``markdown`` (``$...$`` kept), ``html`` (text
-    escaped, math through ``math(tex, display)``), ``text`` (math as Unicode)."""
+    escaped, math through ``math(tex, display)``), ``text`` (math as Unicode). Reference tokens (``[[claim:ID]]``
+    …, :data:`refs.TOKEN`) cite through ``refs`` (:func:`refs.cite`; without a numbering: the id in code)."""
+    if "[[" not in text:
+        return _prose(text, fmt, math, "")[0]
     out = []
     before = ""
+    at = 0
+    for m in TOKEN.finditer(text):
+        piece, before = _prose(text[at : m.start()], fmt, math, before)
+        out.append(piece)
+        out.append(cite(m.group("kind"), m.group("key"), fmt, refs))
+        before = "x"
+        at = m.end()
+    out.append(_prose(text[at:], fmt, math, before)[0])
+    return "".join(out)
+
+
+def _prose(text: str, fmt: str, math: Callable[[str, bool], str] | None, before: str) -> tuple[str, str]:
+    out = []
     if fmt in ("latex", "markdown", "html"):
         text = ascii_math(text)
     for kind, s in segments(text):
@@ -340,4 +366,4 @@ def prose(text: str, fmt: str, math: Callable[[str, bool], str] | None = None) -
             before = "x" if kind != "text" else s
         else:
             out.append(math_text(s) if kind == "math" else s)
-    return "".join(out)
+    return "".join(out), before

@@ -8,6 +8,7 @@ without a document, cites by id.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -40,3 +41,46 @@ class Numbering:
 
 #: No document: references print as ids.
 NONE = Numbering()
+
+
+def _code(key: str, fmt: str) -> str:
+    if fmt == "latex":
+        return r"\texttt{%s}" % key.replace("_", r"\_")
+    if fmt == "markdown":
+        return f"`{key}`"
+    if fmt == "html":
+        return f"<code>{html.escape(key)}</code>"
+    return key
+
+
+def cite(kind: str, key: str, fmt: str, refs: Numbering | None = None) -> str:
+    r"""A reference token ``[[kind:key]]`` in one format (``latex``, ``markdown``, ``html``, ``text``): with a
+    target in ``refs``, its word and number with a link (an equation as its number in parentheses); without one,
+    the key in code, as a claim printed alone cites.
+
+    >>> n = Numbering({"claim:a": Target("Theorem", "4.6", "claim-a", "rope.md"), "eq:a": Target("", "12", "eq-a")})
+    >>> cite("claim", "a", "latex", n), cite("claim", "a", "markdown", n), cite("eq", "a", "html", n)
+    ('Theorem~\\ref{claim:a}', '[Theorem 4.6](rope.md#claim-a)', '<a href="#eq-a">(12)</a>')
+    >>> cite("claim", "a", "markdown"), cite("fig", "x", "text", n)
+    ('`a`', 'x')
+    """
+    if fmt not in ("latex", "markdown", "html", "text"):
+        raise ValueError(f"fmt must be latex, markdown, html or text, not {fmt!r}")
+    target = (refs or NONE).get(f"{kind}:{key}")
+    if target is None:
+        return _code(key, fmt)
+    label = f"{kind}:{key}"
+    shown = f"({target.number})" if not target.word else f"{target.word} {target.number}"
+    if fmt == "latex":
+        return r"\eqref{%s}" % label if not target.word else r"%s~\ref{%s}" % (target.word, label)
+    href = f"{target.page}#{target.anchor}"
+    if fmt == "markdown":
+        return f"[{shown}]({href})"
+    if fmt == "html":
+        return f'<a href="{html.escape(href)}">{html.escape(shown)}</a>'
+    return shown
+
+
+def resolve(text: str, fmt: str, refs: Numbering | None = None) -> str:
+    r"""Every token of some already typeset text in one format (:func:`cite`)."""
+    return TOKEN.sub(lambda m: cite(m.group("kind"), m.group("key"), fmt, refs), text)
