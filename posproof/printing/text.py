@@ -10,6 +10,7 @@ from posproof.printing.blocks import Block, blocks, fact_tables, method_text, wh
 from posproof.printing.equations import formula_text, given_plain, named
 from posproof.printing.printers import sstr
 from posproof.printing.prose import prose
+from posproof.printing.refs import Numbering
 from posproof.symbolic.engine.core import Definition, Fact
 
 # ---- plain text --------------------------------------------------------------------------------------------------
@@ -37,8 +38,34 @@ def table_text(b: Block, indent: str = "    ") -> list[str]:
     return ([indent + prose(b.text, "text")] if b.text else []) + [indent + line for line in lines]
 
 
-def claim_text(c) -> str:
-    r"""One claim for the terminal: prose in Unicode, the statement drawn by ``sympy.pretty``, steps as ``sstr``."""
+def paper_text(c, refs: Numbering | None = None) -> str:
+    r"""One claim in the paper voice (:func:`blocks.paper_blocks`) as plain text: the heading with its environment
+    word, the prose in Unicode, the statement drawn by ``sympy.pretty``, steps and their justifications."""
+    out = []
+    for b in blocks(c, audience="paper"):
+        if b.kind == "heading":
+            out.append(f"{b.code}. {prose(b.text, 'text', refs=refs)}")
+        elif b.kind == "statement":
+            out.append(_indent(formula_text(c.formula)))
+        elif b.kind == "step":
+            number = f"{b.number}. " if b.number else ""
+            out.append(f"  {number}{prose(b.text, 'text', refs=refs)}")
+        elif b.kind == "table":
+            out += table_text(b)
+        elif b.kind == "math":
+            continue  # displayed LaTeX: the terminal shows the statement and the steps' prose
+        else:
+            out.append(f"  {prose(b.text, 'text', refs=refs)}")
+    return "\n".join(out) + "\n"
+
+
+def claim_text(c, audience: str = "reference") -> str:
+    r"""One claim for the terminal: prose in Unicode, the statement drawn by ``sympy.pretty``, steps as ``sstr``;
+    ``audience="paper"``: :func:`paper_text`."""
+    if audience == "paper":
+        return paper_text(c)
+    if audience != "reference":
+        raise ValueError(f"audience must be reference or paper, not {audience!r}")
     out = [f"{c.id} ({c.kind}): {prose(c.title, 'text')}", f"  source: {prose(c.source, 'text')}"]
     if c.formula is not None and not isinstance(c.formula, BooleanAtom):  # never the word True
         out += ["  statement:", _indent(formula_text(c.formula))]
@@ -69,5 +96,5 @@ def claim_text(c) -> str:
     return "\n".join(out + _notes(c)) + "\n"
 
 
-def identity_text(c) -> str:
-    return claim_text(c)
+def identity_text(c, audience: str = "reference") -> str:
+    return claim_text(c, audience)
