@@ -404,7 +404,7 @@ def checked_text(c) -> str:
     dps = settings.DEFAULT_DPS
     if isinstance(c, Fact):
         return (
-            f"Computed at {dps} significant digits; a wrong computation is rejected (Appendix A)."
+            f"Computed at {dps} significant digits; a wrong variant is rejected (Appendix A)."
             if c.wrong is not None
             else f"Computed at {dps} significant digits (Appendix A)."
         )
