@@ -6,7 +6,7 @@ N] [--junit FILE]`` · ``posproof export --format F --out DIR [--force]`` · ``p
 user's implementation, run in a child process; ``--timeout``, ``--junit FILE``) · ``posproof sweep TARGET...`` (the
 audit over directories of configs, model_types or MODULE:FUNCTION lists: JSON lines, ``--resume``, local processes or a
 Dask cluster with ``--scheduler``) · ``posproof vectors`` (golden vectors) · ``posproof properties`` (the rules table) ·
-``posproof annotate`` (the article, statement by statement) · ``posproof --version``. Each subcommand is one module of
+``posproof annotate`` (the article, statement by statement) · ``posproof preamble`` (``posproof.sty``) · ``posproof --version``. Each subcommand is one module of
 :mod:`posproof.derivations.commands`; what they share (one help style, ``--format`` with ``--json`` its alias, ``-q``,
 bounded options, paths checked before work) is in :mod:`posproof.derivations.args`, the JSON documents' schemas and
 JUnit XML in :mod:`posproof.derivations.machine`, the progress bar in :mod:`posproof.derivations.progress`. Formats of
@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="posproof", description="Machine-checked derivations of transformer positional encodings.")
     p.add_argument("--version", action="version", version=f"posproof {_version()}", help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for name in SUBCOMMANDS:
+    for name in dict.fromkeys((*SUBCOMMANDS, "preamble")):  # preamble: the LaTeX package posproof.sty
         importlib.import_module(f"posproof.derivations.commands.{name}").add_parser(sub)
     return p
 
