@@ -136,7 +136,8 @@ def split_notes(text: str) -> tuple[str, str]:
     >>> split_notes("The sum is finite. The wrong computation drops a row.")
     ('The sum is finite.', 'The wrong computation drops a row.')
     """
-    paper_, record = [], []
+    paper_: list[str] = []
+    record: list[str] = []
     for s in sentences(text or ""):
         (record if is_record(s) else paper_).append(s)
     return " ".join(paper_), " ".join(record)
