@@ -277,7 +277,7 @@ def _equation(m: re.Match) -> str:
 #: two or more characters and a word after an underscore (or two underscores) is an identifier, code; ``d_model``,
 #: ``W_q``, ``max_k`` are formulas.
 _UNDERSCORE_NAME = re.compile(
-    r"(?<![\w.`$\\/:#=-])(?:[A-Za-z][A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_[A-Za-z0-9]{2,}|[A-Za-z][A-Za-z0-9]+_[A-Za-z0-9]+_[A-Za-z0-9_]+)(?![\w/])"
+    r"(?<![\w.`$\\/:#=-])_*(?:[A-Za-z][A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_[A-Za-z0-9]{2,}|[A-Za-z][A-Za-z0-9]+_[A-Za-z0-9]+_[A-Za-z0-9_]+)(?![\w/])"
 )
 
 #: A dotted path into the package (``numeric.rotary.rope_mp``) written in plain prose: it is code.

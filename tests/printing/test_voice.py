@@ -115,7 +115,7 @@ def test_claim_ids_become_tokens():
     assert voice.claim_tokens("$rope-x$ and rope-xy", ids) == "$rope-x$ and rope-xy"
 
 
-@pytest.mark.parametrize("name", ["max_position", "rope_theta", "partial_rotary_factor"])
+@pytest.mark.parametrize("name", ["max_position", "rope_theta", "partial_rotary_factor", "_rel_shift"])
 def test_names_with_underscores_are_code(name):
     assert prose(f"the {name} of the config", "markdown") == f"the `{name}` of the config"
     assert r"\texttt{" in prose(f"the {name}", "latex")
