@@ -391,12 +391,14 @@ def _sentence(text: str) -> str:
 
 
 def _hypotheses(c) -> list[Block]:
-    r"""The hypotheses (``given``) and assumptions of a claim as one sentence: "Let …" (or "Assume …")."""
-    parts = [f"${t}$" for t in given_tex(c)] + [paper(a).rstrip(".") for a in getattr(c, "assumptions", ())]
-    if not parts:
-        return []
-    word = "Let" if getattr(c, "assumptions", ()) else "Assume"
-    return [Block("para", _sentence(f"{word} " + "; ".join(parts)))]
+    r"""The assumptions and hypotheses (``given``) of a claim as one sentence: "Let …, and assume …"."""
+    let = "; ".join(paper(a).rstrip(".") for a in getattr(c, "assumptions", ()))
+    given = ", ".join(f"${t}$" for t in given_tex(c) if f"${t}$" not in let)  # an assumption may already say it
+    if let and given:
+        return [Block("para", _sentence(f"Let {let}, and assume {given}"))]
+    if let or given:
+        return [Block("para", _sentence(f"Let {let}" if let else f"Assume {given}"))]
+    return []
 
 
 def checked_text(c) -> str:
@@ -483,8 +485,9 @@ def record_blocks(c) -> list[Block]:
         out.append(
             Block(
                 "para",
-                f"Numerically at {dps} significant digits at {settings.NUMERIC_POINTS} seeded points per size of "
-                "its symbols' domains (edge values included).",
+                f"Each step numerically at {dps} significant digits at no fewer than {settings.NUMERIC_POINTS} seeded "
+                f"points ({settings.POINTS_PER_SIZE} for every combination of declared sizes), the first at the "
+                "symbols' edge values.",
             )
         )
     if getattr(c, "wrong", None) is not None:
