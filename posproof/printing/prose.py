@@ -10,6 +10,7 @@ import html
 import re
 from collections.abc import Callable
 
+from posproof.printing.notation import normalize
 from posproof.printing.refs import TOKEN, Numbering, cite
 
 # ==============================================================================================================
@@ -345,6 +346,8 @@ def _prose(text: str, fmt: str, math: Callable[[str, bool], str] | None, before:
     if fmt in ("latex", "markdown", "html"):
         text = ascii_math(text)
     for kind, s in segments(text):
+        if kind == "math" and fmt != "text":
+            s = normalize(s)  # the document's one notation (printing.notation), as in the displays
         if fmt == "latex":
             out.append(
                 f"${s}$"
