@@ -235,7 +235,7 @@ def position_term_general() -> Theorem:
         sizes=PAIR_SIZES,
         notes=(
             r"The $m + n$ part vanishes for every $m$, $n$ iff $\varepsilon_i = \alpha_i$ and $\gamma_i = "
-            r"-\beta_i$: exactly the commuting blocks of attention-rotation-commutant. Off-diagonal blocks "
+            r"-\beta_i$: exactly the commuting blocks of [[claim:attention-rotation-commutant]]. Off-diagonal blocks "
             r"(pairs $i \ne i'$) add $\sin(m \theta_i) \sin(n \theta_{i'})$ terms, which are not functions of "
             r"$m - n$ either. Adding sinusoids does not make attention relative."
         ),

@@ -102,7 +102,7 @@ def deberta_window() -> Theorem:
         ),
         formula=sp.Implies(sp.Lt(sp.Abs(i - j), k), sp.Eq(Delta(i, j, k), i - j + k, evaluate=False), evaluate=False),
         notes="So distinct distances inside the window use distinct embeddings; outside, every distance shares "
-        "row 0 or row 2k - 1 (deberta-delta-saturation).",
+        "row 0 or row 2k - 1 ([[claim:deberta-delta-saturation]]).",
         wrong=(i_w - j) + k_w - 1,
     )
 
@@ -139,7 +139,7 @@ def deberta_from_four_terms() -> Theorem:
         sizes={d: (1, 2, 3)},
         notes=(
             r"DeBERTa scales the sum by $1/\sqrt{3d}$: three terms, not one. The public code indexes p2c with "
-            r"$\delta(i, j)$ instead (deberta-p2c-code-vs-paper); that is the registered mistake."
+            r"$\delta(i, j)$ instead ([[claim:deberta-p2c-code-vs-paper]]); that is the registered mistake."
         ),
         wrong=comps(QC[l] * KC[l] + QC[l] * KR[d_ij, l] + KC[l] * QR[d_ij, l]),
     )
@@ -391,7 +391,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         # Summary
         a(900, S[20], "based purely on the number of hops", "Transformer-XL, DeBERTa and T5 score purely by the number "
           "of hops.", R, "deberta-delta-saturation", ((),), note="DeBERTa and T5 tell hops apart only inside a window "
-          "or bucket by bucket (t5-bucket-boundaries)"),
+          "or bucket by bucket ([[claim:t5-bucket-boundaries]])"),
     )  # fmt: skip
 
 

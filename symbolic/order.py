@@ -187,13 +187,13 @@ def permutation_equivariance() -> Theorem:
         assumptions=(
             r"$N \ge 1$ tokens; scores $s_{jk} = x_j^T A x_k$ for any width and any $A = W_q W_k^T / \sqrt{d}$, values "
             r"$v_{jc} = (X W_v)_{jc}$; $P$ the permutation matrix of $\pi$: $(PX)_i = x_{\pi(i)}$, so the permuted "
-            r"tokens score $s_{\pi(i) \pi(j)}$ (order-scores-permute)",
+            r"tokens score $s_{\pi(i) \pi(j)}$ ([[claim:order-scores-permute]])",
             r"output row $i \in \{0, \dots, N - 1\}$, channel $c$",
         ),
         formula=sp.Eq(ATTN_PX, _P * ATTN_X, evaluate=False),
         sizes={N: (1, 2, 3, 5)},
         domains={"i": Domain("integer", 0, N - 1), "c": Domain("integer", 0, 3)},
-        notes="order-equivariance-all-permutations checks every permutation of 3 and 4 tokens on explicit matrices; "
+        notes="[[claim:order-equivariance-all-permutations]] checks every permutation of 3 and 4 tokens on explicit matrices; "
         "the lemma (symbolic/lemmas.py) rests on the commutative law of finite sums, the one fact the engine knows "
         "about a permutation. The registered mistake leaves the output rows unpermuted.",
         wrong=out(lambda j_: softmax(i, j_, lambda k_: k_) * v[j_, c]),
@@ -231,7 +231,7 @@ def causal_prefix_invariance() -> Theorem:
             r"$P$ swapping tokens 0 and 1 ($\pi = (1, 0, 2)$)",
         ),
         formula=sp.Eq(_out(_x[1], _x[0], _x[2]), _out(_x[0], _x[1], _x[2]), evaluate=False),
-        notes="The mask breaks equivariance (order-dog-bites-man), yet 'dog bites man' and 'bites dog man' give "
+        notes="The mask breaks equivariance ([[claim:order-dog-bites-man]]), yet 'dog bites man' and 'bites dog man' give "
         "'man' the same output: position information and a causal mask do different jobs (the RoPE note).",
         wrong=out(S, V, row=1),  # the middle token's output: it does see the order
     )
@@ -374,7 +374,7 @@ def dog_bites_man() -> Fact:
         f"{WHY}; {sources.SELF_ATTENTION}",
         "One attention head (width 4, seeded random embeddings and weights, no position code): without a mask each "
         "word's output is identical in both sentences to the working precision; with a causal mask it is not (the "
-        "mask breaks equivariance; order-causal-mask-no-position shows what it still cannot see).",
+        "mask breaks equivariance; [[claim:order-causal-mask-no-position]] shows what it still cannot see).",
         {"no mask": "same output per word", "causal": "outputs differ"},
         _dog_bites_man,
         method="mpmath at {dps} digits",
@@ -580,7 +580,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         # 3. The Binary Breakthrough
         a(110, S[4], "doesn't work well mathematically", "Rigid binary 0s and 1s do not work well as a position code.",
           V, "binary-neighbour-flips", ("distinct step sizes",), note="what can be checked: neighbours differ by 1 to "
-          "8 bits, and binary codes break monotonicity and translation invariance (properties-binary-rules)"),
+          "8 bits, and binary codes break monotonicity and translation invariance ([[claim:properties-binary-rules]])"),
         # The Right Graph: The Problem with Distant Words
         a(410, S[10], "the sentence becomes \"Man bites dog\"", "Without positions 'Dog bites man' and 'Man bites dog' "
           "cannot be told apart.", V, "order-dog-bites-man", ("no mask",), ("same output per word",)),
@@ -593,7 +593,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         a(840, S[20], "normalizing counts (0.1, 0.2, 0.3)", "Counting and normalized counting fail: unbounded growth "
           "or length-dependent vectors.", V, "normalized-counting-length-dependent",
           ((r"$\mathrm{pos}/(N-1)$", "$p_1$ depends on $N$"),), (True,), "and counting grows without bound "
-          "(counting-unbounded)"),
+          "([[claim:counting-unbounded]])"),
         # the RoPE note: Positional encoding: give tokens a sense of order
         n(980, T[0], "cannot distinguish all the arrangements", "Without order information attention cannot tell "
           "arrangements apart.", V, "order-equivariance-all-permutations", ("3", "4"), ("6/6", "24/24"),

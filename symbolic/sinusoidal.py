@@ -429,7 +429,7 @@ def worked_examples_512() -> Fact:
         wrong=lambda dps: _worked_examples(dps, exponent=lambda j: mpmath.mpf(round(2 * j / 512, 2))),
         definitions=(
             Definition(
-                "sinusoidal-worked-examples-512:PE",
+                "[[claim:sinusoidal-worked-examples-512]]:PE",
                 r"$\mathrm{PE}(1, 2i)$ for $d_{\mathrm{model}} = 512$",
                 "sinusoidal",
                 EXAMPLES,
@@ -490,7 +490,7 @@ def dry_run_d4() -> Fact:
         wrong=lambda dps: _dry_run(dps, rounding=_truncate_two_decimals),
         definitions=(
             Definition(
-                "sinusoidal-dry-run-d4:PE",
+                "[[claim:sinusoidal-dry-run-d4]]:PE",
                 r"$\mathrm{PE}(\mathrm{pos})$ for $d_{\mathrm{model}} = 4$",
                 "sinusoidal",
                 sources.article("Simple Dry-Run :"),
@@ -543,7 +543,7 @@ def monotone_range() -> Fact:
         wrong=lambda dps: _monotone(dps, exponent=lambda j, width: mpmath.mpf(j) / width),
         definitions=(
             Definition(
-                "sinusoidal-monotone-range:phi",
+                "[[claim:sinusoidal-monotone-range]]:phi",
                 r"$\varphi(k) = \mathrm{PE}(0) \cdot \mathrm{PE}(k)$",
                 "sinusoidal",
                 sources.WANG,
@@ -592,7 +592,7 @@ def fast_wave_repeats() -> Fact:
         wrong=lambda dps: _near_repeats(dps, gap_of=lambda kk: abs(mpmath.sin(mpmath.mpf(kk)))),
         definitions=(
             Definition(
-                "sinusoidal-fast-wave-near-repeats:gap",
+                "[[claim:sinusoidal-fast-wave-near-repeats]]:gap",
                 "the distance of pair 0 between positions 0 and k",
                 "sinusoidal",
                 VASWANI,
@@ -633,7 +633,7 @@ def fast_slow_separation() -> Fact:
         wrong=lambda dps: _fast_slow(dps, exponent=lambda j: mpmath.mpf(2 * j + 2) / 512),
         definitions=(
             Definition(
-                "sinusoidal-fast-slow-separation:step",
+                "[[claim:sinusoidal-fast-slow-separation]]:step",
                 r"the move of pair $i$ from one position to the next, $d_{\mathrm{model}} = 512$",
                 "sinusoidal",
                 VASWANI,
@@ -760,7 +760,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         a(480, S[12], "Translation Invariance: The relative relationship", "Translation invariance: shifting the "
           "sentence ('Yesterday, the dog ...') keeps the relation of 'dog' and 'pig'.", V,
           "sinusoidal-translation-invariance", note="for PE(m)·PE(n); the full score with general W_q, W_k is not "
-          "(attention-position-term-not-relative)"),
+          "([[claim:attention-position-term-not-relative]])"),
         a(490, S[12], "Symmetry: The distance from Word A to Word B", "Symmetry: the proximity of A to B equals that "
           "of B to A.", V, "sinusoidal-symmetry"),
         # Maths behind RoPE

@@ -252,7 +252,7 @@ def unique_codes() -> Fact:
         method="NumPy float64 (numeric.sinusoid.inverse_frequencies); the minimum is 13.8, far above rounding",
         wrong=lambda dps: _unique(dps, pairs=slice(0, 1)),
         notes="The wrong computation keeps the fastest pair alone: its codes nearly repeat at |m - n| = 710 "
-        "(sinusoidal-fast-wave-near-repeats).",
+        "([[claim:sinusoidal-fast-wave-near-repeats]]).",
         formula=sp.Ne(sp.Symbol("PE_m"), sp.Symbol("PE_n")),
     )
 
@@ -321,7 +321,7 @@ def positions_every_layer() -> Fact:
             r"Absolute codes are added once, at the input; Transformer-XL, DeBERTa, T5, ALiBi and RoPE act on "
             r"the scores of every attention layer, which is what keeps the whole stack relative. Rotating the "
             r"embedding before $W_q$ and $W_k$ is relative only if $W_q^T W_k$ commutes with the rotations "
-            r"(attention-rotation-commutant). The wrong computation rotates the queries only."
+            r"([[claim:attention-rotation-commutant]]). The wrong computation rotates the queries only."
         ),
         formula=sp.Eq(sp.Function("f")(pos + sp.Symbol("t")), sp.Function("f")(pos)),
     )
@@ -360,7 +360,7 @@ def deberta_no_p2p() -> Fact:
         method="NumPy float64 (numeric.deberta.deberta_scores_gather), exact zeros",
         wrong=lambda dps: _no_p2p(dps, scores=_with_p2p),
         notes="DeBERTa keeps content-to-content, content-to-position and position-to-content and drops the "
-        "position-to-position product (deberta-disentangled-from-four-terms). The wrong computation adds that "
+        "position-to-position product ([[claim:deberta-disentangled-from-four-terms]]). The wrong computation adds that "
         "product, as the article describes the scheme.",
         formula=sp.Eq(sp.Symbol("A_p2p"), 0),
     )
@@ -421,12 +421,12 @@ def rope_decay_not_monotone() -> Fact:
         f"{ROPE_PROPERTIES}; {sources.ROFORMER}, section 3.4.3",
         "The curve (1/(d/2)) Σ_j |S_j| of the relative distance r (numeric.rotary.rope_decay_curve, d = 128, b = "
         "10^4) at every integer r = 0 .. 1000: it falls from 32.5 to 4.47, yet rises first from r = 18 to 19 and "
-        "483 times in all. It is an upper bound of the score (rope-decay-bound), not the score.",
+        "483 times in all. It is an upper bound of the score ([[claim:rope-decay-bound]]), not the score.",
         {"rises between r = 0 and 1000": 483, "first rise after r": 18},
         _decay_curve,
         method="NumPy float64 (numeric.rotary.rope_decay_curve); every step before the first rise exceeds 1e-9",
         wrong=lambda dps: _decay_curve(dps, distances=[0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]),
-        notes="The wrong computation samples the curve at the distances of rope-decay-curve only, where it looks "
+        notes="The wrong computation samples the curve at the distances of [[claim:rope-decay-curve]] only, where it looks "
         "monotone.",
         formula=sp.Gt(sp.Function("C")(19), sp.Function("C")(18)),
     )
@@ -459,14 +459,14 @@ def rope_far_attention() -> Fact:
         TOPIC,
         f"{ROPE_PROPERTIES}; {sources.ROFORMER}",
         "A seeded query q (d = 128) at position 1000 and the key k = R_500 q (numeric.rotary.rope_mp) at every "
-        "position 0 .. 999, scored in the relative form of rope-block-relative: (R_1000 q)^T (R_n k) = "
+        "position 0 .. 999, scored in the relative form of [[claim:rope-block-relative]]: (R_1000 q)^T (R_n k) = "
         "q^T R_(n - 500) q is largest at distance 500, where it is |q|², above the score at distance 1.",
         {"distance with the highest score": 500, "score at 500 > score at 1": True},
         _far,
         method="NumPy float64 (the relative form; k by numeric.rotary.rope_mp at 30 digits)",
         wrong=lambda dps: _far(dps, direction=-1),
-        notes="What decays with the distance is an upper bound over all q, k (rope-decay-bound, "
-        "article-rope-decay-not-monotone); which keys get attention is decided by q and k. The wrong computation "
+        notes="What decays with the distance is an upper bound over all q, k ([[claim:rope-decay-bound]], "
+        "[[claim:article-rope-decay-not-monotone]]); which keys get attention is decided by q and k. The wrong computation "
         "rotates the key the other way (k = R_-500 q).",
         formula=sp.Gt(varphi(1000, 500), varphi(1000, 999)),
     )
@@ -534,8 +534,8 @@ def rope_score_conjugate() -> Fact:
         TOPIC,
         f"{ROPE_MATHS}; {sources.ROFORMER}",
         r"$d = 2$, $\theta = 1$, $q = 1 + 2i$ at $m = 5$, $k = 3 - i$ at $n = 2$: the score of "
-        r"`numeric.rotary.rope_mp` equals the real part of $q \bar{k} e^{i(m-n)\theta}$ (rope-complex-relative, "
-        r"rope-2d-real-form), not the real part of $q k e^{i(m-n)\theta}$, which is not even real itself.",
+        r"`numeric.rotary.rope_mp` equals the real part of $q \bar{k} e^{i(m-n)\theta}$ ([[claim:rope-complex-relative]], "
+        r"[[claim:rope-2d-real-form]]), not the real part of $q k e^{i(m-n)\theta}$, which is not even real itself.",
         {r"$\operatorname{Re}(q \bar{k} e^{i(m-n)\theta})$ = score": True,
          r"$\operatorname{Re}(q k e^{i(m-n)\theta})$ = score": False,
          r"$(q k) e^{i(m-n)\theta}$ is real": False},
@@ -606,7 +606,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
           "wave by at most 2 sin(1/2) = 0.959, not 2; from pos 0 to 1 it goes 0 -> 0.841"),
         a(320, S[8], "By the time you get to pos=6", "By pos 6 the fast wave is back at its peak; positions 0, 2, 4, 6 "
           "look alike.", C, "article-cycle-lengths", ("words per cycle, i = 0",), ("6",), "the fastest wave's cycle is "
-          "2π words: it never repeats exactly (sinusoidal-fast-wave-near-repeats: 6 is a near-return, sin 6 = -0.279), "
+          "2π words: it never repeats exactly ([[claim:sinusoidal-fast-wave-near-repeats]]: 6 is a near-return, sin 6 = -0.279), "
           "and 2, 4 are not near 0"),
         a(330, S[8], "hundreds of words just to complete a single up-and-down cycle", "Slow waves take hundreds of "
           "words per cycle.", R, "article-cycle-lengths", ("pairs with cycles of 100 .. 999 words",
@@ -626,7 +626,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         # The Right Graph: The Problem with Distant Words
         a(390, S[10], "land at the exact same vertical height", "On the fast wave positions 0 and 6 land at exactly "
           "the same height.", C, "article-cycle-lengths", ("words per cycle, i = 0",), ("6",), "sin 6 = -0.279, sin 0 "
-          "= 0: a near-return, never an exact one (sinusoidal-fast-wave-near-repeats)"),
+          "= 0: a near-return, never an exact one ([[claim:sinusoidal-fast-wave-near-repeats]])"),
         a(400, S[10], "One is at the middle baseline, and the other is way up near the peak", "On the slow wave "
           "position 0 is at the baseline and position 6 near the peak.", R, "article-slow-wave-heights",
           ("pair nearest 1.0 at pos 6",), note="only pair 37, a 24-word cycle, peaks near 6: not a slow wave"),
@@ -647,7 +647,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         a(600, S[15], "position-to-position (distance) scores", "DeBERTa computes content-to-content and "
           "position-to-position scores separately.", C, "article-deberta-no-p2p",
           ("scores with zero content are all 0",), (False,), note="it keeps content-to-content, content-to-position "
-          "and position-to-content; the position-to-position term is dropped (deberta-disentangled-from-four-terms)"),
+          "and position-to-content; the position-to-position term is dropped ([[claim:deberta-disentangled-from-four-terms]])"),
         # Rotatory Positional Encoding (RoPE)
         a(650, S[17], "multiplies the word embedding by a rotation matrix", "RoPE multiplies the word embedding by a "
           "rotation matrix.", C, "article-positions-every-layer",
@@ -658,7 +658,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         a(710, S[18], "$(q \\cdot k) \\times e^{i(m-n)\\theta}$", "The product is (q·k) e^{i(m-n)θ}.", C,
           "article-rope-score-conjugate", (r"$\operatorname{Re}(q k e^{i(m-n)\theta})$ = score",
           r"$\operatorname{Re}(q \bar{k} e^{i(m-n)\theta})$ = score"), (True, None), "the key enters conjugated, q "
-          "conj(k) e^{i(m-n)θ}, and the score is its real part (rope-complex-relative, rope-2d-real-form)"),
+          "conj(k) e^{i(m-n)θ}, and the score is its real part ([[claim:rope-complex-relative]], [[claim:rope-2d-real-form]])"),
         a(730, S[18], "often 4096 dimensions or more", "RoPE must rotate embeddings of 4096 dimensions or more.", C,
           "article-rope-per-head", ("frequencies in a 4096-wide layer", "planes per head"), (2048, None),
           "RoPE rotates each head: d is the head width (128 in LLaMA-7B, whose 4096 = 32 x 128)"),
@@ -666,7 +666,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         a(780, S[19], "their positional dot product (y-axis) naturally decays", "The positional dot product decays as "
           "the distance grows.", C, "article-rope-decay-not-monotone",
           ("rises between r = 0 and 1000", "first rise after r"), (0, None), note="what decays is an upper bound over "
-          "all q, k (rope-decay-bound), and not monotonically"),
+          "all q, k ([[claim:rope-decay-bound]]), and not monotonically"),
         a(790, S[19], "pays less attention to words that are very far away", "So the model pays less attention to "
           "words far away.", C, "article-rope-far-attention", ("distance with the highest score",), (1,),
           note="a key can score highest 500 positions away: q and k decide, the bound does not"),
@@ -683,7 +683,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
           "modern models.", X, note="a survey of models, not mathematics"),
         a(950, S[20], "distant words naturally receive less attention", "Long-term decay: distant words get less "
           "attention.", C, "article-rope-far-attention", ("distance with the highest score",), (1,),
-          note="only an upper bound decays (article-rope-decay-not-monotone)"),
+          note="only an upper bound decays ([[claim:article-rope-decay-not-monotone]])"),
         a(970, S[20], "drastically speeds up model training", "RoPE drastically speeds up training.", X,
           note="an empirical training result"),
         # the RoPE note: Position rules affect context extension

@@ -144,7 +144,7 @@ def binary_rules() -> Fact:
         _binary,
         method="exact integer arithmetic (popcount of m AND n)",
         wrong=lambda dps: _binary(dps, phi=lambda a, b: -bin(a ^ b).count("1")),
-        notes="Symmetry holds (properties-absolute-symmetric). The wrong computation takes minus the Hamming "
+        notes="Symmetry holds ([[claim:properties-absolute-symmetric]]). The wrong computation takes minus the Hamming "
         "distance, a distance, for the proximity.",
         formula=sp.Lt(varphi(1, 2), varphi(1, 3)),
     )
@@ -179,7 +179,7 @@ def learned_rules() -> Fact:
         _learned,
         method="NumPy float64 (seeded normal table)",
         wrong=lambda dps: _learned(dps, row=lambda pos: 0),
-        notes="Symmetry holds for any table (properties-absolute-symmetric). Training may shape the table; at "
+        notes="Symmetry holds for any table ([[claim:properties-absolute-symmetric]]). Training may shape the table; at "
         "initialisation nothing ties a position to its neighbours. The wrong computation reads row 0 for every "
         "position (an indexing bug), which makes φ constant.",
         formula=sp.Ne(varphi(m + 1, n + 1), varphi(m, n)),

@@ -47,7 +47,7 @@ def txl_rules() -> Fact:
         + f"{tolerances.FACT_FLOAT64_ATOL:g}",
         wrong=lambda dps: _txl(dps, distance=np.abs),
         notes="The sin half of R_{m-n} is odd in m - n: only learned weights that ignore it give a symmetric term. "
-        "Translation invariance holds (txl-translation-invariant). The wrong computation uses |m - n|.",
+        "Translation invariance holds ([[claim:txl-translation-invariant]]). The wrong computation uses |m - n|.",
         formula=sp.Ne(varphi(m, n), varphi(n, m)),
     )
 

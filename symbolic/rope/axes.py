@@ -206,7 +206,7 @@ def phase_relative() -> Theorem:
         ),
         assumptions=(
             r"$d$ even, planes $i = 0, \dots, d/2 - 1$ on channels $(2i, 2i + 1)$ (the half layout is a permutation "
-            "of the channels: rope-layout-permutation)",
+            "of the channels: [[claim:rope-layout-permutation]])",
             r"any axis map $a(i) \in \{0, 1, 2, \dots\}$ (any number of axes; drawn from 4): a per-axis ladder "
             r"with widths $d_a$ is the map that gives axis $a$ a block of $d_a/2$ pairs, $\theta_i = b^{-2j/d_a}$",
             r"frequencies $\theta_i$ and phases $\varphi_i$ any reals; coordinates $p, p'$ real vectors (DINOv3's "
@@ -217,7 +217,7 @@ def phase_relative() -> Theorem:
         formula=_short(("R_p", "R_{p'}"), "R_{p' - p}"),
         sizes=SIZES,
         domains={"a": Domain("integer", 0, 3, edges=(0,))},
-        notes="Without phase and with integer positions this is multiaxis-score-relative's axis-map case "
+        notes="Without phase and with integer positions this is [[claim:multiaxis-score-relative]]'s axis-map case "
         r"($\omega_i = \theta_i e_{a(i)}$), which also covers frequency vectors mixing the axes. Relative per axis: "
         "the score reads each axis's coordinates through their difference only. The registered mistake keeps the "
         "phase once in the relative angle.",
@@ -269,7 +269,7 @@ def ladders_relative() -> Theorem:
         sizes={A: (1, 3)},
         domains={"d": Domain("integer", 2, 6, parity=0), "b": BASE},
         notes="The same for any frequencies in place of $b^{-2j/d_a}$ and any pair-to-axis map: "
-        "multiaxis-phase-relative. The registered mistake reads every axis's distance off the first axis (the bug "
+        "[[claim:multiaxis-phase-relative]]. The registered mistake reads every axis's distance off the first axis (the bug "
         "that text tokens, with every axis equal, hide).",
         wrong=wrong,
     )
@@ -386,7 +386,7 @@ def column_frequencies() -> Theorem:
         domains={"j": Domain("integer", 0, d / 4 - 1), "b": BASE},
         notes=r"For $b > 1$, $b^{-2/d} < 1$: the two schemes differ on every column pair, so a checkpoint trained "
         "with one and run with the other turns its columns at the wrong speeds. The rows agree (both "
-        r"$\theta_{2j}$: multiaxis-axial-shared-frequencies, multiaxis-axial-split-frequencies). The registered "
+        r"$\theta_{2j}$: [[claim:multiaxis-axial-shared-frequencies]], [[claim:multiaxis-axial-split-frequencies]]). The registered "
         "mistake says the column frequencies are equal.",
         wrong=shared,
     )
@@ -431,7 +431,7 @@ def split_text_tokens() -> Theorem:
             r"$d$ a multiple of 4; pair $i$ (channels $(2\pi(i), 2\pi(i) + 1)$ of $u$, $v$) turns at "
             r"$\theta_{\pi(i)}$ for a permutation $\pi$ of $\{0, \dots, d/2 - 1\}$",
             r"split axial's order is one: row pair $j \mapsto 2j$, column pair $j \mapsto 2j + 1$ "
-            "(multiaxis-axial-split-frequencies), a bijection onto the pairs (evens and odds)",
+            "([[claim:multiaxis-axial-split-frequencies]]), a bijection onto the pairs (evens and odds)",
             r"$\theta_i$ any reals; $u = P q$, $v = P k$ real vectors ($q$, $k$ with their pairs moved where $\pi$ "
             r"says); $R_{n - m}$ is 1-D RoPE's rotation with the $d$ frequencies $\theta_0, \dots, \theta_{d/2-1}$",
         ),
@@ -442,7 +442,7 @@ def split_text_tokens() -> Theorem:
         ),
         sizes={d: (4, 8)},
         notes="Shared axial is not: on text tokens it turns two pairs at every $\\theta_{2j}$ and none at an odd "
-        "$\\theta_{2j+1}$ (multiaxis-axial-shared-text-tokens, computed). The registered mistake reorders the "
+        "$\\theta_{2j+1}$ ([[claim:multiaxis-axial-shared-text-tokens]], computed). The registered mistake reorders the "
         "frequencies but not the channels.",
         wrong=wrong,
     )
@@ -502,7 +502,7 @@ def shared_text_tokens() -> Fact:
             sp.MatrixSymbol(r"R^{\mathrm{shared}}_{(m, m)}", d, d), sp.MatrixSymbol("R_m", d, d), evaluate=False
         ),
         notes="What does hold for shared axial on text tokens: each axis is 1-D RoPE of width d/2 on its half of "
-        "the head, so the score is the sum of two 1-D RoPE scores over d/2 (and relative: multiaxis-phase-relative). "
+        "the head, so the score is the sum of two 1-D RoPE scores over d/2 (and relative: [[claim:multiaxis-phase-relative]]). "
         "The wrong computation builds the shared table with the split scheme's frequencies.",
     )
 
@@ -571,7 +571,7 @@ def dinov3_phase() -> Fact:
         r"\omega_i o_a$ with $\omega_i = 2\pi/T_j$, $T_j = 100^{2j/(d/2)}$, $s_a = 2/N_a$, $o_a = 1/N_a - 1$ "
         "(numeric.multiaxis.affine_frequencies_mp). With seeded q, k at four pairs of patches: the score with the "
         "phase equals the score without it, and shifting both patches by the same t leaves it unchanged, while each "
-        "rotated vector moves (multiaxis-phase-relative, at DINOv3's numbers).",
+        "rotated vector moves ([[claim:multiaxis-phase-relative]], at DINOv3's numbers).",
         {
             "scores with the phase and without": "equal",
             "scores of both patches shifted by t": "equal",

@@ -101,7 +101,7 @@ def score_relative() -> Theorem:
         ),
         assumptions=(
             r"$d$ even, planes $i = 0, \dots, d/2 - 1$ on channels $(2i, 2i + 1)$ (the half layout is a permutation "
-            "of the channels: rope-layout-permutation)",
+            "of the channels: [[claim:rope-layout-permutation]])",
             r"$A \ge 1$ axes; positions $p, p' \in \mathbb{Z}^A$; $\omega_i \in \mathbb{R}^A$ arbitrary (an axis "
             r"map: $\omega_i = \theta_i e_{a(i)}$)",
             "$q, k$ real vectors",
@@ -269,7 +269,7 @@ def commuting_generators() -> Fact:
         "mpmath at {dps} digits (expm), accepted when the gap is below 10^-(dps - 10)",
         wrong=lambda dps: _commuting(dps, noncommuting_first=True),
         formula=sp.Eq(sp.MatMul(sp.Transpose(_R["p"]), _R["p'"]), sp.MatrixSymbol("R_{p' - p}", d, d), evaluate=False),
-        notes="The symbolic proof for block-diagonal generators (every model's case) is multiaxis-score-relative.",
+        notes="The symbolic proof for block-diagonal generators (every model's case) is [[claim:multiaxis-score-relative]].",
     )
 
 

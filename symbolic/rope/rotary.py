@@ -521,7 +521,7 @@ def _block_diagonal_d4() -> Definition:
         domains={"b": Domain("real", 1.001, 1e6, log=True)},
         notes=(
             r"The article prints the same matrix with $\theta_1$, $\theta_2$; we count planes from 0 as the "
-            r"code does. The general-$d$ claims are sums over planes (rope-block-relative)."
+            r"code does. The general-$d$ claims are sums over planes ([[claim:rope-block-relative]])."
         ),
         wrong=wrong,
     )
@@ -745,7 +745,7 @@ def _decay_theorem() -> Theorem:
             ),
             lemmas.ABEL.cite(
                 {"N": N, "h": sp.Lambda(i, hh[i]), "S": sp.Lambda(i, S(i))},
-                r"Abel summation (rope-decay-abel); $S_0 = 0$, the empty sum",
+                r"Abel summation ([[claim:rope-decay-abel]]); $S_0 = 0$, the empty sum",
                 ("doit",),
                 lhs=telescoped,
                 rhs=abel,
@@ -789,7 +789,7 @@ def _decay_theorem() -> Theorem:
         ),
         notes="The proof cites three lemmas: Abel summation, the triangle inequality for complex finite sums (both "
         "proved once for every N in symbolic/lemmas.py) and, in the last step, that each term of a sum is at most "
-        "their maximum. rope-decay-curve-not-a-bound shows that the plotted curve, the bound divided by d/2, is not "
+        "their maximum. [[claim:rope-decay-curve-not-a-bound]] shows that the plotted curve, the bound divided by d/2, is not "
         "a bound. The registered mistake divides the bound by d/2.",
         wrong=bound / N,
     )
@@ -854,7 +854,7 @@ def _decay_bound() -> Fact:
         statement="At 36 seeded random draws ($d = 8, 32, 128$, $b = 10000$, $h_i$ complex in the unit square, "
         r"$h_{d/2} = 0$, $m - n \in [-4000, 4000]$) the score equals $-\sum_i S_{i+1}(h_{i+1} - h_i)$ and "
         r"$|\sum_i h_i e^{i(m-n)\theta_i}| \le (\max_i |h_{i+1} - h_i|) \sum_{j=1}^{d/2} |S_j|$ every time (as "
-        "rope-decay-bound proves for every $d$); dividing the bound by $d/2$, as the plotted curve does, fails for 9 "
+        "[[claim:rope-decay-bound]] proves for every $d$); dividing the bound by $d/2$, as the plotted curve does, fails for 9 "
         "of the 36 draws.",
         claim={
             "draws": 36,
@@ -866,7 +866,7 @@ def _decay_bound() -> Fact:
         method="mpmath at {dps} digits, 36 seeded draws",
         wrong=lambda dps: _decay_bound_compute(dps, normalised=True),
         formula=_curve_not_a_bound_formula(),
-        notes="The bound itself is proved for every even d (rope-decay-bound); these draws show that the curve "
+        notes="The bound itself is proved for every even d ([[claim:rope-decay-bound]]); these draws show that the curve "
         "RoFormer plots, the bound's sum divided by d/2, is smaller than the score at some draws. The wrong "
         "computation takes the plotted, normalised curve as the bound.",
     )
@@ -913,7 +913,7 @@ def _curve_definition() -> Definition:
     theta_l = sp.Integer(10000) ** (-2 * l_ / d)
     S_j = sp.Sum(sp.exp(I * r_ * theta_l), (l_, 0, j_ - 1))
     return Definition(
-        "rope-decay-curve:C",
+        "[[claim:rope-decay-curve]]:C",
         "RoFormer's decay curve",
         TOPIC,
         f"{ROFORMER}, section 3.4.3",
@@ -1113,7 +1113,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
           "rope-block-orthogonal"),
         n(1060, T[1], "different frequency bases, component layouts or scaling rules", "Models choose other bases, "
           "layouts or scaling rules.", V, "rope-layout-permutation", note="layouts score alike after one channel "
-          "permutation; every scaling rule keeps the relative identity (extension-scaled-rope-relative)"),
+          "permutation; every scaling rule keeps the relative identity ([[claim:extension-scaled-rope-relative]])"),
     )  # fmt: skip
 
 

@@ -134,8 +134,8 @@ def pi_geometric_bound() -> Theorem:
         domains={"u": Domain("real", 1e-6, 10 ** (sp.Integer(60) / d_even) - 1, log=True)},
         notes=(
             r"Eq. 12, $|a''(s)| \le (\max_j |h_j|) \sum_j \theta_j^2$, is proved for every even $d$ in "
-            r"extension-pi-second-derivative-bound; this claim bounds the sum. The registered mistake is the "
-            r"paper's next step, the bound $d/(4 \ln c) = 1/\ln(1 + u)$ (extension-pi-step14-fails)."
+            r"[[claim:extension-pi-second-derivative-bound]]; this claim bounds the sum. The registered mistake is the "
+            r"paper's next step, the bound $d/(4 \ln c) = 1/\ln(1 + u)$ ([[claim:extension-pi-step14-fails]])."
         ),
         wrong=1 / sp.log(1 + u),
     )
@@ -190,8 +190,8 @@ def pi_second_derivative_bound() -> Theorem:
         sizes={d_even: (2, 4, 8)},
         domains={"s": Domain("real", -20, 20), "theta": Domain("real", -2, 2)},
         notes=(
-            r"Eq. 13 (extension-pi-geometric-bound) bounds the sum for the RoPE frequencies; eq. 14, the "
-            r"paper's next step, fails (extension-pi-step14-fails). The registered mistake drops the square of"
+            r"Eq. 13 ([[claim:extension-pi-geometric-bound]]) bounds the sum for the RoPE frequencies; eq. 14, the "
+            r"paper's next step, fails ([[claim:extension-pi-step14-fails]]). The registered mistake drops the square of"
             r" $\theta_j$."
         ),
         wrong=h_max * sp.Sum(sp.Abs(_theta[j]), (j, 0, top)),

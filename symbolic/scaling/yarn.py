@@ -271,8 +271,8 @@ def yarn_definition() -> Definition:
         },
         notes=(
             r"With truncate true (the default) low and high are $\lfloor c(32) \rfloor$ and $\lceil c(1) "
-            r"\rceil$: extension-yarn-truncated-inv-freq; the float64 kernel is compared in "
-            r"extension-float64-agrees. The registered mistake takes the correction range from the extended "
+            r"\rceil$: [[claim:extension-yarn-truncated-inv-freq]]; the float64 kernel is compared in "
+            r"[[claim:extension-float64-agrees]]. The registered mistake takes the correction range from the extended "
             r"length $s L_0$ instead of the trained $L_0$."
         ),
         wrong=theta_prime(s * L0),
@@ -349,7 +349,7 @@ def yarn_attention_definition() -> Definition:
         assumptions=(r"$s \ge 1$ (drawn as integers; at $s = 1$ the factor is 1 either way)",),
         formula=sp.Eq(YarnAttentionFactor(s), sp.log(s) / 10 + 1, evaluate=False),
         domains={"s": FACTOR_INT},
-        notes="It multiplies cos and sin, so the logits scale by its square (extension-scaled-rope-relative); the "
+        notes="It multiplies cos and sin, so the logits scale by its square ([[claim:extension-scaled-rope-relative]]); the "
         "registered mistake is that square.",
         wrong=(sp.log(s) / 10 + 1) ** 2,
     )
