@@ -193,7 +193,8 @@ def permutation_equivariance() -> Theorem:
         formula=sp.Eq(ATTN_PX, _P * ATTN_X, evaluate=False),
         sizes={N: (1, 2, 3, 5)},
         domains={"i": Domain("integer", 0, N - 1), "c": Domain("integer", 0, 3)},
-        notes="[[claim:order-equivariance-all-permutations]] checks every permutation of 3 and 4 tokens on explicit matrices; "
+        notes="[[claim:order-equivariance-all-permutations]] checks every permutation of 3 and 4 tokens on "
+        "explicit matrices; "
         "the lemma (symbolic/lemmas.py) rests on the commutative law of finite sums, the one fact the engine knows "
         "about a permutation. The registered mistake leaves the output rows unpermuted.",
         wrong=out(lambda j_: softmax(i, j_, lambda k_: k_) * v[j_, c]),
@@ -231,7 +232,8 @@ def causal_prefix_invariance() -> Theorem:
             r"$P$ swapping tokens 0 and 1 ($\pi = (1, 0, 2)$)",
         ),
         formula=sp.Eq(_out(_x[1], _x[0], _x[2]), _out(_x[0], _x[1], _x[2]), evaluate=False),
-        notes="The mask breaks equivariance ([[claim:order-dog-bites-man]]), yet 'dog bites man' and 'bites dog man' give "
+        notes="The mask breaks equivariance ([[claim:order-dog-bites-man]]), yet 'dog bites man' and 'bites dog "
+        "man' give "
         "'man' the same output: position information and a causal mask do different jobs (the RoPE note).",
         wrong=out(S, V, row=1),  # the middle token's output: it does see the order
     )

@@ -360,7 +360,8 @@ def deberta_no_p2p() -> Fact:
         method="NumPy float64 (numeric.deberta.deberta_scores_gather), exact zeros",
         wrong=lambda dps: _no_p2p(dps, scores=_with_p2p),
         notes="DeBERTa keeps content-to-content, content-to-position and position-to-content and drops the "
-        "position-to-position product ([[claim:deberta-disentangled-from-four-terms]]). The wrong computation adds that "
+        "position-to-position product ([[claim:deberta-disentangled-from-four-terms]]). The wrong computation "
+        "adds that "
         "product, as the article describes the scheme.",
         formula=sp.Eq(sp.Symbol("A_p2p"), 0),
     )
@@ -426,7 +427,8 @@ def rope_decay_not_monotone() -> Fact:
         _decay_curve,
         method="NumPy float64 (numeric.rotary.rope_decay_curve); every step before the first rise exceeds 1e-9",
         wrong=lambda dps: _decay_curve(dps, distances=[0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]),
-        notes="The wrong computation samples the curve at the distances of [[claim:rope-decay-curve]] only, where it looks "
+        notes="The wrong computation samples the curve at the distances of [[claim:rope-decay-curve]] only, "
+        "where it looks "
         "monotone.",
         formula=sp.Gt(sp.Function("C")(19), sp.Function("C")(18)),
     )
@@ -466,7 +468,8 @@ def rope_far_attention() -> Fact:
         method="NumPy float64 (the relative form; k by numeric.rotary.rope_mp at 30 digits)",
         wrong=lambda dps: _far(dps, direction=-1),
         notes="What decays with the distance is an upper bound over all q, k ([[claim:rope-decay-bound]], "
-        "[[claim:article-rope-decay-not-monotone]]); which keys get attention is decided by q and k. The wrong computation "
+        "[[claim:article-rope-decay-not-monotone]]); which keys get attention is decided by q and k. "
+        "The wrong computation "
         "rotates the key the other way (k = R_-500 q).",
         formula=sp.Gt(varphi(1000, 500), varphi(1000, 999)),
     )
@@ -534,7 +537,8 @@ def rope_score_conjugate() -> Fact:
         TOPIC,
         f"{ROPE_MATHS}; {sources.ROFORMER}",
         r"$d = 2$, $\theta = 1$, $q = 1 + 2i$ at $m = 5$, $k = 3 - i$ at $n = 2$: the score of "
-        r"`numeric.rotary.rope_mp` equals the real part of $q \bar{k} e^{i(m-n)\theta}$ ([[claim:rope-complex-relative]], "
+        r"`numeric.rotary.rope_mp` equals the real part of $q \bar{k} e^{i(m-n)\theta}$ "
+        r"([[claim:rope-complex-relative]], "
         r"[[claim:rope-2d-real-form]]), not the real part of $q k e^{i(m-n)\theta}$, which is not even real itself.",
         {r"$\operatorname{Re}(q \bar{k} e^{i(m-n)\theta})$ = score": True,
          r"$\operatorname{Re}(q k e^{i(m-n)\theta})$ = score": False,
@@ -606,7 +610,8 @@ def _annotations() -> tuple[tables.Annotation, ...]:
           "wave by at most 2 sin(1/2) = 0.959, not 2; from pos 0 to 1 it goes 0 -> 0.841"),
         a(320, S[8], "By the time you get to pos=6", "By pos 6 the fast wave is back at its peak; positions 0, 2, 4, 6 "
           "look alike.", C, "article-cycle-lengths", ("words per cycle, i = 0",), ("6",), "the fastest wave's cycle is "
-          "2π words: it never repeats exactly ([[claim:sinusoidal-fast-wave-near-repeats]]: 6 is a near-return, sin 6 = -0.279), "
+          "2π words: it never repeats exactly ([[claim:sinusoidal-fast-wave-near-repeats]]: 6 is a near-return, "
+          "$\\sin 6 = -0.279$), "
           "and 2, 4 are not near 0"),
         a(330, S[8], "hundreds of words just to complete a single up-and-down cycle", "Slow waves take hundreds of "
           "words per cycle.", R, "article-cycle-lengths", ("pairs with cycles of 100 .. 999 words",
@@ -647,7 +652,8 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         a(600, S[15], "position-to-position (distance) scores", "DeBERTa computes content-to-content and "
           "position-to-position scores separately.", C, "article-deberta-no-p2p",
           ("scores with zero content are all 0",), (False,), note="it keeps content-to-content, content-to-position "
-          "and position-to-content; the position-to-position term is dropped ([[claim:deberta-disentangled-from-four-terms]])"),
+          "and position-to-content; the position-to-position term is dropped "
+          "([[claim:deberta-disentangled-from-four-terms]])"),
         # Rotatory Positional Encoding (RoPE)
         a(650, S[17], "multiplies the word embedding by a rotation matrix", "RoPE multiplies the word embedding by a "
           "rotation matrix.", C, "article-positions-every-layer",
@@ -658,7 +664,8 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         a(710, S[18], "$(q \\cdot k) \\times e^{i(m-n)\\theta}$", "The product is (q·k) e^{i(m-n)θ}.", C,
           "article-rope-score-conjugate", (r"$\operatorname{Re}(q k e^{i(m-n)\theta})$ = score",
           r"$\operatorname{Re}(q \bar{k} e^{i(m-n)\theta})$ = score"), (True, None), "the key enters conjugated, q "
-          "conj(k) e^{i(m-n)θ}, and the score is its real part ([[claim:rope-complex-relative]], [[claim:rope-2d-real-form]])"),
+          "conj(k) e^{i(m-n)θ}, and the score is its real part ([[claim:rope-complex-relative]], "
+          "[[claim:rope-2d-real-form]])"),
         a(730, S[18], "often 4096 dimensions or more", "RoPE must rotate embeddings of 4096 dimensions or more.", C,
           "article-rope-per-head", ("frequencies in a 4096-wide layer", "planes per head"), (2048, None),
           "RoPE rotates each head: d is the head width (128 in LLaMA-7B, whose 4096 = 32 x 128)"),

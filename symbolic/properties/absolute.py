@@ -179,7 +179,8 @@ def learned_rules() -> Fact:
         _learned,
         method="NumPy float64 (seeded normal table)",
         wrong=lambda dps: _learned(dps, row=lambda pos: 0),
-        notes="Symmetry holds for any table ([[claim:properties-absolute-symmetric]]). Training may shape the table; at "
+        notes="Symmetry holds for any table ([[claim:properties-absolute-symmetric]]). Training may shape the "
+        "table; at "
         "initialisation nothing ties a position to its neighbours. The wrong computation reads row 0 for every "
         "position (an indexing bug), which makes φ constant.",
         formula=sp.Ne(varphi(m + 1, n + 1), varphi(m, n)),

@@ -51,7 +51,8 @@ def causal_rules() -> Fact:
         _causal,
         method="NumPy (numeric.transformer_xl.causal_mask), exact booleans",
         wrong=lambda dps: _causal(dps, transpose=True),
-        notes="The mask depends on $m - n \\ge 0$ only, yet carries no distance: [[claim:order-causal-mask-no-position]] shows "
+        notes="The mask depends on $m - n \\ge 0$ only, yet carries no distance: "
+        "[[claim:order-causal-mask-no-position]] shows "
         "the last token cannot tell the order of the tokens before it. The wrong computation transposes the mask "
         "(keys after the query).",
         formula=sp.Ne(varphi(m, n), varphi(n, m)),

@@ -120,7 +120,8 @@ def rope_rules() -> Fact:
         TOPIC,
         f"{RULES_SOURCE}; {sources.ROFORMER}; {sources.HF_ROPE}",
         "q = k = (1, 0) in every plane, so φ(0, r) = (A R'_0 q)^T (A R'_r k) = A² Σ_i cos(r θ'_i) "
-        "([[claim:extension-scaled-rope-relative]]), with each rule's θ'_i and A from numeric.scaling.rope_inv_freq (dynamic "
+        "([[claim:extension-scaled-rope-relative]]), with each rule's θ'_i and A from "
+        "numeric.scaling.rope_inv_freq (dynamic "
         "at length 16384; "
         "Llama 3 with band factors 1 and 4; LongRoPE with the ramp ext_i = 1 + 3i/63): the largest K with "
         "φ(0) > φ(1) > ... > φ(K). Only Position Interpolation stretches the range; the others keep the fast "
@@ -129,7 +130,8 @@ def rope_rules() -> Fact:
         _rope_rules,
         method="NumPy float64 (numeric.scaling.rope_inv_freq); every compared gap exceeds 1e-9",
         wrong=lambda dps: _rope_rules(dps, scaled=False),
-        notes="With q = k the score is symmetric ([[claim:properties-rope-odd-part]]); other q, k give other curves, so the "
+        notes="With q = k the score is symmetric ([[claim:properties-rope-odd-part]]); other q, k give other "
+        "curves, so the "
         "range is stated for this one. The wrong computation forgets the scaling (the unscaled frequencies: a "
         "bug seen in ports).",
         formula=sp.Gt(varphi(0, u), varphi(0, u + 1)),
@@ -224,7 +226,8 @@ def xpos_rules() -> Fact:
         wrong=lambda dps: _xpos(dps, sign=-1),
         notes=(
             r"The decay is slow ($\zeta_0^{11/512} = 0.973$): over the short range where $\varphi$ falls, the "
-            r"cosine sum decides, as for RoPE ([[claim:properties-rope-monotone-range]]). The wrong computation uses the"
+            r"cosine sum decides, as for RoPE ([[claim:properties-rope-monotone-range]]). The wrong computation "
+            r"uses the"
             r" exponent $(n - m)/\gamma$."
         ),
         formula=sp.Lt(varphi(5, 0), varphi(0, 5)),

@@ -269,7 +269,8 @@ def ladders_relative() -> Theorem:
         sizes={A: (1, 3)},
         domains={"d": Domain("integer", 2, 6, parity=0), "b": BASE},
         notes="The same for any frequencies in place of $b^{-2j/d_a}$ and any pair-to-axis map: "
-        "[[claim:multiaxis-phase-relative]]. The registered mistake reads every axis's distance off the first axis (the bug "
+        "[[claim:multiaxis-phase-relative]]. The registered mistake reads every axis's distance off the first "
+        "axis (the bug "
         "that text tokens, with every axis equal, hide).",
         wrong=wrong,
     )
@@ -386,7 +387,8 @@ def column_frequencies() -> Theorem:
         domains={"j": Domain("integer", 0, d / 4 - 1), "b": BASE},
         notes=r"For $b > 1$, $b^{-2/d} < 1$: the two schemes differ on every column pair, so a checkpoint trained "
         "with one and run with the other turns its columns at the wrong speeds. The rows agree (both "
-        r"$\theta_{2j}$: [[claim:multiaxis-axial-shared-frequencies]], [[claim:multiaxis-axial-split-frequencies]]). The registered "
+        r"$\theta_{2j}$: [[claim:multiaxis-axial-shared-frequencies]], "
+        r"[[claim:multiaxis-axial-split-frequencies]]). The registered "
         "mistake says the column frequencies are equal.",
         wrong=shared,
     )
@@ -442,7 +444,8 @@ def split_text_tokens() -> Theorem:
         ),
         sizes={d: (4, 8)},
         notes="Shared axial is not: on text tokens it turns two pairs at every $\\theta_{2j}$ and none at an odd "
-        "$\\theta_{2j+1}$ ([[claim:multiaxis-axial-shared-text-tokens]], computed). The registered mistake reorders the "
+        "$\\theta_{2j+1}$ ([[claim:multiaxis-axial-shared-text-tokens]], computed). The registered mistake "
+        "reorders the "
         "frequencies but not the channels.",
         wrong=wrong,
     )
@@ -502,7 +505,8 @@ def shared_text_tokens() -> Fact:
             sp.MatrixSymbol(r"R^{\mathrm{shared}}_{(m, m)}", d, d), sp.MatrixSymbol("R_m", d, d), evaluate=False
         ),
         notes="What does hold for shared axial on text tokens: each axis is 1-D RoPE of width d/2 on its half of "
-        "the head, so the score is the sum of two 1-D RoPE scores over d/2 (and relative: [[claim:multiaxis-phase-relative]]). "
+        "the head, so the score is the sum of two 1-D RoPE scores over d/2 (and relative: "
+        "[[claim:multiaxis-phase-relative]]). "
         "The wrong computation builds the shared table with the split scheme's frequencies.",
     )
 

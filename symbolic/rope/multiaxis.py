@@ -269,7 +269,8 @@ def commuting_generators() -> Fact:
         "mpmath at {dps} digits (expm), accepted when the gap is below 10^-(dps - 10)",
         wrong=lambda dps: _commuting(dps, noncommuting_first=True),
         formula=sp.Eq(sp.MatMul(sp.Transpose(_R["p"]), _R["p'"]), sp.MatrixSymbol("R_{p' - p}", d, d), evaluate=False),
-        notes="The symbolic proof for block-diagonal generators (every model's case) is [[claim:multiaxis-score-relative]].",
+        notes="The symbolic proof for block-diagonal generators (every model's case) is "
+        "[[claim:multiaxis-score-relative]].",
     )
 
 

@@ -789,7 +789,8 @@ def _decay_theorem() -> Theorem:
         ),
         notes="The proof cites three lemmas: Abel summation, the triangle inequality for complex finite sums (both "
         "proved once for every N in symbolic/lemmas.py) and, in the last step, that each term of a sum is at most "
-        "their maximum. [[claim:rope-decay-curve-not-a-bound]] shows that the plotted curve, the bound divided by d/2, is not "
+        "their maximum. [[claim:rope-decay-curve-not-a-bound]] shows that the plotted curve, the bound divided "
+        "by d/2, is not "
         "a bound. The registered mistake divides the bound by d/2.",
         wrong=bound / N,
     )
@@ -854,7 +855,8 @@ def _decay_bound() -> Fact:
         statement="At 36 seeded random draws ($d = 8, 32, 128$, $b = 10000$, $h_i$ complex in the unit square, "
         r"$h_{d/2} = 0$, $m - n \in [-4000, 4000]$) the score equals $-\sum_i S_{i+1}(h_{i+1} - h_i)$ and "
         r"$|\sum_i h_i e^{i(m-n)\theta_i}| \le (\max_i |h_{i+1} - h_i|) \sum_{j=1}^{d/2} |S_j|$ every time (as "
-        "[[claim:rope-decay-bound]] proves for every $d$); dividing the bound by $d/2$, as the plotted curve does, fails for 9 "
+        "[[claim:rope-decay-bound]] proves for every $d$); dividing the bound by $d/2$, as the plotted curve "
+        "does, fails for 9 "
         "of the 36 draws.",
         claim={
             "draws": 36,
@@ -866,7 +868,8 @@ def _decay_bound() -> Fact:
         method="mpmath at {dps} digits, 36 seeded draws",
         wrong=lambda dps: _decay_bound_compute(dps, normalised=True),
         formula=_curve_not_a_bound_formula(),
-        notes="The bound itself is proved for every even d ([[claim:rope-decay-bound]]); these draws show that the curve "
+        notes="The bound itself is proved for every even d ([[claim:rope-decay-bound]]); these draws show that "
+        "the curve "
         "RoFormer plots, the bound's sum divided by d/2, is smaller than the score at some draws. The wrong "
         "computation takes the plotted, normalised curve as the bound.",
     )

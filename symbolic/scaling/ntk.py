@@ -97,7 +97,8 @@ def ntk_base() -> Theorem:
         formula=sp.Eq(sp.Symbol("bprime"), b * s ** (d_even / (d_even - 2)), evaluate=False),
         domains=H_DOMAIN,
         notes=(
-            r"The first pair needs no condition: $\theta_0 = b^0 = 1$ for every base " r"([[claim:extension-ntk-conditions]])."
+            r"The first pair needs no condition: $\theta_0 = b^0 = 1$ for every base "
+            r"([[claim:extension-ntk-conditions]])."
         ),
         wrong=b * s ** ((2 * h + 2) / (2 * h + 1)),  # the exponent d/(d-1)
     )

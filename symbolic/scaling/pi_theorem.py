@@ -191,7 +191,8 @@ def pi_second_derivative_bound() -> Theorem:
         domains={"s": Domain("real", -20, 20), "theta": Domain("real", -2, 2)},
         notes=(
             r"Eq. 13 ([[claim:extension-pi-geometric-bound]]) bounds the sum for the RoPE frequencies; eq. 14, the "
-            r"paper's next step, fails ([[claim:extension-pi-step14-fails]]). The registered mistake drops the square of"
+            r"paper's next step, fails ([[claim:extension-pi-step14-fails]]). The registered mistake drops the "
+            r"square of"
             r" $\theta_j$."
         ),
         wrong=h_max * sp.Sum(sp.Abs(_theta[j]), (j, 0, top)),

@@ -349,7 +349,8 @@ def yarn_attention_definition() -> Definition:
         assumptions=(r"$s \ge 1$ (drawn as integers; at $s = 1$ the factor is 1 either way)",),
         formula=sp.Eq(YarnAttentionFactor(s), sp.log(s) / 10 + 1, evaluate=False),
         domains={"s": FACTOR_INT},
-        notes="It multiplies cos and sin, so the logits scale by its square ([[claim:extension-scaled-rope-relative]]); the "
+        notes="It multiplies cos and sin, so the logits scale by its square "
+        "([[claim:extension-scaled-rope-relative]]); the "
         "registered mistake is that square.",
         wrong=(sp.log(s) / 10 + 1) ** 2,
     )
