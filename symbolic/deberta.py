@@ -199,7 +199,7 @@ def deberta_translation() -> Fact:
         method="NumPy float64 (numeric.deberta), agreement to " + f"{tolerances.FACT_FLOAT64_ATOL:g}",
         wrong=lambda dps: _gather(dps, gather=_gather_without_transpose),
         formula=sp.Eq(_A(i + 3, j + 3), _A(i, j), evaluate=False),
-        notes="The score is a function of i - j by the definition of δ; what is checked is that the code people "
+        notes="The score is a function of $i - j$ by the definition of δ; what is checked is that the code people "
         "run computes that definition. The wrong computation is a port that forgets the transpose of p2c.",
     )
 

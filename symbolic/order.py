@@ -195,7 +195,7 @@ def permutation_equivariance() -> Theorem:
         domains={"i": Domain("integer", 0, N - 1), "c": Domain("integer", 0, 3)},
         notes="[[claim:order-equivariance-all-permutations]] checks every permutation of 3 and 4 tokens on "
         "explicit matrices; "
-        "the lemma (symbolic/lemmas.py) rests on the commutative law of finite sums, the one fact the engine knows "
+        "the lemma rests on the commutative law of finite sums, the one fact the engine knows "
         "about a permutation. The registered mistake leaves the output rows unpermuted.",
         wrong=out(lambda j_: softmax(i, j_, lambda k_: k_) * v[j_, c]),
     )

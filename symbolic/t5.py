@@ -65,9 +65,10 @@ def t5_translation() -> Fact:
         method="numeric.t5.t5_bias (NumPy, exact integer buckets)",
         wrong=lambda dps: _t5_bias(dps, swapped=True),
         formula=sp.Eq(_bias(_m + _t, _n + _t), _bias(_m, _n), evaluate=False),
-        notes="The score is content plus b(bucket(n - m)) by T5's definition; what is checked is that the code "
-        "computes it from absolute positions with the key - query sign. The wrong computation swaps the sign "
-        "convention (query - key), which is still translation invariant but reads the other half of the table.",
+        notes="The score is content plus $b(\\mathrm{bucket}(n - m))$ by T5's definition; what is checked is "
+        "that the code "
+        "computes it from absolute positions with the sign key minus query. The wrong computation swaps the sign "
+        "convention (query minus key), which is still translation invariant but reads the other half of the table.",
     )
 
 

@@ -248,7 +248,7 @@ def txl_translation() -> Fact:
         method="NumPy float64 (numeric.transformer_xl), agreement to " + f"{tolerances.FACT_FLOAT64_ATOL:g}",
         wrong=lambda dps: _toeplitz(dps, shift=rel_shift_drop_last),
         formula=sp.Eq(_A_rel(ri + 1, rj + 1), _A_rel(ri, rj), evaluate=False),
-        notes="The score's positional part is a function of m - n by construction (Transformer-XL's rewrite); what "
+        notes="The score's positional part is a function of $m - n$ by construction (Transformer-XL's rewrite); what "
         "is checked is that the shift trick of the code computes it. The wrong computation uses the off-by-one "
         "shift that drops the last row.",
     )

@@ -246,12 +246,14 @@ def unique_codes() -> Fact:
         TOPIC,
         WAVES,
         "|PE(m) - PE(n)|² = 2 Σ_i (1 - cos((m - n)θ_i)) for all 256 pairs (512 sine and cosine dims), minimised "
-        "over |m - n| = 1 .. 4095: the minimum 13.80 is at |m - n| = 1, far from 0.",
+        "over $\\lvert m - n \\rvert = 1, \\dots, 4095$: the minimum 13.80 is at $\\lvert m - n \\rvert = 1$, "
+        "far from 0.",
         {"closest pair $|m - n|$": 1, "all codes distinct": True},
         _unique,
         method="NumPy float64 (numeric.sinusoid.inverse_frequencies); the minimum is 13.8, far above rounding",
         wrong=lambda dps: _unique(dps, pairs=slice(0, 1)),
-        notes="The wrong computation keeps the fastest pair alone: its codes nearly repeat at |m - n| = 710 "
+        notes="The wrong computation keeps the fastest pair alone: its codes nearly repeat at $\\lvert m - n "
+        "\\rvert = 710$ "
         "([[claim:sinusoidal-fast-wave-near-repeats]]).",
         formula=sp.Ne(sp.Symbol("PE_m"), sp.Symbol("PE_n")),
     )
@@ -307,7 +309,7 @@ def positions_every_layer() -> Fact:
         "Six seeded tokens, width 8, two attention layers with residuals (seeded weights), positions 0 .. 5 and "
         "7 .. 12: with the sinusoidal code (numeric.sinusoid) added once at the input, or with the embeddings "
         "rotated once by numeric.rotary.rope_mp, the outputs change; with RoPE rotating q and k inside both layers "
-        "they agree to 1e-12.",
+        "they agree to $10^{-12}$.",
         {
             "sinusoidal: outputs unchanged by a shift of 7": False,
             "rope on the embedding: outputs unchanged by a shift of 7": False,
@@ -500,7 +502,7 @@ def relative_distance_sign() -> Fact:
         _distance_sign,
         method="exact integers (numeric.t5.t5_relative_bucket, numeric.deberta.deberta_delta)",
         wrong=lambda dps: _distance_sign(dps, t5_sign=-1),
-        notes="The wrong computation gives T5 the query - key sign.",
+        notes="The wrong computation gives T5 the sign query minus key.",
         formula=sp.Eq(sp.Symbol("n") - sp.Symbol("m"), 3),
     )  # fmt: skip
 

@@ -174,7 +174,7 @@ def learned_rules() -> Fact:
         TOPIC,
         f"{RULES_SOURCE}; {sources.BERT}",
         "64 positions x 64 components drawn N(0, 0.02²) (seeded), φ(m, n) = p_m·p_n: φ(m, m + u) does not fall "
-        "with u, and φ(m + 1, n + 1) differs from φ(m, n) (beyond 1e-12).",
+        "with u, and φ(m + 1, n + 1) differs from φ(m, n) (beyond $10^{-12}$).",
         {"monotone in $|m - n|$": False, "translation invariant": False},
         _learned,
         method="NumPy float64 (seeded normal table)",

@@ -39,7 +39,7 @@ def causal_rules() -> Fact:
         "A causal mask alone (no position code), 32 positions: unchanged by shifts, not symmetric, not monotone",
         TOPIC,
         f"{RULES_SOURCE}; {sources.note('Position rules affect context extension')}",
-        "numeric.transformer_xl.causal_mask as an additive bias (0 where the key is visible, -inf where not): "
+        "numeric.transformer_xl.causal_mask as an additive bias (0 where the key is visible, $-\\infty$ where not): "
         "unchanged when queries and keys shift together (shifts 0 .. 16 of a 16 x 16 block), different for (i, j) "
         "and (j, i), and equal (0) on every visible key, so it does not fall with the distance.",
         {

@@ -39,15 +39,16 @@ def txl_rules() -> Fact:
         TOPIC,
         f"{RULES_SOURCE}; {sources.TXL}",
         "φ(m, n) = v^T W_{k,R} R_{m-n} (the position->position term) with seeded v (8) and W_{k,R} (8 x 16), R in "
-        "[sin | cos] halves from numeric.transformer_xl.txl_relative_embeddings, for m - n = -20 .. 20: "
-        "φ(m, n) differs from φ(n, m), and φ does not fall as |m - n| grows.",
+        "[sin | cos] halves from numeric.transformer_xl.txl_relative_embeddings, for $m - n = -20, \\dots, 20$: "
+        "$\\varphi(m, n)$ differs from $\\varphi(n, m)$, and $\\varphi$ does not fall as $\\lvert m - n \\rvert$ grows.",
         {"symmetric": False, "monotone in $|m - n|$": False},
         _txl,
         method="NumPy float64 (numeric.transformer_xl.txl_relative_embeddings), agreement to "
         + f"{tolerances.FACT_FLOAT64_ATOL:g}",
         wrong=lambda dps: _txl(dps, distance=np.abs),
-        notes="The sin half of R_{m-n} is odd in m - n: only learned weights that ignore it give a symmetric term. "
-        "Translation invariance holds ([[claim:txl-translation-invariant]]). The wrong computation uses |m - n|.",
+        notes="The sin half of R_{m-n} is odd in $m - n$: only learned weights that ignore it give a symmetric term. "
+        "Translation invariance holds ([[claim:txl-translation-invariant]]). The wrong computation uses "
+        "$\\lvert m - n \\rvert$.",
         formula=sp.Ne(varphi(m, n), varphi(n, m)),
     )
 
@@ -85,7 +86,7 @@ def deberta_rules() -> Fact:
         f"{RULES_SOURCE}; {sources.DEBERTA}; {sources.DEBERTA_CODE}",
         "numeric.deberta.deberta_scores_gather with the same (seeded) token at every position, so the scores "
         "vary with positions only: clipped with k = 3 over 12 positions, and log buckets (bucket_size 8, "
-        "max_position 32, k = 8) over 40 positions; agreement to 1e-12.",
+        "max_position 32, k = 8) over 40 positions; agreement to $10^{-12}$.",
         {
             "clipped: symmetric": False,
             r"clipped: constant for $|i - j| \ge k$": True,

@@ -788,7 +788,7 @@ def _decay_theorem() -> Theorem:
             evaluate=False,
         ),
         notes="The proof cites three lemmas: Abel summation, the triangle inequality for complex finite sums (both "
-        "proved once for every N in symbolic/lemmas.py) and, in the last step, that each term of a sum is at most "
+        "proved once for every $N$) and, in the last step, that each term of a sum is at most "
         "their maximum. [[claim:rope-decay-curve-not-a-bound]] shows that the plotted curve, the bound divided "
         "by d/2, is not "
         "a bound. The registered mistake divides the bound by d/2.",
@@ -1081,12 +1081,13 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         a(690, S[18], "Euler's Formula", "Multiplying by e^{imθ} rotates the pair by mθ.", V, "rope-2d-real-form"),
         a(700, S[18], "becomes $e^{-in\\theta}$", "The dot product conjugates the key: e^{inθ} becomes e^{-inθ}.", V,
           "rope-complex-relative"),
-        a(720, S[18], "have completely vanished", "The absolute positions cancel, leaving m - n.", V,
+        a(720, S[18], "have completely vanished", "The absolute positions cancel, leaving $m - n$.", V,
           "rope-complex-relative"),
         a(740, S[18], "a series of $d/2$ distinct 2D planes", "The d dims split into d/2 planes.", V,
           "rope-block-diagonal-d4"),
         a(760, S[18], "the Block-Diagonal Matrix", "R_m is block diagonal with the 2x2 rotations R(mθ_i).", V,
-          "rope-block-diagonal-d4", note="the article numbers θ_1, θ_2, ...; the code counts from θ_0"),
+          "rope-block-diagonal-d4", note="the article numbers $\\theta_1, \\theta_2, \\dots$; the code counts "
+          "from $\\theta_0$"),
         a(770, S[18], "a separate gear in a clock", "Each block rotates its pair independently at its own frequency.",
           V, "rope-block-relative"),
         # Properties, Efficiency and Performance of RoPE
@@ -1096,7 +1097,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
         a(920, S[20], "leaves the magnitude alone", "RoPE keeps the vector's length and only rotates it.", V,
           "rope-block-orthogonal"),
         a(930, S[20], "the absolute positions natively subtract themselves", "Through the conjugate the positions "
-          "subtract to m - n.", V, "rope-complex-relative"),
+          "subtract to $m - n$.", V, "rope-complex-relative"),
         a(940, S[20], "only ever \"sees\" the relative angle", "Attention sees only the relative angle.", V,
           "rope-block-relative"),
         a(960, S[20], "It is highly computationally efficient", "RoPE is cheap to compute.", V, "rope-elementwise",
