@@ -40,7 +40,8 @@ def txl_rules() -> Fact:
         f"{RULES_SOURCE}; {sources.TXL}",
         "φ(m, n) = v^T W_{k,R} R_{m-n} (the position->position term) with seeded v (8) and W_{k,R} (8 x 16), R in "
         "[sin | cos] halves from numeric.transformer_xl.txl_relative_embeddings, for $m - n = -20, \\dots, 20$: "
-        "$\\varphi(m, n)$ differs from $\\varphi(n, m)$, and $\\varphi$ does not fall as $\\lvert m - n \\rvert$ grows.",
+        "$\\varphi(m, n)$ differs from $\\varphi(n, m)$, and $\\varphi$ does not fall "
+        "as $\\lvert m - n \\rvert$ grows.",
         {"symmetric": False, "monotone in $|m - n|$": False},
         _txl,
         method="NumPy float64 (numeric.transformer_xl.txl_relative_embeddings), agreement to "
