@@ -670,7 +670,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
           "[[claim:rope-2d-real-form]])"),
         a(730, S[18], "often 4096 dimensions or more", "RoPE must rotate embeddings of 4096 dimensions or more.", C,
           "article-rope-per-head", ("frequencies in a 4096-wide layer", "planes per head"), (2048, None),
-          "RoPE rotates each head: d is the head width (128 in LLaMA-7B, whose 4096 = 32 x 128)"),
+          "RoPE rotates each head: d is the head width (128 in LLaMA-7B, whose $4096 = 32 \\times 128$)"),
         # Properties, Efficiency and Performance of RoPE
         a(780, S[19], "their positional dot product (y-axis) naturally decays", "The positional dot product decays as "
           "the distance grows.", C, "article-rope-decay-not-monotone",

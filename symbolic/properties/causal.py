@@ -40,7 +40,8 @@ def causal_rules() -> Fact:
         TOPIC,
         f"{RULES_SOURCE}; {sources.note('Position rules affect context extension')}",
         "numeric.transformer_xl.causal_mask as an additive bias (0 where the key is visible, $-\\infty$ where not): "
-        "unchanged when queries and keys shift together (shifts 0 .. 16 of a 16 x 16 block), different for (i, j) "
+        "unchanged when queries and keys shift together (shifts $0, \\dots, 16$ of a $16 \\times 16$ block), "
+        "different for (i, j) "
         "and (j, i), and equal (0) on every visible key, so it does not fall with the distance.",
         {
             "translation invariant": True,

@@ -38,7 +38,8 @@ def txl_rules() -> Fact:
         "symmetric nor monotone",
         TOPIC,
         f"{RULES_SOURCE}; {sources.TXL}",
-        "φ(m, n) = v^T W_{k,R} R_{m-n} (the position->position term) with seeded v (8) and W_{k,R} (8 x 16), R in "
+        "$\\varphi(m, n) = v^\\top W_{k,R} R_{m-n}$ (the position-to-position term) with seeded $v$ (8) and $W_{k,R}$ "
+        "($8 \\times 16$), $R$ in "
         "[sin | cos] halves from numeric.transformer_xl.txl_relative_embeddings, for $m - n = -20, \\dots, 20$: "
         "$\\varphi(m, n)$ differs from $\\varphi(n, m)$, and $\\varphi$ does not fall "
         "as $\\lvert m - n \\rvert$ grows.",
