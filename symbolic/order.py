@@ -196,7 +196,8 @@ def permutation_equivariance() -> Theorem:
         notes="[[claim:order-equivariance-all-permutations]] checks every permutation of 3 and 4 tokens on "
         "explicit matrices; "
         "the lemma rests on the commutative law of finite sums, the one fact the engine knows "
-        "about a permutation. The registered mistake leaves the output rows unpermuted.",
+        "about a permutation. The lemma is proved once, in symbolic/lemmas.py. "
+        "The registered mistake leaves the output rows unpermuted.",
         wrong=out(lambda j_: softmax(i, j_, lambda k_: k_) * v[j_, c]),
     )
 

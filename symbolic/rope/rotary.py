@@ -791,7 +791,7 @@ def _decay_theorem() -> Theorem:
         "proved once for every $N$) and, in the last step, that each term of a sum is at most "
         "their maximum. [[claim:rope-decay-curve-not-a-bound]] shows that the plotted curve, the bound divided "
         "by d/2, is not "
-        "a bound. The registered mistake divides the bound by d/2.",
+        "a bound. Both lemmas are proved in symbolic/lemmas.py. The registered mistake divides the bound by $d/2$.",
         wrong=bound / N,
     )
 
