@@ -6,7 +6,8 @@ N] [--junit FILE]`` · ``posproof export --format F --out DIR [--force]`` · ``p
 user's implementation, run in a child process; ``--timeout``, ``--junit FILE``) · ``posproof sweep TARGET...`` (the
 audit over directories of configs, model_types or MODULE:FUNCTION lists: JSON lines, ``--resume``, local processes or a
 Dask cluster with ``--scheduler``) · ``posproof vectors`` (golden vectors) · ``posproof properties`` (the rules table) ·
-``posproof annotate`` (the article, statement by statement) · ``posproof preamble`` (``posproof.sty``) · ``posproof --version``. Each subcommand is one module of
+``posproof annotate`` (the article, statement by statement) · ``posproof preamble`` (``posproof.sty``) ·
+``posproof --version``. Each subcommand is one module of
 :mod:`posproof.derivations.commands`; what they share (one help style, ``--format`` with ``--json`` its alias, ``-q``,
 bounded options, paths checked before work) is in :mod:`posproof.derivations.args`, the JSON documents' schemas and
 JUnit XML in :mod:`posproof.derivations.machine`, the progress bar in :mod:`posproof.derivations.progress`. Formats of

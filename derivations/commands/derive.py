@@ -74,7 +74,8 @@ def latex_one(claim, *, audience: str, statement_only: bool, numbered: bool, tex
         width = latex.text_width(textwidth)
     except ValueError:
         raise UsageError(
-            f"--textwidth must be a length like 8.5cm, 85mm, 3.3in or 240pt, or twocolumn or onecolumn, not {textwidth!r}"
+            "--textwidth must be a length like 8.5cm, 85mm, 3.3in or 240pt, or twocolumn or onecolumn, "
+            f"not {textwidth!r}"
         ) from None
     bs = blocks(claim, audience=audience)
     if statement_only:
