@@ -1,0 +1,84 @@
+r"""The defect counter's detectors on small strings, and the export's zero categories."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.paper import defects as d
+
+# Categories that are zero on today's export and must stay zero: (source, category).
+ZERO = [
+    ("tex", "underscore_identifiers"),
+    ("tex", "notation_two_ways"),
+    ("tex", "tilde_urls"),
+    ("tex", "references_incomplete"),
+    ("md", "claim_ids_as_words"),
+    ("md", "tilde_urls"),
+    ("md", "markdown_norm_bug"),
+    ("md", "markdown_ordered_all_ones"),
+    ("md", "markdown_claim_heading_no_anchor"),
+]
+
+CASES = [
+    (d.ascii_math, "positions 0 .. 255 here", "positions $0, \\dots, 255$"),
+    (d.ascii_math, "a grid of 8 x 16 cells", "a grid of $8 \\times 16$ cells"),
+    (d.python_isms, "within 1e-12 of zero", "within $10^{-12}$ of zero"),
+    (d.python_isms, "Claimed: [a, b]", "Claimed that a holds"),
+    (d.python_isms, "$q_{[2i:2i+1]}$", "$q_{2i}$"),
+    (d.underscore_identifiers, "the max_len value", "the \\texttt{max_len} value"),
+    (d.test_suite_language, "The registered mistake is", "A wrong sign is rejected"),
+    (d.test_suite_language, "by [doit, expand]", "by expanding"),
+    (d.notation_two_ways, "$\\phi$ and $\\varphi$", "$\\phi$ and $\\phi$"),
+    (d.notation_two_ways, "$A^T$ and $B^{\\top}$", "$A^{\\top}$"),
+    (d.words_in_math_italics, "$PE(pos)$", "$\\mathrm{PE}(\\mathit{pos})$"),
+    (d.fractions_in_scripts, "$x^{\\frac{1}{2}}$", "$x^{1/2}$"),
+    (d.unevaluated_constants, "$1000 \\cdot 10^{63/64}$", "$10^{3}$"),
+    (d.unevaluated_constants, "$1/10000000000$", "$10^{-10}$"),
+    (d.tilde_urls, "https://x.org/\u223cknuth/", "https://x.org/~knuth/"),
+    (d.latex_no_hyperref, "\\documentclass{article}", "\\usepackage{hyperref}"),
+    (d.latex_no_numbered_equation, "\\begin{equation*}x\\end{equation*}", "\\begin{equation}x\\end{equation}"),
+    (d.references_incomplete, "\\bibitem{a} A book.", "\\bibitem{a} Knuth, D. \\url{https://a.org}"),
+    (d.markdown_norm_bug, "$a \\| b$", "$a \\vert b$"),
+    (d.markdown_ordered_all_ones, "1. a\n1. b\n", "1. a\n2. b\n"),
+    (d.markdown_claim_heading_no_anchor, "### Theorem 1.1. T\n", "### Theorem 1.1. T {#claim-t}\n"),
+    (d.html_no_section_numbers, "<h2>Intro</h2>", "<h2>1 Intro</h2>"),
+    (d.html_no_links, "<p>x</p>", '<a href="#claim-a">1.1</a>'),
+    (d.html_contents_gaps, '<h2 id="s1">1</h2>', '<a href="#s1">1</a><h2 id="s1">1</h2>'),
+    (d.pdf_underscore_identifiers, "the max_len here", "the maximum here"),
+    (d.pdf_short_pages, "a\nb\nc\n\fonly\n", "a\nb\nc\n\fa\nb\nc\n"),
+    (d.log_bad_boxes, "Overfull \\hbox (3pt too wide)", "Output written"),
+]
+
+
+@pytest.mark.parametrize(("detector", "bad", "good"), CASES)
+def test_detector(detector: d.Detector, bad: str, good: str) -> None:
+    assert detector(bad), (detector.__name__, bad)
+    assert not detector(good), (detector.__name__, good)
+
+
+def test_claim_ids_as_words() -> None:
+    assert d.claim_ids_as_words("by rope-norm we see", ids=["rope-norm"]) == ["rope-norm"]
+    assert d.claim_ids_as_words("by `rope-norm` and \\ref{claim:rope-norm}", ids=["rope-norm"]) == []
+
+
+def test_table_counts() -> None:
+    text = d.table({"tex": {"ascii_math": ["0 .. 7", "0 .. 9"]}})
+    assert "| tex | ascii_math | 2 | 0 .. 7; 0 .. 9 |" in text
+
+
+@pytest.mark.slow
+def test_export_zero_categories(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("posproof")
+    if not exe.exists() and shutil.which("posproof") is None:
+        pytest.skip("posproof command not installed")
+    cmd = str(exe) if exe.exists() else "posproof"
+    for fmt, sub in (("latex", "tex"), ("markdown", "md")):
+        subprocess.run([cmd, "export", "--format", fmt, "--out", str(tmp_path / sub)], check=True)
+    result = d.measure(tex=tmp_path / "tex", md=tmp_path / "md")
+    nonzero = {key: result[key[0]][key[1]][:3] for key in ZERO if result[key[0]][key[1]]}
+    assert not nonzero, nonzero
