@@ -3,7 +3,6 @@ r"""The Sphinx extension: a real project (reStructuredText and MyST pages) built
 from __future__ import annotations
 
 import pytest
-
 from posproof.symbolic import registry
 
 pytestmark = pytest.mark.slow
