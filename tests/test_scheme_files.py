@@ -57,8 +57,13 @@ SCHEMES = {
 
 #: The code that gathers what the scheme modules declare: it names no scheme.
 GATHERERS = ("derivations/commands/properties.py", "derivations/commands/annotate.py", "posproof/printing")
-#: What the gatherers may import of the catalogue: the registry, the data's types, the engine.
-CATALOGUE_ALLOWED = ("posproof.symbolic.registry", "posproof.symbolic.tables", "posproof.symbolic.engine")
+#: What the gatherers may import of the catalogue: the registry, the data's types, the engine, the works cited.
+CATALOGUE_ALLOWED = (
+    "posproof.symbolic.registry",
+    "posproof.symbolic.tables",
+    "posproof.symbolic.engine",
+    "posproof.symbolic.sources",
+)
 #: Words that name a scheme (in code: identifiers and strings that are not docstrings).
 SCHEME_WORDS = re.compile(
     r"(?i)(?<![a-z])(yarn|llama|alibi|ntk|deberta|t5|xpos|longrope|transformer_xl|txl|rope|sinusoid|multiaxis|mrope)"

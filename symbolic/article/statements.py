@@ -2,14 +2,15 @@ r"""Claims behind statements of 'Positional Encoding 101' and the RoPE note that
 
 Each claim recomputes what a sentence of the article says with a number (how many words a cycle takes, which pair is
 at 1.0 at position 50, the last pair index), or checks what a sentence describes (rotation per head, what RoPE's
-decay bounds, which terms DeBERTa keeps). ``derivations.commands.annotate`` lists the article's statements in order
-with the
-claim behind each.
+decay bounds, which terms DeBERTa keeps). ``derivations.commands.annotate`` lists the article's statements in order with
+the claim behind each.
 
 >>> [c.id for c in claims()][:2]
 ['article-binary-columns', 'article-pair-index-range']
 """
 
+# Long module: one claim per sentence of the article, in the article's order, each beside its recomputation; split,
+# the order the annotated article follows would live in two files.
 from __future__ import annotations
 
 import math
