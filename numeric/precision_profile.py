@@ -44,7 +44,7 @@ import numpy as np
 from posproof.numeric import _validate
 from posproof.numeric.rotary import rope_mp
 from posproof.numeric.sinusoid import inverse_frequencies, inverse_frequencies_mp
-from posproof.numeric.tolerances import PROFILE_REFERENCE_DPS, PROFILE_TOLERANCE
+from posproof.numeric.tolerances import PROFILE_PRINT_FLOOR, PROFILE_REFERENCE_DPS, PROFILE_TOLERANCE
 
 __all__ = [
     "DTYPES",
@@ -60,6 +60,7 @@ __all__ = [
     "function_profile",
     "simulated_rotation",
     "ProfileRow",
+    "error_cell",
     "table_rows",
     "profile_table",
     "format_profile_table",
@@ -402,8 +403,14 @@ def format_profile_table(rows: Sequence[ProfileRow]) -> str:
     for r in rows:
         p = r.profile
         first = str(p.first_exceeding) if p.first_exceeding is not None else f"none <= {p.max_position}"
-        lines.append(f"{r.dtype:<9}  {r.style:<15}" + "".join(f"  {e:8.1e}" for _, e in p.errors) + f"  {first}")
+        cells = "".join(f"  {error_cell(e):>8}" for _, e in p.errors)
+        lines.append(f"{r.dtype:<9}  {r.style:<15}{cells}  {first}")
     return "\n".join(lines) + "\n"
+
+
+def error_cell(e: float) -> str:
+    r"""One error as the table prints it: below :data:`PROFILE_PRINT_FLOOR` the digits are the CPU's, not the scheme's."""
+    return f"<{PROFILE_PRINT_FLOOR:.0e}" if e < PROFILE_PRINT_FLOOR else f"{e:.1e}"
 
 
 def header(width: int = 128, base: float = 10000.0) -> str:

@@ -184,3 +184,7 @@ MULTIAXIS_HF_ATOL = 1e-12
 #: The float64 kernel against its mpmath twin at 50 digits, on inputs of size ~1 at positions up to ~4096: the
 #: float64 angles err by ~4096 * 2**-53 ~ 5e-13 and the rotation adds a few ulps; 1e-11 covers both.
 MULTIAXIS_MP_ATOL = 1e-11
+#: ``posproof precision`` prints a score error below this as ``<1e-14``: float64 angles give errors of a few ulps
+#: of the scores (~1e-15), and which few depends on the CPU's libm (``sin``/``cos`` are correctly rounded on some,
+#: off by an ulp on others), so digits below this are not a property of the scheme.
+PROFILE_PRINT_FLOOR = 1e-14

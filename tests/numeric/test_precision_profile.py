@@ -73,3 +73,11 @@ def test_profile_table_reports_each_row_as_it_is_done():
     rows = pp.profile_table(width=8, positions=(1024,), dtypes=("float32", "float16"), progress=seen.append)
     assert seen == rows and [(r.dtype, r.style) for r in rows] == pp.table_rows(("float32", "float16"))
     assert len(pp.table_rows()) == 10
+
+
+def test_table_prints_float64_rounding_as_a_floor_not_as_cpu_digits():
+    # regression: docs/audit.md showed 1.5e-15 where another CPU's libm gives 6.2e-16
+    from posproof.numeric.tolerances import PROFILE_PRINT_FLOOR
+
+    assert pp.error_cell(PROFILE_PRINT_FLOOR / 2) == pp.error_cell(PROFILE_PRINT_FLOOR / 20) == "<1e-14"
+    assert pp.error_cell(7.3e-14) == "7.3e-14" and pp.error_cell(float("inf")) == "inf"
