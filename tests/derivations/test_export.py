@@ -70,7 +70,8 @@ def test_markdown_export_has_math_an_index_and_figures():
     pytest.importorskip("matplotlib")
     out = exports.tree("md")
     rope = (out / "rope.md").read_text()
-    assert "$$\n\\left(R_{m} q\\right)^{T} \\left(R_{n} k\\right) = q^{T} R_{n-m} k\n$$" in rope
+    assert "$$\n\\left(R_{m} q\\right)^{\\top} \\left(R_{n} k\\right) = q^{\\top} R_{n-m} k \\tag{" in rope
+    assert "{#claim-rope-block-relative}" in rope  # a stable anchor: the claim's id
     assert "![RoPE long-term decay and its bound](figures/rope-decay.svg)" in rope
     assert (out / "figures" / "rope-decay.svg").read_bytes().startswith(b"<?xml")
     index = (out / "index.md").read_text()

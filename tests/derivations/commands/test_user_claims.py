@@ -147,7 +147,7 @@ def test_export_html_is_one_page(capsys, tmp_path, monkeypatch):
     out_dir = tmp_path / "out"
     code, _, _ = run(capsys, "export", "--format", "html", "--out", str(out_dir), "--claims", _module(tmp_path))
     page = (out_dir / "posproof.html").read_text()
-    assert code == 0 and page.startswith("<!DOCTYPE html>") and 'id="my-alibi-shift"' in page
+    assert code == 0 and page.startswith("<!DOCTYPE html>") and 'id="claim-my-alibi-shift"' in page
 
 
 def test_export_refuses_a_topic_that_cannot_name_a_file(capsys, tmp_path):
