@@ -409,7 +409,7 @@ def format_profile_table(rows: Sequence[ProfileRow]) -> str:
 
 
 def error_cell(e: float) -> str:
-    r"""One error as the table prints it: below :data:`PROFILE_PRINT_FLOOR` the digits are the CPU's, not the scheme's."""
+    r"""An error as the table prints it: below :data:`PROFILE_PRINT_FLOOR` the digits are the CPU's, not RoPE's."""
     return f"<{PROFILE_PRINT_FLOOR:.0e}" if e < PROFILE_PRINT_FLOOR else f"{e:.1e}"
 
 
