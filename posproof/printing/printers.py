@@ -135,6 +135,33 @@ def _query_key_order(expr) -> list | None:
     return lead + [factors[j] for j in qs] + [factors[j] for j in ks] + tail
 
 
+def _exponent_of(n, base) -> int | None:
+    r"""``k`` if the rational ``n`` is ``base**k`` for an integer ``k`` (``base`` an integer above 1), else ``None``."""
+    num, den = abs(n.p), n.q
+    if n.p < 0 or (num != 1 and den != 1):
+        return None
+    m, k = (num, 1) if den == 1 else (den, -1)
+    count = 0
+    while m > 1 and m % base == 0:
+        m //= base
+        count += 1
+    return k * count if m == 1 else None
+
+
+def _one_power(expr) -> tuple | None:
+    r"""``(base, exponent)`` if the product ``expr`` is a power of an integer times a rational power of the same
+    integer (``1000 \cdot 10^{63/64}`` is ``10^{255/64}``, which SymPy splits), else ``None``."""
+    if not isinstance(expr, sp.Mul) or len(expr.args) != 2:
+        return None
+    coefficient, power = expr.args
+    if not (coefficient.is_Rational and isinstance(power, sp.Pow) and power.base.is_Integer and power.base > 1):
+        return None
+    if not power.exp.is_Rational:
+        return None
+    k = _exponent_of(coefficient, int(power.base))
+    return None if k is None else (power.base, power.exp + k)
+
+
 def _power_of_ten(q) -> int | None:
     r"""``k`` if the integer ``q`` is ``10**k`` with ``k >= 4``, else ``None``."""
     k = len(str(q)) - 1
@@ -175,7 +202,13 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
     def _hprint_Function(self, func: str) -> str:
         out = super()._hprint_Function(func)
         m = re.fullmatch(r"\\operatorname\{(.*'+)\}", out)
-        return m.group(1) if m else out
+        return m.group(1) if m else _WORD_SCRIPT.sub(r"\1{\\mathrm{\2}}", out)  # a_{\mathrm{linear}}(s)
+
+    def _print_MatrixSymbol(self, expr):
+        m = _APPLIED_NAME.fullmatch(expr.name)
+        if m is None or expr in self._settings["symbol_names"]:
+            return super()._print_MatrixSymbol(expr)
+        return r"\operatorname{%s}(%s)" % (m.group(1), words_upright(m.group(2)))  # PE(pos) as PE applied to pos
 
     def _print_Function(self, expr, exp=None):
         if exp is not None and isinstance(expr, AppliedUndef):
@@ -201,6 +234,9 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
     def _print_Pow(self, expr, exp=None):
         if expr.exp == 0 and (expr.base.is_Symbol or isinstance(expr.base, sp.Indexed)):
             return "1" if exp is None else r"1^{%s}" % exp  # b^0 written unevaluated: it is 1
+        e = expr.exp
+        if exp is None and expr.base.is_Integer and expr.base > 1 and e.is_Rational and (e <= -2 or -1 < e < 0):
+            return r"%s^{%s}" % (self._print(expr.base), self._folded(e))  # 10^{-10}, not 1/10000000000
         return super()._print_Pow(expr, exp) if exp is not None else super()._print_Pow(expr)
 
     def _print_Sum(self, expr):
@@ -260,6 +296,9 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
         return sign + out
 
     def _print_Mul(self, expr):
+        power = _one_power(expr)
+        if power is not None:  # 1000 \cdot 10^{63/64} as the power it is: 10^{255/64}
+            return r"%s^{%s}" % (self._print(power[0]), self._folded(power[1]))
         parts = _log_base(expr)
         if parts is None and _angle_times_sum(expr):  # θ (n - m) as the statements write it: (n - m) θ
             total = next(a for a in expr.args if isinstance(a, sp.Add))
@@ -364,6 +403,27 @@ def _upright(name: str) -> bool:
 
 
 _WORD_SUBSCRIPT = re.compile(r"(?P<base>[A-Za-z]+?)(?P<prime>'*)_\{?(?P<sub>[A-Za-z]{2,})\}?")
+_PRIMED = re.compile(r"(?P<base>[A-Za-z]+)(?P<prime>'+)_\{?(?P<sub>[A-Za-z0-9]+)\}?")
+
+#: A word in a script of a printed name (``a_{linear}``), printed upright; a name applied to arguments
+#: (``PE(pos)``, ``Attn(PX)``), printed as an operator.
+_WORD_SCRIPT = re.compile(r"([_^])\{([A-Za-z]{2,})\}")
+_APPLIED_NAME = re.compile(r"([A-Za-z]{2,})\((.*)\)")
+_WORD = re.compile(r"(?<![\\A-Za-z])([a-z]{2,})(?![A-Za-z])")
+
+
+def words_upright(text: str) -> str:
+    r"""Plain argument text (``k + pos``) with its lower-case words upright (``k + \mathrm{pos}``) and Greek
+    names as letters (``\theta``); capitals side by side (``PX``) are a product of letters and stay italic.
+
+    >>> words_upright("k + pos")
+    'k + \\mathrm{pos}'
+    """
+
+    def word(m: re.Match) -> str:
+        return "\\" + m.group(1) if m.group(1) in greek_letters_set else r"\mathrm{%s}" % m.group(1)
+
+    return _WORD.sub(word, text)
 
 
 def _name_tex(name: str) -> str | None:
@@ -371,6 +431,10 @@ def _name_tex(name: str) -> str | None:
     multi-letter subscript upright (``N_{concat}`` as ``N_{\mathrm{concat}}``, ``d_model``), else ``None``."""
     if _upright(name):
         return r"\mathrm{%s}" % name
+    m = _PRIMED.fullmatch(name)  # theta'_i: a primed Greek letter with a subscript, \theta'_{i}
+    if m and (len(m.group("base")) == 1 or m.group("base").lower() in greek_letters_set):
+        base = _SympyLatexPrinter()._print(sp.Symbol(m.group("base")))
+        return r"%s%s_{%s}" % (base, m.group("prime"), words_upright(m.group("sub")))
     m = _WORD_SUBSCRIPT.fullmatch(name)
     if m and (len(m.group("base")) == 1 or m.group("base").lower() in greek_letters_set):
         base = _SympyLatexPrinter()._print(sp.Symbol(m.group("base")))

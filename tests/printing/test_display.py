@@ -63,3 +63,19 @@ def test_angle_after_the_difference_and_one_logarithm():
     assert latex(sp.exp(sp.I * theta * (m - n))) == r"e^{\mathrm{i} \left(m - n\right) \theta}"
     assert latex(-2 * theta * (m - n)) == r"- 2 \left(m - n\right) \theta"
     assert normalize(r"\log(1 + w) - \log_2 n") == r"\ln(1 + w) - \log_2 n"
+
+
+def test_words_in_names_print_upright():
+    s, j = sp.symbols("s j")
+    assert latex(sp.Function("a_linear")(s)) == r"a_{\mathrm{linear}}{\left(s \right)}"
+    assert latex(sp.Function("r_{first}")(j)) == r"r_{\mathrm{first}}{\left(j \right)}"
+    assert latex(sp.Symbol("theta'_i")) == r"\theta'_{i}"
+    assert latex(sp.MatrixSymbol("PE(k + pos)", d, 1)) == r"\operatorname{PE}(k + \mathrm{pos})"
+    assert latex(sp.MatrixSymbol("Attn(PX)", d, d)) == r"\operatorname{Attn}(PX)"  # P X: a product of letters
+
+
+def test_powers_of_an_integer_as_one_power():
+    assert latex(sp.Integer(10000) ** sp.Rational(255, 256)) == r"10^{255 / 64}"  # not 1000 \cdot 10^{63/64}
+    assert latex(sp.sin(sp.Pow(10, sp.Rational(-255, 64), evaluate=False))) == r"\sin{\left(10^{- 255 / 64} \right)}"
+    assert latex(sp.Pow(10, -10, evaluate=False)) == "10^{-10}"
+    assert latex(3 * sp.sqrt(2)) == r"3 \sqrt{2}"
