@@ -51,7 +51,7 @@ def _alibi_bias(dps: int, bias=alibi.alibi_bias):
         "positions shifted by $2^{40}$: unchanged": shifted,
         "strictly decreasing as the key moves back": decreasing,
     }
-    return value, [*value.items(), ("bias of head 0, query 5, keys 0..5", B[0, 5, :6].tolist())]
+    return value, [*value.items(), (r"bias of head 0, query 5, keys $0, \dots, 5$", B[0, 5, :6].tolist())]
 
 
 def alibi_translation() -> Fact:
@@ -137,7 +137,7 @@ def alibi_non_power_of_two() -> Fact:
         TOPIC,
         ALIBI,
         r"With $c = 2^{\lfloor \log_2 n \rfloor}$: the $c$ slopes of $c$ heads, then the odd-$h$ slopes of $2c$ "
-        r"heads. Claimed: the exponents $\log_2 m_h$ for $n = 6$ and $n = 12$.",
+        r"heads. The result lists the exponents $\log_2 m_h$ for $n = 6$ and $n = 12$.",
         {
             6: ["-2", "-4", "-6", "-8", "-1", "-3"],
             12: ["-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-1/2", "-3/2", "-5/2", "-7/2"],

@@ -275,8 +275,8 @@ def position_term_counterexample() -> Fact:
         TOPIC,
         f"{RELATIVE}; {TUPE}",
         r"$\varphi(m, n) = p_m^T W_q^T W_k p_n$ ($d = 4$, $b = 10000$) at (0, 3), (5, 8), (10, 13): the same offset "
-        "$m - n = -3$. Claimed: [translation invariant for a random integer $W_q^T W_k$, translation invariant for "
-        "the identity].",
+        "$m - n = -3$. The result states, in order, whether the term is translation invariant for a random integer "
+        "$W_q^T W_k$ and for the identity.",
         claim=[False, True],
         compute=_counterexample,
         method="mpmath at {dps} digits",

@@ -102,7 +102,7 @@ def deberta_window() -> Theorem:
         ),
         formula=sp.Implies(sp.Lt(sp.Abs(i - j), k), sp.Eq(Delta(i, j, k), i - j + k, evaluate=False), evaluate=False),
         notes="So distinct distances inside the window use distinct embeddings; outside, every distance shares "
-        "row 0 or row 2k - 1 ([[claim:deberta-delta-saturation]]).",
+        r"row $0$ or row $2k - 1$ ([[claim:deberta-delta-saturation]]).",
         wrong=(i_w - j) + k_w - 1,
     )
 
@@ -193,10 +193,12 @@ def deberta_translation() -> Fact:
         "$L = 13$ seeded random content projections, $d = 4$, $k = 3$: `numeric.deberta.deberta_scores_gather` "
         r"(the public code's gather and transpose) equals `deberta_scores_direct` ($\delta$ evaluated entry by entry) "
         "for `p2c_index` 'code' and 'paper'; and the scores of the last 10 tokens alone equal those rows and "
-        "columns of the whole sequence (positions shifted by $t = 3$). Claimed: [code, paper, shifted].",
+        "columns of the whole sequence (positions shifted by $t = 3$). The result "
+        "states, in order, the agreement for 'code', for 'paper' and for the shifted window.",
         [True, True, True],
         _gather,
-        method="NumPy float64 (numeric.deberta), agreement to " + f"{tolerances.FACT_FLOAT64_ATOL:g}",
+        method="NumPy float64 (numeric.deberta), agreement to "
+        + tables.power_of_ten(tolerances.FACT_FLOAT64_ATOL, template=True),
         wrong=lambda dps: _gather(dps, gather=_gather_without_transpose),
         formula=sp.Eq(_A(i + 3, j + 3), _A(i, j), evaluate=False),
         notes="The score is a function of $i - j$ by the definition of δ; what is checked is that the code people "
@@ -251,8 +253,9 @@ def deberta_p2c() -> Fact:
         "The public code's p2c index is the paper's mirrored, except at the edge",
         TOPIC,
         f"{DEBERTA}; {DEBERTA_CODE}",
-        r"$k = 4$, $i - j = -6, \dots, 6$. Claimed: [inside the window $\delta(j, i) = 2k - \delta(i, j)$, the "
-        "paper indices met where the code index is $2k - 1$]. The second entry [0, 1] shows the code's row "
+        r"$k = 4$, $i - j = -6, \dots, 6$. The result states, in order, whether $\delta(j, i) = 2k - \delta(i, j)$ "
+        "inside the window, and the paper indices met where the code index is $2k - 1$. The second entry, "
+        "$0$ and $1$, shows the code's row "
         r"$2k - 1$ stands for both distance $k - 1$ and every distance $\ge k$, which the paper's p2c tells apart: "
         "no relabelling of the table maps one convention onto the other.",
         claim=[True, [0, 1]],

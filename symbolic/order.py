@@ -114,7 +114,7 @@ def scores_permute() -> Theorem:
     A = sp.MatrixSymbol("A", d, d)
     return Theorem(
         "order-scores-permute",
-        "Permuting the tokens permutes the rows and columns of the score matrix: $(PX)A(PX)^T = P(XAX^T)P^T$",
+        "Permuting the tokens permutes the rows and columns of the score matrix: $(PX)A(PX)^T = P(X A X^T)P^T$",
         "order",
         sources.SELF_ATTENTION,
         (

@@ -201,7 +201,7 @@ def denominators_512() -> Theorem:
         "sinusoidal-denominators-512",
         r"Worked example, $d_{\mathrm{model}} = 512$: denominators $10000^{2i/512}$ at $i = 0, 128, 255$",
         [Step(lhs, rhs, "exact powers of 10: $10000^{510/512} = 10^{255/64}$, not 10000", ("powsimp",))],
-        source=sources.article("More on '$i$' and '$d_{model}$'") + ", Examples A-C",
+        source=sources.article(r"More on '$i$' and '$d_{\mathrm{model}}$'") + ", Examples A-C",
         assumptions=(r"$d_{\mathrm{model}} = 512$", "$b = 10000$"),
         sizes={},
         notes=(
@@ -394,7 +394,7 @@ def pair_separation() -> Theorem:
 
 # ---- facts (computed with mpmath) -----------------------------------------------------------------------------
 
-EXAMPLES = sources.article("More on '$i$' and '$d_{model}$'") + ", Examples A-C"
+EXAMPLES = sources.article(r"More on '$i$' and '$d_{\mathrm{model}}$'") + ", Examples A-C"
 K = sp.Symbol("k", integer=True)  # an integer distance
 
 
@@ -524,7 +524,8 @@ def _monotone(dps, exponent=lambda j, width: mpmath.mpf(2 * j) / width):
                 break
             prev, kk = cur, kk + 1
         value[width] = kk
-        table.append((f"d={width}: φ({kk}), φ({kk + 1})", [mpmath.nstr(prev, 10), mpmath.nstr(cur, 10)]))
+        label = rf"$d = {width}$: $\varphi({kk})$, $\varphi({kk + 1})$"
+        table.append((label, [mpmath.nstr(prev, 10), mpmath.nstr(cur, 10)]))
     return value, table
 
 

@@ -111,8 +111,9 @@ def t5_boundaries() -> Fact:
         TOPIC,
         T5,
         r"Scanning the bucket of $r = 0, -1, \dots, -199$: exact buckets for $|r| < 8$, then the boundaries "
-        r"$8 \cdot 16^{j/8}$ rounded up; bucket 16 is never used (positive offsets start at $|r| = 1$). Claimed: "
-        "[first $|r|$ of each bucket, unused buckets, the scan agrees with the closed form].",
+        r"$8 \cdot 16^{j/8}$ rounded up; bucket 16 is never used (positive offsets start at $|r| = 1$). The "
+        "result lists, in order, the first $|r|$ of each bucket, the unused buckets, and whether the scan agrees "
+        "with the closed form.",
         [[0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 23, 32, 46, 64, 91], [16], True],
         _t5_boundaries,
         method="mpmath at {dps} digits (numeric.t5.t5_relative_bucket_mp)",

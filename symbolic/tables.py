@@ -142,7 +142,7 @@ SECTIONS = {
         "2. The Normalized Counting Method (Option 2)",
         "3. The Binary Breakthrough",
         "Maths behind Positional Encoding",
-        "More on '$i$' and '$d_{model}$'",
+        r"More on '$i$' and '$d_{\mathrm{model}}$'",
         "Simple Dry-Run :",
         "Differentiating between Nearby and Distant Words",
         "The Left Graph: The Problem with Nearby Words",
@@ -218,3 +218,18 @@ class Name:
     name: Any
     shown: Any
     general: tuple[Any, Any] | None = None
+
+
+def power_of_ten(x: float, template: bool = False) -> str:
+    r"""A tolerance that is a power of ten as the paper writes it: ``$10^{-12}$`` for ``1e-12``; ``template``: with
+    its braces doubled, for a claim's ``method`` (a format string that gets ``{dps}``).
+
+    >>> power_of_ten(1e-12), power_of_ten(1e-12, template=True)
+    ('$10^{-12}$', '$10^{{-12}}$')
+    """
+    import math
+
+    k = round(math.log10(x)) if x > 0 else None
+    if k is None or not math.isclose(x, 10.0**k, rel_tol=1e-12):
+        raise ValueError(f"x must be a positive power of ten, not {x!r}")
+    return ("$10^{{%d}}$" if template else "$10^{%d}$") % k

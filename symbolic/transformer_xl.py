@@ -182,7 +182,7 @@ def txl_shift_fact() -> Fact:
         r"$m_{\mathrm{len}} \le 4$: on and below the diagonal each entry is query $i$ at distance "
         r"$i + m_{\mathrm{len}} - j$; at $j = i + m_{\mathrm{len}} + 1$ the zero pad; further right query $i + 1$ at "
         r"distance $i + m_{\mathrm{len}} + 1 + k_{\mathrm{len}} - j$ (the last row has nothing above the diagonal). "
-        "Claimed: 0 mismatches.",
+        "No entry differs from its label.",
         claim=0,
         compute=_shift_labels,
         method="exact integer labels through numeric.transformer_xl.rel_shift",
@@ -241,11 +241,12 @@ def txl_translation() -> Fact:
         r"$q_{\mathrm{len}} = 7$, $m_{\mathrm{len}} = 3$, $d = 6$, $d_{\mathrm{model}} = 8$, the same token at every "
         "position (seeded random projections, $u$, $v$): the scores of `numeric.transformer_xl.txl_scores_shift` "
         r"are constant along each distance $i + m_{\mathrm{len}} - j$ (translation invariance of the positional "
-        "part) and equal `txl_scores_direct` there. Claimed: [constant along distances, equal to the direct "
-        "gather].",
+        "part) and equal `txl_scores_direct` there. The result "
+        "states, in order, that the scores are constant along distances and that they equal the direct gather.",
         [True, True],
         _toeplitz,
-        method="NumPy float64 (numeric.transformer_xl), agreement to " + f"{tolerances.FACT_FLOAT64_ATOL:g}",
+        method="NumPy float64 (numeric.transformer_xl), agreement to "
+        + tables.power_of_ten(tolerances.FACT_FLOAT64_ATOL, template=True),
         wrong=lambda dps: _toeplitz(dps, shift=rel_shift_drop_last),
         formula=sp.Eq(_A_rel(ri + 1, rj + 1), _A_rel(ri, rj), evaluate=False),
         notes="The score's positional part is a function of $m - n$ by construction (Transformer-XL's rewrite); what "

@@ -398,8 +398,13 @@ def _upright(name: str) -> bool:
     r"""A multi-letter name such as ``pos`` (not a Greek letter, nor a letter with a modifier: ``thetaprime``)."""
     if not name.isalpha() or len(name) < 2 or name.lower() in greek_letters_set:
         return False
-    stem = next((name[: -len(m)] for m in modifier_dict if name.endswith(m) and len(name) > len(m)), None)
-    return stem is None or not (len(stem) == 1 or stem.lower() in greek_letters_set)
+    stem, modified = name, False
+    while True:  # modifiers stack: thetahatprime is theta with a hat and a prime
+        shorter = next((stem[: -len(m)] for m in modifier_dict if stem.endswith(m) and len(stem) > len(m)), None)
+        if shorter is None:
+            break
+        stem, modified = shorter, True
+    return not modified or not (len(stem) == 1 or stem.lower() in greek_letters_set)
 
 
 _WORD_SUBSCRIPT = re.compile(r"(?P<base>[A-Za-z]+?)(?P<prime>'*)_\{?(?P<sub>[A-Za-z]{2,})\}?")

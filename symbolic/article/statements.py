@@ -28,7 +28,7 @@ from posproof.symbolic.engine.core import Fact, Step, Theorem
 TOPIC = "article"
 BINARY = sources.article("3. The Binary Breakthrough")
 MATHS = sources.article("Maths behind Positional Encoding")
-MORE = sources.article("More on '$i$' and '$d_{model}$'")
+MORE = sources.article(r"More on '$i$' and '$d_{\mathrm{model}}$'")
 WAVES = sources.article("Differentiating between Nearby and Distant Words")
 ROPE_MATHS = sources.article("Maths behind RoPE")
 ROPE_PROPERTIES = sources.article("Properties, Efficiency and Performance of RoPE")
@@ -48,7 +48,7 @@ def _fmt(v, digits: int) -> str:
 def _columns(dps: int, column=lambda p, j: (p >> j) & 1):
     value = {f"bit {j}": [column(p, j) for p in range(8)] for j in range(3)}
     # the period of bit j: the least P > 0 with bit j of p + P equal to bit j of p for every p < 256
-    value["periods of bits 0 .. 7"] = [
+    value[r"periods of bits $0, \dots, 7$"] = [
         next(P for P in range(1, 513) if all(column(p + P, j) == column(p, j) for p in range(256))) for j in range(8)
     ]
     return value, list(value.items())
@@ -61,12 +61,13 @@ def binary_columns() -> Fact:
         TOPIC,
         BINARY,
         "The columns of 000, 001, ..., 111 read from the right: bit 0 alternates 0, 1; bit 1 runs 0, 0, 1, 1; bit 2 "
-        "runs 0, 0, 0, 0, 1, 1, 1, 1; over 0 .. 255 bit j repeats with period 2^(j+1), as the article says.",
+        r"runs 0, 0, 0, 0, 1, 1, 1, 1; over $0, \dots, 255$ bit $j$ repeats with period $2^{j+1}$, as the article "
+        "says.",
         {
             "bit 0": [0, 1, 0, 1, 0, 1, 0, 1],
             "bit 1": [0, 0, 1, 1, 0, 0, 1, 1],
             "bit 2": [0, 0, 0, 0, 1, 1, 1, 1],
-            "periods of bits 0 .. 7": [2, 4, 8, 16, 32, 64, 128, 256],
+            r"periods of bits $0, \dots, 7$": [2, 4, 8, 16, 32, 64, 128, 256],
         },
         _columns,
         method="exact integer arithmetic (shifts and masks)",
@@ -91,9 +92,9 @@ def pair_index_range() -> Fact:
         r"$d_{\mathrm{model}} = 512$: 256 pairs, $i = 0, \dots, 255 = d/2 - 1$, the last on dims 510 and 511",
         TOPIC,
         f"{MATHS}; {MORE}",
-        "numeric.sinusoid computes one frequency per pair and d = 512 columns: the pair index runs 0 .. d/2 - 1 = "
-        "255 and pair 255 fills dims 510, 511. An index i = d/2 = 256 would fill dims 512 and 513, which do not "
-        "exist.",
+        r"numeric.sinusoid computes one frequency per pair and $d = 512$ columns: the pair index runs "
+        r"$0, \dots, d/2 - 1 = 255$ and pair 255 fills dims 510, 511. An index $i = d/2 = 256$ would fill dims 512 "
+        "and 513, which do not exist.",
         {"pairs": 256, "last i": 255, "dims of the last pair": [510, 511], "columns": 512},
         _pair_index,
         method="numeric.sinusoid (array shapes)",
@@ -116,7 +117,7 @@ def _cycles(dps: int, period=lambda th: 2 * mpmath.pi / th):
         "words per cycle, i = 128": _fmt(lam[128], 4),
         "ratio": _fmt(lam[128] / lam[0], 4),
         "words per cycle, i = 255": _fmt(lam[255], 5),
-        "pairs with cycles of 100 .. 999 words": [hundreds[0], hundreds[-1]],
+        r"pairs with cycles of $100, \dots, 999$ words": [hundreds[0], hundreds[-1]],
         r"$d_{\mathrm{model}} = 4$, pair 1: cycles in 500 words": _fmt(500 / period(small), 3),
     }
     return value, list(value.items())
@@ -130,14 +131,15 @@ def cycle_lengths() -> Fact:
         TOPIC,
         f"{MORE}, Example B; {WAVES}",
         "The wavelength 2π/θ_i of pair i: 6.283 words at i = 0, 628.3 at i = 128 (ratio 100, as the article says), "
-        "60611 at i = 255; cycles of 'hundreds of words' are pairs 77 .. 140. In the d_model = 4 dry run the slow "
+        r"60611 at $i = 255$; cycles of 'hundreds of words' are pairs $77, \dots, 140$. In the "
+        r"$d_{\mathrm{model}} = 4$ dry run the slow "
         "pair (θ = 0.01) turns 0.796 of a cycle over 500 words.",
         {
             "words per cycle, i = 0": "6.283",
             "words per cycle, i = 128": "628.3",
             "ratio": "100.0",
             "words per cycle, i = 255": "60611.",
-            "pairs with cycles of 100 .. 999 words": [77, 140],
+            r"pairs with cycles of $100, \dots, 999$ words": [77, 140],
             r"$d_{\mathrm{model}} = 4$, pair 1: cycles in 500 words": "0.796",
         },
         _cycles,
@@ -318,7 +320,7 @@ def positions_every_layer() -> Fact:
         },
         _every_layer,
         method="NumPy float64 (numeric.sinusoid; rotations by numeric.rotary.rope_mp at 30 digits), agreement to "
-        + f"{tolerances.FACT_FLOAT64_ATOL:g}",
+        + tables.power_of_ten(tolerances.FACT_FLOAT64_ATOL, template=True),
         wrong=lambda dps: _every_layer(dps, rotate_keys=False),
         notes=(
             r"Absolute codes are added once, at the input; Transformer-XL, DeBERTa, T5, ALiBi and RoPE act on "
@@ -428,7 +430,7 @@ def rope_decay_not_monotone() -> Fact:
         "483 times in all. It is an upper bound of the score ([[claim:rope-decay-bound]]), not the score.",
         {"rises between r = 0 and 1000": 483, "first rise after r": 18},
         _decay_curve,
-        method="NumPy float64 (numeric.rotary.rope_decay_curve); every step before the first rise exceeds 1e-9",
+        method="NumPy float64 (numeric.rotary.rope_decay_curve); every step before the first rise exceeds $10^{{-9}}$",
         wrong=lambda dps: _decay_curve(dps, distances=[0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]),
         notes="The wrong computation samples the curve at the distances of [[claim:rope-decay-curve]] only, "
         "where it looks "
@@ -492,12 +494,13 @@ def _distance_sign(dps: int, t5_sign: int = 1):
 def relative_distance_sign() -> Fact:
     return Fact(
         "article-relative-distance-sign",
-        "'dog' querying 'cat' in 'The dog chased the cat': +3 is key - query (T5); query - key schemes say -3",
+        "'dog' querying 'cat' in 'The dog chased the cat': T5's key minus query is $+3$; the schemes that count "
+        "query minus key say $-3$",
         TOPIC,
         f"{sources.article('Relative Positions')}; {sources.T5}; {sources.DEBERTA}",
-        "dog at position 1 queries cat at 4: T5 reads r = 4 - 1 = +3, bucket 16 + 3 = 19 (keys after the query use "
-        "the upper half; numeric.t5); DeBERTa, ALiBi and Transformer-XL use 1 - 4 = -3 (DeBERTa's row δ = -3 + k "
-        "= 1 at k = 4; numeric.deberta).",
+        r"dog at position 1 queries cat at 4: T5 reads $r = 4 - 1 = +3$, bucket $16 + 3 = 19$ (keys after the "
+        "query use the upper half; numeric.t5); DeBERTa, ALiBi and Transformer-XL use $1 - 4 = -3$ (DeBERTa's row "
+        r"$\delta = -3 + k = 1$ at $k = 4$; numeric.deberta).",
         {"T5 (key - query)": 3, "T5 bucket": 19, "DeBERTa, ALiBi, Transformer-XL (query - key)": -3,
          "DeBERTa row, k = 4": 1},
         _distance_sign,
@@ -617,7 +620,7 @@ def _annotations() -> tuple[tables.Annotation, ...]:
           "$\\sin 6 = -0.279$), "
           "and 2, 4 are not near 0"),
         a(330, S[8], "hundreds of words just to complete a single up-and-down cycle", "Slow waves take hundreds of "
-          "words per cycle.", R, "article-cycle-lengths", ("pairs with cycles of 100 .. 999 words",
+          "words per cycle.", R, "article-cycle-lengths", (r"pairs with cycles of $100, \dots, 999$ words",
           "words per cycle, i = 255"), note="hundreds for pairs 77 .. 140 of 256; the slowest take tens of thousands"),
         a(340, S[8], "Word 0 might be at 0.0, while word 50 might be at 1.0", "On a slow wave word 0 is at 0.0 and "
           "word 50 at 1.0.", R, "article-slow-wave-heights", ("pair nearest 1.0 at pos 50", "its height at pos 50",

@@ -133,8 +133,9 @@ def binary_rules() -> Fact:
         "translation invariance",
         TOPIC,
         f"{RULES_SOURCE}; {sources.article('3. The Binary Breakthrough')}",
-        "8-bit codes of 0 .. 255, φ(m, n) = p_m·p_n = popcount(m AND n). Scanning query by query, the first key "
-        "that moves away and raises φ, and scanning distances and shifts, the first shift that changes φ.",
+        r"8-bit codes of $0, \dots, 255$, $\varphi(m, n) = p_m \cdot p_n = \operatorname{popcount}(m \wedge n)$ "
+        r"($\wedge$ bitwise). Scanning query by query, the first key that moves away and raises $\varphi$, and "
+        r"scanning distances and shifts, the first shift that changes $\varphi$.",
         {
             "monotone": False,
             "first rise": "phi(1, 2) = 0 < phi(1, 3) = 1",
@@ -173,16 +174,17 @@ def learned_rules() -> Fact:
         "A seeded random position table (BERT's initialisation) breaks monotonicity and translation invariance",
         TOPIC,
         f"{RULES_SOURCE}; {sources.BERT}",
-        "64 positions x 64 components drawn N(0, 0.02²) (seeded), φ(m, n) = p_m·p_n: φ(m, m + u) does not fall "
-        "with u, and φ(m + 1, n + 1) differs from φ(m, n) (beyond $10^{-12}$).",
+        r"64 positions of 64 components each, drawn from $N(0, 0.02^2)$ (seeded), "
+        r"$\varphi(m, n) = p_m \cdot p_n$: $\varphi(m, m + u)$ does not fall with $u$, and "
+        r"$\varphi(m + 1, n + 1)$ differs from $\varphi(m, n)$ (beyond $10^{-12}$).",
         {"monotone in $|m - n|$": False, "translation invariant": False},
         _learned,
         method="NumPy float64 (seeded normal table)",
         wrong=lambda dps: _learned(dps, row=lambda pos: 0),
         notes="Symmetry holds for any table ([[claim:properties-absolute-symmetric]]). Training may shape the "
         "table; at "
-        "initialisation nothing ties a position to its neighbours. The wrong computation reads row 0 for every "
-        "position (an indexing bug), which makes φ constant.",
+        "initialisation nothing ties a position to its neighbours. Reading row 0 for every position (an indexing "
+        r"bug) would make $\varphi$ constant.",
         formula=sp.Ne(varphi(m + 1, n + 1), varphi(m, n)),
     )
 
@@ -219,7 +221,7 @@ RULES_ROWS = (
         (_GROWS, _SHIFT_CHANGES, _SYMMETRIC),
         tables.Length.entry(
             _LENGTHS,
-            "normalized pos/(N - 1): positions of an L-word text with a value no shorter text had",
+            r"normalized $\mathrm{pos}/(N - 1)$: positions of an $L$-word text with a value no shorter text had",
             "{x} of {L} positions get a value no text of <= {L0} words had",
         ),
     ),

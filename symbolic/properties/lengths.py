@@ -28,6 +28,10 @@ def _check_lengths(L0: int, L: int) -> None:
         raise ValueError(f"lengths must be integers with 2 <= L0 < L, got L0 = {L0!r}, L = {L!r}")
 
 
+#: The row of normalized counting in the table of absolute codes.
+_NORMALIZED = r"normalized $\mathrm{pos}/(N - 1)$: positions of an $L$-word text with a value no shorter text had"
+
+
 def absolute_lengths(L0: int, L: int, first_new: int | None = None) -> dict:
     r"""Counting, normalized counting ``pos/(N - 1)``, binary and a learned table: what positions ``L0 .. L - 1``
     (or a sequence of ``L`` words) show that positions ``0 .. L0 - 1`` (sequences of at most ``L0``) never did.
@@ -42,7 +46,7 @@ def absolute_lengths(L0: int, L: int, first_new: int | None = None) -> dict:
     return {
         "counting: new component values": L - first,
         "counting: largest component": L - 1,
-        "normalized pos/(N - 1): positions of an L-word text with a value no shorter text had": new_normalized,
+        _NORMALIZED: new_normalized,
         "binary: positions setting a bit never set in training": max(0, L - max(first, 2**top_bit)),
         "learned table: positions with an untrained row": L - first,
     }
@@ -59,14 +63,14 @@ def length_absolute() -> Fact:
         "Trained on 1000 words, asked about 2000: the values absolute codes produce that training never showed",
         TOPIC,
         f"{RELATIVE}; {sources.article('2. The Normalized Counting Method (Option 2)')}",
-        "Training shows positions 0 .. 999 (sequences of at most 1000 words). Counting reaches components 1000 .. "
-        "1999; normalized counting pos/(N - 1) gives 1998 of the 2000 positions of a 2000-word text a value that "
-        "no text of at most 1000 words had (1999 is prime); binary sets bit 10 at positions 1024 .. 1999; a learned "
-        "table has 1000 rows that training never updated.",
+        r"Training shows positions $0, \dots, 999$ (sequences of at most 1000 words). Counting reaches components "
+        r"$1000, \dots, 1999$; normalized counting $\mathrm{pos}/(N - 1)$ gives 1998 of the 2000 positions of a "
+        r"2000-word text a value that no text of at most 1000 words had (1999 is prime); binary sets bit 10 at "
+        r"positions $1024, \dots, 1999$; a learned table has 1000 rows that training never updated.",
         {
             "counting: new component values": 1000,
             "counting: largest component": 1999,
-            "normalized pos/(N - 1): positions of an L-word text with a value no shorter text had": 1998,
+            _NORMALIZED: 1998,
             "binary: positions setting a bit never set in training": 976,
             "learned table: positions with an untrained row": 1000,
         },

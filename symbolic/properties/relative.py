@@ -7,7 +7,7 @@ import numpy as np
 import sympy as sp
 from posproof.numeric import deberta, tolerances
 from posproof.numeric.transformer_xl import txl_relative_embeddings
-from posproof.symbolic import sources
+from posproof.symbolic import sources, tables
 from posproof.symbolic.attention import difference
 from posproof.symbolic.engine.core import Fact, Step, Theorem
 from posproof.symbolic.properties.common import RULES_SOURCE, TOPIC, identity, m_h, s, varphi
@@ -46,7 +46,7 @@ def txl_rules() -> Fact:
         {"symmetric": False, "monotone in $|m - n|$": False},
         _txl,
         method="NumPy float64 (numeric.transformer_xl.txl_relative_embeddings), agreement to "
-        + f"{tolerances.FACT_FLOAT64_ATOL:g}",
+        + tables.power_of_ten(tolerances.FACT_FLOAT64_ATOL, template=True),
         wrong=lambda dps: _txl(dps, distance=np.abs),
         notes="The sin half of R_{m-n} is odd in $m - n$: only learned weights that ignore it give a symmetric term. "
         "Translation invariance holds ([[claim:txl-translation-invariant]]). The wrong computation uses "

@@ -119,16 +119,15 @@ def rope_rules() -> Fact:
         r"$\varphi(0, r)$ falls",
         TOPIC,
         f"{RULES_SOURCE}; {sources.ROFORMER}; {sources.HF_ROPE}",
-        "q = k = (1, 0) in every plane, so φ(0, r) = (A R'_0 q)^T (A R'_r k) = A² Σ_i cos(r θ'_i) "
-        "([[claim:extension-scaled-rope-relative]]), with each rule's θ'_i and A from "
-        "numeric.scaling.rope_inv_freq (dynamic "
-        "at length 16384; "
-        "Llama 3 with band factors 1 and 4; LongRoPE with the ramp ext_i = 1 + 3i/63): the largest K with "
-        "φ(0) > φ(1) > ... > φ(K). Only Position Interpolation stretches the range; the others keep the fast "
+        r"$q = k = (1, 0)$ in every plane, so $\varphi(0, r) = (A R'_0 q)^{\top} (A R'_r k) = A^2 \sum_i "
+        r"\cos(r \theta'_i)$ ([[claim:extension-scaled-rope-relative]]), with each rule's $\theta'_i$ and $A$ from "
+        "numeric.scaling.rope_inv_freq (dynamic at length 16384; Llama 3 with band factors 1 and 4; LongRoPE with "
+        r"the ramp $\mathrm{ext}_i = 1 + 3i/63$): the largest $K$ with $\varphi(0) > \varphi(1) > \dots > "
+        r"\varphi(K)$. Only Position Interpolation stretches the range; the others keep the fast "
         "pairs that decide it.",
         {"default": 11, "linear": 23, "ntk": 11, "dynamic": 11, "yarn": 11, "llama3": 11, "longrope": 11},
         _rope_rules,
-        method="NumPy float64 (numeric.scaling.rope_inv_freq); every compared gap exceeds 1e-9",
+        method="NumPy float64 (numeric.scaling.rope_inv_freq); every compared gap exceeds $10^{{-9}}$",
         wrong=lambda dps: _rope_rules(dps, scaled=False),
         notes="With q = k the score is symmetric ([[claim:properties-rope-odd-part]]); other q, k give other "
         "curves, so the "
@@ -217,9 +216,10 @@ def xpos_rules() -> Fact:
         "before the query scores below its mirror",
         TOPIC,
         f"{RULES_SOURCE}; {sources.XPOS}",
-        "q = k = (1, 0) in every plane: φ(m, n) = Σ_i ζ_i^((m-n)/γ) cos((m - n)θ_i) with ζ_i = (2i + 0.4d)/(1.4d) "
-        "([[claim:properties-xpos-relative]]): the largest K with φ(0) > ... > φ(K) over keys before the query, and "
-        "φ(5, 0) against φ(0, 5).",
+        r"$q = k = (1, 0)$ in every plane: $\varphi(m, n) = \sum_i \zeta_i^{(m-n)/\gamma} \cos((m - n)\theta_i)$ "
+        r"with $\zeta_i = (2i + 0.4d)/(1.4d)$ ([[claim:properties-xpos-relative]]): the largest $K$ with "
+        r"$\varphi(0) > \dots > \varphi(K)$ over keys before the query, and $\varphi(5, 0)$ against "
+        r"$\varphi(0, 5)$.",
         {"monotone up to $m - n$": 11, r"$\varphi(5, 0) < \varphi(0, 5)$": True},
         _xpos,
         method="mpmath at {dps} digits",

@@ -583,7 +583,8 @@ def dinov3_phase() -> Fact:
         },
         _dinov3,
         "mpmath at {dps} digits plus 10 guard digits (numeric.multiaxis.dinov3_inv_freq_mp, affine_frequencies_mp, "
-        "rope_multiaxis_mp with phase), accepted when a gap is below 10^-(dps - 10)",
+        "rope_multiaxis_mp with phase), accepted when a gap is below $10^{{10}}$ units of the working precision "
+        "$10^{{-{dps}}}$",
         wrong=lambda dps: _dinov3(dps, query_phase_only=True),
         formula=_short(("R_p", "R_{p'}"), "R_{p' - p}"),
         notes="The frequencies per patch index depend on the grid ($2/N_a$): the same image at another resolution "

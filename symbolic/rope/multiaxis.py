@@ -266,7 +266,8 @@ def commuting_generators() -> Fact:
             "so(3) generators": "R(p)^T R(p') != R(p' - p)",
         },
         _commuting,
-        "mpmath at {dps} digits (expm), accepted when the gap is below 10^-(dps - 10)",
+        "mpmath at {dps} digits (expm), accepted when the gap is below $10^{{10}}$ units of the working precision "
+        "$10^{{-{dps}}}$",
         wrong=lambda dps: _commuting(dps, noncommuting_first=True),
         formula=sp.Eq(sp.MatMul(sp.Transpose(_R["p"]), _R["p'"]), sp.MatrixSymbol("R_{p' - p}", d, d), evaluate=False),
         notes="The symbolic proof for block-diagonal generators (every model's case) is "

@@ -694,7 +694,8 @@ def _abel() -> Theorem:
         ),
         assumptions=(
             "$h_i, S_j$ arbitrary complex sequences, $d$ even",
-            r"RoFormer: $h_i = q_{[2i:2i+1]} \overline{k_{[2i:2i+1]}}$, $S_j = \sum_{l<j} e^{i (m - n) \theta_l}$, so "
+            r"RoFormer: $h_i = (q_{2i} + \mathrm{i} q_{2i+1}) \overline{(k_{2i} + \mathrm{i} k_{2i+1})}$, "
+            r"$S_j = \sum_{l<j} e^{i (m - n) \theta_l}$, so "
             r"$S_{i+1} - S_i = e^{i (m - n) \theta_i}$, $S_0 = 0$, and $h_{d/2} = 0$ by convention",
         ),
         formula=sp.Eq(lhs, rhs, evaluate=False),
@@ -712,7 +713,7 @@ def _decay_theorem() -> Theorem:
     from posproof.symbolic.engine.maximum import Maximum
 
     r_ = sp.Symbol("r", complex=True)  # m - n: real, but the proof does not need it (and |S_j| stays |S_j|)
-    hh = sp.IndexedBase("h", complex=True)  # h_i = q_[2i:2i+1] conj(k_[2i:2i+1]), i = 0 .. d/2 (h_{d/2} any)
+    hh = sp.IndexedBase("h", complex=True)  # h_i = (q_2i + i q_2i+1) conj(k_2i + i k_2i+1), i = 0 .. d/2 (h_{d/2} any)
     l_ = sp.Symbol("l", integer=True, nonnegative=True)
     jj = sp.Symbol("j", integer=True, nonnegative=True)
 
@@ -775,8 +776,8 @@ def _decay_theorem() -> Theorem:
         ),
         rel="<=",
         assumptions=(
-            r"$h_i$ complex ($h_i = q_{[2i:2i+1]} \overline{k_{[2i:2i+1]}}$ in RoFormer), $\theta_i$ real, $r = m - n$ "
-            "the relative position, $d$ even",
+            r"$h_i$ complex ($h_i = (q_{2i} + \mathrm{i} q_{2i+1}) \overline{(k_{2i} + \mathrm{i} k_{2i+1})}$ in "
+            r"RoFormer), $\theta_i$ real, $r = m - n$ the relative position, $d$ even",
             r"$S_j = \sum_{l<j} e^{i r \theta_l}$ ($S_0 = 0$); RoFormer sets $h_{d/2} = 0$, which removes the first "
             "term",
         ),

@@ -1,6 +1,6 @@
 r"""YaRN (``rope_type`` ``yarn``, Peng et al. 2023): the correction dimension, the ramp between ``theta_i`` and
-``theta_i/s`` and its ends, the code's frequencies with truncate false and true, and the attention factor
-with and without ``mscale`` (the kernels :class:`YarnInvFreq`, :class:`YarnTruncatedInvFreq`,
+``theta_i/s`` and its ends, the code's frequencies with the correction range unrounded and rounded, and the
+attention factor with and without ``mscale`` (the kernels :class:`YarnInvFreq`, :class:`YarnTruncatedInvFreq`,
 :class:`YarnAttentionFactor`)."""
 
 from __future__ import annotations
@@ -105,8 +105,8 @@ def correction_dimension(rotations, length=L0, width=d_even, base=b):
 
 def yarn_correction_dimension() -> Theorem:
     c = correction_dimension(r)
-    with evaluate(False):
-        lhs = L0 * b ** (-2 * c / d_even)
+    with evaluate(False):  # the exponent -2c(r)/d with c(r) put in: -ln(L_0/(2 pi r))/ln b
+        lhs = L0 * b ** (-(sp.log(L0 / (2 * sp.pi * r)) / sp.log(b)))
     return identity(
         "extension-yarn-correction-dimension",
         r"YaRN's correction dimension: pair $c(r) = d \ln(L_0/(2\pi r))/(2 \ln b)$ turns through exactly $r$ "
@@ -117,7 +117,8 @@ def yarn_correction_dimension() -> Theorem:
                 lhs,
                 2 * sp.pi * r,
                 r"$L_0 \theta_i = 2\pi r$ solved for $i$: $L_0 b^{-2i/d} = 2\pi r$ iff "
-                r"$i = d \ln(L_0/(2\pi r))/(2 \ln b)$; $b^{-\ln x/\ln b} = 1/x$",
+                r"$i = d \ln(L_0/(2\pi r))/(2 \ln b)$, where $-2i/d = -\ln(L_0/(2\pi r))/\ln b$; "
+                r"$b^{-\ln x/\ln b} = 1/x$",
                 ("expand_log", "powsimp"),
             )
         ],
@@ -245,8 +246,8 @@ def yarn_definition() -> Definition:
 
     return Definition(
         "extension-yarn-inv-freq",
-        r"YaRN in the code (truncate false): $\theta'_i = \gamma_i \theta_i/s + (1 - \gamma_i) \theta_i$ with the "
-        "ramp from $c(32)$ to $c(1)$",
+        r"YaRN in the code with an unrounded correction range: "
+        r"$\theta'_i = \gamma_i \theta_i/s + (1 - \gamma_i) \theta_i$ with the ramp from $c(32)$ to $c(1)$",
         TOPIC,
         f"{sources.YARN}; {HF}",
         YarnInvFreq(i, d_even, b, s, L0),
@@ -254,12 +255,13 @@ def yarn_definition() -> Definition:
         r"$\gamma_i = \operatorname{clip}((i - \mathrm{low})/(\mathrm{high} - \mathrm{low}), 0, 1)$, "
         r"$\mathrm{low} = \max(c(\beta_{\mathrm{fast}}), 0)$, $\mathrm{high} = \min(c(\beta_{\mathrm{slow}}), d - 1)$, "
         r"$c(r) = d \ln(L_0/(2\pi r))/(2 \ln b)$, $\beta_{\mathrm{fast}} = 32$, $\beta_{\mathrm{slow}} = 1$",
-        "numeric.scaling.rope_inv_freq_mp (rope_type 'yarn', default betas, truncate false)",
+        "numeric.scaling.rope_inv_freq_mp (rope_type 'yarn', default betas, truncate=False)",
         assumptions=(
             r"$d$ even, $i = 0, \dots, d/2 - 1$; $b \in [10^3, 10^6]$, $L_0 \in [512, 65536]$, $s \in [1, 64]$ "
             r"(integers): there $\mathrm{low} < \mathrm{high}$, so the $0.001$ widening of "
             r"$\mathrm{low} = \mathrm{high}$ is not exercised",
-            "truncate false (gpt-oss's setting): low and high are the real correction dimensions",
+            "an unrounded correction range (`truncate=False`, gpt-oss's setting): low and high are the real "
+            "correction dimensions",
         ),
         formula=sp.Eq(THETA_PRIME[i], _G[i] * TH[i] / s + (1 - _G[i]) * TH[i], evaluate=False),
         sizes={d_even: (16, 128)},
@@ -270,10 +272,10 @@ def yarn_definition() -> Definition:
             "L_0": Domain("integer", 512, 65536, log=True),
         },
         notes=(
-            r"With truncate true (the default) low and high are $\lfloor c(32) \rfloor$ and $\lceil c(1) "
-            r"\rceil$: [[claim:extension-yarn-truncated-inv-freq]]; the float64 kernel is compared in "
-            r"[[claim:extension-float64-agrees]]. The registered mistake takes the correction range from the extended "
-            r"length $s L_0$ instead of the trained $L_0$."
+            r"With the range rounded outward (the default, `truncate=True`) low and high are "
+            r"$\lfloor c(32) \rfloor$ and $\lceil c(1) \rceil$: [[claim:extension-yarn-truncated-inv-freq]]; the "
+            r"float64 kernel is compared in [[claim:extension-float64-agrees]]. Taking the correction range from the "
+            r"extended length $s L_0$ instead of the trained $L_0$ gives other frequencies."
         ),
         wrong=theta_prime(s * L0),
     )
@@ -288,8 +290,8 @@ def yarn_truncated_definition() -> Definition:
 
     return Definition(
         "extension-yarn-truncated-inv-freq",
-        r"YaRN in the code with its default truncate true: the ramp runs from $\lfloor c(32) \rfloor$ to "
-        r"$\lceil c(1) \rceil$",
+        r"YaRN in the code with its default, outward-rounded correction range: the ramp runs from "
+        r"$\lfloor c(32) \rfloor$ to $\lceil c(1) \rceil$",
         TOPIC,
         f"{sources.YARN}; {HF}",
         YarnTruncatedInvFreq(i, d_even, b, s, L0),
@@ -298,7 +300,7 @@ def yarn_truncated_definition() -> Definition:
         r"$\mathrm{low} = \max(\lfloor c(\beta_{\mathrm{fast}}) \rfloor, 0)$, "
         r"$\mathrm{high} = \min(\lceil c(\beta_{\mathrm{slow}}) \rceil, d - 1)$, "
         r"$c(r) = d \ln(L_0/(2\pi r))/(2 \ln b)$, $\beta_{\mathrm{fast}} = 32$, $\beta_{\mathrm{slow}} = 1$",
-        "numeric.scaling.rope_inv_freq_mp (rope_type 'yarn', default betas, truncate true)",
+        "numeric.scaling.rope_inv_freq_mp (rope_type 'yarn', default betas, truncate=True)",
         assumptions=(
             r"$d$ even, $i = 0, \dots, d/2 - 1$; $b \in [10^3, 10^6]$, $L_0 \in [512, 65536]$, $s \in [1, 64]$ "
             r"(integers): there $\mathrm{low} < \mathrm{high}$, so the $0.001$ widening of "
@@ -402,8 +404,8 @@ RULES_ROWS = (common.rule_row(150, "RoPE + YaRN", "yarn"),)
 
 
 def _symbols() -> tuple[tables.Name, ...]:
-    r"""The ramp ``γ_i`` between ``low`` and ``high`` (with truncate false and true), the correction dimension
-    ``c(r)`` at ``r = 32`` and ``1`` (printed once, as ``c(r)``), and the frequency ``θ_i``."""
+    r"""The ramp ``γ_i`` between ``low`` and ``high`` (with the correction range unrounded and rounded), the
+    correction dimension ``c(r)`` at ``r = 32`` and ``1`` (printed once, as ``c(r)``), and the frequency ``θ_i``."""
     low_, high_, gamma_i = sp.Symbol("low"), sp.Symbol("high"), sp.Symbol("gamma_i")
 
     def clip(lo, hi):  # the ramp as the kernels build it

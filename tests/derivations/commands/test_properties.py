@@ -177,9 +177,8 @@ def test_length_claims_are_the_functions_at_the_articles_lengths():
 def test_absolute_lengths_against_brute_force(L0, L):
     v = S.absolute_lengths(L0, L)
     seen = {Fraction(p, N - 1) for N in range(2, L0 + 1) for p in range(N)}
-    assert v["normalized pos/(N - 1): positions of an L-word text with a value no shorter text had"] == sum(
-        Fraction(p, L - 1) not in seen for p in range(L)
-    )
+    key = r"normalized $\mathrm{pos}/(N - 1)$: positions of an $L$-word text with a value no shorter text had"
+    assert v[key] == sum(Fraction(p, L - 1) not in seen for p in range(L))
     used = 0
     for p in range(L0):
         used |= p
