@@ -139,7 +139,7 @@ def deberta_from_four_terms() -> Theorem:
         sizes={d: (1, 2, 3)},
         notes=(
             r"DeBERTa scales the sum by $1/\sqrt{3d}$: three terms, not one. The public code indexes p2c with "
-            r"$\delta(i, j)$ instead ([[claim:deberta-p2c-code-vs-paper]]); that is the registered mistake."
+            r"$\delta(i, j)$ instead ([[claim:deberta-p2c-code-vs-paper]]), which gives another sum."
         ),
         wrong=comps(QC[l] * KC[l] + QC[l] * KR[d_ij, l] + KC[l] * QR[d_ij, l]),
     )

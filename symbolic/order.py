@@ -197,7 +197,7 @@ def permutation_equivariance() -> Theorem:
         "explicit matrices; "
         "the lemma rests on the commutative law of finite sums, the one fact the engine knows "
         "about a permutation. The lemma is proved once, in symbolic/lemmas.py. "
-        "The registered mistake leaves the output rows unpermuted.",
+        "With the output rows left unpermuted the identity fails.",
         wrong=out(lambda j_: softmax(i, j_, lambda k_: k_) * v[j_, c]),
     )
 

@@ -178,8 +178,8 @@ def fast_wave_step() -> Theorem:
         notes=(
             r"So one step moves the wave by at most 0.959, never from a peak (1.0) to a valley (-1.0), a move "
             r"of 2 that would need $\theta = \pi$; from $\mathrm{pos} = 0$ to 1 it moves from 0 to $\sin 1 = "
-            r"0.841$. The cosine of the pair obeys the same bound. The registered mistake takes the first "
-            r"step, $\sin^2 1$, for the largest."
+            r"0.841$. The cosine of the pair obeys the same bound. The first step, "
+            r"$\sin^2 1$, is not the largest."
         ),
         wrong=sp.sin(1) ** 2,
         formula=sp.Le(step, 4 * sp.sin(half) ** 2),  # the proved relation (the engine checks it is)

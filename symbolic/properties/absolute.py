@@ -40,8 +40,8 @@ def absolute_symmetric() -> Theorem:
             "p[pos, l]: any real table of d components per position (counting, binary, sinusoidal, a learned table)",
         ),
         sizes={d_any: (1, 3)},
-        notes="The numeric line draws the table at random: a learned table at initialisation is such a table. The "
-        "registered mistake reads the table transposed (columns for positions).",
+        notes="The numeric line draws the table at random: a learned table at initialisation is such a table. Read "
+        "transposed (columns for positions), the table gives another sum.",
         wrong=sp.Sum(P[l, m] * P[l, n], (l, 0, d_any - 1)),
         formula=sp.Eq(varphi(m, n), varphi(n, m)),
     )
@@ -67,7 +67,7 @@ def counting_grows() -> Theorem:
         ),
         sizes={d_any: (1, 4)},
         notes="Monotonicity fails at every query $m \\ge 1$ and distance $u$: the proximity grows with the distance. "
-        "The registered mistake reads φ from the distance alone, φ(0, u + s), as if the code were relative.",
+        r"Read from the distance alone, as if the code were relative, $\varphi(0, u + s)$ is another value.",
         wrong=proximity(0, u + s, counting),
         formula=sp.Lt(varphi(m, m + u), varphi(m, m + u + s)),
     )
@@ -90,8 +90,8 @@ def counting_shift() -> Theorem:
         assumptions=("$c > 0$ (counting or normalized counting)", r"positions $m, n \ge 0$, shift $t \ge 1$"),
         sizes={d_any: (1, 4)},
         notes=(
-            r"Translation invariance fails for every pair of positions. The registered mistake shifts the "
-            r"query only: $\varphi(m + t, n) - \varphi(m, n) = d c^2 t n$ vanishes at $n = 0$."
+            r"Translation invariance fails for every pair of positions. Shifting the query alone "
+            r"changes it by $\varphi(m + t, n) - \varphi(m, n) = d c^2 t n$, which vanishes at $n = 0$."
         ),
         wrong=proximity(shifted(m0, t), n0, counting),
         formula=sp.Lt(varphi(m, n), varphi(m + t, n + t)),

@@ -123,8 +123,8 @@ def alibi_antisymmetric() -> Theorem:
         assumptions=("$m_h > 0$ a head's slope; query $i$, key $j = i - s$ with $s \\ge 1$",),
         notes=(
             r"$\varphi(j, i) = -\varphi(i, j)$: the formula is antisymmetric. A causal model never reads a key"
-            r" after the query, so ALiBi scores one order only; the registered mistake is the symmetric "
-            r"variant $-m_h |i - j|$."
+            r" after the query, so ALiBi scores one order only; the symmetric "
+            r"variant $-m_h |i - j|$ would not be antisymmetric."
         ),
         wrong=-m_h * sp.Abs(difference(key, qi)),
         formula=sp.Lt(varphi(qi, qi - s), varphi(qi - s, qi)),

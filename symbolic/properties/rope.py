@@ -45,8 +45,8 @@ def rope_odd_part() -> Theorem:
         notes=(
             r"The score is a sum of planes, so $\varphi(m, n) = \varphi(n, m)$ for all $m$, $n$ exactly when "
             r"every plane has $q_1 k_0 = q_0 k_1$ (e.g. $q = k$), and fails otherwise ($q = (1, 0)$, $k = (0, "
-            r"1)$, $a(n - m) = 1$ gives $-2A^2 \sin 1$). The registered mistake is 'RoPE scores are "
-            r"symmetric': 0."
+            r"1)$, $a(n - m) = 1$ gives $-2A^2 \sin 1$). So the difference is not "
+            r"identically 0: RoPE scores are not symmetric."
         ),
         wrong=sp.Integer(0),
         formula=sp.Eq(varphi(m, n) - varphi(n, m), rhs),
@@ -169,8 +169,8 @@ def xpos_relative() -> Theorem:
         notes=(
             r"Every factor depends on $m - n$ only: xPos is translation invariant. For $\zeta < 1$ the factor "
             r"$\zeta^{(m-n)/\gamma}$ decays for keys before the query ($m > n$) and grows for keys after it, "
-            r"so the score is not symmetric even for $q = k$ ([[claim:properties-xpos-rules]]). The registered mistake "
-            r"is the exponent $(n - m)/\gamma$."
+            r"so the score is not symmetric even for $q = k$ ([[claim:properties-xpos-rules]]). The exponent is "
+            r"$(m - n)/\gamma$, not $(n - m)/\gamma$."
         ),
         wrong=zeta ** ((n - m) / gamma) * _relative_plane((n - m) * theta_real),
         formula=sp.Eq(varphi(m, n), zeta ** ((m - n) / gamma) * sp.Function("psi")(n - m)),

@@ -219,8 +219,8 @@ def phase_relative() -> Theorem:
         domains={"a": Domain("integer", 0, 3, edges=(0,))},
         notes="Without phase and with integer positions this is [[claim:multiaxis-score-relative]]'s axis-map case "
         r"($\omega_i = \theta_i e_{a(i)}$), which also covers frequency vectors mixing the axes. Relative per axis: "
-        "the score reads each axis's coordinates through their difference only. The registered mistake keeps the "
-        "phase once in the relative angle.",
+        "the score reads each axis's coordinates through their difference only. Were the phase "
+        "kept once in the relative angle, the score would not be relative.",
         wrong=wrong,
     )
 
@@ -269,9 +269,8 @@ def ladders_relative() -> Theorem:
         sizes={A: (1, 3)},
         domains={"d": Domain("integer", 2, 6, parity=0), "b": BASE},
         notes="The same for any frequencies in place of $b^{-2j/d_a}$ and any pair-to-axis map: "
-        "[[claim:multiaxis-phase-relative]]. The registered mistake reads every axis's distance off the first "
-        "axis (the bug "
-        "that text tokens, with every axis equal, hide).",
+        "[[claim:multiaxis-phase-relative]]. Reading every axis's distance off the first "
+        "axis gives another score, which text tokens, with every axis equal, do not show.",
         wrong=wrong,
     )
 
@@ -302,8 +301,8 @@ def ladders_definition() -> Definition:
         formula=sp.Eq(sp.Symbol(r"\theta_{o_a + j}"), b ** (-2 * j / sp.Symbol("d_a")), evaluate=False),
         sizes={D0: (2, 16), D1: (6, 56), D2: (4, 56)},
         domains={"i": Domain("integer", 0, D0 / 2 + D1 / 2 + D2 / 2 - 1), "b": BASE},
-        notes="FLUX: [16, 56, 56]; CogVideoX: [d/4, 3d/8, 3d/8]; Wan: [44, 42, 42] of 128. The registered mistake "
-        r"is one ladder over the whole head cut into the axes' bands ($b^{-2i/(d_0 + d_1 + d_2)}$, M-RoPE's "
+        notes="FLUX: [16, 56, 56]; CogVideoX: [d/4, 3d/8, 3d/8]; Wan: [44, 42, 42] of 128. These are not "
+        r"one ladder over the whole head cut into the axes' bands ($b^{-2i/(d_0 + d_1 + d_2)}$, M-RoPE's "
         "chunked scheme).",
         wrong=b ** (-2 * i_ / (D0 + D1 + D2)),
     )
@@ -331,8 +330,7 @@ def shared_definition() -> Definition:
         formula=sp.Eq(sp.Symbol(r"\theta^{\mathrm{row}}_j"), b ** (-2 * j / (d / 2)), evaluate=False),
         sizes=AXIAL_SIZES,
         domains={"i": Domain("integer", 0, d / 2 - 1), "b": BASE},
-        notes="The registered mistake is the split scheme's frequencies (Pixtral's), the same name 'axial' for "
-        "another scheme.",
+        notes="The split scheme's frequencies (Pixtral's), which share the name 'axial', are another ladder.",
         wrong=_axial_formula("split"),
     )
 
@@ -352,7 +350,7 @@ def split_definition() -> Definition:
         formula=sp.Eq(sp.Symbol(r"\theta^{\mathrm{col}}_j"), b ** (-2 * (2 * j + 1) / d), evaluate=False),
         sizes=AXIAL_SIZES,
         domains={"i": Domain("integer", 0, d / 2 - 1), "b": BASE},
-        notes="The registered mistake is the shared scheme's frequencies.",
+        notes="The shared scheme's frequencies differ.",
         wrong=_axial_formula("shared"),
     )
 
@@ -388,8 +386,8 @@ def column_frequencies() -> Theorem:
         notes=r"For $b > 1$, $b^{-2/d} < 1$: the two schemes differ on every column pair, so a checkpoint trained "
         "with one and run with the other turns its columns at the wrong speeds. The rows agree (both "
         r"$\theta_{2j}$: [[claim:multiaxis-axial-shared-frequencies]], "
-        r"[[claim:multiaxis-axial-split-frequencies]]). The registered "
-        "mistake says the column frequencies are equal.",
+        r"[[claim:multiaxis-axial-split-frequencies]]). The column "
+        "frequencies are not equal.",
         wrong=shared,
     )
 
@@ -444,9 +442,8 @@ def split_text_tokens() -> Theorem:
         ),
         sizes={d: (4, 8)},
         notes="Shared axial is not: on text tokens it turns two pairs at every $\\theta_{2j}$ and none at an odd "
-        "$\\theta_{2j+1}$ ([[claim:multiaxis-axial-shared-text-tokens]], computed). The registered mistake "
-        "reorders the "
-        "frequencies but not the channels.",
+        "$\\theta_{2j+1}$ ([[claim:multiaxis-axial-shared-text-tokens]], computed). Reordering the "
+        "frequencies but not the channels does not give it.",
         wrong=wrong,
     )
 

@@ -663,9 +663,9 @@ def _layout_scores() -> Theorem:
         ),
         formula=sp.Eq(half_score.shown(), score.shown(), evaluate=False),
         sizes=D_SIZES,
-        notes="By `rope-block-relative` both depend on $n - m$ only. The registered mistake is the layout mix-up: the "
-        "half kernel applied to unpermuted (interleaved) $q$ and $k$ pairs channels $(i, i + d/2)$ instead of "
-        "$(2i, 2i + 1)$.",
+        notes="By [[claim:rope-block-relative]] both depend on $n - m$ only. Applied to unpermuted (interleaved) "
+        "$q$ and $k$, the half kernel pairs channels $(i, i + d/2)$ instead of $(2i, 2i + 1)$ and gives another "
+        "score.",
         wrong=wrong,
     )
 
@@ -792,7 +792,7 @@ def _decay_theorem() -> Theorem:
         "proved once for every $N$) and, in the last step, that each term of a sum is at most "
         "their maximum. [[claim:rope-decay-curve-not-a-bound]] shows that the plotted curve, the bound divided "
         "by d/2, is not "
-        "a bound. Both lemmas are proved in symbolic/lemmas.py. The registered mistake divides the bound by $d/2$.",
+        "a bound. Both lemmas are proved in symbolic/lemmas.py. Divided by $d/2$, the bound fails.",
         wrong=bound / N,
     )
 

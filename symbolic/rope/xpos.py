@@ -119,8 +119,8 @@ def _score_relative() -> Theorem:
         domains=DOMAINS,
         formula=sp.Eq(_score(m, n), _planes(zeta[i] ** ((m - n) / s) * _psi(i, n - m)), evaluate=False),
         notes=(
-            r"Every $\zeta_i > 0$ does; xPos's $\zeta_i = (2i/d + \gamma)/(1 + \gamma)$ is one choice. The "
-            "registered mistake scales the key the same way as the query ($\\zeta_i^{(n-o)/s}$): its scores carry "
+            r"Every $\zeta_i > 0$ does; xPos's $\zeta_i = (2i/d + \gamma)/(1 + \gamma)$ is one choice. Scaling "
+            "the key the same way as the query ($\\zeta_i^{(n-o)/s}$) would not do: the scores would carry "
             r"$\zeta_i^{(m+n-2o)/s}$ and change when both positions shift."
         ),
         wrong=_planes(zeta[i] ** ((m + n - 2 * o) / s) * _rope_plane((n - m) * th[i])),
@@ -157,7 +157,7 @@ def _query_norm() -> Theorem:
         notes=(
             r"The key's is the same with the exponent $-2(n - o)/s$. The two agree with $|q|^2$ only where "
             r"$\zeta_i^{(m-o)/s} = 1$ for every plane that carries weight: at $m = o$, or for $\zeta_i = 1$. "
-            "The registered mistake is RoPE's norm, $|q|^2$."
+            "Elsewhere it differs from RoPE's norm, $|q|^2$."
         ),
         wrong=_planes(q0**2 + q1**2),
     )
@@ -189,8 +189,8 @@ def _decay_at_most_one() -> Theorem:
         ),
         notes=(
             r"xPos's $\zeta_i$ lie in $(0, 1)$ (the claim on its decay bases, below). For keys after the query "
-            "($m < n$) the factor exceeds 1: the decay is causal. The registered mistake is a decay of a whole factor "
-            r"$\zeta$ from the first position on ($\zeta^{(m-n)/s} \le \zeta$, false for $m - n < s$)."
+            "($m < n$) the factor exceeds 1: the decay is causal. It is no decay of a whole factor "
+            r"$\zeta$ from the first position on: $\zeta^{(m-n)/s} \le \zeta$ is false for $m - n < s$."
         ),
         wrong=1 / (1 + w),
     )
@@ -220,7 +220,7 @@ def _decay_decreasing() -> Theorem:
         ),
         given=(sp.Q.positive(w),),
         formula=sp.Lt(z ** ((m - n + t) / s), z ** ((m - n) / s), evaluate=False),
-        notes="The registered mistake is the other direction (the scale growing with the distance).",
+        notes="The scale does not grow with the distance.",
         wrong=(1 / (1 + w)) ** ((m - n + 2 * t) / s),
     )
 
@@ -245,7 +245,7 @@ def _zeta_below_one() -> Theorem:
         given=(sp.Q.positive(d - 2 * i),),
         formula=sp.Lt(zeta_i, 1, evaluate=False),
         assumptions=(r"$d$ even, $0 \le i < d/2$", r"$\gamma > 0$ ($0.4$ in every source)"),
-        notes=r"They are positive too, as a quotient of positive numbers. The registered mistake is $\zeta_i < 1/2$.",
+        notes=r"They are positive too, as a quotient of positive numbers. They need not be below $1/2$.",
         wrong=sp.Rational(1, 2),
     )
 

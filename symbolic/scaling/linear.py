@@ -75,8 +75,8 @@ def pi_angle_in_range() -> Theorem:
         notes=(
             r"Training shows pair $i$ the angles $m \theta_i$, $m < L_0$, all in $[0, L_0 \theta_i)$. The "
             r"interpolated angles reach $(L_0 - 1/s) \theta_i$ at $m = s L_0 - 1$: beyond the largest trained "
-            r"angle $(L_0 - 1) \theta_i$ for $s > 1$, but still below $L_0 \theta_i$. That is the registered "
-            r"mistake: $(L_0 - 1) \theta_i$ is not an upper bound."
+            r"angle $(L_0 - 1) \theta_i$ for $s > 1$, but still below $L_0 \theta_i$. So "
+            r"$(L_0 - 1) \theta_i$ is not an upper bound."
         ),
         wrong=(L0 - 1) * theta_i,
     )

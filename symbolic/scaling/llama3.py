@@ -95,7 +95,7 @@ def llama3_continuous() -> Theorem:
         ),
         notes=(
             r"So the three bands join without a jump, and a wavelength exactly on a boundary gets the same "
-            r"frequency from either side. The registered mistake runs the blend the other way ($\sigma = 1$ at"
+            r"frequency from either side. The blend does not run the other way ($\sigma = 1$ at"
             r" $L_0/f_{\mathrm{low}}$)."
         ),
         wrong=sp.Matrix([2 * sp.pi * f_low / L0, 2 * sp.pi * high / (L0 * s)]),
@@ -144,7 +144,7 @@ def llama3_definition() -> Definition:
             "f_low": Domain("integer", 1, 2),
             "f_high": Domain("integer", 3, 8),
         },
-        notes="The registered mistake is the bug of returning the unscaled frequencies.",
+        notes="Returning the unscaled frequencies there would be a bug: they differ.",
         wrong=theta,
     )
 

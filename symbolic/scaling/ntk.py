@@ -129,8 +129,8 @@ def ntk_conditions() -> Theorem:
         domains=H_DOMAIN,
         notes=(
             r"Between the two, $\theta'_i = \theta_i s^{-2i/(d-2)}$: the fast pairs are nearly untouched and "
-            r"the slow ones interpolated. The registered mistake divides the last frequency by $s^{d/(d-2)}$, "
-            r"the factor of the base."
+            r"the slow ones interpolated. The last frequency is divided by $s$, not by "
+            r"$s^{d/(d-2)}$, the factor of the base."
         ),
         wrong=sp.Matrix([sp.Integer(1), THETA_LAST / s**KAPPA]),
     )
@@ -194,7 +194,7 @@ def dynamic_ntk() -> Theorem:
         sizes={d_even: (4, 8, 128)},
         notes=(
             r"The factor $1 + sk/L_0$ is at least 1, the two branches meet at $n = L_0$ ($k = 0$: factor 1), "
-            r"and the factor reaches $s$ at $n = L_0(2s - 1)/s$. The registered mistake drops the $-(s - 1)$: "
+            r"and the factor reaches $s$ at $n = L_0(2s - 1)/s$. Without the $-(s - 1)$, "
             r"below $L_0$ the base would be $b s^{d/(d-2)}$, not $b$."
         ),
         given=(sp.Q.gt(d_even, 2),),  # the exponent d/(d - 2)

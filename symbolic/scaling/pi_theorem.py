@@ -55,7 +55,7 @@ def pi_remainder() -> Theorem:
         },
         notes=(
             r"The paper writes the first-order terms as $a'(s)(s - s_k)$, with the opposite sign; they cancel "
-            r"either way, so eq. 11 stands. The registered mistake flips the sign of $R(s)$."
+            r"either way, so eq. 11 stands; with the sign of $R(s)$ flipped it fails."
         ),
         wrong=-_remainder(s1, sv, s2, A1, A2),
     )
@@ -94,8 +94,8 @@ def pi_remainder_bound() -> Theorem:
         notes=(
             r"The paper's middle expression $\frac{(s - s_1)(s_2 - s)}{2(s_2 - s_1)}[M(s - s_1) + M(s_2 - s)]$"
             r" is the same bound. If $a'' \le M$ instead, $-a$ has $(-a)'' \ge -M$ and remainder $-R$, so the "
-            r"same bound holds for $-R$: $|a''| \le M$ gives $|R(s)| \le (M/2)(s - s_1)(s_2 - s)$. The "
-            r"registered mistake halves the constant again, $M/4$ (a factor $1/2$ counted twice)."
+            r"same bound holds for $-R$: $|a''| \le M$ gives $|R(s)| \le (M/2)(s - s_1)(s_2 - s)$. Halving "
+            r"the constant again, $M/4$ (a factor $1/2$ counted twice), gives no bound."
         ),
         wrong=M * p * qq / 4,
     )
@@ -134,8 +134,8 @@ def pi_geometric_bound() -> Theorem:
         domains={"u": Domain("real", 1e-6, 10 ** (sp.Integer(60) / d_even) - 1, log=True)},
         notes=(
             r"Eq. 12, $|a''(s)| \le (\max_j |h_j|) \sum_j \theta_j^2$, is proved for every even $d$ in "
-            r"[[claim:extension-pi-second-derivative-bound]]; this claim bounds the sum. The registered mistake is the "
-            r"paper's next step, the bound $d/(4 \ln c) = 1/\ln(1 + u)$ ([[claim:extension-pi-step14-fails]])."
+            r"[[claim:extension-pi-second-derivative-bound]]; this claim bounds the sum. The "
+            r"paper's next step, the bound $d/(4 \ln c) = 1/\ln(1 + u)$, fails ([[claim:extension-pi-step14-fails]])."
         ),
         wrong=1 / sp.log(1 + u),
     )
@@ -191,9 +191,8 @@ def pi_second_derivative_bound() -> Theorem:
         domains={"s": Domain("real", -20, 20), "theta": Domain("real", -2, 2)},
         notes=(
             r"Eq. 13 ([[claim:extension-pi-geometric-bound]]) bounds the sum for the RoPE frequencies; eq. 14, the "
-            r"paper's next step, fails ([[claim:extension-pi-step14-fails]]). The registered mistake drops the "
-            r"square of"
-            r" $\theta_j$."
+            r"paper's next step, fails ([[claim:extension-pi-step14-fails]]). The bound does not hold without the "
+            r"square of $\theta_j$."
         ),
         wrong=h_max * sp.Sum(sp.Abs(_theta[j]), (j, 0, top)),
     )
@@ -226,7 +225,7 @@ def pi_step14_fails() -> Theorem:
             r"14, $1/(1 - c^{-4/d}) \le d/(4 \ln c)$, fails for every $d$ and $c > 1$: at LLaMA's setting "
             r"$1/(1 - c^{-4/d}) = 3.99830807 > d/(4 \ln c) = 3.4744$, and the sum it bounds, $\sum_j "
             r"\theta_j^2 = 3.99830803$ ($= |a''(0)|$ for $h_j = 1$), exceeds the paper's $M$ too. The "
-            r"registered mistake takes the other tangent bound $1/(1 + (4/d) \ln c)$ as a lower bound."
+            r"other tangent bound, $1/(1 + (4/d) \ln c)$, is not a lower bound."
         ),
         wrong=1 / (1 + 4 * sp.log(c) / width),
     )
@@ -267,7 +266,7 @@ def pi_corrected_constant() -> Theorem:
             r"\ln c) = 0.5593$ instead of 0.4343, and against the paper's extrapolation bound $2d \max_j "
             r"|h_j|$ the ratio is about 458, not about 600. The sharp constant is $\sum_j \theta_j^2 = (1 - "
             r"c^{-2})/(1 - c^{-4/d})$ (3.9983 at LLaMA's setting, attained by $|a''(0)|$ for $h_j = 1$). The "
-            r"registered mistake is the paper's constant $d/(4 \ln c)$."
+            r"paper's constant $d/(4 \ln c)$ is not."
         ),
         wrong=1 / x_,
     )

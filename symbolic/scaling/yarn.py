@@ -135,8 +135,8 @@ def yarn_correction_dimension() -> Theorem:
             r"YaRN's ramp runs from $\mathrm{low} = c(\beta_{\mathrm{fast}})$ ($\beta_{\mathrm{fast}} = 32$ "
             r"rotations: kept) to $\mathrm{high} = c(\beta_{\mathrm{slow}})$ ($\beta_{\mathrm{slow}} = 1$: "
             r"interpolated); $c$ decreases in $r$, so $\mathrm{low} < \mathrm{high}$. transformers floors low,"
-            r" ceils high and clamps both to $[0, d - 1]$, with the trained $L_0$ in $c(r)$. The registered "
-            r"mistake counts radians as rotations ($L_0 \theta = r$)."
+            r" ceils high and clamps both to $[0, d - 1]$, with the trained $L_0$ in $c(r)$. Counting "
+            r"radians as rotations ($L_0 \theta = r$) gives another index."
         ),
         wrong=r,
     )
@@ -189,8 +189,8 @@ def yarn_blend_ends() -> Theorem:
             sp.Implies(sp.Le(i, low), sp.Eq(THETA_PRIME[i], TH[i], evaluate=False), evaluate=False),
             sp.Implies(sp.Ge(i, high), sp.Eq(THETA_PRIME[i], TH[i] / s, evaluate=False), evaluate=False),
         ),
-        notes="transformers writes the ramp the other way round (its extrapolation factor is 1 - γ); the "
-        "registered mistake swaps the two ends.",
+        notes="transformers writes the ramp the other way round (its extrapolation factor is 1 - γ); with "
+        "the two ends swapped the blend is another one.",
         wrong=sp.Matrix([TH[below] / s, TH[above]]),
     )
 
@@ -232,7 +232,7 @@ def yarn_monotone() -> Theorem:
         formula=sp.Lt(scaled_frequency(gamma + delta), scaled_frequency(gamma), evaluate=False),
         domains={"s": FACTOR_GT1},
         notes="So θ'_i moves monotonically from θ_i (γ = 0) to θ_i/s (γ = 1); as γ_i rises with i, θ'_i/θ_i falls "
-        "with i. The registered mistake multiplies by s instead of dividing: a drop of δθ_i(s - 1).",
+        r"with i. Multiplying by $s$ instead of dividing would give a drop of $\delta \theta_i (s - 1)$.",
         wrong=before - delta * theta_i * (s - 1),
     )
 
@@ -320,7 +320,7 @@ def yarn_truncated_definition() -> Definition:
             "s": FACTOR_INT,
             "L_0": Domain("integer", 512, 65536, log=True),
         },
-        notes="The registered mistake ignores truncate (the ramp's ends left as the real correction dimensions).",
+        notes="Left as the real correction dimensions, the ramp's ends give other frequencies.",
         wrong=yarn_blend(
             sp.Min(
                 sp.Max(
@@ -353,7 +353,7 @@ def yarn_attention_definition() -> Definition:
         domains={"s": FACTOR_INT},
         notes="It multiplies cos and sin, so the logits scale by its square "
         "([[claim:extension-scaled-rope-relative]]); the "
-        "registered mistake is that square.",
+        "factor itself is not that square.",
         wrong=(sp.log(s) / 10 + 1) ** 2,
     )
 
@@ -380,8 +380,7 @@ def yarn_mscale_definition() -> Definition:
             evaluate=False,
         ),
         domains={"s": FACTOR_INT, "mu": Domain("integer", 1, 8), "mu_all": Domain("integer", 1, 8)},
-        notes="With μ = μ_all (DeepSeek-V3 sets both to 1) the factor is 1. The registered mistake drops the "
-        "denominator.",
+        notes="With μ = μ_all (DeepSeek-V3 sets both to 1) the factor is 1. Without the denominator it would not be.",
         wrong=mu * sp.log(s) / 10 + 1,
     )
 
