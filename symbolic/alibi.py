@@ -76,7 +76,7 @@ def alibi_translation() -> Fact:
             sp.Lt(_bias(qi, kj - 1), _bias(qi, kj), evaluate=False),
         ),
         notes=(
-            r"The wrong computation is Bloom's $m_h j$: the same softmax weights row by row, but not a "
+            r"Bloom's $m_h j$ gives the same softmax weights row by row, but is not a "
             r"function of $i - j$ (and increasing in $j$)."
         ),
     )
@@ -149,7 +149,7 @@ def alibi_non_power_of_two() -> Fact:
             sp.Eq(sp.Function("m")(hh), 2 ** (-8 * hh / sp.Symbol("c")), evaluate=False),
             sp.Eq(sp.Function("m")(sp.Symbol("c") + hh), 2 ** (-4 * (2 * hh - 1) / sp.Symbol("c")), evaluate=False),
         ),
-        notes="The wrong computation applies $2^{-8h/n}$ to $n = 6$ and $12$ (a bug seen in public ports).",
+        notes="Applying $2^{-8h/n}$ to $n = 6$ and $12$ (a bug seen in public ports) gives other slopes.",
     )
 
 

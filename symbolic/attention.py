@@ -282,8 +282,8 @@ def position_term_counterexample() -> Fact:
         method="mpmath at {dps} digits",
         notes=(
             r"$W_q$ and $W_k$ are fixed $4 \times 4$ integer matrices (seeded); values agree to 40 digits for "
-            r"the identity and differ in the first digits for the general matrix. The wrong computation "
-            r"replaces the random matrix by a commuting one (a scaled rotation per pair), which is relative."
+            r"the identity and differ in the first digits for the general matrix. A commuting "
+            r"matrix (a scaled rotation per pair) in place of the random one gives a relative term."
         ),
         wrong=lambda dps: _counterexample(dps, commuting=True),
         formula=sp.Ne(sp.Function("phi")(0, 3), sp.Function("phi")(5, 8), evaluate=False),

@@ -202,7 +202,7 @@ def deberta_translation() -> Fact:
         wrong=lambda dps: _gather(dps, gather=_gather_without_transpose),
         formula=sp.Eq(_A(i + 3, j + 3), _A(i, j), evaluate=False),
         notes="The score is a function of $i - j$ by the definition of δ; what is checked is that the code people "
-        "run computes that definition. The wrong computation is a port that forgets the transpose of p2c.",
+        "run computes that definition. A port that forgets the transpose of p2c breaks it.",
     )
 
 
@@ -230,7 +230,7 @@ def deberta_saturation() -> Fact:
             sp.Implies(sp.Le(i - j, -k), sp.Eq(Delta(i, j, k), 0, evaluate=False), evaluate=False),
             sp.Implies(sp.Ge(i - j, k), sp.Eq(Delta(i, j, k), 2 * k - 1, evaluate=False), evaluate=False),
         ),
-        notes="The wrong computation forgets the clipping.",
+        notes="Without the clipping the index leaves the table.",
     )
 
 
@@ -264,7 +264,7 @@ def deberta_p2c() -> Fact:
         notes=(
             r"`numeric.deberta` takes the convention as a parameter (`p2c_index` 'code' or 'paper'); the "
             r"gather formulation without the transpose, or with $+r$ instead of $-r$, is the known p2c sign "
-            r"bug, and the wrong computation here."
+            r"bug."
         ),
         wrong=lambda dps: _p2c(dps, transposed=False),
         formula=sp.Implies(
@@ -305,8 +305,8 @@ def deberta_log_buckets() -> Fact:
         method="mpmath at {dps} digits (numeric.deberta.deberta_log_bucket_mp)",
         notes=(
             r"$r = 512$ gives 256 (the reference does not cap); the score's $\mathrm{clip}(\cdot + k, 0, 2k - "
-            r"1)$ saturates it. The wrong computation divides by $\log(M/\mathrm{mid})$ instead of $\log((M - "
-            r"1)/\mathrm{mid})$, $M$ the `max_position`."
+            r"1)$ saturates it. Dividing by $\log(M/\mathrm{mid})$ instead of $\log((M - "
+            r"1)/\mathrm{mid})$, $M$ the `max_position`, gives other buckets."
         ),
         wrong=lambda dps: _log_buckets(dps, top_offset=0),
         formula=(

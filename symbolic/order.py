@@ -383,7 +383,7 @@ def dog_bites_man() -> Fact:
         method="mpmath at {dps} digits",
         wrong=lambda dps: _dog_bites_man(dps, with_positions=True),
         formula=sp.Eq(ATTN_PX, _P * ATTN_X, evaluate=False),
-        notes="The wrong computation adds a sinusoidal position code at the input: then the sentences differ.",
+        notes="With a sinusoidal position code added at the input the sentences differ.",
     )
 
 
@@ -425,7 +425,7 @@ def counting_examples() -> Fact:
             sp.Eq(_code(2), sp.ImmutableMatrix([[2, 2, 2, 2]]), evaluate=False),
             sp.Eq(_code(29), sp.ImmutableMatrix([[29, 29, 29, 29]]), evaluate=False),
         ),
-        notes="The wrong computation counts from 1, as the article's examples do.",
+        notes="Counting from 1, as the article's examples do, gives other values.",
     )
 
 
@@ -473,7 +473,8 @@ def normalized_counting() -> Fact:
             dps, {r"$\mathrm{pos}/(N-1)$": lambda N_: N_ - 1, r"$\mathrm{pos}/N$": lambda N_: N_ - 1}
         ),
         formula=sp.Ne(_code(1, 4), _code(1, 5), evaluate=False),
-        notes="The wrong computation uses pos/(N-1) for both of the article's examples.",
+        notes=r"Using $\mathrm{pos}/(N - 1)$ for both of the article's examples gives other values for "
+        r"$\mathrm{pos}/N$.",
     )
 
 
@@ -504,7 +505,7 @@ def binary_flips() -> Fact:
         method="exact integer arithmetic (popcount of n XOR (n + 1))",
         wrong=lambda dps: _binary_flips(dps, flips_of=lambda n: bin(n).count("1")),
         formula=sp.Eq(_flips(_n), 1 + _trailing(_n), evaluate=False),
-        notes="The wrong computation counts the ones of n instead of the bits that change.",
+        notes="Counting the ones of $n$ instead of the bits that change gives other values.",
     )
 
 

@@ -440,7 +440,7 @@ def worked_examples_512() -> Fact:
                 domains={"i": Domain("integer", 0, 255)},
             ),
         ),
-        notes="The wrong computation rounds the exponent 2i/512 to two decimals, as the article does.",
+        notes=r"Rounding the exponent $2i/512$ to two decimals, as the article does, gives other values.",
         formula=sp.Eq(
             PE(1, 510, 512, 10000), sp.sin(sp.Pow(10, sp.Rational(-255, 64), evaluate=False)), evaluate=False
         ),
@@ -500,7 +500,7 @@ def dry_run_d4() -> Fact:
                 "numeric.sinusoid.sinusoidal_mp",
             ),
         ),
-        notes="The wrong computation truncates to two decimals, as the article's table does.",
+        notes="Truncating to two decimals, as the article's table does, gives other values.",
         formula=sp.Eq(
             sp.Transpose(_pe(1, 4)),
             sp.ImmutableMatrix([[sp.sin(1), sp.cos(1), sp.sin(sp.Rational(1, 100)), sp.cos(sp.Rational(1, 100))]]),
@@ -556,7 +556,7 @@ def monotone_range() -> Fact:
                 sizes={d: (4, 64, 128, 512)},
             ),
         ),
-        notes="The wrong computation uses the frequencies $10000^{-i/d}$ (the '$i/d$ instead of $2i/d$' slip).",
+        notes="The frequencies $10000^{-i/d}$ (the '$i/d$ instead of $2i/d$' slip) give other values.",
         formula=(
             sp.Lt(Proximity(K + 1, 512, 10000), Proximity(K, 512, 10000), evaluate=False),
             sp.Contains(K, sp.Range(0, 43), evaluate=False),
@@ -603,7 +603,7 @@ def fast_wave_repeats() -> Fact:
                 "numeric.sinusoid.sinusoidal_mp",
             ),
         ),
-        notes="The wrong computation measures |sin k| (one coordinate) instead of the pair's distance.",
+        notes=r"$\lvert \sin k \rvert$ (one coordinate) is not the pair's distance.",
         formula=(
             sp.Eq(PairStep(0, K, 0, 4, 10000), 2 * sp.Abs(sp.sin(K / 2)), evaluate=False),
             sp.Ne(sp.sin(6), sp.sin(0), evaluate=False),
@@ -646,8 +646,8 @@ def fast_slow_separation() -> Fact:
             ),
         ),
         notes=(
-            r"The wrong computation indexes the frequencies from 1 ($\theta_i = 10000^{-2(i+1)/512}$): an "
-            r"off-by-one."
+            r"Indexing the frequencies from 1 ($\theta_i = 10000^{-2(i+1)/512}$), an "
+            r"off-by-one, gives other values."
         ),
         formula=sp.Eq(
             PairStep(0, 1, i, 512, 10000), 2 * sp.sin(sp.Integer(10000) ** (-2 * i / 512) / 2), evaluate=False

@@ -172,11 +172,11 @@ RECORDS: tuple[Work, ...] = (
     Work("bloc97ntk", ("bloc97 2023",), ("bloc97",),
          "NTK-Aware Scaled RoPE allows LLaMA models to have extended (8k+) context size without any fine-tuning and "
          "minimal perplexity degradation", 2023, "misc", "r/LocalLLaMA",
-         url="https://www.reddit.com/r/LocalLLaMA/comments/14lz7j5/ntkaware_scaled_rope_allows_llama_models_to_have/"),
+         url="https://www.reddit.com/r/LocalLLaMA/comments/14lz7j5/"),
     Work("emozilla2023dynamic", ("emozilla 2023",), ("emozilla",),
          "Dynamically Scaled RoPE further increases performance of long context LLaMA with zero fine-tuning", 2023,
          "misc", "r/LocalLLaMA",
-         url="https://www.reddit.com/r/LocalLLaMA/comments/14mrgpr/dynamically_scaled_rope_further_increases/"),
+         url="https://www.reddit.com/r/LocalLLaMA/comments/14mrgpr/"),
     Work("peng2023yarn", ("Peng et al. 2023",),
          ("Peng, Bowen", "Quesnelle, Jeffrey", "Fan, Honglu", "Shippole, Enrico"),
          "YaRN: Efficient Context Window Extension of Large Language Models", 2024,

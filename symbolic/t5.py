@@ -67,8 +67,8 @@ def t5_translation() -> Fact:
         formula=sp.Eq(_bias(_m + _t, _n + _t), _bias(_m, _n), evaluate=False),
         notes="The score is content plus $b(\\mathrm{bucket}(n - m))$ by T5's definition; what is checked is "
         "that the code "
-        "computes it from absolute positions with the sign key minus query. The wrong computation swaps the sign "
-        "convention (query minus key), which is still translation invariant but reads the other half of the table.",
+        "computes it from absolute positions with the sign key minus query. The other sign "
+        "convention (query minus key) is still translation invariant but reads the other half of the table.",
     )
 
 
@@ -121,7 +121,7 @@ def t5_boundaries() -> Fact:
         formula=sp.Eq(
             sp.Function("r_{first}")(8 + _j), sp.ceiling(8 * sp.Pow(16, _j / 8, evaluate=False)), evaluate=False
         ),
-        notes="The wrong computation spaces the buckets linearly (a bug class seen in ports).",
+        notes="Linearly spaced buckets (a bug class seen in ports) give other boundaries.",
     )
 
 
@@ -159,7 +159,7 @@ def t5_cap() -> Fact:
             sp.Implies(sp.Ge(_r, 91), sp.Eq(_bucket(_r), 31, evaluate=False), evaluate=False),
             sp.Eq(_bucket(0), 0, evaluate=False),
         ),
-        notes="The wrong computation forgets the cap (min(., buckets - 1)).",
+        notes=r"Without the cap, $\min(\cdot, \mathrm{buckets} - 1)$, the buckets differ.",
     )
 
 

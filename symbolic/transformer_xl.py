@@ -187,7 +187,7 @@ def txl_shift_fact() -> Fact:
         compute=_shift_labels,
         method="exact integer labels through numeric.transformer_xl.rel_shift",
         notes="The leftovers are finite scores of the wrong query and distance, not NaN: the causal mask must "
-        "remove them. The wrong computation drops the last instead of the first row (an off-by-one port).",
+        "remove them. Dropping the last instead of the first row (an off-by-one port) mislabels entries.",
         wrong=lambda dps: _shift_labels(dps, shift=rel_shift_drop_last),
         formula=sp.Eq(_shifted(ri, ri + mlen + 1), 0, evaluate=False),
     )
@@ -250,8 +250,8 @@ def txl_translation() -> Fact:
         wrong=lambda dps: _toeplitz(dps, shift=rel_shift_drop_last),
         formula=sp.Eq(_A_rel(ri + 1, rj + 1), _A_rel(ri, rj), evaluate=False),
         notes="The score's positional part is a function of $m - n$ by construction (Transformer-XL's rewrite); what "
-        "is checked is that the shift trick of the code computes it. The wrong computation uses the off-by-one "
-        "shift that drops the last row.",
+        "is checked is that the shift trick of the code computes it. The off-by-one "
+        "shift that drops the last row breaks it.",
     )
 
 

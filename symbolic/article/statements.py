@@ -72,7 +72,7 @@ def binary_columns() -> Fact:
         _columns,
         method="exact integer arithmetic (shifts and masks)",
         wrong=lambda dps: _columns(dps, column=lambda p, j: (p >> (2 - j)) & 1 if j < 3 else (p >> j) & 1),
-        notes="The wrong computation reads the three columns from the left.",
+        notes="Read from the left, the three columns give other periods.",
         formula=sp.Eq(sp.Function("bit_j")(pos + 2 ** (sp.Symbol("j") + 1)), sp.Function("bit_j")(pos)),
     )
 
@@ -100,8 +100,8 @@ def pair_index_range() -> Fact:
         method="numeric.sinusoid (array shapes)",
         wrong=lambda dps: _pair_index(dps, inclusive=True),
         notes=(
-            r"The wrong computation lets $i$ run up to $d_{\mathrm{model}}/2$, as the article's 'up to "
-            r"$d_{\mathrm{model}}/2$' reads."
+            r"Letting $i$ run up to $d_{\mathrm{model}}/2$, as the article's 'up to "
+            r"$d_{\mathrm{model}}/2$' reads, would need one pair more than the code has."
         ),
         formula=sp.Eq(sp.Symbol("i_last"), sp.Symbol("d") / 2 - 1),
     )
@@ -145,8 +145,8 @@ def cycle_lengths() -> Fact:
         _cycles,
         method="mpmath at {dps} digits (numeric.sinusoid.inverse_frequencies_mp)",
         wrong=lambda dps: _cycles(dps, period=lambda th: 1 / th),
-        notes="The wrong computation takes the denominator 1/θ_i for the words per cycle, as the article's 'one "
-        "word' for the first dimension does.",
+        notes=r"The denominator $1/\theta_i$ is not the number of words per cycle, which the article's 'one "
+        "word' for the first dimension takes it for.",
         formula=sp.Eq(sp.Symbol("lambda_i"), 2 * sp.pi / sp.Symbol("theta_i")),
     )
 
@@ -227,7 +227,7 @@ def slow_wave_heights() -> Fact:
         _heights,
         method="mpmath at {dps} digits (numeric.sinusoid.inverse_frequencies_mp)",
         wrong=lambda dps: _heights(dps, wave=mpmath.cos),
-        notes="The wrong computation reads the cosine dims (the odd ones) for the sine dims.",
+        notes="The cosine dims (the odd ones) read for the sine dims give other values.",
         formula=sp.Eq(sp.sin(0 * sp.Symbol("theta_i")), 0),
     )
 
@@ -255,7 +255,7 @@ def unique_codes() -> Fact:
         _unique,
         method="NumPy float64 (numeric.sinusoid.inverse_frequencies); the minimum is 13.8, far above rounding",
         wrong=lambda dps: _unique(dps, pairs=slice(0, 1)),
-        notes="The wrong computation keeps the fastest pair alone: its codes nearly repeat at $\\lvert m - n "
+        notes="The fastest pair alone does not do: its codes nearly repeat at $\\lvert m - n "
         "\\rvert = 710$ "
         "([[claim:sinusoidal-fast-wave-near-repeats]]).",
         formula=sp.Ne(sp.Symbol("PE_m"), sp.Symbol("PE_n")),
@@ -326,7 +326,7 @@ def positions_every_layer() -> Fact:
             r"Absolute codes are added once, at the input; Transformer-XL, DeBERTa, T5, ALiBi and RoPE act on "
             r"the scores of every attention layer, which is what keeps the whole stack relative. Rotating the "
             r"embedding before $W_q$ and $W_k$ is relative only if $W_q^T W_k$ commutes with the rotations "
-            r"([[claim:attention-rotation-commutant]]). The wrong computation rotates the queries only."
+            r"([[claim:attention-rotation-commutant]]). Rotating the queries only breaks it."
         ),
         formula=sp.Eq(sp.Function("f")(pos + sp.Symbol("t")), sp.Function("f")(pos)),
     )
@@ -365,9 +365,8 @@ def deberta_no_p2p() -> Fact:
         method="NumPy float64 (numeric.deberta.deberta_scores_gather), exact zeros",
         wrong=lambda dps: _no_p2p(dps, scores=_with_p2p),
         notes="DeBERTa keeps content-to-content, content-to-position and position-to-content and drops the "
-        "position-to-position product ([[claim:deberta-disentangled-from-four-terms]]). The wrong computation "
-        "adds that "
-        "product, as the article describes the scheme.",
+        "position-to-position product ([[claim:deberta-disentangled-from-four-terms]]). Adding that "
+        "product, as the article describes the scheme, changes the scores.",
         formula=sp.Eq(sp.Symbol("A_p2p"), 0),
     )
 
@@ -400,7 +399,7 @@ def rope_per_head() -> Fact:
         wrong=lambda dps: _per_head(dps, per_head=False),
         notes=(
             r"So $d$ in $\theta_i = b^{-2i/d}$ is the head width, about 128, and the rotation acts on 64 "
-            r"planes per head. The wrong computation rotates the 4096 channels as one vector."
+            r"planes per head. Rotating the 4096 channels as one vector gives other angles."
         ),
         formula=sp.Eq(sp.Symbol("d"), 128),
     )
@@ -432,9 +431,7 @@ def rope_decay_not_monotone() -> Fact:
         _decay_curve,
         method="NumPy float64 (numeric.rotary.rope_decay_curve); every step before the first rise exceeds $10^{{-9}}$",
         wrong=lambda dps: _decay_curve(dps, distances=[0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]),
-        notes="The wrong computation samples the curve at the distances of [[claim:rope-decay-curve]] only, "
-        "where it looks "
-        "monotone.",
+        notes="Sampled at the distances of [[claim:rope-decay-curve]] only, the curve looks monotone.",
         formula=sp.Gt(sp.Function("C")(19), sp.Function("C")(18)),
     )
 
@@ -474,8 +471,8 @@ def rope_far_attention() -> Fact:
         wrong=lambda dps: _far(dps, direction=-1),
         notes="What decays with the distance is an upper bound over all q, k ([[claim:rope-decay-bound]], "
         "[[claim:article-rope-decay-not-monotone]]); which keys get attention is decided by q and k. "
-        "The wrong computation "
-        "rotates the key the other way (k = R_-500 q).",
+        "Rotating "
+        r"the key the other way ($k = R_{-500} q$) makes the comparison fail.",
         formula=sp.Gt(varphi(1000, 500), varphi(1000, 999)),
     )
 
@@ -506,7 +503,7 @@ def relative_distance_sign() -> Fact:
         _distance_sign,
         method="exact integers (numeric.t5.t5_relative_bucket, numeric.deberta.deberta_delta)",
         wrong=lambda dps: _distance_sign(dps, t5_sign=-1),
-        notes="The wrong computation gives T5 the sign query minus key.",
+        notes="With the sign query minus key, T5's value would be $-3$.",
         formula=sp.Eq(sp.Symbol("n") - sp.Symbol("m"), 3),
     )  # fmt: skip
 
@@ -552,7 +549,7 @@ def rope_score_conjugate() -> Fact:
         _conjugate,
         method="mpmath at {dps} digits (numeric.rotary.rope_mp)",
         wrong=lambda dps: _conjugate(dps, conjugate_key=False),
-        notes="The wrong computation conjugates the query instead of the key.",
+        notes="Conjugating the query instead of the key gives another value.",
         formula=sp.Eq(sp.Symbol("s"), sp.re(sp.Symbol("q") * sp.conjugate(sp.Symbol("k")) * sp.exp(sp.I * pos))),
     )  # fmt: skip
 

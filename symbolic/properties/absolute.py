@@ -145,8 +145,8 @@ def binary_rules() -> Fact:
         _binary,
         method="exact integer arithmetic (popcount of m AND n)",
         wrong=lambda dps: _binary(dps, phi=lambda a, b: -bin(a ^ b).count("1")),
-        notes="Symmetry holds ([[claim:properties-absolute-symmetric]]). The wrong computation takes minus the Hamming "
-        "distance, a distance, for the proximity.",
+        notes="Symmetry holds ([[claim:properties-absolute-symmetric]]). Minus the Hamming "
+        "distance, a distance, is another proximity.",
         formula=sp.Lt(varphi(1, 2), varphi(1, 3)),
     )
 

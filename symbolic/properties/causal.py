@@ -54,8 +54,8 @@ def causal_rules() -> Fact:
         wrong=lambda dps: _causal(dps, transpose=True),
         notes="The mask depends on $m - n \\ge 0$ only, yet carries no distance: "
         "[[claim:order-causal-mask-no-position]] shows "
-        "the last token cannot tell the order of the tokens before it. The wrong computation transposes the mask "
-        "(keys after the query).",
+        "the last token cannot tell the order of the tokens before it. The transposed mask "
+        "(keys after the query) lets each query read other keys.",
         formula=sp.Ne(varphi(m, n), varphi(n, m)),
     )
 

@@ -77,7 +77,7 @@ def length_absolute() -> Fact:
         _absolute,
         method="exact integer arithmetic (divisors and Euler's totient for the fractions)",
         wrong=lambda dps: _absolute(dps, off_by_one=True),
-        notes="The wrong computation counts position 1000 as trained (an off-by-one).",
+        notes="Counting position 1000 as trained (an off-by-one) gives other counts.",
         formula=sp.Gt(sp.Symbol("L") - 1, sp.Symbol("L_0") - 1),
     )
 
@@ -116,7 +116,7 @@ def length_sinusoidal() -> Fact:
         _sinusoidal,
         method="NumPy float64 (numeric.scaling.extension.phase_coverage)",
         wrong=lambda dps: _sinusoidal(dps, exponent=1.0),
-        notes=r"The wrong computation uses $\theta_i = 10000^{-i/d}$ (the '$i/d$ for $2i/d$' slip).",
+        notes=r"With $\theta_i = 10000^{-i/d}$ (the '$i/d$ for $2i/d$' slip) the pairs differ.",
         formula=sp.Symbol("L_0") * sp.Symbol("theta_i") < 2 * sp.pi,
     )  # fmt: skip
 
@@ -175,7 +175,7 @@ def length_capped() -> Fact:
         method="exact integer buckets (numeric.t5, numeric.deberta)",
         wrong=lambda dps: _capped(dps, bucket=_uncapped_t5),
         notes="Nothing new is a statement about indices: every distance past the cap shares one learned value, "
-        "which is what the scores then use. The wrong computation forgets T5's cap.",
+        "which is what the scores then use. Without T5's cap the distances would be new.",
         formula=sp.Eq(sp.Function("bucket")(n - m), sp.Function("bucket")(sp.sign(n - m) * 91)),
     )
 
@@ -220,7 +220,7 @@ def length_alibi() -> Fact:
         wrong=lambda dps: _alibi(dps, form="bloom"),
         notes=(
             r"Softmax maps those biases to ever smaller weights, which is ALiBi's design; the values "
-            r"themselves are new. The wrong computation uses Bloom's $m_h j$ (the key position)."
+            r"themselves are new. Bloom's $m_h j$ (the key position) gives other biases."
         ),
         formula=sp.Lt(-m_h * (sp.Symbol("L") - 1), -m_h * (sp.Symbol("L_0") - 1)),
     )
@@ -273,8 +273,8 @@ def length_rope() -> Fact:
         method="NumPy float64 (numeric.scaling.rope_inv_freq, numeric.scaling.extension.phase_coverage)",
         wrong=lambda dps: _rope_length(dps, scaled=False),
         notes="These are facts about angles, not about what a model does with them: a larger accepted sequence is "
-        "not by itself evidence of reliable long-context behaviour (the RoPE note). The wrong computation forgets "
-        "the scaling.",
+        "not by itself evidence of reliable long-context behaviour (the RoPE note). Without "
+        "the scaling the angles are RoPE's.",
         formula=sp.Symbol("L_0") * sp.Symbol("theta_i") < 2 * sp.pi,
     )
 

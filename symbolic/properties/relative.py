@@ -49,8 +49,8 @@ def txl_rules() -> Fact:
         + tables.power_of_ten(tolerances.FACT_FLOAT64_ATOL, template=True),
         wrong=lambda dps: _txl(dps, distance=np.abs),
         notes="The sin half of R_{m-n} is odd in $m - n$: only learned weights that ignore it give a symmetric term. "
-        "Translation invariance holds ([[claim:txl-translation-invariant]]). The wrong computation uses "
-        "$\\lvert m - n \\rvert$.",
+        "Translation invariance holds ([[claim:txl-translation-invariant]]). With "
+        "$\\lvert m - n \\rvert$ in place of $m - n$ the term would be symmetric.",
         formula=sp.Ne(varphi(m, n), varphi(n, m)),
     )
 

@@ -131,8 +131,8 @@ def rope_rules() -> Fact:
         wrong=lambda dps: _rope_rules(dps, scaled=False),
         notes="With q = k the score is symmetric ([[claim:properties-rope-odd-part]]); other q, k give other "
         "curves, so the "
-        "range is stated for this one. The wrong computation forgets the scaling (the unscaled frequencies: a "
-        "bug seen in ports).",
+        "range is stated for this one. Without the scaling (the unscaled frequencies: a "
+        "bug seen in ports) the ranges are RoPE's.",
         formula=sp.Gt(varphi(0, u), varphi(0, u + 1)),
     )
 
@@ -226,9 +226,8 @@ def xpos_rules() -> Fact:
         wrong=lambda dps: _xpos(dps, sign=-1),
         notes=(
             r"The decay is slow ($\zeta_0^{11/512} = 0.973$): over the short range where $\varphi$ falls, the "
-            r"cosine sum decides, as for RoPE ([[claim:properties-rope-monotone-range]]). The wrong computation "
-            r"uses the"
-            r" exponent $(n - m)/\gamma$."
+            r"cosine sum decides, as for RoPE ([[claim:properties-rope-monotone-range]]). With the "
+            r"exponent $(n - m)/\gamma$ the mirror comparison flips."
         ),
         formula=sp.Lt(varphi(5, 0), varphi(0, 5)),
     )

@@ -504,7 +504,7 @@ def shared_text_tokens() -> Fact:
         notes="What does hold for shared axial on text tokens: each axis is 1-D RoPE of width d/2 on its half of "
         "the head, so the score is the sum of two 1-D RoPE scores over d/2 (and relative: "
         "[[claim:multiaxis-phase-relative]]). "
-        "The wrong computation builds the shared table with the split scheme's frequencies.",
+        "The split scheme's frequencies give another shared table.",
     )
 
 
@@ -585,8 +585,8 @@ def dinov3_phase() -> Fact:
         wrong=lambda dps: _dinov3(dps, query_phase_only=True),
         formula=_short(("R_p", "R_{p'}"), "R_{p' - p}"),
         notes="The frequencies per patch index depend on the grid ($2/N_a$): the same image at another resolution "
-        "turns its patches at other speeds, which the coordinates in $[-1, 1]$ are for. The wrong computation puts "
-        "the phase on the query only (keys built from the indices, queries from the coordinates): then it no longer "
+        "turns its patches at other speeds, which the coordinates in $[-1, 1]$ are for. With "
+        "the phase on the query only (keys built from the indices, queries from the coordinates) it no longer "
         "cancels.",
     )
 

@@ -160,7 +160,7 @@ def text_tokens() -> Fact:
         "mpmath at {dps} digits (numeric.multiaxis.rope_multiaxis_mp against numeric.rotary.rope_mp, half layout)",
         wrong=lambda dps: _text_tokens(dps, text_axis_only=True),
         formula=sp.Eq(sp.MatrixSymbol("R_{(m, m, m)}", d, d), sp.MatrixSymbol("R_m", d, d), evaluate=False),
-        notes="The wrong computation gives text tokens (m, 0, 0): only the t axis carries the position, the bug "
+        notes=r"Text tokens at $(m, 0, 0)$ would carry the position on the $t$ axis only, the bug "
         "class 'text tokens not mapped to t = h = w'.",
     )
 
@@ -203,8 +203,8 @@ def layout_bands() -> Fact:
         "exact integer arithmetic (numeric.multiaxis.mrope_axes) and mpmath at {dps} digits (wavelengths)",
         wrong=lambda dps: _bands(dps, swap_layout=True),
         formula=sp.Eq(sp.Symbol("lambda_i"), 2 * sp.pi / sp.Symbol("theta_i"), evaluate=False),
-        notes="The wrong computation reads each checkpoint's sections in the other layout (chunked where the "
-        "checkpoint is interleaved): the bug class the audit names.",
+        notes="Read in the other layout (chunked where the checkpoint is interleaved), each checkpoint's "
+        "sections give other wavelengths: the bug class the audit names.",
     )
 
 
@@ -382,8 +382,8 @@ def proportional_vs_partial() -> Fact:
         "NumPy float64 (numeric.multiaxis.proportional_inv_freq, numeric.scaling.RopeScaling)",
         wrong=lambda dps: _proportional_vs_partial(dps, over_rotary_width=True),
         formula=sp.Eq(sp.Symbol("theta'_i"), sp.Piecewise((sp.Symbol("b") ** (-2 * i / d), i < r), (0, True))),
-        notes="The wrong computation takes the exponent over the rotated width, as partial rotary does: then the "
-        "32 turning frequencies are partial rotary's.",
+        notes="With the exponent over the rotated width, as partial rotary does, the "
+        "32 turning frequencies would be partial rotary's.",
     )
 
 

@@ -943,7 +943,7 @@ def _decay_curve() -> Fact:
         method="mpmath at {dps} digits (numeric.rotary.rope_decay_curve_mp)",
         wrong=lambda dps: _curve_compute(dps, per_pair=False),
         definitions=(_curve_definition(),),
-        notes="The wrong computation normalises by d instead of d/2.",
+        notes="Normalised by $d$ instead of $d/2$, the curve is another.",
         formula=(
             sp.Eq(DecayCurve(0, 128, 10000), sp.Rational(65, 2), evaluate=False),
             sp.Lt(DecayCurve(1000, 128, 10000), DecayCurve(100, 128, 10000), evaluate=False),
@@ -999,7 +999,7 @@ def _layout_fact() -> Fact:
             evaluate=False,
         ),
         notes=(
-            r"The wrong computation applies the inverse permutation (converting in the wrong direction); it "
+            r"The inverse permutation (converting in the other direction) "
             r"coincides with $P$ only for $d \le 4$."
         ),
     )

@@ -189,7 +189,7 @@ def llama31_bands() -> Fact:
             sp.Eq(sp.Symbol("N_{blended}"), 6, evaluate=False),
             sp.Eq(sp.Symbol("N_{divided}"), 29, evaluate=False),
         ),
-        notes=r"The wrong computation returns the unscaled frequencies (a bug seen in ports of `apply_scaling`).",
+        notes=r"The unscaled frequencies (a bug seen in ports of `apply_scaling`) differ.",
     )
 
 

@@ -338,8 +338,8 @@ def pi_counterexample() -> Fact:
         notes=(
             r"$h_j = 1$ is $q = k$ with unit pairs: $a(s)$ is then $\sum_j \cos(s \theta_j)$, the sinusoidal "
             r"dot product. As $s_2 - s_1 \to 0$ at $s = 0$ the ratio of the error to the paper's bound tends "
-            r"to $\sum_j \theta_j^2 / (d/(4 \ln c)) = 1.151$. The wrong computation forgets the 2 in the "
-            r"exponent, $\theta_j = c^{-j/d}$."
+            r"to $\sum_j \theta_j^2 / (d/(4 \ln c)) = 1.151$. Without the 2 in the "
+            r"exponent, $\theta_j = c^{-j/d}$, the ratio is another."
         ),
     )
 
