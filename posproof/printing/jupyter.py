@@ -15,7 +15,7 @@ import re
 
 import sympy as sp
 
-from posproof.printing.blocks import fact_tables
+from posproof.printing.blocks import blocks
 from posproof.printing.equations import LINE_WIDTH, formula_tex, lines, named, tex_width, where_tex
 from posproof.printing.markdown import identity_markdown
 from posproof.printing.printers import latex
@@ -132,9 +132,9 @@ def _row(atoms: list[tuple[str, str]]) -> str:
     return "".join(out)
 
 
-def prose_math(text: str) -> list[str]:
-    r"""Prose (``$...$`` math, code, reference tokens) as math-mode LaTeX, cut into rows of about
-    :data:`WHY_CHARS` characters at the spaces between words.
+def prose_math(text: str, chars: int | None = WHY_CHARS) -> list[str]:
+    r"""Prose (``$...$`` math, code, reference tokens) as math-mode LaTeX, cut into rows of about ``chars``
+    characters at the spaces between words (``None``: one row).
 
     >>> prose_math("rotate $q$ by `f_a`")
     ['\\text{rotate }{q}\\text{ by }\\mathtt{f\\_a}']
@@ -151,7 +151,7 @@ def prose_math(text: str) -> list[str]:
     shown = 0
     for n, kind, s in atoms:
         after_space = bool(rows[-1]) and rows[-1][-1][0] == "text" and rows[-1][-1][1].endswith(" ")
-        if shown + n > WHY_CHARS and after_space:
+        if chars is not None and shown + n > chars and after_space:
             rows.append([])
             shown = 0
         rows[-1].append((kind, s))
@@ -211,14 +211,14 @@ def derivation_rows(c) -> list[str]:
 
 def _fact_rows(c) -> list[str]:
     r"""A fact: what it states, then each table of computed values as an ``array``."""
-    out = [f"&{row}" for row in prose_math(c.statement)]
-    for b in fact_tables(c):
+    out = [f"&{row}" for row in prose_math(c.statement, 2 * WHY_CHARS)]  # no justification beside it
+    for b in (b for b in blocks(c) if b.kind == "table"):  # the tables the Markdown shows, computed once
         if b.text:
             out += [f"&{row}" for row in prose_math(b.text)]
         cells = [b.head] if b.head else []
         cells += list(b.rows)
         cols = max(len(r) for r in cells)
-        body = [" & ".join("".join(prose_math(cell)) for cell in r) for r in cells]
+        body = [" & ".join("".join(prose_math(cell, None)) for cell in r) for r in cells]
         if b.head:
             body[0] += r" \\ \hline"
             body[1:] = [r" \\ " + x if i else x for i, x in enumerate(body[1:])]
