@@ -1,8 +1,8 @@
 r"""What the engine's objects show in a notebook: a claim as Markdown, and as LaTeX that carries its whole
-derivation (one ``$$\begin{aligned} ... \end{aligned}$$`` display: the statement, then each step aligned at its
-relation with its justification beside it); a :class:`~posproof.symbolic.engine.results.VerifyResult` as a small
-table. :data:`PRINTER` answers the engine's :class:`~posproof.symbolic.engine.display.Printable`
-(``posproof.printing`` registers it on import).
+derivation (one ``$$...$$`` display, a ``gathered`` of the statement above an ``aligned`` of the derivation: each
+step aligned at its relation, its justification beside it); a
+:class:`~posproof.symbolic.engine.results.VerifyResult` as a small table. :data:`PRINTER` answers the engine's
+:class:`~posproof.symbolic.engine.display.Printable` (``posproof.printing`` registers it on import).
 
 The LaTeX is read by MathJax (Jupyter), KaTeX (VS Code) and amsmath (``nbconvert --to pdf``) alike: it is math
 mode only, words in ``\text{...}`` hold no macro (MathJax sets text-mode macros literally), code is ``\mathtt``.
