@@ -18,7 +18,7 @@ from posproof.numeric.formatting import show as _show
 from posproof.printing.equations import display, formula_tex, formula_text, given_tex, named, where_tex
 from posproof.printing.printers import latex
 from posproof.printing.prose import segments
-from posproof.printing.voice import environment, paper, split_notes
+from posproof.printing.voice import environment, paper, paper_title, split_notes
 from posproof.symbolic.engine import settings
 from posproof.symbolic.engine.core import RELATIONS, Definition, Fact, Step
 
@@ -401,32 +401,34 @@ def _hypotheses(c) -> list[Block]:
     return []
 
 
+#: Where a claim's checked line sends the reader: the appendix in an export, the reference voice for one claim.
+RECORD = "[[section:record]]"
+
+
 def checked_text(c) -> str:
-    r"""One compact line saying how the claim was checked (its detail is in the verification record)."""
+    r"""One compact line saying how the claim was checked (its detail is in the verification record,
+    :data:`RECORD`)."""
     dps = settings.DEFAULT_DPS
+    wrong = "; a deliberately wrong version fails the same check" if getattr(c, "wrong", None) is not None else ""
     if isinstance(c, Fact):
-        return (
-            f"Computed at {dps} significant digits; a wrong variant is rejected (Appendix A)."
-            if c.wrong is not None
-            else f"Computed at {dps} significant digits (Appendix A)."
-        )
-    wrong = "; a wrong variant is rejected" if getattr(c, "wrong", None) is not None else ""
+        return f"Computed at {dps} significant digits{wrong} (see {RECORD})."
     if isinstance(c, Definition):
-        return f"The implementation is checked against this formula numerically at {dps} digits{wrong} (Appendix A)."
+        return f"The implementation is checked against this formula numerically at {dps} digits{wrong} (see {RECORD})."
     n = len(c.steps)
     steps = "the step" if n == 1 else f"each of the {n} steps"
-    return f"Checked symbolically ({steps} by a named rewriting) and numerically at {dps} digits{wrong} (Appendix A)."
+    return f"Checked symbolically ({steps} by a named rewriting) and numerically at {dps} digits{wrong} (see {RECORD})."
 
 
 def paper_blocks(c) -> list[Block]:
     r"""One claim in the paper voice: heading (``code`` the environment word), the source, the statement, the
     hypotheses as one sentence, the derivation with the justifications only, the definition or the computation,
     one ``checked`` line, and the notes' sentences about the mathematics (the rest: :func:`record_blocks`)."""
+    stated = c.formula is not None and not isinstance(c.formula, sp.logic.boolalg.BooleanAtom)
     out = [
-        Block("heading", c.title, label=c.id, code=environment(c)),
+        Block("heading", paper_title(c.title, stated), label=c.id, code=environment(c)),
         Block("source", _sentence(f"Source: {paper(c.source)}")),
     ]
-    if c.formula is not None and not isinstance(c.formula, sp.logic.boolalg.BooleanAtom):
+    if stated:
         out.append(Block("statement", tex=formula_tex(c.formula), plain=formula_text(c.formula), label=f"eq:{c.id}"))
     if isinstance(c, Definition):
         out += _hypotheses(c)
@@ -472,7 +474,7 @@ def record_blocks(c) -> list[Block]:
     dps = settings.DEFAULT_DPS
     out = [Block("heading", c.title, label=c.id, code=environment(c)), Block("para", f"`{c.id}` · {c.kind}.")]
     if isinstance(c, Definition):
-        out.append(Block("para", f"By definition ({c.why}). Checked: `{c.implementation}` computes this formula."))
+        out.append(Block("para", f"By definition ({c.why}); `{c.implementation}` computes this formula."))
     elif isinstance(c, Fact):
         out.append(Block("para", f"Computed with {method_text(c)}."))
         for dfn in c.definitions:
@@ -492,11 +494,24 @@ def record_blocks(c) -> list[Block]:
         )
     if getattr(c, "wrong", None) is not None:
         what = "computation" if isinstance(c, Fact) else "right-hand side"
-        out.append(Block("para", f"A wrong {what} is registered, and verification rejects it."))
+        out.append(Block("para", f"Verification rejects a deliberately wrong {what}."))
     _, record = split_notes(getattr(c, "notes", "") or "")
     if record:
         out.append(Block("para", record))
     return out
+
+
+def record_text(c) -> str:
+    r"""The verification record of one claim as one paragraph of catalogue prose (references as tokens, names
+    as code): what the appendix of an export prints for it."""
+    parts = [f"[[claim:{c.id}]] (`{c.id}`)."]
+    for b in record_blocks(c)[2:]:
+        if b.kind == "step":
+            names = ", ".join(f"`{s}`" for s in b.code.split(", ")) if b.code else "no rewriting"
+            parts.append(f"Step {b.number}: {names}.")
+        else:
+            parts.append(b.text if b.text.rstrip().endswith((".", ")", ":")) else b.text + ".")
+    return " ".join(parts)
 
 
 def _blocks(c) -> list[Block]:

@@ -105,12 +105,12 @@ def _paper_latex(bs: list[Block], *, refs: Numbering | None, numbered: bool, wid
     tex = lambda t: prose(t, "latex", refs=refs)  # noqa: E731
     head = bs[0]
     env = head.code.lower()
-    out = [f"% {head.label}\n\\begin{{{env}}}[{tex(head.text)}]\\label{{claim:{head.label}}}"]
+    out = [f"% {head.label}\n\\begin{{{env}}}\\label{{claim:{head.label}}}\\posprooftitle{{{tex(head.text)}}}"]
     proof: list[str] = []
     target = out
     for b in bs[1:]:
         if b.kind == "source":
-            target.append(r"{\small %s}" % tex(b.text))
+            target.append(r"{\small\raggedright %s\par}" % tex(b.text))  # a source's addresses never stretch a line
         elif b.kind == "statement":
             target.append(_paper_display(b.tex, width, b.label or "", numbered))
         elif b.kind == "para":
@@ -119,13 +119,16 @@ def _paper_latex(bs: list[Block], *, refs: Numbering | None, numbered: bool, wid
         elif b.kind == "math":
             target[-1] += "\n" + _paper_display(b.tex, width)
         elif b.kind == "table":
-            target[-1] += "\n" + table_latex(b, refs=refs)
+            target[-1] += "\n" + table_latex(b, refs=refs, paper=True)
         elif b.kind == "step":
             if target is out:
                 target = proof
             num = f"({b.number}) " if b.number else ""
             shown = f"\n{_paper_display(b.tex, width)}" if b.tex else ""
-            target.append(f"{num}{tex(b.text)}{shown}")
+            text = tex(b.text)
+            if any(len(m) > 40 for m in re.findall(r"\$([^$]*)\$", text)):  # long inline math: never stretch
+                text = r"{\raggedright " + text + r"\par}"
+            target.append(f"{num}{text}{shown}")
         elif b.kind == "checked":
             if target is proof:
                 out.append("\\begin{proof}\n" + "\n\n".join(proof) + "\n\\end{proof}")
@@ -153,10 +156,11 @@ def statement_latex(bs: Iterable[Block], *, numbered: bool = False, textwidth: f
     raise ValueError("statement_only: this claim has no statement formula")
 
 
-def table_latex(b: Block, refs: Numbering | None = None) -> str:
+def table_latex(b: Block, refs: Numbering | None = None, *, paper: bool = False) -> str:
     r"""A ``table`` block as a ``tabular`` between rules: the label column ragged right; a label and its value
     (two columns) each up to half the line (a long value wraps), else the values right-aligned, one column each;
-    the heads in bold, set apart by a rule."""
+    the heads in bold, set apart by a rule. ``paper``: ``booktabs`` rules (``posproof.sty``), and the lead-in kept
+    on the page of its table (one unbreakable block)."""
     ncols = max(len(r) for r in (b.head, *b.rows))
 
     def row(cells) -> str:  # a row opening with "[" would be read as the optional argument of the \\ before it
@@ -169,12 +173,15 @@ def table_latex(b: Block, refs: Numbering | None = None) -> str:
         spec, sep = ragged % "0.45" + ragged % "0.45", "6pt"
     else:
         spec, sep = ragged % ("0.22" if ncols > 6 else "0.36") + "r" * (ncols - 1), ("4pt" if ncols > 6 else "6pt")
+    top, mid, bottom = (r"\toprule", r"\midrule", r"\bottomrule") if paper else (r"\hline",) * 3
     lines = [tex(b.text)] if b.text else []
-    lines += [r"\par\smallskip{\small\setlength{\tabcolsep}{%s}" % sep, r"\begin{tabular}{@{}%s@{}}" % spec, r"\hline"]
+    lines += [r"\par\smallskip{\small\setlength{\tabcolsep}{%s}" % sep, r"\begin{tabular}{@{}%s@{}}" % spec, top]
     if b.head:
-        lines += [row(r"\textbf{%s}" % tex(h) if h else "" for h in b.head), r"\hline"]
+        lines += [row(r"\textbf{%s}" % tex(h) if h else "" for h in b.head), mid]
     lines += [row(tex(cell) for cell in cells) for cells in b.rows]
-    lines += [r"\hline", r"\end{tabular}}\par\smallskip"]
+    lines += [bottom, r"\end{tabular}}\par\smallskip"]
+    if paper:
+        return "\\par\\noindent\\begin{minipage}{\\linewidth}\n" + "\n".join(lines) + "\n\\end{minipage}\\par"
     return "\n".join(lines)
 
 

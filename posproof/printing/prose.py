@@ -226,10 +226,25 @@ def _html_quotes(text: str, before: str) -> str:
     return out.replace("'", "’").replace('"', "”")
 
 
+#: A web address in prose (a sentence's final full stop or a closing parenthesis is not part of it).
+_URL = re.compile(r"(https?://[^\s,;()<>]*[^\s,;()<>.])")
+
+
 def _tex_text(text: str, before: str) -> str:
     r"""Plain prose as LaTeX: quotes typeset (:func:`_tex_quotes`), ``>=``, ``<=``, ``!=`` and ``...`` as their
-    symbols, specials escaped."""
-    return tex_escape(_tex_quotes(_symbols(text), before))
+    symbols, specials escaped; a web address as ``\url`` (it breaks at its slashes, and ``~`` stays ``~``).
+
+    >>> _tex_text("see https://example.org/~k/a_b.htm.", "")
+    'see \\url{https://example.org/~k/a_b.htm}.'
+    """
+    out = []
+    for k, piece in enumerate(_URL.split(text)):
+        if k % 2:
+            out.append(r"\url{%s}" % piece.replace("%", r"\%").replace("#", r"\#"))
+        elif piece:
+            out.append(tex_escape(_tex_quotes(_symbols(piece), before)))
+        before = piece or before
+    return "".join(out)
 
 
 #: Greek letters and symbols of plain prose as LaTeX math (inside a formula :func:`ascii_math` made).
@@ -314,7 +329,7 @@ def ascii_math(text: str) -> str:
 
             s = _IDENTIFIER.sub(lambda m: f"`{m.group(0)}`", s)
             s = _UNDERSCORE_NAME.sub(lambda m: f"`{m.group(0)}`", s)
-            if "`" in s:  # a module path just made code: typeset each part by its kind
+            if "`" in s and list(segments(s)) != [("text", s)]:  # a name just made code: each part by its kind
                 out.append(ascii_math(s))
                 continue
             pieces = re.split(r"(\$[^$]*\$)", _EQUATION.sub(_equation, _symbols(s)))
@@ -331,7 +346,10 @@ def prose(text: str, fmt: str, math: Callable[[str, bool], str] | None = None, *
     out = []
     before = ""
     at = 0
+    code = [m.span() for m in re.finditer(r"`[^`]*`", text)]
     for m in TOKEN.finditer(text):
+        if any(a < m.start() < b for a, b in code):  # a token inside code is the code's text
+            continue
         piece, before = _prose(text[at : m.start()], fmt, math, before)
         out.append(piece)
         out.append(cite(m.group("kind"), m.group("key"), fmt, refs))

@@ -42,6 +42,9 @@ class Numbering:
 #: No document: references print as ids.
 NONE = Numbering()
 
+#: What a reference to a part that only a whole document has reads as, printed without one.
+FALLBACK = {"section:record": "its verification record"}
+
 
 def _code(key: str, fmt: str) -> str:
     if fmt == "latex":
@@ -68,7 +71,7 @@ def cite(kind: str, key: str, fmt: str, refs: Numbering | None = None) -> str:
         raise ValueError(f"fmt must be latex, markdown, html or text, not {fmt!r}")
     target = (refs or NONE).get(f"{kind}:{key}")
     if target is None:
-        return _code(key, fmt)
+        return FALLBACK.get(f"{kind}:{key}") or _code(key, fmt)
     label = f"{kind}:{key}"
     shown = f"({target.number})" if not target.word else f"{target.word} {target.number}"
     if fmt == "latex":

@@ -153,3 +153,23 @@ def environment(c) -> str:
     if isinstance(c, Fact):
         return "Computation"
     return "Lemma" if getattr(c, "topic", "") == "lemmas" else "Theorem"
+
+
+#: A title ending in the formula it states: ``..., for every even $d$: $(R_m q)^T (R_n k) = ...$``.
+_STATED = re.compile(r"^(?P<words>.*?\S)\s*:\s*\$[^$]+\$(?P<rest>\s*\(.*\)|,\s*where\s.*)?\s*$", re.S)
+
+
+def paper_title(title: str, displayed: bool) -> str:
+    r"""A claim's heading in the paper: without the formula it ends in when that formula is displayed right after
+    it as the numbered statement (``displayed``); a title that is only a formula, or has no words before it, is
+    kept.
+
+    >>> paper_title("xPos, per plane: $a = b$", True), paper_title("xPos, per plane: $a = b$", False)
+    ('xPos, per plane', 'xPos, per plane: $a = b$')
+    >>> paper_title("$d = 512$: 256 pairs", True), paper_title("A bound: $x < 1$ (eq. 37 is $h = 0$)", True)
+    ('$d = 512$: 256 pairs', 'A bound (eq. 37 is $h = 0$)')
+    """
+    m = _STATED.match(title)
+    if not displayed or m is None or not re.search(r"[A-Za-z]{3,}", re.sub(r"\$[^$]*\$", "", m.group("words"))):
+        return title
+    return m.group("words").rstrip(",;") + (m.group("rest") or "")

@@ -57,7 +57,7 @@ def test_a_theorem_step_keeps_its_strategies_in_code_only():
 def test_the_record_keeps_what_the_paper_leaves_out():
     c = registry.get(WITH_MISTAKE_NOTE)
     record = _prose_of(record_blocks(c))
-    assert "symbolic/lemmas.py" in record and "registered mistake" in record
+    assert "symbolic/lemmas.py" in record and "deliberately wrong" in record
     assert "symbolic/lemmas.py" not in _prose_of(blocks(c, audience="paper"))
     assert [b.code for b in record_blocks(c) if b.kind == "step"] == [", ".join(st.strategy) for st in c.steps]
 
@@ -155,3 +155,22 @@ def test_notes_split_into_paper_and_record():
 def test_terminal_text_in_the_paper_voice():
     out = claim_text(registry.get(THEOREM), "paper")
     assert out.startswith("Theorem. ") and "[expand" not in out and THEOREM not in out
+
+
+def test_a_reference_token_inside_code_is_the_codes_text_not_a_citation():
+    # regression: a token inside backticks split the code span, and the prose printer recursed without end
+    from posproof.printing.prose import prose
+
+    assert prose("`[[claim:a-b]]:PE` and [[claim:a-b]].", "latex") == r"\texttt{[[claim:a-b]]:PE} and \texttt{a-b}."
+
+
+def test_the_checked_line_sends_a_lone_claim_to_its_record_and_an_export_to_the_appendix():
+    from posproof.printing.blocks import checked_text
+    from posproof.printing.prose import prose
+    from posproof.printing.refs import Numbering, Target
+
+    c = registry.get("rope-block-relative")
+    assert prose(checked_text(c), "text").endswith("(see its verification record).")
+    appendix = Numbering({"section:record": Target("Appendix", "A", "appendix-record")})
+    assert prose(checked_text(c), "latex", refs=appendix).endswith(r"(see Appendix~\ref{section:record}).")
+    assert "wrong variant" not in checked_text(c)
