@@ -36,6 +36,7 @@ from posproof.symbolic.tables import RULES, TARGET, TRAINED, Cell, Length, Row
 from posproof.printing.formats import format_names
 from posproof.printing.printers import latex
 from posproof.printing.prose import prose
+from posproof.printing.refs import Numbering, cite
 
 
 def schemes() -> tuple[Row, ...]:
@@ -163,24 +164,28 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def table_markdown(trained: int | None = None, target: int | None = None) -> str:
-    r"""The table in Markdown (GitHub math for φ), one row per scheme: README-ready."""
+def table_markdown(trained: int | None = None, target: int | None = None, *, refs: Numbering | None = None) -> str:
+    r"""The table in Markdown (GitHub math for φ), one row per scheme: README-ready; with ``refs`` (an export's
+    numbering) each cell links the claim that decides it, else names its id."""
     rows = table(trained, target)
-    head = ["scheme", "φ(m, n)", *RULES] + ([f"beyond L0 = {trained} (L = {target})"] if trained else [])
+    cite_md = lambda claim_id: _cite(claim_id, "markdown", refs)  # noqa: E731
+    head = ["scheme", r"$\varphi(m, n)$", *RULES] + ([f"beyond L0 = {trained} (L = {target})"] if trained else [])
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         cells = [
-            f"{_md(prose(_cell_prose(row['cells'][r]), 'markdown'))}<br>`{row['cells'][r]['claim']}`" for r in RULES
+            f"{_md(prose(_cell_prose(row['cells'][r]), 'markdown'))}<br>{cite_md(row['cells'][r]['claim'])}"
+            for r in RULES
         ]
         if "length" in row:
-            cells.append(f"{_md(row['length']['text'])}<br>`{row['length']['claim']}`")
+            cells.append(f"{_md(row['length']['text'])}<br>{cite_md(row['length']['claim'])}")
         out.append("| " + " | ".join([row["scheme"], f"${_md(row['phi_latex'])}$", *cells]) + " |")
     return "\n".join(out) + "\n"
 
 
-def table_html(math: Callable[[str, bool], str] | None = None) -> str:
-    r"""The table as an HTML ``<table>`` (a real one: one ``<td>`` per cell, the claim id on a line of its own
-    as ``<code>``), prose and formulas through ``math(tex, display)`` (the export's KaTeX or MathML)."""
+def table_html(math: Callable[[str, bool], str] | None = None, *, refs: Numbering | None = None) -> str:
+    r"""The table as an HTML ``<table>`` (a real one: one ``<td>`` per cell, the deciding claim on a line of its
+    own: a link with ``refs``, else its id as ``<code>``), prose and formulas through ``math(tex, display)`` (the
+    export's KaTeX or MathML)."""
     import html
 
     def formula(tex: str) -> str:
@@ -191,7 +196,7 @@ def table_html(math: Callable[[str, bool], str] | None = None) -> str:
     for row in table():
         cells = [
             f"<td>{prose(_cell_prose(row['cells'][r]), 'html', math)}"
-            f'<div class="claim"><code>{html.escape(row["cells"][r]["claim"])}</code></div></td>'
+            f'<div class="claim">{_cite(row["cells"][r]["claim"], "html", refs)}</div></td>'
             for r in RULES
         ]
         scheme = f'<th scope="row">{html.escape(row["scheme"])}</th>'
@@ -206,36 +211,50 @@ def _tex(text: str) -> str:
     return prose(text, "latex")
 
 
-def _tex_id(claim_id: str) -> str:
-    return r"\newline \texttt{" + claim_id.replace("-", r"-\allowbreak{}") + "}"
+def _cite(claim_id: str, fmt: str, refs: Numbering | None) -> str:
+    r"""The claim deciding a cell: cited by number with ``refs`` (an export), else its id as code."""
+    if refs is not None and refs.get(f"claim:{claim_id}") is not None:
+        return cite("claim", claim_id, fmt, refs)
+    if fmt == "latex":
+        return r"\texttt{" + claim_id.replace("-", r"-\allowbreak{}") + "}"
+    return f"`{claim_id}`" if fmt == "markdown" else f"<code>{claim_id}</code>"
 
 
-def table_latex(trained: int | None = None, target: int | None = None) -> str:
-    r"""The table as LaTeX ``tabular``\ s of ten schemes each (so that a page may break between them; amsmath and
-    array only), ragged-right columns, claim ids in typewriter, numbered and captioned as Table ``tab:rules``: for
-    the LaTeX export."""
+def table_latex(trained: int | None = None, target: int | None = None, *, refs: Numbering | None = None) -> str:
+    r"""The table as one full-width ``longtable`` between ``booktabs`` rules (its head repeated on each page it
+    runs to), ragged-right columns, captioned and labelled ``table:rules``; each cell cites the claim deciding it
+    (by number with ``refs``, an export's numbering; else its id in typewriter). Needs ``posproof.sty``."""
     rows = table(trained, target)
     cols = ["scheme", r"$\varphi(m, n)$", *map(_tex, RULES)]
-    widths = ["2.0cm", "3.6cm", "2.3cm", "2.3cm", "2.3cm"]
+    widths = ["0.12", "0.25", "0.17", "0.17", "0.17"]
     if trained:
         cols.append(f"beyond $L_0 = {trained}$ ($L = {target}$)")
-        widths.append("2.6cm")
-    spec = "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}}}" for w in widths)
-    head = [r"\begin{tabular}{" + spec + "}", " & ".join(cols) + r" \\ \hline"]
+        widths = ["0.11", "0.21", "0.14", "0.14", "0.14", "0.14"]
+    spec = "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}\\linewidth}}" for w in widths)
+    head = " & ".join(cols) + r" \\"
     lines = [
-        r"\refstepcounter{table}\label{tab:rules}",
-        r"\noindent\textbf{Table~\thetable.} " + _tex(HEADER),
-        "",
-        r"{\scriptsize\setlength{\tabcolsep}{3pt}",
+        r"{\small\setlength{\tabcolsep}{3pt}",
+        r"\begin{longtable}{@{}" + spec + "@{}}",
+        r"\caption{" + _tex(HEADER) + r"}\label{table:rules}\\",
+        r"\toprule",
+        head,
+        r"\midrule",
+        r"\endfirsthead",
+        r"\multicolumn{%d}{@{}l}{\footnotesize Table~\thetable{} (continued)}\\" % len(cols),
+        r"\toprule",
+        head,
+        r"\midrule",
+        r"\endhead",
+        r"\bottomrule",
+        r"\endlastfoot",
     ]
-    for k, row in enumerate(rows):
-        if k % 10 == 0:
-            lines += ([r"\end{tabular}", ""] if k else []) + head
-        cells = [f"{_tex(_cell_prose(row['cells'][r]))} {_tex_id(row['cells'][r]['claim'])}" for r in RULES]
+    for row in rows:
+        cells = [f"{_tex(_cell_prose(row['cells'][r]))}\\newline {_cite(row['cells'][r]['claim'], 'latex', refs)}"
+                 for r in RULES]  # fmt: skip
         if "length" in row:
-            cells.append(f"{_tex(row['length']['text'])} {_tex_id(row['length']['claim'])}")
+            cells.append(f"{_tex(row['length']['text'])}\\newline {_cite(row['length']['claim'], 'latex', refs)}")
         lines.append(" & ".join([_tex(row["scheme"]), f"${row['phi_latex']}$", *cells]) + r" \\")
-    lines += [r"\end{tabular}", "}"]
+    lines += [r"\end{longtable}", "}"]
     return "\n".join(lines) + "\n"
 
 

@@ -50,7 +50,7 @@ from posproof.derivations.export.common import (
     topic_title,
     topics_all,
 )
-from posproof.derivations.export.latex import PREAMBLE, latex_document, latex_files, topic_file
+from posproof.derivations.export.latex import PREAMBLE, bibliography, latex_document, latex_files, topic_file
 from posproof.derivations.export.web import PAGE_CSS, html_page, markdown_files
 from posproof.numeric import _io
 
@@ -93,7 +93,7 @@ __all__ = [
     "topics_all",
 ]
 
-SUFFIX = {"latex": "tex", "markdown": "md", "text": "txt", "json": "json", "html": "html"}
+SUFFIX = {"latex": "tex", "markdown": "md", "text": "txt", "json": "json", "html": "html", "bib": "bib"}
 
 
 def claim_document(c) -> dict:
@@ -125,30 +125,51 @@ def items(fmt: str, topics, with_figures: bool) -> int:
     from posproof.derivations import plots
 
     drawn = with_figures and fmt in ("latex", "markdown", "html") and plots.available()
-    return sum(len(cs) for _, cs in topics) + (len(plots.PLOTS) if drawn else 0) + (fmt == "html")
+    claims = 0 if fmt == "bib" else sum(len(cs) for _, cs in topics)
+    return claims + (len(plots.PLOTS) if drawn else 0) + (fmt == "html")
 
 
-def build(fmt: str, with_figures: bool = True, progress: Progress | None = None) -> tuple[dict[str, bytes], list[str]]:
+#: The audiences of an export: a paper (claims in their environments, the record in the appendix), or the
+#: reference voice for auditing the proofs (every step with its strategies).
+AUDIENCES = ("paper", "reference")
+
+
+def build(
+    fmt: str,
+    with_figures: bool = True,
+    progress: Progress | None = None,
+    *,
+    topics: list[tuple[str, tuple]] | None = None,
+    rules: bool = True,
+    audience: str = "paper",
+    textwidth: str | None = None,
+) -> tuple[dict[str, bytes], list[str]]:
     r"""The files of an export as ``{relative path: bytes}``, and notes for the user (missing figures);
-    ``progress(name, total)`` after each claim rendered and each figure drawn (:func:`items` of them)."""
-    topics = topics_all()
+    ``progress(name, total)`` after each claim rendered and each figure drawn (:func:`items` of them).
+    ``topics`` (default: the catalogue's) are ``(tag, claims)`` pairs; ``rules`` includes the rules table;
+    ``audience`` is ``paper`` or ``reference``; ``textwidth`` (LaTeX: ``twocolumn`` or a length) fits the
+    displays to the line. ``bib`` is the bibliography of the works cited, as BibTeX."""
+    if audience not in AUDIENCES:
+        raise ValueError(f"audience must be one of {', '.join(AUDIENCES)}, got {audience!r}")
+    topics = topics_all() if topics is None else topics
     tick = ticker(progress, items(fmt, topics, with_figures))
     notes: list[str] = []
+    note = ""
     if fmt == "latex":
-        files, note = latex_files(topics, with_figures, tick)
+        files, note = latex_files(topics, with_figures, tick, audience=audience, textwidth=textwidth, rules=rules)
     elif fmt == "markdown":
-        files, note = markdown_files(topics, with_figures, tick)
+        files, note = markdown_files(topics, with_figures, tick, audience=audience, rules=rules)
     elif fmt == "html":
-        page, errors, note = html_page(topics, with_figures, tick=tick)
+        page, errors, note = html_page(topics, with_figures, tick=tick, audience=audience, rules=rules)
         if errors:
             raise ExportError(f"KaTeX could not set {len(errors)} formulas, first: {errors[0]}")
         files = {"posproof.html": page.encode()}
     elif fmt == "json":
         files = {f"{t}.json": topic_json(t, cs, tick) for t, cs in topics}
-        note = ""
     elif fmt == "text":
         files = {f"{t}.txt": topic_text(cs, tick) for t, cs in topics}
-        note = ""
+    elif fmt == "bib":
+        files = {"posproof.bib": bibliography(topics)[0].encode()}
     else:
         raise ValueError(f"format must be one of {', '.join(SUFFIX)}, got {fmt!r}")
     if note:
@@ -247,10 +268,11 @@ def export(
     with_figures: bool = True,
     progress: Progress | None = None,
     on_write: Progress | None = None,
+    **options,
 ) -> tuple[list[Path], list[str]]:
     r"""Build and write one export; returns the paths written and notes for the user. ``out`` is refused before
-    any work (:func:`check_target`); ``progress`` is told of the build (:func:`build`), ``on_write`` of each file
-    written (:func:`write`)."""
+    any work (:func:`check_target`); ``progress`` is told of the build (:func:`build`, which takes ``options``),
+    ``on_write`` of each file written (:func:`write`)."""
     check_target(out, force)
-    files, notes = build(fmt, with_figures, progress)
+    files, notes = build(fmt, with_figures, progress, **options)
     return write(out, files, force, on_write), notes

@@ -8,11 +8,15 @@ import html
 import re
 from collections.abc import Callable, Iterable, Iterator
 
+import sympy as sp
 from posproof.derivations.commands import properties
+from posproof.symbolic.sources import Work
 
 from posproof.printing.html import (
     OutputError,
 )
+from posproof.printing.refs import Numbering, Target
+from posproof.printing.voice import environment
 
 #: The file an export leaves in its directory: what it wrote (so that it may replace it next time).
 
@@ -35,8 +39,23 @@ TITLE = "posproof: verified derivations of transformer positional encodings"
 ABSTRACT = (
     "Every theorem below is proved step by step with SymPy, and every step is checked again numerically against "
     "the NumPy and mpmath code of posproof at 50 significant digits; definitions are checked against the code "
+    "that implements them, and facts are recomputed. Each claim ends with one line saying how it was checked; "
+    "the verification record (the rewritings of each step, the points and digits of the numeric check, the wrong "
+    "version each check refutes) is the appendix."
+)
+#: The abstract of the reference voice (``--audience reference``), whose steps carry their strategies.
+ABSTRACT_REFERENCE = (
+    "Every theorem below is proved step by step with SymPy, and every step is checked again numerically against "
+    "the NumPy and mpmath code of posproof at 50 significant digits; definitions are checked against the code "
     "that implements them, and facts are recomputed. Each step shows its justification and, in brackets, the "
     "named strategies that prove it."
+)
+#: The appendix that holds the verification record, and the sentence that opens it.
+RECORD_TITLE = "The verification record"
+RECORD_INTRO = (
+    "For each claim: the named rewritings that prove its steps (each an equivalence under the declared "
+    "assumptions), the numeric check, and the deliberately wrong version the same check refutes. "
+    "`posproof derive ID --audience reference` prints one claim with this detail beside each step."
 )
 
 
@@ -78,6 +97,43 @@ def topic_title(topic: str) -> str:
     return TOPIC_TITLES.get(topic, topic)
 
 
+# ==============================================================================================================
+# The numbering every format shares
+# ==============================================================================================================
+
+
+def stated(c) -> bool:
+    r"""Whether the claim displays a numbered statement (a formula that is not the constant true or false)."""
+    return c.formula is not None and not isinstance(c.formula, sp.logic.boolalg.BooleanAtom)
+
+
+def numbering(topics, figures: Iterable[str] = ()) -> Numbering:
+    r"""The document's numbering: section ``s`` per topic, claim ``s.k`` (one counter for every kind, as
+    ``posproof.sty`` numbers them), statements ``(1)``, ``(2)`` … in claim order, figures in placement order, the
+    rules table, the appendix with the verification record."""
+    targets: dict[str, Target] = {}
+    eq = 0
+    for s, (t, claims) in enumerate(topics, 1):
+        targets[f"section:{t}"] = Target("Section", str(s), f"topic-{t}")
+        for k, c in enumerate(claims, 1):
+            targets[f"claim:{c.id}"] = Target(environment(c), f"{s}.{k}", f"claim-{c.id}")
+            if stated(c):
+                eq += 1
+                targets[f"eq:{c.id}"] = Target("", str(eq), f"eq-{c.id}")
+    for name, n in figure_numbers(placement(topics, figures)).items():
+        targets[f"fig:{name}"] = Target("Figure", str(n), f"fig-{name}")
+    targets["table:rules"] = Target("Table", "1", "table-rules")
+    targets["section:record"] = Target("Appendix", "A", "appendix-record")
+    return Numbering(targets)
+
+
+def figure_lead(name: str) -> str:
+    r"""The sentence that announces a figure after the claim it draws (catalogue prose: a reference token)."""
+    from posproof.derivations import plots
+
+    return f"[[fig:{name}]] shows {lower_first(plots.PLOTS[name].title)}."
+
+
 def references(topics: Iterable[tuple[str, tuple]]) -> list[tuple[str, list[str]]]:
     r"""Every work cited, once (:func:`symbolic.sources.work`: its arXiv id or URL), in order of first
     citation, with the ids of the claims that cite it."""
@@ -93,6 +149,15 @@ def references(topics: Iterable[tuple[str, tuple]]) -> list[tuple[str, list[str]
     return list(out.items())
 
 
+def works_cited(topics: Iterable[tuple[str, tuple]]) -> list[tuple[Work | None, str, list[str]]]:
+    r""":func:`references` with each entry's record (:data:`posproof.symbolic.sources.RECORDS`; ``None`` for a
+    source no record names, a user's own claims'): ``(work, entry, claim ids)``."""
+    from posproof.symbolic.sources import RECORDS
+
+    by_entry = {w.entry: w for w in RECORDS}
+    return [(by_entry.get(entry), entry, ids) for entry, ids in references(topics)]
+
+
 # ---- the rules table -------------------------------------------------------------------------------------------------
 
 #: The rules table per format (:mod:`derivations.commands.properties`): a function returning it as LaTeX, Markdown or
@@ -105,14 +170,16 @@ RULES_TABLE: dict[str, Callable[..., str] | None] = {
 }
 
 
-def rules_table(fmt: str, math: Callable[[str, bool], str] | None = None) -> str | None:
+def rules_table(
+    fmt: str, math: Callable[[str, bool], str] | None = None, *, refs: Numbering | None = None
+) -> str | None:
     r"""The rules table in ``fmt`` (``latex``, ``markdown``, ``html``) from :data:`RULES_TABLE`, or ``None``;
-    HTML sets its formulas through ``math(tex, display)``."""
+    HTML sets its formulas through ``math(tex, display)``; ``refs`` (the export's numbering) cites the claims."""
     fn = RULES_TABLE[fmt]
     if fn is not None:
-        return str(fn(math)) if fmt == "html" else str(fn())
+        return str(fn(math, refs=refs)) if fmt == "html" else str(fn(refs=refs))
     if fmt == "html":
-        table = rules_table("markdown")
+        table = rules_table("markdown", refs=refs)
         return None if table is None else markdown_table_html(table)
     return None
 

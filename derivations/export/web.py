@@ -3,29 +3,31 @@ r"""The web exports: Markdown (``index.md`` and a file per topic) and the one HT
 from __future__ import annotations
 
 import html
-import inspect
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
 
 from posproof.derivations.export import common
 from posproof.derivations.export.common import (
     ABSTRACT,
+    ABSTRACT_REFERENCE,
     MATH,
+    RECORD_INTRO,
+    RECORD_TITLE,
     TITLE,
     each_claim,
+    figure_lead,
     figure_numbers,
     figures_in,
-    lower_first,
     placement,
-    references,
     rules_table,
     topic_title,
+    works_cited,
 )
 
 from posproof.printing import markdown as markdown_format
-from posproof.printing.blocks import blocks
+from posproof.printing.bib import reference_html, reference_markdown
+from posproof.printing.blocks import blocks, record_text
 from posproof.printing.html import (
     MATHML_CSS,
     MATHML_NOTE,
@@ -39,43 +41,20 @@ from posproof.printing.prose import prose
 from posproof.printing.refs import Numbering, Target
 
 # ==============================================================================================================
-# The numbering, and the audience passed to the blocks
+# The numbering, with the page of each target
 # ==============================================================================================================
 
-#: The environment word of a claim kind, where the blocks give none.
-WORDS = {"theorem": "Theorem", "definition": "Definition", "fact": "Computation", "lemma": "Lemma"}
-
-
-def claim_word(c) -> str:
-    return "Lemma" if c.kind == "theorem" and c.id.startswith("lemma") else WORDS.get(c.kind, c.kind.title())
-
-
-def local_numbering(topics, figures: Iterable[str] = ()) -> Numbering:
-    r"""The document's numbering as :func:`derivations.export.common.numbering` writes it: section ``s`` per
-    topic, claim ``s.k``, statements ``(1)``, ``(2)`` … in claim order, figures in placement order."""
-    targets: dict[str, Target] = {}
-    eq = 0
-    for s, (t, claims) in enumerate(topics, 1):
-        targets[f"section:{t}"] = Target("Section", str(s), f"topic-{t}")
-        for k, c in enumerate(claims, 1):
-            targets[f"claim:{c.id}"] = Target(claim_word(c), f"{s}.{k}", f"claim-{c.id}")
-            if c.formula is not None:
-                eq += 1
-                targets[f"eq:{c.id}"] = Target("", str(eq), f"eq-{c.id}")
-    for name, n in figure_numbers(placement(topics, figures)).items():
-        targets[f"fig:{name}"] = Target("Figure", str(n), f"fig-{name}")
-    targets["table:rules"] = Target("Table", "1", "table-rules")
-    return Numbering(targets)
+#: The Markdown page of the appendix (the verification record).
+APPENDIX = "appendix.md"
 
 
 def document_numbering(topics, figures: Iterable[str] = (), pages: bool = False) -> Numbering:
-    r"""The export's numbering (:func:`derivations.export.common.numbering` where there is one, else
-    :func:`local_numbering`); with ``pages`` each target names its Markdown page (``rope.md``; the index holds the
-    rules table), else every target is on this page."""
+    r"""The export's numbering (:func:`derivations.export.common.numbering`); with ``pages`` each target names its
+    Markdown page (``rope.md``; the index holds the rules table, :data:`APPENDIX` the record), else every target
+    is on this page."""
     figures = list(figures)
-    shared = getattr(common, "numbering", None)
-    numbering = shared(topics, figures) if shared is not None else local_numbering(topics, figures)
-    page_of = {f"section:{t}": f"{t}.md" for t, _ in topics} | {"table:rules": "index.md"}
+    numbering = common.numbering(topics, figures)
+    page_of = {f"section:{t}": f"{t}.md" for t, _ in topics} | {"table:rules": "index.md", "section:record": APPENDIX}
     for t, claims in topics:
         page_of |= {f"claim:{c.id}": f"{t}.md" for c in claims} | {f"eq:{c.id}": f"{t}.md" for c in claims}
     for claim_id, names in placement(topics, figures).items():
@@ -84,14 +63,6 @@ def document_numbering(topics, figures: Iterable[str] = (), pages: bool = False)
     return Numbering(
         {k: replace(v, page=page_of.get(k, v.page) if pages else "") for k, v in numbering.targets.items()}
     )
-
-
-def claim_blocks(c, audience: str) -> list:
-    r"""The blocks of a claim for ``audience`` (the blocks printer's default where it takes no audience)."""
-    if "audience" not in inspect.signature(blocks).parameters:  # a printer without the keyword yet
-        return blocks(c)
-    loose: Callable[..., Any] = blocks
-    return loose(c, audience=audience)
 
 
 def link(target: Target, here: str = "") -> str:
@@ -112,6 +83,7 @@ def markdown_files(
     tick: Callable[[str], None],
     audience: str = "paper",
     anchors: str = "mkdocs",
+    rules: bool = True,
 ) -> tuple[dict[str, bytes], str]:
     r"""``index.md``, a page per topic and the figures, for MkDocs (``anchors="mkdocs"``: ``attr_list`` anchors;
     ``nav.yml`` holds the pages in reading order for ``mkdocs.yml``) or Sphinx with MyST (``anchors="myst"``: target
@@ -128,7 +100,7 @@ def markdown_files(
     for s, (t, claims) in enumerate(topics, 1):
         parts = [*markdown_format.anchored(f"# {s}. {topic_title(t)}", f"topic-{t}", anchors), ""]
         for c in each_claim(claims, tick):
-            bs = claim_blocks(c, audience)
+            bs = blocks(c, audience=audience)
             parts.append(markdown_format.blocks_markdown(bs, 2, refs=refs, anchors=anchors, audience=audience))
             for name in places.get(c.id, ()):
                 spec = plots.PLOTS[name]
@@ -136,7 +108,7 @@ def markdown_files(
                 number = fig.number if fig is not None else "?"
                 image = f"![{spec.title}](figures/{name}.svg)"
                 parts += [
-                    f"Figure {number} draws this: {lower_first(spec.title)}.",
+                    md(figure_lead(name)),
                     "",
                     *([f"{image}{{#fig-{name}}}"] if anchors == "mkdocs" else [f"(fig-{name})=", image]),
                     "",
@@ -145,26 +117,44 @@ def markdown_files(
                 ]
         files[f"{t}.md"] = "\n".join(parts).encode()
     files |= {f"figures/{n}.svg": b for n, b in figures.items()}
-    index = [f"# {TITLE}", "", ABSTRACT, "", "## Contents", ""]
+    abstract = ABSTRACT if audience == "paper" else ABSTRACT_REFERENCE
+    index = [f"# {TITLE}", "", abstract, "", "## Contents", ""]
     for s, (t, claims) in enumerate(topics, 1):
         index.append(f"{s}. [{topic_title(t)}]({t}.md) ({len(claims)} claims)")
-    table = rules_table("markdown")
-    rules = refs.get("table:rules")
+    table = rules_table("markdown", refs=refs) if rules else None
+    rules_target = refs.get("table:rules")
     if table is not None:
-        heading = markdown_format.anchored("## The rules table", rules.anchor if rules else "", anchors)
+        heading = markdown_format.anchored("## The rules table", rules_target.anchor if rules_target else "", anchors)
         index += ["", *heading, "", markdown_format.table_math_bars(table)]
     index += ["", "## References", ""]
-    for source, ids in references(topics):
+    for w, source, ids in works_cited(topics):
         cited = [refs.get(f"claim:{i}") for i in ids]
         names = [link(x, "index.md") if x is not None else f"`{i}`" for x, i in zip(cited, ids, strict=True)]
-        index.append(f"- {prose(source, 'markdown')}. Cited in {', '.join(names)}.")
+        entry = reference_markdown(w) if w is not None else prose(source, "markdown") + "."
+        index.append(f"- {entry} Cited in {', '.join(names)}.")
+    if audience == "paper":
+        index += ["", f"[Appendix A. {RECORD_TITLE}]({APPENDIX})"]
+        files[APPENDIX] = record_markdown(topics, refs, anchors).encode()
     if anchors == "myst":
-        index += ["", "```{toctree}", ":hidden:", "", *(t for t, _ in topics), "```"]
+        pages = [t for t, _ in topics] + (["appendix"] if audience == "paper" else [])
+        index += ["", "```{toctree}", ":hidden:", "", *pages, "```"]
     files["index.md"] = ("\n".join(index) + "\n").encode()
     nav = ["nav:", '  - "Contents": index.md']
     nav += [f"  - {json.dumps(f'{s}. {topic_title(t)}')}: {t}.md" for s, (t, _) in enumerate(topics, 1)]
+    if audience == "paper":
+        nav.append(f"  - {json.dumps(f'Appendix A. {RECORD_TITLE}')}: {APPENDIX}")
     files["nav.yml"] = ("\n".join(nav) + "\n").encode()
     return files, note
+
+
+def record_markdown(topics, refs: Numbering, anchors: str = "mkdocs") -> str:
+    r"""The appendix page: the verification record of every claim, topic by topic, one paragraph a claim."""
+    md = lambda text: markdown_format.text_markdown(text, refs)  # noqa: E731
+    out = [*markdown_format.anchored(f"# Appendix A. {RECORD_TITLE}", "appendix-record", anchors), "", md(RECORD_INTRO)]
+    for s, (t, claims) in enumerate(topics, 1):
+        out += ["", f"## A.{s}. {topic_title(t)}", ""]
+        out += [line for c in claims for line in (md(record_text(c)), "")][:-1]
+    return "\n".join(out) + "\n"
 
 
 # ==============================================================================================================
@@ -209,6 +199,7 @@ def html_page(
     katex: bool | None = None,
     tick: Callable[[str], None] | None = None,
     audience: str = "paper",
+    rules: bool = True,
 ) -> tuple[str, list[str], str]:
     r"""The self-contained page, the math errors (none expected) and a note on missing figures. The math is set
     by KaTeX when Node.js and the katex package are there (``katex=None``), else as MathML (and the page says so).
@@ -224,43 +215,57 @@ def html_page(
         name: (refs.get(f"fig:{name}") or Target("Figure", str(n), f"fig-{name}")).number
         for name, n in figure_numbers(places).items()
     }
-    table = rules_table("html", math)
+    table = rules_table("html", math, refs=refs) if rules else None
     sections = [(f"topic-{t}", f"{s}. {topic_title(t)}") for s, (t, _) in enumerate(topics, 1)]
-    rules = refs.get("table:rules")
-    rules_anchor = rules.anchor if rules is not None else "table-rules"
+    rules_target = refs.get("table:rules")
+    rules_anchor = rules_target.anchor if rules_target is not None else "table-rules"
+    rules_number = len(topics) + 1
     if table is not None:
-        sections.append((rules_anchor, "The rules table"))
+        sections.append((rules_anchor, f"{rules_number}. The rules table"))
     sections.append(("references", "References"))
+    paper = audience == "paper"
+    if paper:
+        sections.append(("appendix-record", f"A. {RECORD_TITLE}"))
     toc = "".join(f'<li><a href="#{a}">{html.escape(title)}</a></li>' for a, title in sections)
-    parts = [f"<h1>{html.escape(TITLE)}</h1>", f"<p>{html.escape(ABSTRACT)}</p>"]
+    abstract = ABSTRACT if audience == "paper" else ABSTRACT_REFERENCE
+    parts = [f"<h1>{html.escape(TITLE)}</h1>", f"<p>{text_html(abstract, math, refs)}</p>"]
     if not math.katex:
         parts.append(f'<p class="mathml-note" role="note">{html.escape(MATHML_NOTE)}</p>')
-    parts.append(f'<nav aria-label="Contents"><h2>Contents</h2><ul class="toc">{toc}</ul></nav>')
+    parts.append(f'<nav aria-label="Contents"><h2 id="contents">Contents</h2><ul class="toc">{toc}</ul></nav>')
     for s, (t, claims) in enumerate(topics, 1):
         parts.append(f'<h2 id="topic-{t}"><span class="number">{s}.</span> {html.escape(topic_title(t))}</h2>')
         for c in each_claim(claims, tick):
-            parts.append(blocks_html(claim_blocks(c, audience), math, refs=refs, audience=audience))
+            parts.append(blocks_html(blocks(c, audience=audience), math, refs=refs, audience=audience))
             for name in places.get(c.id, ()):
                 cap = text_html(plots.PLOTS[name].caption, math, refs)
                 parts.append(
-                    f'<p><a href="#fig-{name}">Figure {numbers[name]}</a> draws this: '
-                    f"{html.escape(lower_first(plots.PLOTS[name].title))}.</p>"
+                    f"<p>{text_html(figure_lead(name), math, refs)}</p>"
                     f'<figure id="fig-{name}">{_svg_body(figures[name])}'
                     f"<figcaption>Figure {numbers[name]}. {cap}</figcaption></figure>"
                 )
     if table is not None:
-        parts += [f'<h2 id="{rules_anchor}">The rules table</h2>', f'<div class="tablewrap">{table}</div>']
+        parts += [
+            f'<h2 id="{rules_anchor}"><span class="number">{rules_number}.</span> The rules table</h2>',
+            f'<div class="tablewrap">{table}</div>',
+        ]
     cited = lambda i: refs.get(f"claim:{i}") or Target("", i, f"claim-{i}")  # noqa: E731
     items = "".join(
-        f"<li>{prose(s, 'html', math)}. Cited in "
+        f"<li>{reference_html(w) if w is not None else prose(s, 'html', math) + '.'} Cited in "
         + ", ".join(
             f'<a href="#{html.escape(cited(i).anchor)}">{html.escape(f"{cited(i).word} {cited(i).number}".strip())}</a>'
             for i in ids
         )
         + ".</li>"
-        for s, ids in references(topics)
+        for w, s, ids in works_cited(topics)
     )
     parts += ['<h2 id="references">References</h2>', f"<ul>{items}</ul>"]
+    if paper:
+        record = [f'<h2 id="appendix-record"><span class="number">A.</span> {html.escape(RECORD_TITLE)}</h2>']
+        record.append(f"<p>{text_html(RECORD_INTRO, math, refs)}</p>")
+        for s, (t, claims) in enumerate(topics, 1):
+            record.append(f"<h3>A.{s}. {html.escape(topic_title(t))}</h3>")
+            record += [f'<p class="record">{text_html(record_text(c), math, refs)}</p>' for c in claims]
+        parts += record
     body, errors = math.fill("\n".join(parts))
     if tick is not None:
         tick(MATH)

@@ -13,7 +13,7 @@ def serve_build(monkeypatch):
     served: set[tuple[str, bool]] = set()
     real = export.build
 
-    def build(fmt: str, with_figures: bool = True, progress=None):
+    def build(fmt: str, with_figures: bool = True, progress=None, **options):
         key = (canonical_format(fmt), with_figures)
         assert key in served, f"serve_build{key} was not asked for"
         return exports.built(*key)

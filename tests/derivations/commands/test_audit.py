@@ -130,7 +130,7 @@ def test_regression_a_function_that_ends_its_process_is_a_finding(
 
 def test_regression_a_function_that_hangs_is_stopped_at_the_timeout(user, capsys):
     code, out, err = _audit(["user_fns:sleeps", *FAST, "--timeout", "2"], capsys)
-    assert code == 1 and err == ""
+    assert code == 1 and err == "", (code, out, err)
     assert out == (
         "user_fns:sleeps: FAIL process-timeout: user_fns:sleeps did not return within 2 s while being audited "
         "(stage: shape and dtype): the audit could not finish\n"

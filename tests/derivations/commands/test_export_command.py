@@ -34,7 +34,7 @@ FILES = {"a.md": b"a\n", "b.md": b"b\n", "figures/c.svg": b"<svg/>"}
 def small(monkeypatch):
     r"""``export.build`` answers :data:`FILES` at once, ticking once per file when given a progress callback."""
 
-    def build(fmt, with_figures=True, progress=None):
+    def build(fmt, with_figures=True, progress=None, **options):
         for name in FILES:
             if progress is not None:
                 progress(name, len(FILES))

@@ -291,13 +291,11 @@ def test_markdown_and_latex_tables_are_generated_from_the_rows():
     assert len(lines) == 2 + len(SCHEMES) and all(line.count(" | ") >= 4 for line in lines[2:])
     assert "`sinusoidal-monotone-range`" in md and r"holds for distances $\le$ 43 ($d = 512$, $b = 10^4$)" in md
     tex = P.table_latex(1000, 2000)
-    assert (
-        tex.count("\\\\\n") == len(SCHEMES)
-        and tex.count(r"\begin{tabular}") == math.ceil(len(SCHEMES) / 10)
-        and tex.isascii()
-    )
+    body = tex[tex.index(r"\endlastfoot") :]
+    assert body.count("\\\\\n") == len(SCHEMES) and tex.count(r"\begin{longtable}") == 1 and tex.isascii()
+    assert tex.count(r"\toprule") == 2 and r"\endhead" in tex  # the head, repeated on each page
     assert r"\texttt{properties-\allowbreak{}length-\allowbreak{}rope}" in tex
-    assert r"\^{}" not in tex and r"\label{tab:rules}" in tex and r"$\le$ 43 ($d = 512$, $b = 10^4$)" in tex
+    assert r"\^{}" not in tex and r"\label{table:rules}" in tex and r"$\le$ 43 ($d = 512$, $b = 10^4$)" in tex
 
 
 def test_html_table_is_a_real_table():
@@ -309,7 +307,7 @@ def test_html_table_is_a_real_table():
 
 
 def test_formats(capsys):
-    for fmt, marker in (("md", "| scheme |"), ("latex", r"\begin{tabular}"), ("text", "counting: phi")):
+    for fmt, marker in (("md", "| scheme |"), ("latex", r"\begin{longtable}"), ("text", "counting: phi")):
         code, out = run(capsys, "--format", fmt)
         assert code == 0 and marker in out
 

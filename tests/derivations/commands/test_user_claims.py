@@ -113,8 +113,8 @@ def test_derive_takes_a_dotted_module_from_the_current_directory(capsys, tmp_pat
     [
         ("text", ["mine.txt", "other.txt"]),
         ("json", ["mine.json", "other.json"]),
-        ("markdown", ["index.md", "mine.md", "other.md"]),
-        ("latex", ["mine.tex", "other.tex", "posproof.tex"]),
+        ("markdown", ["appendix.md", "index.md", "mine.md", "nav.yml", "other.md"]),
+        ("latex", ["mine.tex", "other.tex", "posproof.bbl", "posproof.bib", "posproof.sty", "posproof.tex"]),
     ],
 )
 def test_export_writes_one_file_per_topic_of_the_module(capsys, tmp_path, fmt, files):
