@@ -14,12 +14,17 @@ def _hits(pattern: str, text: str, flags: int = 0) -> list[str]:
     return [m.group(0) for m in re.finditer(pattern, text, flags)]
 
 
+def without_urls(text: str) -> str:
+    r"""Text with its web addresses removed (their slugs and paths are not prose)."""
+    return re.sub(r"https?://[^\s)>\]}\"']+", " ", text)
+
+
 def prose_only(text: str) -> str:
     r"""Text with math ($..$, \[..\], equation environments), \texttt{..} and `code` removed."""
     text = re.sub(r"\\begin\{(equation|align|gather|multline)\*?\}.*?\\end\{\1\*?\}", " ", text, flags=re.S)
     text = re.sub(r"\$\$.*?\$\$|\\\[.*?\\\]|\$[^$]*\$|\\\(.*?\\\)", " ", text, flags=re.S)
     text = re.sub(r"\\texttt\{[^}]*\}|\\verb(.).*?\1|```.*?```|`[^`]*`|<code>.*?</code>", " ", text, flags=re.S)
-    return text
+    return without_urls(text)
 
 
 def math_only(text: str) -> str:
@@ -77,6 +82,7 @@ def notation_two_ways(text: str) -> list[str]:
         (r"\\log\b", r"\\ln\b"),
         (r"arXiv:\d{4}\.\d+", r"arxiv\.org/abs/\d{4}\.\d+"),
     ]
+    text = without_urls(text)  # an address is not notation (an arXiv link's URL beside its id "arXiv:...")
     return [f"{a} & {b}" for a, b in pairs if re.search(a, text) and re.search(b, text)]
 
 
@@ -141,8 +147,11 @@ def markdown_claim_heading_no_anchor(text: str) -> list[str]:
 
 
 def html_no_section_numbers(text: str) -> list[str]:
-    """HTML: <h2> headings without a leading section number."""
-    return [h for h in re.findall(r"<h2[^>]*>(.*?)</h2>", text, re.S) if not re.match(r"\s*(?:<[^>]+>)*\s*\d", h)]
+    """HTML: <h2> headings without a leading section number (or appendix letter); the contents and the
+    references are unnumbered, as in a journal."""
+    heads = re.findall(r"<h2[^>]*>(.*?)</h2>", text, re.S)
+    numbered = r"\s*(?:<[^>]+>)*\s*(?:\d|[A-Z]\.)"
+    return [h for h in heads if not re.match(numbered, h) and h.strip() not in ("Contents", "References")]
 
 
 def html_no_links(text: str) -> list[str]:
@@ -153,14 +162,15 @@ def html_no_links(text: str) -> list[str]:
 def html_contents_gaps(text: str) -> list[str]:
     """HTML: <h2> ids not linked from a contents list."""
     ids = re.findall(r"<h2[^>]*id=\"([^\"]+)\"", text)
-    missing = [i for i in ids if f'href="#{i}"' not in text]
+    missing = [i for i in ids if f'href="#{i}"' not in text and i != "contents"]  # the list's own heading
     noid = len(re.findall(r"<h2(?![^>]*id=)", text))
     return missing + ["<h2> without id"] * noid
 
 
 def pdf_underscore_identifiers(text: str) -> list[str]:
-    """PDF text: identifiers with underscores or 'max' followed by subscript glyphs."""
-    return _hits(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\bmax\s*\n?[a-z]\b", text)
+    r"""PDF text: identifiers with underscores. (A name like ``max_position`` set as math, "max" with a subscript,
+    reads in PDF text as the operator ``\max_w`` does: :func:`underscore_identifiers` finds it in the source.)"""
+    return _hits(r"\b[a-z]+(?:_[a-z0-9]+)+\b", text)
 
 
 def pdf_short_pages(text: str) -> list[str]:
@@ -218,6 +228,12 @@ PDF: dict[str, Detector] = {
 LOG: dict[str, Detector] = {"log_bad_boxes": log_bad_boxes}
 
 
+def tex_comments_removed(text: str) -> str:
+    r"""LaTeX source without its comments (``% claim-id`` lines name each claim for the reader of the source;
+    nothing of them is printed)."""
+    return re.sub(r"(?m)(?<!\\)%.*$", "", text)
+
+
 def read(paths: Iterable[Path]) -> str:
     """The concatenated text of some files."""
     return "\n".join(p.read_text(errors="replace") for p in sorted(paths))
@@ -234,7 +250,7 @@ def measure(
     """Source -> category -> hits, for the sources given."""
     out: dict[str, dict[str, list[str]]] = {}
     if tex is not None:
-        out["tex"] = count(read(tex.glob("*.tex")), TEX)
+        out["tex"] = count(tex_comments_removed(read(tex.glob("*.tex"))), TEX)
         logs = list(tex.glob("*.log"))
         if logs:
             out["log"] = count(read(logs), LOG)
