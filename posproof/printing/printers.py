@@ -408,6 +408,7 @@ def _upright(name: str) -> bool:
 
 
 _WORD_SUBSCRIPT = re.compile(r"(?P<base>[A-Za-z]+?)(?P<prime>'*)_\{?(?P<sub>[A-Za-z]{2,})\}?")
+_NAMED = re.compile(r"(?P<base>[A-Za-z]{2,})_\{?(?P<sub>[A-Za-z0-9]+)\}?")
 _PRIMED = re.compile(r"(?P<base>[A-Za-z]+)(?P<prime>'+)_\{?(?P<sub>[A-Za-z0-9]+)\}?")
 
 #: A word in a script of a printed name (``a_{linear}``), printed upright; a name applied to arguments
@@ -436,6 +437,9 @@ def _name_tex(name: str) -> str | None:
     multi-letter subscript upright (``N_{concat}`` as ``N_{\mathrm{concat}}``, ``d_model``), else ``None``."""
     if _upright(name):
         return r"\mathrm{%s}" % name
+    m = _NAMED.fullmatch(name)  # PE_m: a multi-letter name with a subscript, \mathrm{PE}_{m}
+    if m and _upright(m.group("base")):
+        return r"\mathrm{%s}_{%s}" % (m.group("base"), words_upright(m.group("sub")))
     m = _PRIMED.fullmatch(name)  # theta'_i: a primed Greek letter with a subscript, \theta'_{i}
     if m and (len(m.group("base")) == 1 or m.group("base").lower() in greek_letters_set):
         base = _SympyLatexPrinter()._print(sp.Symbol(m.group("base")))

@@ -79,3 +79,9 @@ def test_powers_of_an_integer_as_one_power():
     assert latex(sp.sin(sp.Pow(10, sp.Rational(-255, 64), evaluate=False))) == r"\sin{\left(10^{- 255 / 64} \right)}"
     assert latex(sp.Pow(10, -10, evaluate=False)) == "10^{-10}"
     assert latex(3 * sp.sqrt(2)) == r"3 \sqrt{2}"
+
+
+def test_a_multi_letter_name_with_a_subscript_is_upright():
+    assert latex(sp.Symbol("PE_m")) == r"\mathrm{PE}_{m}"
+    assert latex(sp.Symbol("mu_all")) == r"\mu_{\mathrm{all}}"
+    assert latex(sp.Symbol("theta_i")) == r"\theta_{i}"
