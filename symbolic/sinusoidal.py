@@ -429,7 +429,7 @@ def worked_examples_512() -> Fact:
         wrong=lambda dps: _worked_examples(dps, exponent=lambda j: mpmath.mpf(round(2 * j / 512, 2))),
         definitions=(
             Definition(
-                "[[claim:sinusoidal-worked-examples-512]]:PE",
+                "sinusoidal-worked-examples-512:PE",
                 r"$\mathrm{PE}(1, 2i)$ for $d_{\mathrm{model}} = 512$",
                 "sinusoidal",
                 EXAMPLES,
@@ -490,7 +490,7 @@ def dry_run_d4() -> Fact:
         wrong=lambda dps: _dry_run(dps, rounding=_truncate_two_decimals),
         definitions=(
             Definition(
-                "[[claim:sinusoidal-dry-run-d4]]:PE",
+                "sinusoidal-dry-run-d4:PE",
                 r"$\mathrm{PE}(\mathrm{pos})$ for $d_{\mathrm{model}} = 4$",
                 "sinusoidal",
                 sources.article("Simple Dry-Run :"),
@@ -544,7 +544,7 @@ def monotone_range() -> Fact:
         wrong=lambda dps: _monotone(dps, exponent=lambda j, width: mpmath.mpf(j) / width),
         definitions=(
             Definition(
-                "[[claim:sinusoidal-monotone-range]]:phi",
+                "sinusoidal-monotone-range:phi",
                 r"$\varphi(k) = \mathrm{PE}(0) \cdot \mathrm{PE}(k)$",
                 "sinusoidal",
                 sources.WANG,
@@ -593,7 +593,7 @@ def fast_wave_repeats() -> Fact:
         wrong=lambda dps: _near_repeats(dps, gap_of=lambda kk: abs(mpmath.sin(mpmath.mpf(kk)))),
         definitions=(
             Definition(
-                "[[claim:sinusoidal-fast-wave-near-repeats]]:gap",
+                "sinusoidal-fast-wave-near-repeats:gap",
                 "the distance of pair 0 between positions 0 and k",
                 "sinusoidal",
                 VASWANI,
@@ -634,7 +634,7 @@ def fast_slow_separation() -> Fact:
         wrong=lambda dps: _fast_slow(dps, exponent=lambda j: mpmath.mpf(2 * j + 2) / 512),
         definitions=(
             Definition(
-                "[[claim:sinusoidal-fast-slow-separation]]:step",
+                "sinusoidal-fast-slow-separation:step",
                 r"the move of pair $i$ from one position to the next, $d_{\mathrm{model}} = 512$",
                 "sinusoidal",
                 VASWANI,

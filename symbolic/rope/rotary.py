@@ -917,7 +917,7 @@ def _curve_definition() -> Definition:
     theta_l = sp.Integer(10000) ** (-2 * l_ / d)
     S_j = sp.Sum(sp.exp(I * r_ * theta_l), (l_, 0, j_ - 1))
     return Definition(
-        "[[claim:rope-decay-curve]]:C",
+        "rope-decay-curve:C",
         "RoFormer's decay curve",
         TOPIC,
         f"{ROFORMER}, section 3.4.3",

@@ -174,3 +174,12 @@ def test_the_checked_line_sends_a_lone_claim_to_its_record_and_an_export_to_the_
     appendix = Numbering({"section:record": Target("Appendix", "A", "appendix-record")})
     assert prose(checked_text(c), "latex", refs=appendix).endswith(r"(see Appendix~\ref{section:record}).")
     assert "wrong variant" not in checked_text(c)
+
+
+def test_regression_no_definition_id_is_a_reference_token():
+    # regression: turning claim ids in prose into tokens also turned the ids of facts' definitions into them
+    from posproof.symbolic.engine.core import Fact
+
+    for c in (registry.get(i) for i in registry.ids()):
+        for dfn in c.definitions if isinstance(c, Fact) else ():
+            assert "[[" not in dfn.id, (c.id, dfn.id)
