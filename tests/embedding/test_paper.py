@@ -28,7 +28,7 @@ PAPER = r"""\documentclass[twocolumn]{article}
 \begin{document}
 \section{Results}
 %s
-As Equation~\eqref{eq:%s} shows, the score depends on $n - m$ only.
+Equation~\eqref{eq:%s} is cited by its number.
 \end{document}
 """
 
@@ -62,19 +62,26 @@ def overfull(log: str) -> list[str]:
     return [f"{line} {lines[k + 1][:120]}" for k, line in enumerate(lines[:-1]) if line.startswith("Overfull \\hbox")]
 
 
-def test_three_derivations_set_in_a_two_column_paper(tmp_path):
+def paper(folder, claims) -> str:
+    r"""``posproof preamble`` and each claim's paper LaTeX in ``folder``, a two-column article ``\input``\ ing them,
+    set by pdflatex: its log (an error fails here)."""
     code, sty, err = cli("preamble")
     assert code == 0, err
-    (tmp_path / "posproof.sty").write_text(sty)
-    for claim in CLAIMS:
+    (folder / "posproof.sty").write_text(sty)
+    for claim in claims:
         tex = derive(claim)
         assert f"\\label{{eq:{claim}}}" in tex, tex
-        (tmp_path / f"{claim}.tex").write_text(tex)
-    inputs = "\n".join(f"\\input{{{claim}}}" for claim in CLAIMS)
-    (tmp_path / "paper.tex").write_text(PAPER % (inputs, CLAIMS[0]))
-    rc, log = pdflatex(tmp_path, "paper")
+        (folder / f"{claim}.tex").write_text(tex)
+    inputs = "\n".join(f"\\input{{{claim}}}" for claim in claims)
+    (folder / "paper.tex").write_text(PAPER % (inputs, claims[0]))
+    rc, log = pdflatex(folder, "paper")
     assert rc == 0, log[-3000:]
-    assert (tmp_path / "paper.pdf").stat().st_size > 0
+    assert (folder / "paper.pdf").stat().st_size > 0
+    return log
+
+
+def test_three_derivations_set_in_a_two_column_paper(tmp_path):
+    log = paper(tmp_path, CLAIMS)
     wide = overfull(log)
     assert not wide, "\n".join(wide)
     undefined = [line for line in log.splitlines() if re.search("undefined", line, re.I)]
@@ -83,3 +90,14 @@ def test_three_derivations_set_in_a_two_column_paper(tmp_path):
     for claim in CLAIMS:
         assert f"\\newlabel{{claim:{claim}}}" in aux
         assert f"\\newlabel{{eq:{claim}}}" in aux
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="a fact's table is a tabular of fixed columns that --textwidth does not scale (printing.latex.table_latex):"
+    " its columns run past the column of text",
+)
+def test_a_facts_wide_table_fits_a_column(tmp_path):
+    log = paper(tmp_path, ("deberta-log-bucket-values",))
+    wide = overfull(log)
+    assert not wide, "\n".join(wide)
