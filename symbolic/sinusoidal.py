@@ -188,7 +188,7 @@ def definition() -> Definition:
         sizes=SIZES,
         domains={"i": PAIR, "b": BASE},
         wrong=sp.Matrix([sp.sin(pos * b ** (-i / d)), sp.cos(pos * b ** (-i / d))]),
-        notes="Every sinusoidal theorem below holds for arbitrary positive frequencies θ_i, so for these.",
+        notes=r"Every sinusoidal theorem below holds for arbitrary positive frequencies $\theta_i$, so for these.",
         formula=sp.Eq(lhs, sp.Matrix([sp.sin(pos * theta_paper), sp.cos(pos * theta_paper)]), evaluate=False),
     )
 

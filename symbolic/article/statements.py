@@ -130,10 +130,11 @@ def cycle_lengths() -> Fact:
         r"$200\pi \approx 628.3$, the slowest in 60611",
         TOPIC,
         f"{MORE}, Example B; {WAVES}",
-        "The wavelength 2π/θ_i of pair i: 6.283 words at i = 0, 628.3 at i = 128 (ratio 100, as the article says), "
+        r"The wavelength $2\pi/\theta_i$ of pair $i$: 6.283 words at $i = 0$, 628.3 at $i = 128$ (ratio 100, as the "
+        "article says), "
         r"60611 at $i = 255$; cycles of 'hundreds of words' are pairs $77, \dots, 140$. In the "
         r"$d_{\mathrm{model}} = 4$ dry run the slow "
-        "pair (θ = 0.01) turns 0.796 of a cycle over 500 words.",
+        r"pair ($\theta = 0.01$) turns 0.796 of a cycle over 500 words.",
         {
             "words per cycle, i = 0": "6.283",
             "words per cycle, i = 128": "628.3",
@@ -212,9 +213,10 @@ def slow_wave_heights() -> Fact:
         "not by a slow pair",
         TOPIC,
         WAVES,
-        "The sine dims sin(pos θ_i): at pos 0 all are 0; pair 192 (θ = 10^-3) reads 0.001 at pos 1 and 0.002 at "
-        "pos 2; the pair closest to 1.0 at pos 50 is i = 96 (θ = 10^(-3/2), a 199-word cycle), while the slowest "
-        "pair is at 0.00518; the pair closest to 1.0 at pos 6 is i = 37 (a 24-word cycle).",
+        r"The sine dims $\sin(\mathrm{pos}\, \theta_i)$: at $\mathrm{pos} = 0$ all are 0; pair 192 "
+        r"($\theta = 10^{-3}$) reads 0.001 at $\mathrm{pos} = 1$ and 0.002 at $\mathrm{pos} = 2$; the pair closest "
+        r"to 1.0 at $\mathrm{pos} = 50$ is $i = 96$ ($\theta = 10^{-3/2}$, a 199-word cycle), while the slowest "
+        r"pair is at 0.00518; the pair closest to 1.0 at $\mathrm{pos} = 6$ is $i = 37$ (a 24-word cycle).",
         {
             "PE(0, 2i), every i": ["0.0"],
             r"$\theta_{192}$": "0.00100",
@@ -248,7 +250,8 @@ def unique_codes() -> Fact:
         r"$d_{\mathrm{model}} = 512$: positions 0–4095 have distinct codes; the closest are neighbours",
         TOPIC,
         WAVES,
-        "|PE(m) - PE(n)|² = 2 Σ_i (1 - cos((m - n)θ_i)) for all 256 pairs (512 sine and cosine dims), minimised "
+        r"$\lvert \mathrm{PE}(m) - \mathrm{PE}(n) \rvert^2 = 2 \sum_i (1 - \cos((m - n)\theta_i))$ for all 256 "
+        "pairs (512 sine and cosine dims), minimised "
         "over $\\lvert m - n \\rvert = 1, \\dots, 4095$: the minimum 13.80 is at $\\lvert m - n \\rvert = 1$, "
         "far from 0.",
         {"closest pair $|m - n|$": 1, "all codes distinct": True},
@@ -424,9 +427,10 @@ def rope_decay_not_monotone() -> Fact:
         "RoFormer's decay curve ($d = 128$) falls overall but rises 483 times between $r = 0$ and 1000",
         TOPIC,
         f"{ROPE_PROPERTIES}; {sources.ROFORMER}, section 3.4.3",
-        "The curve (1/(d/2)) Σ_j |S_j| of the relative distance r (numeric.rotary.rope_decay_curve, d = 128, b = "
-        "10^4) at every integer r = 0 .. 1000: it falls from 32.5 to 4.47, yet rises first from r = 18 to 19 and "
-        "483 times in all. It is an upper bound of the score ([[claim:rope-decay-bound]]), not the score.",
+        r"The curve $(1/(d/2)) \sum_j \lvert S_j \rvert$ of the relative distance $r$ "
+        r"(numeric.rotary.rope_decay_curve, $d = 128$, $b = 10^4$) at every integer $r = 0, \dots, 1000$: it falls "
+        r"from 32.5 to 4.47, yet rises first from $r = 18$ to 19 and 483 times in all. It is an upper bound of the "
+        "score ([[claim:rope-decay-bound]]), not the score.",
         {"rises between r = 0 and 1000": 483, "first rise after r": 18},
         _decay_curve,
         method="NumPy float64 (numeric.rotary.rope_decay_curve); every step before the first rise exceeds $10^{{-9}}$",
@@ -462,9 +466,10 @@ def rope_far_attention() -> Fact:
         "RoPE does not force less attention far away: a key can score highest at distance 500",
         TOPIC,
         f"{ROPE_PROPERTIES}; {sources.ROFORMER}",
-        "A seeded query q (d = 128) at position 1000 and the key k = R_500 q (numeric.rotary.rope_mp) at every "
-        "position 0 .. 999, scored in the relative form of [[claim:rope-block-relative]]: (R_1000 q)^T (R_n k) = "
-        "q^T R_(n - 500) q is largest at distance 500, where it is |q|², above the score at distance 1.",
+        r"A seeded query $q$ ($d = 128$) at position 1000 and the key $k = R_{500} q$ (numeric.rotary.rope_mp) at "
+        r"every position $0, \dots, 999$, scored in the relative form of [[claim:rope-block-relative]]: "
+        r"$(R_{1000} q)^{\top} (R_n k) = q^{\top} R_{n - 500} q$ is largest at distance 500, where it is "
+        r"$\lvert q \rvert^2$, above the score at distance 1.",
         {"distance with the highest score": 500, "score at 500 > score at 1": True},
         _far,
         method="NumPy float64 (the relative form; k by numeric.rotary.rope_mp at 30 digits)",

@@ -108,9 +108,10 @@ def length_sinusoidal() -> Fact:
         "that training never showed",
         TOPIC,
         f"{RELATIVE}; {sources.VASWANI}",
-        "θ_i = 10000^(-2i/512): pairs 0 .. 140 turn through a full period within 1000 positions (every phase "
-        "seen); pairs 141 .. 255 do not, and positions 1000 .. 1999 take them past the largest trained angle. "
-        "The same holds for Transformer-XL's R_r at distances r <= 1999 after training on r <= 999.",
+        r"$\theta_i = 10000^{-2i/512}$: pairs $0, \dots, 140$ turn through a full period within 1000 positions "
+        r"(every phase seen); pairs $141, \dots, 255$ do not, and positions $1000, \dots, 1999$ take them past the "
+        r"largest trained angle. The same holds for Transformer-XL's $R_r$ at distances $r \le 1999$ after "
+        r"training on $r \le 999$.",
         {"pairs with angles beyond the trained range": 115, "first such pair": 141,
          "pairs that completed a period in training": 141},
         _sinusoidal,
@@ -254,10 +255,11 @@ def length_rope() -> Fact:
         "never showed, per rule at $s = 2$",
         TOPIC,
         f"{sources.ROFORMER}; {sources.HF_ROPE}; {sources.XPOS}",
-        "numeric.scaling.extension.phase_coverage of each rule's numeric.scaling.rope_inv_freq at factor s = L/L0 = 2 "
-        "(dynamic at length 2000, YaRN, Llama 3 and LongRoPE with L0 = 1000): plain RoPE leaves pairs 36 .. 63 "
+        "numeric.scaling.extension.phase_coverage of each rule's numeric.scaling.rope_inv_freq at factor "
+        r"$s = L/L_0 = 2$ (dynamic at length 2000, YaRN, Llama 3 and LongRoPE with $L_0 = 1000$): plain RoPE leaves "
+        r"pairs $36, \dots, 63$ "
         "past the trained angles; Position Interpolation, YaRN and Llama 3 none. xPos has RoPE's angles and, at "
-        "distances past 999, decay factors ζ_i^(r/γ) smaller than any in training in all 64 pairs.",
+        r"distances past 999, decay factors $\zeta_i^{r/\gamma}$ smaller than any in training in all 64 pairs.",
         {
             "default": 28,
             "linear": 0,

@@ -99,9 +99,9 @@ def deberta_rules() -> Fact:
         _deberta,
         method="NumPy float64 (numeric.deberta.deberta_scores_gather)",
         wrong=lambda dps: _deberta(dps, transpose=lambda A: A),
-        notes="δ(i, j) and δ(j, i) select different rows, so the scores of (i, j) and (j, i) differ; beyond the "
-        "window (clipped) or within a bucket (log) the score cannot fall with the distance. The wrong "
-        "computation compares the score matrix with itself instead of its transpose.",
+        notes=r"$\delta(i, j)$ and $\delta(j, i)$ select different rows, so the scores of $(i, j)$ and $(j, i)$ "
+        "differ; beyond the window (clipped) or within a bucket (log) the score cannot fall with the distance. "
+        "A score matrix compared with itself instead of its transpose would look symmetric.",
         formula=sp.Ne(varphi(m, n), varphi(n, m)),
     )
 

@@ -871,8 +871,8 @@ def _decay_bound() -> Fact:
         formula=_curve_not_a_bound_formula(),
         notes="The bound itself is proved for every even d ([[claim:rope-decay-bound]]); these draws show that "
         "the curve "
-        "RoFormer plots, the bound's sum divided by d/2, is smaller than the score at some draws. The wrong "
-        "computation takes the plotted, normalised curve as the bound.",
+        "RoFormer plots, the bound's sum divided by d/2, is smaller than the score at some draws. The "
+        "plotted, normalised curve is no bound.",
     )
 
 

@@ -87,8 +87,8 @@ def float64_agrees() -> Fact:
         notes=(
             r"A float64 kernel can only agree to about $10^{-16}$, so it is compared here with its own "
             r"tolerance, not in a 50-digit definition. Near a YaRN correction dimension within float rounding "
-            r"of an integer the floor or ceil can differ, hence the generic configuration. The wrong "
-            r"computation takes YaRN's correction range from the extended length $s L_0$."
+            r"of an integer the floor or ceil can differ, hence the generic configuration. YaRN's "
+            r"correction range taken from the extended length $s L_0$ gives other frequencies."
         ),
     )
 

@@ -189,7 +189,7 @@ def yarn_blend_ends() -> Theorem:
             sp.Implies(sp.Le(i, low), sp.Eq(THETA_PRIME[i], TH[i], evaluate=False), evaluate=False),
             sp.Implies(sp.Ge(i, high), sp.Eq(THETA_PRIME[i], TH[i] / s, evaluate=False), evaluate=False),
         ),
-        notes="transformers writes the ramp the other way round (its extrapolation factor is 1 - γ); with "
+        notes=r"transformers writes the ramp the other way round (its extrapolation factor is $1 - \gamma$); with "
         "the two ends swapped the blend is another one.",
         wrong=sp.Matrix([TH[below] / s, TH[above]]),
     )
@@ -231,8 +231,9 @@ def yarn_monotone() -> Theorem:
         ),
         formula=sp.Lt(scaled_frequency(gamma + delta), scaled_frequency(gamma), evaluate=False),
         domains={"s": FACTOR_GT1},
-        notes="So θ'_i moves monotonically from θ_i (γ = 0) to θ_i/s (γ = 1); as γ_i rises with i, θ'_i/θ_i falls "
-        r"with i. Multiplying by $s$ instead of dividing would give a drop of $\delta \theta_i (s - 1)$.",
+        notes=r"So $\theta'_i$ moves monotonically from $\theta_i$ ($\gamma = 0$) to $\theta_i/s$ ($\gamma = 1$); "
+        r"as $\gamma_i$ rises with $i$, $\theta'_i/\theta_i$ falls with $i$. Multiplying by $s$ instead of dividing "
+        r"would give a drop of $\delta \theta_i (s - 1)$.",
         wrong=before - delta * theta_i * (s - 1),
     )
 
@@ -380,7 +381,8 @@ def yarn_mscale_definition() -> Definition:
             evaluate=False,
         ),
         domains={"s": FACTOR_INT, "mu": Domain("integer", 1, 8), "mu_all": Domain("integer", 1, 8)},
-        notes="With μ = μ_all (DeepSeek-V3 sets both to 1) the factor is 1. Without the denominator it would not be.",
+        notes=r"With $\mu = \mu_{\mathrm{all}}$ (DeepSeek-V3 sets both to 1) the factor is 1. Without the "
+        "denominator it would not be.",
         wrong=mu * sp.log(s) / 10 + 1,
     )
 
