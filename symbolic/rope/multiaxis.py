@@ -190,7 +190,7 @@ def layout_bands() -> Fact:
         r"For $d = 128$: the pairs each axis turns with and the wavelengths $2\pi/\theta_i$ they span. Chunked "
         r"(Qwen2-VL, [16, 24, 24], $b = 10^6$): $t$ has pairs $0, \dots, 15$ only, $w$ pairs $40, \dots, 63$, so width "
         "positions never "
-        r"see a fast frequency; interleaved (Qwen3-VL, [24, 20, 20], $b = 5 \cdot 10^6$) gives $t$, $h$ and $w$ pairs "
+        r"see a fast frequency; interleaved (Qwen3-VL, [24, 20, 20], $b = 5 \times 10^6$) gives $t$, $h$ and $w$ pairs "
         "from the "
         "first to nearly the last: the reason Qwen3-VL interleaves.",
         {
