@@ -233,7 +233,7 @@ def table_latex(trained: int | None = None, target: int | None = None, *, refs: 
     spec = "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}\\linewidth}}" for w in widths)
     head = " & ".join(cols) + r" \\"
     lines = [
-        r"{\small\setlength{\tabcolsep}{3pt}",
+        r"{\small\setlength{\tabcolsep}{3pt}\setlength{\LTcapwidth}{\linewidth}",
         r"\begin{longtable}{@{}" + spec + "@{}}",
         r"\caption{" + _tex(HEADER) + r"}\label{table:rules}\\",
         r"\toprule",

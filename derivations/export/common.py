@@ -12,6 +12,7 @@ import sympy as sp
 from posproof.derivations.commands import properties
 from posproof.symbolic.sources import Work
 
+from posproof.printing.blocks import NUMERIC_CHECK
 from posproof.printing.html import (
     OutputError,
 )
@@ -54,8 +55,9 @@ ABSTRACT_REFERENCE = (
 RECORD_TITLE = "The verification record"
 RECORD_INTRO = (
     "For each claim: the named rewritings that prove its steps (each an equivalence under the declared "
-    "assumptions), the numeric check, and the deliberately wrong version the same check refutes. "
-    "`posproof derive ID --audience reference` prints one claim with this detail beside each step."
+    "assumptions), what a definition or a computation is checked with, and the deliberately wrong version the "
+    "same check refutes. " + NUMERIC_CHECK + " `posproof derive ID --audience reference` prints one claim with "
+    "this detail beside each step."
 )
 
 

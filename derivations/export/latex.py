@@ -175,6 +175,8 @@ def latex_document(
             + decided
             + "\\input{rules}"
         )
+        if twocolumn:  # the table spans the page: longtable sets one column only
+            body[-1] = "\\onecolumn\n" + body[-1] + "\n\\twocolumn"
     if refs:
         body.append("\\nocite{*}\n\\bibliographystyle{plain}\n\\bibliography{posproof}")
     if appendix:

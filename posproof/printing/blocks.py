@@ -501,16 +501,33 @@ def record_blocks(c) -> list[Block]:
     return out
 
 
+#: The numeric check every theorem's steps pass, said once for the whole record (:func:`record_text` leaves it
+#: out of each claim's paragraph).
+NUMERIC_CHECK = (
+    f"Each step of a theorem is also checked numerically at {settings.DEFAULT_DPS} significant digits at no fewer "
+    f"than {settings.NUMERIC_POINTS} seeded points ({settings.POINTS_PER_SIZE} for every combination of declared "
+    "sizes), the first at the symbols' edge values."
+)
+
+
 def record_text(c) -> str:
     r"""The verification record of one claim as one paragraph of catalogue prose (references as tokens, names
-    as code): what the appendix of an export prints for it."""
+    as code): the rewritings of each step, what a definition or a computation is checked with, the wrong version
+    the same check refutes; the numeric check all theorems share is :data:`NUMERIC_CHECK`."""
     parts = [f"[[claim:{c.id}]] (`{c.id}`)."]
+    steps = []
     for b in record_blocks(c)[2:]:
         if b.kind == "step":
             names = ", ".join(f"`{s}`" for s in b.code.split(", ")) if b.code else "no rewriting"
-            parts.append(f"Step {b.number}: {names}.")
+            steps.append(f"({b.number}) {names}")
+        elif b.text.startswith("Each step numerically"):
+            continue
+        elif b.text.startswith("Verification rejects a deliberately wrong"):
+            parts.append("Refuted: a deliberately wrong " + b.text.rsplit("wrong ", 1)[1])
         else:
             parts.append(b.text if b.text.rstrip().endswith((".", ")", ":")) else b.text + ".")
+    if steps:
+        parts.insert(1, ("Rewritings: " if len(steps) > 1 else "Rewriting: ") + "; ".join(steps) + ".")
     return " ".join(parts)
 
 

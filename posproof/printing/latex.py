@@ -126,7 +126,7 @@ def _paper_latex(bs: list[Block], *, refs: Numbering | None, numbered: bool, wid
             num = f"({b.number}) " if b.number else ""
             shown = f"\n{_paper_display(b.tex, width)}" if b.tex else ""
             text = tex(b.text)
-            if any(len(m) > 40 for m in re.findall(r"\$([^$]*)\$", text)):  # long inline math: never stretch
+            if sum(len(m) for m in re.findall(r"\$([^$]*)\$", text)) > 60:  # much inline math: never stretch
                 text = r"{\raggedright " + text + r"\par}"
             target.append(f"{num}{text}{shown}")
         elif b.kind == "checked":
@@ -175,11 +175,13 @@ def table_latex(b: Block, refs: Numbering | None = None, *, paper: bool = False)
         spec, sep = ragged % ("0.22" if ncols > 6 else "0.36") + "r" * (ncols - 1), ("4pt" if ncols > 6 else "6pt")
     top, mid, bottom = (r"\toprule", r"\midrule", r"\bottomrule") if paper else (r"\hline",) * 3
     lines = [tex(b.text)] if b.text else []
-    lines += [r"\par\smallskip{\small\setlength{\tabcolsep}{%s}" % sep, r"\begin{tabular}{@{}%s@{}}" % spec, top]
+    fit, end = (r"\noindent\posprooffit{%", "}") if paper else ("", "")  # paper: scaled to the line if wider
+    lines += [r"\par\smallskip{\small\setlength{\tabcolsep}{%s}%s" % (sep, fit), r"\begin{tabular}{@{}%s@{}}" % spec]
+    lines += [top]
     if b.head:
         lines += [row(r"\textbf{%s}" % tex(h) if h else "" for h in b.head), mid]
     lines += [row(tex(cell) for cell in cells) for cells in b.rows]
-    lines += [bottom, r"\end{tabular}}\par\smallskip"]
+    lines += [bottom, r"\end{tabular}" + end + r"}\par\smallskip"]
     if paper:
         return "\\par\\noindent\\begin{minipage}{\\linewidth}\n" + "\n".join(lines) + "\n\\end{minipage}\\par"
     return "\n".join(lines)

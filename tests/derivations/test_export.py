@@ -122,7 +122,7 @@ def test_the_document_compiles_with_no_overfull_box_and_no_undefined_reference()
     pages = int(re.search(r"Output written on posproof\.pdf \((\d+) pages", log).group(1))
     assert pages >= 20
     tex = (directory / "posproof.tex").read_text()
-    assert "\\tableofcontents" in tex and "\\section*{References}" in tex
+    assert "\\tableofcontents" in tex and "\\bibliography{posproof}" in tex
     assert "\\includegraphics" in (directory / "sinusoidal.tex").read_text()
 
 
