@@ -659,7 +659,7 @@ def _in_process(argv: list[str], workdir: Path, capsys) -> tuple[int, str]:
     if subcommand(["posproof", *argv]) == "export" and "--claims" not in argv:
         from tests import exports
 
-        def build(fmt, with_figures=True, progress=None):  # the session's export, built once per process
+        def build(fmt, with_figures=True, progress=None, **options):  # the session's export, made once
             export.build = real_build
             try:
                 return exports.built(fmt, with_figures)
