@@ -102,8 +102,9 @@ def _triangle_complex() -> Lemma:
             Step(
                 lhs,
                 rhs,
-                r"both sides are $\ge 0$, so compare squares: $|\sum_i z_i|^2 = \sum_{i,j} \mathrm{Re}(z_i \bar z_j)$ "
-                r"and $(\sum_i |z_i|)^2 = \sum_{i,j} |z_i \bar z_j|$, term by term $\mathrm{Re}\, u \le |u|$",
+                r"both sides are $\ge 0$, so compare squares: "
+                r"$|\sum_i z_i|^2 = \sum_{i,j} \operatorname{Re}(z_i \bar z_j)$ and "
+                r"$(\sum_i |z_i|)^2 = \sum_{i,j} |z_i \bar z_j|$, term by term $\operatorname{Re}\, u \le |u|$",
                 ("square_sides", "square_sums", "combine_sums"),
                 "<=",
             ),

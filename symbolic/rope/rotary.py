@@ -485,7 +485,7 @@ def _real_part() -> Theorem:
                 lhs,
                 e1,
                 r"$q = q_0 + i q_1$: multiplying by $e^{i m \theta}$ is $R(m \theta)$ acting on $(q_0, q_1)$; "
-                r"$\mathrm{Re}(z \bar{w})$ is the real dot product",
+                r"$\operatorname{Re}(z \bar{w})$ is the real dot product",
                 ("doit", "expand_complex", "expand"),
             ),
             Step(e1, e2, "$(A q)^T = q^T A^T$", ("doit", "expand")),

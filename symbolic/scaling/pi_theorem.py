@@ -170,7 +170,7 @@ def pi_second_derivative_bound() -> Theorem:
                 r"$(e^{\mathrm{i} s \theta_j})'' = -\theta_j^2 e^{\mathrm{i} s \theta_j}$, term by term",
                 ("doit",),
             ),
-            Step(real_part, modulus, r"$|\mathrm{Re}\, u| \le |u|$", ("abs_sides",), rel="<="),
+            Step(real_part, modulus, r"$|\operatorname{Re}\, u| \le |u|$", ("abs_sides",), rel="<="),
             TRIANGLE_COMPLEX.cite(
                 {"N": d_even / 2, "z": sp.Lambda(j, term)},
                 r"the triangle inequality for finite sums; $|e^{\mathrm{i} s \theta_j}| = 1$",
@@ -187,7 +187,7 @@ def pi_second_derivative_bound() -> Theorem:
         ],
         rel="<=",
         assumptions=(
-            r"$a(s) = \mathrm{Re} \sum_{j<d/2} h_j e^{\mathrm{i} s \theta_j}$ (the attention score at relative "
+            r"$a(s) = \operatorname{Re} \sum_{j<d/2} h_j e^{\mathrm{i} s \theta_j}$ (the attention score at relative "
             r"position $s$), $h_j$ complex, $\theta_j$ and $s$ real",
             "$d$ even",
         ),
@@ -320,7 +320,7 @@ def pi_counterexample() -> Fact:
         r"$s = 1/2$ is $0.45928 > d/(32 \ln c) = 0.43429$; the corrected bound holds",
         TOPIC,
         f"{CHEN}, Theorem 2.1, eq. 5 and 7",
-        r"$a(s) = \mathrm{Re} \sum_j h_j e^{\mathrm{i} s \theta_j}$ with $h_j = 1$ ($\max_j |h_j| = 1$), "
+        r"$a(s) = \operatorname{Re} \sum_j h_j e^{\mathrm{i} s \theta_j}$ with $h_j = 1$ ($\max_j |h_j| = 1$), "
         r"$\theta_j = 10000^{-2j/128}$, on $[s_1, s_2] = [0, 1]$ (the paper's integer grid) and $[0, 1/8]$, at the "
         r"midpoint: the paper's bound $d(s - s_1)(s_2 - s)/(8 \ln c)$ fails on both, the corrected "
         r"$(d + 4 \ln c)(s - s_1)(s_2 - s)/(8 \ln c)$ holds on both, and the paper's $M = d/(4 \ln c)$ is below "
