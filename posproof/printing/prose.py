@@ -84,14 +84,14 @@ def tex_escape(text: str) -> str:
     return "".join(_TEX_SPECIALS.get(ch) or _UNICODE_TEX.get(ch, ch) for ch in text)
 
 
-_SEGMENT = re.compile(r"(\$[^$]+\$|`[^`]+`)")
+_SEGMENT = re.compile(r"(\$[^$]+\$|``[^`]+``|`[^`]+`)")
 
 
 def segments(text: str) -> list[tuple[str, str]]:
     r"""Prose as ``(kind, content)`` pieces: ``"text"``, ``"math"`` (between ``$``) or ``"code"`` (backticks).
 
-    >>> segments("rotate $q$ by `rope`")
-    [('text', 'rotate '), ('math', 'q'), ('text', ' by '), ('code', 'rope')]
+    >>> segments("rotate $q$ by `rope` or ``rope_mp``")
+    [('text', 'rotate '), ('math', 'q'), ('text', ' by '), ('code', 'rope'), ('text', ' or '), ('code', 'rope_mp')]
     """
     out = []
     for piece in _SEGMENT.split(text):
@@ -99,6 +99,8 @@ def segments(text: str) -> list[tuple[str, str]]:
             continue
         if piece.startswith("$") and len(piece) > 1:
             out.append(("math", piece[1:-1].strip()))
+        elif piece.startswith("``") and len(piece) > 4:  # reStructuredText's literal, as a docstring writes it
+            out.append(("code", piece[2:-2]))
         elif piece.startswith("`") and len(piece) > 1:
             out.append(("code", piece[1:-1]))
         else:

@@ -183,3 +183,10 @@ def test_regression_no_definition_id_is_a_reference_token():
     for c in (registry.get(i) for i in registry.ids()):
         for dfn in c.definitions if isinstance(c, Fact) else ():
             assert "[[" not in dfn.id, (c.id, dfn.id)
+
+
+def test_regression_double_backticks_are_code_as_in_a_docstring():
+    # regression: ``max_len`` in catalogue text came out as a stray backtick and code running into the prose
+    from posproof.printing.prose import prose
+
+    assert prose("a ``max_len`` b", "markdown") == "a `max_len` b"
