@@ -39,6 +39,12 @@ def ascii_math(text: str) -> list[str]:
     return _hits(r"\b\w+ - \w+\b(?= [^a-z])|\b\d+ x \d+\b|\b\d+ ?\.\. ?\d+\b|\b\w+/\(\w+ ?[-+] ?\w+\)", p)
 
 
+def ascii_math_pdf(text: str) -> list[str]:
+    """ASCII math in PDF text: `m - n` (typeset math has a minus sign), `8 x 16`, `0 .. 255`. A solidus fraction
+    `pos/(N-1)` reads the same set as math or as text; :func:`ascii_math` finds it in the source."""
+    return _hits(r"\b\w+ - \w+\b(?= [^a-z])|\b\d+ x \d+\b|\b\d+ ?\.\. ?\d+\b", without_urls(text))
+
+
 def python_isms(text: str) -> list[str]:
     """Python-isms: `1e-12`, `-inf`, `truncate false`, `Claimed: [..]`, slice subscripts, `dps`."""
     p = prose_only(text)
@@ -218,7 +224,7 @@ HTML: dict[str, Detector] = {
     "html_contents_gaps": html_contents_gaps,
 }
 PDF: dict[str, Detector] = {
-    "ascii_math": ascii_math,
+    "ascii_math": ascii_math_pdf,
     "python_isms": python_isms,
     "pdf_underscore_identifiers": pdf_underscore_identifiers,
     "test_suite_language": test_suite_language,
