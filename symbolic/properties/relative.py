@@ -76,7 +76,7 @@ def _deberta(dps: int, transpose=lambda A: A.T):
         r"log buckets: $\varphi(i, i - 5) = \varphi(i, i - 6)$": bool(abs(B[20, 15] - B[20, 14]) <= tol),
     }
     buckets = deberta.deberta_log_bucket(np.arange(0, 12), bucket_size=8, max_position=32).tolist()
-    return value, [*value.items(), ("log buckets (8, 32) of r = 0 .. 11", buckets)]
+    return value, [*value.items(), ("log buckets (8, 32) of $r = 0, \\dots, 11$", buckets)]
 
 
 def deberta_rules() -> Fact:
