@@ -118,8 +118,9 @@ def test_console_script_and_module_entry_points():
 def test_export_tex_writes_a_standalone_document():
     out = exports.tree("tex")
     doc = (out / "posproof.tex").read_text()
-    assert doc.startswith("\\documentclass") and "\\usepackage{amsmath,amssymb}" in doc
-    assert "\\tableofcontents" in doc and "\\section*{References}" in doc
+    assert doc.startswith("\\documentclass") and "\\usepackage{posproof}" in doc  # the shipped preamble
+    assert "\\RequirePackage{amsmath,amssymb,amsthm}" in (out / "posproof.sty").read_text()
+    assert "\\tableofcontents" in doc and "\\bibliography{posproof}" in doc
     for topic in ("order", "sinusoidal", "relative", "rope"):
         assert f"\\input{{{topic}}}" in doc and (out / f"{topic}.tex").exists()
 

@@ -92,12 +92,7 @@ def test_three_derivations_set_in_a_two_column_paper(tmp_path):
         assert f"\\newlabel{{eq:{claim}}}" in aux
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="a fact's table is a tabular of fixed columns that --textwidth does not scale (printing.latex.table_latex):"
-    " its columns run past the column of text",
-)
-def test_a_facts_wide_table_fits_a_column(tmp_path):
+def test_a_facts_wide_table_fits_a_column(tmp_path):  # scaled to the column (posproof.sty's \posprooffit)
     log = paper(tmp_path, ("deberta-log-bucket-values",))
     wide = overfull(log)
     assert not wide, "\n".join(wide)

@@ -23,6 +23,12 @@ needs_katex = pytest.mark.skipif(
 )
 
 
+def _unscaled(tex: str) -> str:
+    r"""A display without ``posproof.sty``'s ``\posproofwide{width}{...}`` (LaTeX scales it; the math is inside)."""
+    m = re.fullmatch(r"\\posproofwide\{[^{}]*\}\{(.*)\}", tex, re.S)
+    return m.group(1) if m else tex
+
+
 def exported_formulas() -> list[tuple[str, bool]]:
     r"""Every formula of the claims' blocks (the HTML page) and of the Markdown and LaTeX exports, as written."""
     forms = []
@@ -34,7 +40,7 @@ def exported_formulas() -> list[tuple[str, bool]]:
                 forms += [(m, True) for m in re.findall(r"^\$\$\n(.*?)\n\$\$$", text, re.S | re.M)]
                 forms += [(m, False) for m in re.findall(r"(?<![\\$])\$([^$\n]+?)\$(?!\$)", text)]
             else:
-                forms += [(m.strip(), True) for m in re.findall(r"\\\[(.*?)\\\]", text, re.S)]
+                forms += [(_unscaled(m.strip()), True) for m in re.findall(r"\\\[(.*?)\\\]", text, re.S)]
                 forms += [(m, False) for m in re.findall(r"(?<!\\)\$([^$]+?)(?<!\\)\$", text)]
     return forms
 
