@@ -24,7 +24,20 @@ from functools import cache
 from typing import Any
 
 #: Topics in reading order: the order problem and absolute codes, then relative rewrites, then RoPE.
-TOPICS = ("order", "sinusoidal", "relative", "rope", "extension", "multiaxis", "properties", "article", "lemmas")
+TOPICS = (
+    "order",
+    "sinusoidal",
+    "relative",
+    "kernels",
+    "rope",
+    "extension",
+    "remapping",
+    "temperature",
+    "multiaxis",
+    "properties",
+    "article",
+    "lemmas",
+)
 
 
 #: One module per scheme, in reading order (each module's claims share one topic), as paths below
@@ -37,6 +50,7 @@ MODULES = (
     "deberta",
     "t5",
     "alibi",
+    "bias_kernels",
     "rope.rotary",
     "rope.xpos",
     "scaling.relative",
@@ -46,6 +60,8 @@ MODULES = (
     "scaling.llama3",
     "scaling.float64",
     "scaling.pi_theorem",
+    "remap",
+    "temperature",
     "rope.multiaxis",
     "rope.axes",
     "properties.absolute",
