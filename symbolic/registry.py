@@ -61,6 +61,7 @@ MODULES = (
     "scaling.float64",
     "scaling.pi_theorem",
     "remap",
+    "rope.cache_shift",
     "temperature",
     "rope.multiaxis",
     "rope.axes",

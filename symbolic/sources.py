@@ -46,6 +46,7 @@ HF_ROPE = "Hugging Face transformers, modeling_rope_utils"
 
 # ---- properties and the article, annotated ---------------------------------------------------------------------
 XPOS = "Sun et al. 2022, 'A Length-Extrapolatable Transformer' (xPos, arXiv:2212.10554)"
+STREAMING_LLM = "Xiao et al. 2023, 'Efficient Streaming Language Models with Attention Sinks' (arXiv:2309.17453)"
 LLAMA = "Touvron et al. 2023, 'LLaMA: Open and Efficient Foundation Language Models' (7B: width 4096, 32 heads)"
 BERT = "Devlin et al. 2019, 'BERT' (learned position embeddings, initializer_range 0.02)"
 
@@ -236,6 +237,9 @@ RECORDS: tuple[Work, ...] = (
     Work("dlmf", (DLMF,), ("Olver, Frank W. J.", "others"), "NIST Digital Library of Mathematical Functions", 2010,
          "misc", "National Institute of Standards and Technology", note="§1.9: complex numbers, the triangle "
          "inequality", url="https://dlmf.nist.gov/1.9"),
+    Work("xiao2023streaming", ("Xiao et al. 2023",), ("Xiao, Guangxuan", "Tian, Yuandong", "Chen, Beidi", "Han, Song",
+         "Lewis, Mike"), "Efficient Streaming Language Models with Attention Sinks", 2023,
+         venue="International Conference on Learning Representations (ICLR 2024)", arxiv="2309.17453"),
 )  # fmt: skip
 
 #: Every cited work once: ``(how a claim's source starts, the bibliography entry)``. A claim cites a work with a
