@@ -240,6 +240,16 @@ RECORDS: tuple[Work, ...] = (
     Work("xiao2023streaming", ("Xiao et al. 2023",), ("Xiao, Guangxuan", "Tian, Yuandong", "Chen, Beidi", "Han, Song",
          "Lewis, Mike"), "Efficient Streaming Language Models with Attention Sinks", 2023,
          venue="International Conference on Learning Representations (ICLR 2024)", arxiv="2309.17453"),
+    Work("jin2024selfextend", ("Jin et al. 2024",),
+         ("Jin, Hongye", "Han, Xiaotian", "Yang, Jingfeng", "Jiang, Zhimeng", "Liu, Zirui", "Chang, Chia-Yuan",
+          "Chen, Huiyuan", "Hu, Xia"),
+         "LLM Maybe LongLM: Self-Extend LLM Context Window Without Tuning", 2024,
+         venue="International Conference on Machine Learning (ICML)", arxiv="2401.01325",
+         note="code: `self_extend_patch`, `https://github.com/datamllab/LongLM`"),
+    Work("su2023rerope", ("Su 2023",), ("Su, Jianlin",),
+         "The Road to Transformer Upgrades, 12: ReRoPE for Infinite Extrapolation?", 2023, "misc",
+         note="blog post in Chinese, title translated; code: `https://github.com/bojone/rerope`",
+         url="https://kexue.fm/archives/9708"),
 )  # fmt: skip
 
 #: Every cited work once: ``(how a claim's source starts, the bibliography entry)``. A claim cites a work with a

@@ -1,0 +1,65 @@
+r"""Position remapping claims: each verifies and its wrong variant is rejected; the kernels' definitions agree
+with the numeric code on a grid."""
+
+import mpmath
+import pytest
+import sympy as sp
+from posproof.numeric.remap import leaky_rerope_relative_mp, rerope_relative_mp, self_extend_relative_mp
+from posproof.symbolic import remap as R
+from posproof.symbolic.testing import assert_proved, assert_rejected
+
+CLAIMS = {c.id: c for c in R.claims()}
+
+
+def test_ids_and_topic():
+    assert all(cid.startswith("remap-") for cid in CLAIMS)
+    assert {c.topic for c in CLAIMS.values()} == {"remapping"}
+    assert len(CLAIMS) == len(R.claims())
+
+
+@pytest.mark.parametrize("cid", sorted(CLAIMS))
+def test_claim_verifies_and_wrong_variant_is_rejected(cid):
+    claim = CLAIMS[cid]
+    assert_proved(claim)
+    if claim.kind == "fact":
+        assert not claim.wrong_variant().verify().ok
+    else:
+        assert_rejected(claim.wrong_variant())
+
+
+def test_theorems_are_proved_symbolically():
+    for claim in CLAIMS.values():
+        if claim.kind == "theorem":
+            assert claim.verify().symbolic, claim.id
+
+
+def test_kernels_unfold_to_the_numeric_code():
+    for W in (1, 3, 4, 8):
+        for G in (1, 2, 3, 4):
+            for a in range(0, 30):
+                for b in range(0, a + 1):
+                    sym = R.SelfExtend(a, b, W, G).doit()
+                    assert int(sym) == self_extend_relative_mp(a, b, window=W, group=G)
+    for w in (1, 4):
+        for a in range(0, 12):
+            for b in range(0, a + 1):
+                assert int(R.ReRoPE(a, b, w).doit()) == rerope_relative_mp(a, b, window=w)
+                leaky = R.LeakyReRoPE(a, b, w, sp.Rational(5, 2)).doit()
+                with mpmath.workdps(30):
+                    assert mpmath.almosteq(
+                        mpmath.mpf(sp.Rational(leaky).p) / sp.Rational(leaky).q,
+                        leaky_rerope_relative_mp(a, b, window=w, k=mpmath.mpf(5) / 2, dps=30),
+                        1e-25,
+                    )
+
+
+def test_self_extend_facts_values():
+    bound = CLAIMS["remap-self-extend-bound"].compute(50)[0]
+    assert all(bound.values())
+    example = CLAIMS["remap-self-extend-not-relative"].compute(50)[0]
+    assert list(example.values())[1] == [[5, 0, 4], [6, 1, 5]]
+
+
+def test_kernel_numeric_rejects_non_integers():
+    with pytest.raises(ValueError, match="i must be an integer"):
+        R.SelfExtend.numeric(mpmath.mpf("1.5"), 0, 2, 2)
