@@ -188,3 +188,7 @@ MULTIAXIS_MP_ATOL = 1e-11
 #: of the scores (~1e-15), and which few depends on the CPU's libm (``sin``/``cos`` are correctly rounded on some,
 #: off by an ulp on others), so digits below this are not a property of the scheme.
 PROFILE_PRINT_FLOOR = 1e-14
+#: A shifted cached key agrees with the key computed at its new position to this, relative to the largest entry:
+#: float32 keys and tables (the shift computed in float32, rounding ~6e-8 per operation, a few operations) pass;
+#: a wrong sign, layout or base differs by a sine of a shift's angle (>= 1e-4 at the audit's shifts and widths).
+AUDIT_CACHE_SHIFT_RTOL = 1e-5

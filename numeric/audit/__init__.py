@@ -38,6 +38,7 @@ does to its process (an exit, a crash, a hang) becomes a :class:`ProcessReport`.
 from __future__ import annotations
 
 from posproof.numeric.audit.alibi import audit_alibi
+from posproof.numeric.audit.cache_shift import CACHE_SHIFT_FINDINGS, audit_cache_shift
 from posproof.numeric.audit.call import AXES as AXES
 from posproof.numeric.audit.call import CALL_ARGS as CALL_ARGS
 from posproof.numeric.audit.call import RopeCall
@@ -79,6 +80,7 @@ __all__ = [
     "audit_alibi",
     "audit_t5",
     "audit_multiaxis",
+    "audit_cache_shift",
     "xpos_plan",
     "audit_xpos_plan",
     "assert_rope_conforms",
@@ -89,5 +91,6 @@ __all__ = [
     "T5_FINDINGS",
     "MULTIAXIS_FINDINGS",
     "XPOS_FINDINGS",
+    "CACHE_SHIFT_FINDINGS",
     "PROCESS_FINDINGS",
 ]
