@@ -17,9 +17,9 @@ from posproof.symbolic.engine.core import Definition, Domain, Fact, Step, Theore
 from posproof.symbolic.engine.kernel import Kernel
 
 TOPIC = "remapping"
-SELF_EXTEND = "Jin et al. 2024, 'LLM Maybe LongLM: Self-Extend LLM Context Window Without Tuning', §3 and the reference"
-SELF_EXTEND_CODE = SELF_EXTEND + " self_extend_patch"
-REROPE = "Su 2023, 'ReRoPE' (kexue.fm/archives/9708) and the reference rerope_patch"
+SELF_EXTEND = "Jin et al. 2024, 'LLM Maybe LongLM: Self-Extend LLM Context Window Without Tuning'"
+SELF_EXTEND_CODE = SELF_EXTEND + " and its reference self_extend_patch"
+REROPE = "Su 2023, 'ReRoPE for Infinite Extrapolation?' and its reference code"
 
 i, j = sp.symbols("i j", integer=True, nonnegative=True)  # query and key positions
 W = sp.Symbol("W", integer=True, positive=True)  # Self-Extend's neighbour window (group_size_2)
