@@ -250,6 +250,16 @@ RECORDS: tuple[Work, ...] = (
          "The Road to Transformer Upgrades, 12: ReRoPE for Infinite Extrapolation?", 2023, "misc",
          note="blog post in Chinese, title translated; code: `https://github.com/bojone/rerope`",
          url="https://kexue.fm/archives/9708"),
+    Work("li2023fire", ("Li et al. 2023",),
+         ("Li, Shanda", "You, Chong", "Guruganesh, Guru", "Ainslie, Joshua", "Ontanon, Santiago", "others"),
+         "Functional Interpolation for Relative Positions Improves Long Context Transformers", 2023,
+         venue="International Conference on Learning Representations (ICLR 2024)", arxiv="2310.04418"),
+    Work("chi2023sandwich", ("Chi et al. 2023",), ("Chi, Ta-Chung", "Fan, Ting-Han", "Rudnicky, Alexander I.",
+         "Ramadge, Peter J."), "Dissecting Transformer Length Extrapolation via the Lens of Receptive Field Analysis",
+         2023, venue="Annual Meeting of the Association for Computational Linguistics (ACL)", arxiv="2212.10356"),
+    Work("chi2022kerple", ("Chi et al. 2022",), ("Chi, Ta-Chung", "Fan, Ting-Han", "Ramadge, Peter J.",
+         "Rudnicky, Alexander I."), "KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation",
+         2022, venue="Advances in Neural Information Processing Systems 35 (NeurIPS)", arxiv="2205.09921"),
 )  # fmt: skip
 
 #: Every cited work once: ``(how a claim's source starts, the bibliography entry)``. A claim cites a work with a

@@ -1,0 +1,36 @@
+r"""symbolic.bias_kernels: every claim verifies and its wrong variant is rejected; the claims that are proved in
+general are proved by the symbolic line (not only checked at points), and the computed facts say so."""
+
+import pytest
+from posproof.symbolic import bias_kernels
+from posproof.symbolic.testing import assert_proved, assert_rejected
+
+CLAIMS = {c.id: c for c in bias_kernels.claims()}
+
+
+def test_ids_and_topic():
+    assert all(i.startswith("kernels-") for i in CLAIMS)
+    assert {c.topic for c in CLAIMS.values()} == {"kernels"}
+
+
+@pytest.mark.parametrize("cid", sorted(CLAIMS))
+def test_claim_verifies_and_wrong_variant_is_rejected(cid):
+    claim = CLAIMS[cid]
+    result = assert_proved(claim)
+    if claim.kind == "theorem":
+        assert result.symbolic is True
+    assert_rejected(claim.wrong_variant())
+
+
+def test_computed_claims_say_so():
+    facts = [c for c in CLAIMS.values() if c.kind == "fact"]
+    assert {c.id for c in facts} == {"kernels-fire-not-relative-beyond", "kernels-kerple-cpd-computed"}
+    assert "computed" in CLAIMS["kernels-kerple-cpd-computed"].title
+
+
+def test_cpd_is_of_the_bias_not_its_negation():
+    fact = CLAIMS["kernels-kerple-cpd-computed"]
+    value, _ = fact.compute(30)
+    assert all(value.values())
+    negated, _ = fact.wrong(30)
+    assert not any(negated.values())
