@@ -53,6 +53,7 @@ MODULES = (
     "bias_kernels",
     "rope.rotary",
     "rope.xpos",
+    "rope.p_rope",
     "scaling.relative",
     "scaling.linear",
     "scaling.ntk",

@@ -47,6 +47,7 @@ HF_ROPE = "Hugging Face transformers, modeling_rope_utils"
 # ---- properties and the article, annotated ---------------------------------------------------------------------
 XPOS = "Sun et al. 2022, 'A Length-Extrapolatable Transformer' (xPos, arXiv:2212.10554)"
 STREAMING_LLM = "Xiao et al. 2023, 'Efficient Streaming Language Models with Attention Sinks' (arXiv:2309.17453)"
+P_ROPE = "Barbero et al. 2024, 'Round and Round We Go! What makes Rotary Positional Encodings useful?' (arXiv:2410.06205)"
 LLAMA = "Touvron et al. 2023, 'LLaMA: Open and Efficient Foundation Language Models' (7B: width 4096, 32 heads)"
 BERT = "Devlin et al. 2019, 'BERT' (learned position embeddings, initializer_range 0.02)"
 
@@ -260,6 +261,10 @@ RECORDS: tuple[Work, ...] = (
     Work("chi2022kerple", ("Chi et al. 2022",), ("Chi, Ta-Chung", "Fan, Ting-Han", "Ramadge, Peter J.",
          "Rudnicky, Alexander I."), "KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation",
          2022, venue="Advances in Neural Information Processing Systems 35 (NeurIPS)", arxiv="2205.09921"),
+    Work("barbero2024round", ("Barbero et al. 2024",), ("Barbero, Federico", "Vitvitskyi, Alex", "Perivolaropoulos, "
+         "Christos", "Pascanu, Razvan", "Veličković, Petar"), "Round and Round We Go! What makes Rotary "
+         "Positional Encodings useful?", 2024, venue="International Conference on Learning Representations (ICLR "
+         "2025)", arxiv="2410.06205", note="p-RoPE"),
 )  # fmt: skip
 
 #: Every cited work once: ``(how a claim's source starts, the bibliography entry)``. A claim cites a work with a
