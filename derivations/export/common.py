@@ -31,7 +31,7 @@ TOPIC_TITLES = {
     "kernels": "Relative bias kernels: FIRE, Sandwich, KERPLE",
     "rope": "Rotary position embedding (RoPE)",
     "extension": "Context extension",
-    "remapping": "Position remapping at inference: Self-Extend and ReRoPE",
+    "remapping": "Position remapping at inference: Self-Extend, ReRoPE, shifting a KV cache",
     "temperature": "Layers without positions, and length-dependent temperature",
     "multiaxis": "Multi-axis RoPE: M-RoPE and axial 2-D",
     "properties": "The three rules, scheme by scheme",
