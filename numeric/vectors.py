@@ -1,16 +1,16 @@
 r"""Language-neutral golden vectors for ports: JSON test vectors computed with mpmath.
 
-One document per scheme (:func:`golden_vectors`): sinusoidal encodings, RoPE in both layouts and with every
-scaling rule, T5 and DeBERTa buckets, ALiBi slopes. Each document states the precision used (``dps`` significant
-digits of working precision, outputs rounded to :data:`DIGITS` significant digits, as decimal strings), the
-conventions, every parameter, the inputs and the outputs. Inputs are exact binary fractions written as decimal
-strings, so that every language reads the same numbers. :func:`write_vectors` writes the documents and an
+One document per scheme (:func:`golden_vectors`): sinusoidal encodings, RoPE in both layouts and with every scaling
+rule, T5 and DeBERTa buckets, ALiBi slopes, xPos, multi-axis RoPE, p-RoPE. Each document states the precision used
+(``dps`` significant digits of working precision, outputs rounded to :data:`DIGITS` significant digits, as decimal
+strings), the conventions, every parameter, the inputs and the outputs. Inputs are exact binary fractions written as
+decimal strings, so that every language reads the same numbers. :func:`write_vectors` writes the documents and an
 ``index.json`` with their SHA-256; the same call writes the same bytes, atomically (a temporary file in the
 directory, then a rename).
 
 >>> docs = golden_vectors()
 >>> sorted(docs)
-['alibi.json', 'deberta.json', 'multiaxis.json', 'rope.json', 'sinusoidal.json', 't5.json', 'xpos.json']
+['alibi.json', 'deberta.json', 'multiaxis.json', 'p_rope.json', 'rope.json', 'sinusoidal.json', 't5.json', 'xpos.json']
 >>> docs["alibi.json"]["cases"][1]["slopes"]  # n_heads = 2: 2^-4, 2^-8
 ['0.062500000000000000', '0.0039062500000000000']
 """
@@ -28,6 +28,7 @@ import numpy as np
 from posproof.numeric._io import write_atomic
 from posproof.numeric.alibi import alibi_slope_exponents, alibi_slopes_mp
 from posproof.numeric.deberta import deberta_log_bucket_mp
+from posproof.numeric.p_rope import p_rope_frequencies_mp
 from posproof.numeric.rotary import rope_mp
 from posproof.numeric.scaling.rules import RopeScaling
 from posproof.numeric.sinusoid import inverse_frequencies_mp, sinusoidal_mp
@@ -394,6 +395,32 @@ def _xpos() -> dict:
     return _doc("xpos", conv, cases)
 
 
+#: p-RoPE cases: (width, fraction); the positions are RoPE's.
+P_ROPE_SETTINGS = ((8, 0.5), (16, 0.25), (16, 0.75))
+
+
+def _p_rope() -> dict:
+    cases = []
+    for width, fraction in P_ROPE_SETTINGS:
+        x = _inputs(len(POSITIONS), width)
+        theta = p_rope_frequencies_mp(width, fraction=fraction, base=10000, dps=DPS)
+        out = rope_mp(x, list(POSITIONS), inv_freq=theta, layout="interleaved", dps=DPS)
+        cases.append(
+            {
+                "name": f"width {width}, fraction {fraction}",
+                "parameters": {"width": width, "base": 10000, "fraction": fraction, "layout": "interleaved"},
+                "inputs": {"vectors": x, "positions": list(POSITIONS)},
+                "outputs": [[decimal(v) for v in row] for row in out],
+            }
+        )
+    conv = (
+        "p-RoPE (Barbero et al. 2024): theta_i = base^(-2i/width) for the kept pairs i < floor(fraction width/2), "
+        "0 for the others (they do not rotate); pair i on channels (2i, 2i+1) rotated by m theta_i "
+        "counter-clockwise; equal to partial rotary of width r = 2 floor(fraction width/2) at base base^(r/width)"
+    )
+    return _doc("p-rope", conv, cases)
+
+
 #: Every document's file name and the function computing it, in the order they are written.
 DOCUMENTS: dict[str, Callable[[], dict[str, Any]]] = {
     "sinusoidal.json": _sinusoidal,
@@ -403,6 +430,7 @@ DOCUMENTS: dict[str, Callable[[], dict[str, Any]]] = {
     "alibi.json": _alibi,
     "multiaxis.json": _multiaxis,
     "xpos.json": _xpos,
+    "p_rope.json": _p_rope,
 }
 #: The file listing the documents with their SHA-256, written last.
 INDEX = "index.json"
