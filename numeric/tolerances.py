@@ -192,3 +192,16 @@ PROFILE_PRINT_FLOOR = 1e-14
 #: float32 keys and tables (the shift computed in float32, rounding ~6e-8 per operation, a few operations) pass;
 #: a wrong sign, layout or base differs by a sine of a shift's angle (>= 1e-4 at the audit's shifts and widths).
 AUDIT_CACHE_SHIFT_RTOL = 1e-5
+
+
+# ---- length-dependent temperature (numeric/temperature) --------------------------------------------------------------
+
+#: The float64 temperature kernels against transformers' own expression evaluated in float64, and against their
+#: mpmath twins: ``log1p`` of an exact integer, one product and one sum, each correctly rounded or within an ulp
+#: (~2e-16 of a value near 1); 1e-15 leaves a margin, while an off-by-one floor or a missing ``+ 1`` moves a value
+#: by ``a log 2 ~ 0.07`` or more.
+TEMPERATURE_F64_RTOL = 1e-15
+#: The float64 kernel against ``Llama4TextAttention``'s own code path, which computes the temperature in float32
+#: (``positions.float()``): four float32 operations on values near 1 err by a few float32 ulps (2**-23 ~ 1.2e-7
+#: each); 1e-6 covers them and is far below the ``a log 2`` step of an off-by-one floor.
+TEMPERATURE_HF_F32_RTOL = 1e-6

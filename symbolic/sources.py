@@ -265,6 +265,19 @@ RECORDS: tuple[Work, ...] = (
          "Christos", "Pascanu, Razvan", "Veličković, Petar"), "Round and Round We Go! What makes Rotary "
          "Positional Encodings useful?", 2024, venue="International Conference on Learning Representations (ICLR "
          "2025)", arxiv="2410.06205", note="p-RoPE"),
+    Work("meta2025llama4", ("Meta 2025, Llama 4",), ("Meta AI",),
+         "The Llama 4 herd: The beginning of a new era of natively multimodal AI innovation", 2025, "misc",
+         note="iRoPE: interleaved layers without positional embeddings, inference-time temperature scaling; code: "
+         "Hugging Face transformers' `Llama4TextAttention`",
+         url="https://ai.meta.com/blog/llama-4-multimodal-intelligence/"),
+    Work("nakanishi2025ssmax", ("Nakanishi 2025",), ("Nakanishi, Ken M.",),
+         "Scalable-Softmax Is Superior for Attention", 2025, arxiv="2501.19399"),
+    Work("chiang2022overcoming", ("Chiang and Cholak 2022",), ("Chiang, David", "Cholak, Peter"),
+         "Overcoming a Theoretical Limitation of Self-Attention", 2022,
+         venue="Annual Meeting of the Association for Computational Linguistics (ACL)", arxiv="2202.12172"),
+    Work("bai2023qwen", ("Bai et al. 2023, Qwen",), ("Bai, Jinze", "Bai, Shuai", "Chu, Yunfei", "others"),
+         "Qwen Technical Report", 2023, arxiv="2309.16609",
+         note="code: `QWenAttention` (`use_logn_attn`, `logn_list`), `https://huggingface.co/Qwen/Qwen-7B`"),
 )  # fmt: skip
 
 #: Every cited work once: ``(how a claim's source starts, the bibliography entry)``. A claim cites a work with a
