@@ -9,6 +9,8 @@ grouped keys at ``j // G``, and neighbour attention is used where ``r < W``.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import mpmath
 import numpy as np
 import sympy as sp
@@ -232,19 +234,31 @@ def _grouped_distance(ii, jj, *, window, group):
     return np.where(r < window, r, r // group + window - window // group)
 
 
+def _causal_matrix(n: int, wd: int, g: int, fn) -> np.ndarray:
+    r"""``D[a, b]``: the remapped distance of query ``a`` and key ``b`` for ``0 <= b <= a < n``; -1 above."""
+    ii, jj = np.tril_indices(n)
+    d = np.full((n, n), -1, dtype=np.int64)
+    d[ii, jj] = fn(ii, jj, window=wd, group=g)
+    return d
+
+
 def _not_relative(dps: int, fn=remap.self_extend_relative):
     inside = True
+    ii, jj = np.meshgrid(np.arange(40), np.arange(40), indexing="ij")
+    keep = (ii >= jj) & (ii - jj < 8)
     for wd in range(1, 9):
         for g in range(1, 5):
-            ii, jj = np.meshgrid(np.arange(40), np.arange(40), indexing="ij")
-            keep = (ii >= jj) & (ii - jj < wd)
-            inside &= bool(np.all(fn(ii[keep], jj[keep], window=wd, group=g) == (ii - jj)[keep]))
+            d = _causal_matrix(40, wd, g, fn)
+            near = keep & (ii - jj < wd)
+            inside &= bool(np.all(d[near] == (ii - jj)[near]))
+    d = _causal_matrix(64, 4, 2, fn)
     first = None
-    for a in range(64):  # the smallest pair (i, j) sharing i - j with an earlier pair and not its distance
-        for b in range(a + 1):
-            d = int(fn([a], [b], window=4, group=2)[0])
-            if b > 0 and first is None and d != int(fn([a - b], [0], window=4, group=2)[0]):
-                first = [[a - b, 0, int(fn([a - b], [0], window=4, group=2)[0])], [a, b, d]]
+    for a in range(64):  # the smallest pair (i, j) whose distance differs from that of (i - j, 0)
+        row = d[a, 1 : a + 1] != d[a - np.arange(1, a + 1), 0]
+        if row.any():
+            b = int(np.argmax(row)) + 1
+            first = [[a - b, 0, int(d[a - b, 0])], [a, b, int(d[a, b])]]
+            break
     value = {r"inside the window it is $i - j$": inside, r"$W = 4$, $G = 2$: $(i, j, d)$ with equal $i - j$": first}
     return value, list(value.items())
 
@@ -272,20 +286,19 @@ def self_extend_not_relative() -> Fact:
 
 def _monotone(dps: int, fn=remap.self_extend_relative):
     in_r, in_i, jump, at_most = True, True, True, True
+    n = 48
+    ii, jj = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    lower = ii >= jj
     for wd in range(1, 11):
         for g in range(1, 7):
-            n = 48
-            ii, jj = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
-            d = np.where(ii >= jj, fn(np.maximum(ii, jj), jj, window=wd, group=g), -1)
-            for a in range(n):
-                row = d[a, : a + 1][::-1]  # r = 0 .. a
-                in_r &= bool(np.all(np.diff(row) >= 0))
-                if a >= wd:
-                    jump &= bool(row[wd] >= wd)
-            for b in range(n):
-                col = d[b:, b]
-                in_i &= bool(np.all(np.diff(col) >= 0))
-            exceeds = bool(np.any((d > ii - jj) & (ii >= jj)))
+            d = _causal_matrix(n, wd, g, fn)
+            # for each query a the key moves back: d[a, b - 1] >= d[a, b] for 1 <= b <= a
+            in_r &= bool(np.all((d[:, :-1] >= d[:, 1:])[lower[:, 1:]]))
+            # for each key b the query moves on: d[a + 1, b] >= d[a, b] for a >= b
+            in_i &= bool(np.all((d[1:, :] >= d[:-1, :])[lower[:-1, :]]))
+            edge = np.arange(wd, n)
+            jump &= bool(np.all(d[edge, edge - wd] >= wd))
+            exceeds = bool(np.any((d > ii - jj) & lower))
             at_most &= exceeds == (wd % g != 0)
     value = {
         r"non-decreasing in $i - j$ for each query": in_r,
@@ -476,6 +489,74 @@ def leaky_at_most_distance() -> Theorem:
     )
 
 
+# ---- past the trained length: the largest distance each remapping hands to RoPE ----------------------------------
+
+#: The settings the length claim uses (window and group of Self-Extend, ReRoPE's window, leaky ReRoPE's k).
+LENGTH_SETTINGS = {"W": 256, "G": 4, "w": 256, "k": 16}
+
+
+def remap_lengths(L0: int, L: int, se=remap.self_extend_relative) -> dict:
+    r"""The largest remapped distance of a length-``L`` input (the last query against every key) under Self-Extend
+    (``W = 256``, ``G = 4``), ReRoPE (``w = 256``) and leaky ReRoPE (``w = 256``, ``k = 16``), and how many of the
+    last query's distances reach ``L0`` or more (distances training never showed RoPE)."""
+    if not (isinstance(L0, int) and isinstance(L, int) and 1 <= L0 < L):
+        raise ValueError(f"L0 and L must be integers with 1 <= L0 < L, got L0={L0!r}, L={L!r}")
+    W, G, wr, kk = (LENGTH_SETTINGS[x] for x in ("W", "G", "w", "k"))
+    keys = np.arange(L)
+    se_d = se(np.full(L, L - 1), keys, window=W, group=G)
+    re_d = remap.rerope_relative(np.full(L, L - 1), keys, window=wr)
+    with mpmath.workdps(50):
+        leaky = remap.leaky_rerope_relative_mp(L - 1, 0, window=wr, k=kk)
+    man, exp = leaky.man_exp  # a binary fraction: exact as a rational
+    leaky_text = str(Fraction(int(man)) * Fraction(2) ** int(exp))
+    return {
+        f"Self-Extend ($W = {W}$, $G = {G}$): largest distance": int(se_d.max()),
+        f"Self-Extend ($W = {W}$, $G = {G}$): distances $\\ge L_0$": int(np.sum(se_d >= L0)),
+        f"ReRoPE ($w = {wr}$): largest distance": int(re_d.max()),
+        f"ReRoPE ($w = {wr}$): distances $\\ge L_0$": int(np.sum(re_d >= L0)),
+        f"leaky ReRoPE ($w = {wr}$, $k = {kk}$): largest distance": leaky_text,
+    }
+
+
+def _no_grouping(ii, jj, *, window, group):
+    return np.asarray(ii) - np.asarray(jj)
+
+
+def _lengths(dps: int, se=remap.self_extend_relative):
+    value = remap_lengths(1000, 2000, se=se)
+    return value, list(value.items())
+
+
+def remap_length() -> Fact:
+    return Fact(
+        "remap-lengths",
+        "Trained on 1000 positions, a 2000-token input: every remapped distance stays below 1000",
+        TOPIC,
+        f"{SELF_EXTEND}; {REROPE}",
+        r"The last query of a 2000-token input against every key: its largest remapped distance (the largest of "
+        r"all pairs, [[claim:remap-self-extend-monotone]], [[claim:remap-rerope-beyond-window]]) and how many of its "
+        r"distances reach $L_0 = 1000$, under Self-Extend ($W = 256$, $G = 4$), ReRoPE ($w = 256$) and leaky "
+        r"ReRoPE ($w = 256$, $k = 16$).",
+        {
+            r"Self-Extend ($W = 256$, $G = 4$): largest distance": 691,
+            r"Self-Extend ($W = 256$, $G = 4$): distances $\ge L_0$": 0,
+            r"ReRoPE ($w = 256$): largest distance": 256,
+            r"ReRoPE ($w = 256$): distances $\ge L_0$": 0,
+            r"leaky ReRoPE ($w = 256$, $k = 16$): largest distance": "5839/16",
+        },
+        _lengths,
+        method="exact integer arithmetic (numeric.remap); leaky ReRoPE with mpmath at 50 digits (a binary fraction, "
+        "exact as a rational)",
+        wrong=lambda dps: _lengths(dps, se=_no_grouping),
+        notes=r"Without the grouping the last query would see distances up to 1999, 1000 of them never trained. "
+        r"Self-Extend's largest distance is $\lfloor 1999/4 \rfloor + 256 - 64 = 691$ "
+        r"([[claim:remap-self-extend-bound]]).",
+    )
+
+
+LENGTHS = {"remap-lengths": remap_lengths}
+
+
 def claims() -> list:
     return [
         self_extend_definition(),
@@ -492,4 +573,5 @@ def claims() -> list:
         leaky_beyond(),
         leaky_slope(),
         leaky_at_most_distance(),
+        remap_length(),
     ]

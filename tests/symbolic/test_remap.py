@@ -63,3 +63,25 @@ def test_self_extend_facts_values():
 def test_kernel_numeric_rejects_non_integers():
     with pytest.raises(ValueError, match="i must be an integer"):
         R.SelfExtend.numeric(mpmath.mpf("1.5"), 0, 2, 2)
+
+
+def test_lengths_claim_is_the_function_at_the_articles_lengths():
+    assert CLAIMS["remap-lengths"].claim == R.remap_lengths(1000, 2000)
+    assert R.LENGTHS == {"remap-lengths": R.remap_lengths}
+
+
+@pytest.mark.parametrize(("L0", "L"), [(10, 300), (200, 700), (1, 2)])
+def test_lengths_last_query_holds_the_largest_distance(L0, L):
+    import numpy as np
+    from posproof.numeric.remap import self_extend_relative
+
+    i, j = np.tril_indices(L)
+    every = self_extend_relative(i, j, window=256, group=4)
+    v = R.remap_lengths(L0, L)
+    assert v[r"Self-Extend ($W = 256$, $G = 4$): largest distance"] == int(every.max())
+    assert v[r"ReRoPE ($w = 256$): largest distance"] == min(L - 1, 256)
+
+
+def test_lengths_bad_arguments():
+    with pytest.raises(ValueError, match="L0 and L"):
+        R.remap_lengths(10, 10)
