@@ -13,22 +13,28 @@ from __future__ import annotations
 import itertools
 
 import mpmath
+import numpy as np
 import sympy as sp
 from posproof.numeric import bias_kernels
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Kernel, Step, Theorem
-from posproof.symbolic.sinusoidal import ASSUME, DOT, EULER, SIZES, dot, pairs, phi, theta_i
+from posproof.symbolic.sinusoidal import ASSUME, DOT, EULER, dot, pairs, phi, theta_i
 from posproof.symbolic.sinusoidal import m as m_real
 from posproof.symbolic.sinusoidal import n as n_real
 from posproof.symbolic.sinusoidal import t as t_real
 from posproof.symbolic.symbols import d_even as d
 
 TOPIC = "kernels"
-FIRE = "Li et al. 2023, 'Functional Interpolation for Relative Positions Improves Long Context Transformers' (FIRE), §3"
+FIRE = (
+    "Li et al. 2023, 'Functional Interpolation for Relative Positions Improves Long Context Transformers' "
+    "(FIRE, arXiv:2310.04418)"
+)
 SANDWICH = (
     "Chi et al. 2023, 'Dissecting Transformer Length Extrapolation via the Lens of Receptive Field Analysis' "
-    "(Sandwich), §4"
+    "(Sandwich, arXiv:2212.10356)"
 )
-KERPLE = "Chi et al. 2022, 'KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation', §3"
+KERPLE = (
+    "Chi et al. 2022, 'KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation' (arXiv:2205.09921)"
+)
 
 # ---- symbols ----------------------------------------------------------------------------------------------------
 c = sp.Symbol("c", positive=True)  # FIRE's scale inside psi
@@ -258,11 +264,12 @@ def fire_not_relative_beyond() -> Fact:
 
 # ---- Sandwich ---------------------------------------------------------------------------------------------------
 
+SANDWICH_SIZES = {d: (2, 4, 6)}  # the widths the numeric line makes concrete (sinusoidal also tries 16)
 SANDWICH_ASSUME = (*ASSUME, r"$\lambda > 0$ a scale")
 
 
 def _sandwich(id_, title, steps, **kw):
-    return Theorem(id_, title, TOPIC, SANDWICH, tuple(steps), assumptions=SANDWICH_ASSUME, sizes=SIZES, **kw)
+    return Theorem(id_, title, TOPIC, SANDWICH, tuple(steps), assumptions=SANDWICH_ASSUME, sizes=SANDWICH_SIZES, **kw)
 
 
 def _pe_dot(a, b):
@@ -464,15 +471,15 @@ def _cpd(dps: int, sign: int = 1):
             ("log", _CPD_LOG_R2, bias_kernels.kerple_log_bias_mp),
             ("power", _CPD_POW_R2, bias_kernels.kerple_power_bias_mp),
         ):
-            worst = None
+            eigenvalues = []
             for r2_s, pts in itertools.product(grid, _CPD_POINTS.values()):
                 r2_v = mpmath.mpf(sp.Rational(r2_s).p) / sp.Rational(r2_s).q
 
                 def bias(a, b, r2_v=r2_v, fn=fn):
                     return sign * fn(a, b, r1=1, r2=r2_v, dps=dps)
 
-                e = _restricted_min_eig(bias, pts, dps)
-                worst = e if worst is None else min(worst, e)
+                eigenvalues.append(_restricted_min_eig(bias, pts, dps))
+            worst = min(eigenvalues)
             value[f"{variant}: every restricted matrix positive semidefinite"] = bool(worst >= floor)
             shown = "0 (within the floor)" if abs(worst) < -floor else mpmath.nstr(worst, 3)
             rows.append((f"{variant}: smallest restricted eigenvalue", shown))
@@ -505,6 +512,74 @@ def kerple_cpd() -> Fact:
     )
 
 
+# ---- length generalisation: what an L-word text shows that training on L0 words did not ------------------------
+
+TRAINED, TARGET = 1000, 2000  # the article's lengths (symbolic.tables.TRAINED, TARGET)
+
+
+def _fire_row_max(i: np.ndarray, *, threshold: float) -> np.ndarray:
+    return bias_kernels.fire_normalized_distance(i, 0, c=1.0, threshold=threshold)
+
+
+def _fire_row_max_psi_threshold(i: np.ndarray, *, threshold: float) -> np.ndarray:
+    r"""The mistake: ``psi(L)`` as the denominator at every query."""
+    return np.log1p(i.astype(np.float64)) / np.log1p(threshold)
+
+
+def kernels_lengths(L0: int, L: int, row_max=_fire_row_max) -> dict:
+    r"""FIRE (``c = 1``, threshold ``L0``) and KERPLE's logarithmic bias (``r_1 = r_2 = 1``) on an ``L``-word text
+    after training on ``L0`` words. FIRE's normalized distance grows with the distance, so a row's largest value is
+    at key 0 (and its smallest, 0, at the query): the count of queries whose row leaves ``[0, 1]`` is exact."""
+    if not (isinstance(L0, int) and isinstance(L, int) and 2 <= L0 < L):
+        raise ValueError(f"lengths must be integers with 2 <= L0 < L, got L0 = {L0!r}, L = {L!r}")
+    top = row_max(np.arange(L), threshold=float(L0))
+    return {
+        "FIRE: queries with a normalized distance outside $[0, 1]$": int(np.count_nonzero(top > 1)),
+        "FIRE: queries beyond the threshold": L - L0,
+        "KERPLE (log): new bias values": L - L0,
+        "KERPLE (log): trained biases reach": rf"$-\log {L0}$",
+        "KERPLE (log): target biases reach": rf"$-\log {L}$",
+    }
+
+
+def _lengths(dps: int, row_max=_fire_row_max):
+    value = kernels_lengths(TRAINED, TARGET, row_max=row_max)
+    return value, list(value.items())
+
+
+def lengths_fact() -> Fact:
+    return Fact(
+        "kernels-lengths",
+        "Trained on 1000 positions, asked about 2000: FIRE's inputs stay in $[0, 1]$, KERPLE's biases are new",
+        TOPIC,
+        FIRE,
+        r"FIRE with $c = 1$ and threshold $L = 1000$: for every query $i < 2000$ and key $j \le i$ the normalized "
+        r"distance lies in $[0, 1]$, the range training saw; the 1000 queries beyond the threshold divide by "
+        r"$\psi(i)$. KERPLE's logarithmic bias with $r_1 = r_2 = 1$ reached $-\log 1000$ in training and reaches "
+        r"$-\log 2000$: 1000 bias values no training distance gave.",
+        {
+            "FIRE: queries with a normalized distance outside $[0, 1]$": 0,
+            "FIRE: queries beyond the threshold": 1000,
+            "KERPLE (log): new bias values": 1000,
+            "KERPLE (log): trained biases reach": r"$-\log 1000$",
+            "KERPLE (log): target biases reach": r"$-\log 2000$",
+        },
+        _lengths,
+        method="NumPy float64 (numeric.bias_kernels.fire_normalized_distance; at queries beyond the threshold "
+        "numerator and denominator are the same float64 number, so the quotient is exactly 1); exact strings",
+        wrong=lambda dps: _lengths(dps, row_max=_fire_row_max_psi_threshold),
+        notes=(
+            r"Dividing by $\psi(L)$ at every query (no $\max$) would give the 999 queries $i = 1001, \dots, 1999$ "
+            r"normalized distances above 1, outside what training saw. The source of the KERPLE part is "
+            r"Chi et al. 2022."
+        ),
+    )
+
+
+#: The function the length claim verifies at the article's lengths.
+LENGTHS = {"kernels-lengths": kernels_lengths}
+
+
 def claims() -> list:
     return [
         fire_definition(),
@@ -522,4 +597,5 @@ def claims() -> list:
         kerple_log_decreasing(),
         kerple_power_decreasing(),
         kerple_cpd(),
+        lengths_fact(),
     ]
