@@ -141,7 +141,7 @@ def fire_definition() -> Definition:
         assumptions=FIRE_ASSUME,
         wrong=_psi_of(r) / _psi_of(L),
         formula=sp.Eq(sp.Function("F")(qi, j), _psi(qi - j) / _psi(sp.Max(L, qi)), evaluate=False),
-        notes=r"The wrong formula divides by $\psi(L)$ always: it differs once the query is beyond the threshold.",
+        notes=r"Dividing by $\psi(L)$ at every query gives other values once the query is beyond the threshold.",
     )
 
 
@@ -505,8 +505,8 @@ def kerple_cpd() -> Fact:
         wrong=lambda dps: _cpd(dps, sign=-1),
         notes=(
             "A factor $r_1 > 0$ multiplies every eigenvalue, so $r_1 = 1$ decides every $r_1$ on this grid. The "
-            "general statement is Schoenberg's ($-|x - y|^p$ is conditionally positive definite for $0 < p \\le 2$), "
-            "which the paper cites and posproof does not prove. The wrong computation negates the bias: $-b$ is "
+            "general statement is classical (Schoenberg 1938: $-|x - y|^p$ is conditionally positive definite for "
+            "$0 < p \\le 2$), and posproof does not prove it. The sign matters: $-b$ is "
             "conditionally negative definite, not positive (two points already give $v^\\top (-B) v < 0$)."
         ),
     )
