@@ -5,6 +5,8 @@ Self-Extend (Jin et al. 2024, arXiv 2401.01325; the reference ``self_extend_patc
 ``group_size_1 = G`` and ``group_size_2 = W``): neighbour attention keeps ``r`` for ``r < W``; grouped attention
 puts the query at ``i // G + W - W // G`` and the key at ``j // G``, so beyond the window the distance is
 ``i // G - j // G + W - W // G`` (the shift ``W - W // G`` makes the grouped distances start at ``W`` or above).
+That shift is the reference's Llama decoding path's; its prefill paths write ``W - W / G`` (true division), the
+same number exactly when ``G`` divides ``W`` (the defaults 1024 and 8) and ``(W mod G) / G`` lower otherwise.
 
 ReRoPE (Su 2023, https://kexue.fm/archives/9708; bojone/rerope): ``min(r, w)``; leaky ReRoPE: ``r`` for ``r <= w``,
 ``w + (r - w) / k`` beyond (slope ``1/k`` past the window).

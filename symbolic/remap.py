@@ -4,7 +4,9 @@ r"""Position remapping at inference time (context extension without retraining):
 Convention: query ``i``, key ``j``, ``0 <= j <= i`` (causal), ``r = i - j``; the remapped distance is what RoPE
 then rotates by. Self-Extend follows the reference ``self_extend_patch`` (datamllab/LongLM): ``group_size_1`` is the
 group size ``G``, ``group_size_2`` the neighbour window ``W``; grouped queries sit at ``i // G + W - W // G`` and
-grouped keys at ``j // G``, and neighbour attention is used where ``r < W``.
+grouped keys at ``j // G``, and neighbour attention is used where ``r < W``. The shift ``W - W // G`` is the one of
+the reference's Llama decoding path; its prefill paths write ``W - W / G`` (true division), the same number exactly
+when ``G`` divides ``W`` (``remap-self-extend-true-division``).
 """
 
 from __future__ import annotations
@@ -340,6 +342,56 @@ def self_extend_monotone() -> Fact:
     )
 
 
+def _true_division(dps: int, scaled_shift=lambda wd, g: wd):
+    r"""The reference's prefill shift ``W - W / G`` against the kernel's ``W - W // G``, exactly: ``G`` times the
+    kernel's distance minus ``G`` times the prefill one (integers), on every causal pair past the window below
+    ``W + 2G + 2``. ``scaled_shift(W, G)`` is ``G`` times the subtracted ``W / G``."""
+    agree_iff, constant = True, True
+    for wd in range(1, 41):
+        for g in range(1, 13):
+            n = wd + 2 * g + 2
+            ii, jj = np.tril_indices(n)
+            far = ii - jj >= wd
+            ii, jj = ii[far], jj[far]
+            kernel = remap.self_extend_relative(ii, jj, window=wd, group=g)
+            prefill_g = g * (ii // g - jj // g + wd) - scaled_shift(wd, g)  # G times the prefill distance
+            gaps = set((g * kernel - prefill_g).tolist())  # G times the gap
+            agree_iff &= (gaps == {0}) == (wd % g == 0)
+            constant &= gaps == {wd % g}
+    prefill = Fraction(4 * (6 // 4 + 6) - scaled_shift(6, 4), 4)
+    value = {
+        r"the prefill distance equals the kernel's exactly when $G$ divides $W$": agree_iff,
+        r"beyond the window it is lower by $(W \bmod G)/G$ at every pair": constant,
+        r"$W = 6$, $G = 4$, pair $(6, 0)$: prefill distance": str(prefill),
+    }
+    return value, [*value.items(), (r"$W = 6$, $G = 4$, pair $(6, 0)$: the kernel's distance", 6)]
+
+
+def self_extend_true_division() -> Fact:
+    return Fact(
+        "remap-self-extend-true-division",
+        "The reference's prefill shift $W - W/G$ matches $W - \\lfloor W/G \\rfloor$ only when $G$ divides $W$ "
+        "(computed over a grid)",
+        TOPIC,
+        SELF_EXTEND_CODE,
+        r"For $W = 1, \dots, 40$ and $G = 1, \dots, 12$, on every causal pair with $W \le i - j$ and "
+        r"$i < W + 2G + 2$, in exact rationals: the grouped distance with the reference's prefill shift "
+        r"$W - W/G$ against the kernel's, with $W - \lfloor W/G \rfloor$.",
+        {
+            r"the prefill distance equals the kernel's exactly when $G$ divides $W$": True,
+            r"beyond the window it is lower by $(W \bmod G)/G$ at every pair": True,
+            r"$W = 6$, $G = 4$, pair $(6, 0)$: prefill distance": "11/2",
+        },
+        _true_division,
+        method="exact integer arithmetic, distances times $G$ (numeric.remap.self_extend_relative, NumPy int64)",
+        wrong=lambda dps: _true_division(dps, scaled_shift=lambda wd, g: g * (wd // g)),
+        notes=r"The reference's defaults ($W = 1024$, $G = 8$) have $G \mid W$, where the two shifts agree. With "
+        r"$G \nmid W$ the prefill positions are not integers and differ from the decoding path's by "
+        r"$(W \bmod G)/G$ for every key beyond the window; the audit names this shift "
+        r"(`self-extend-shift-true-division`).",
+    )
+
+
 # ---- ReRoPE -----------------------------------------------------------------------------------------------------
 
 
@@ -414,7 +466,7 @@ def leaky_definition() -> Definition:
         "numeric.remap.leaky_rerope_relative_mp (mpmath at the working precision)",
         assumptions=(r"$w \ge 1$ the window, $k \ge 1$; $0 \le j \le i$",),
         domains={"w": Domain("integer", 1, 4096, log=True), **_K_DOMAIN},
-        given=(*CAUSAL, sp.Q.ge(k, 1)),
+        given=CAUSAL,
         wrong=sp.Piecewise((i - j, i - j <= w), ((i - j) / k, True)),
     )
 
@@ -427,7 +479,7 @@ def leaky_inside() -> Theorem:
         REROPE,
         (Step(LeakyReRoPE(j + w - u, j, w, k), w - u, r"unfold: $w - u \le w$ takes the first branch", ("unfold",)),),
         assumptions=(r"$i - j = w - u$ with $0 \le u \le w$; $k \ge 1$",),
-        given=(sp.Q.le(u, w), sp.Q.ge(k, 1)),
+        given=(sp.Q.le(u, w),),
         domains=_K_DOMAIN,
         formula=sp.Eq(LeakyReRoPE(i, j, w, k), i - j, evaluate=False),
         wrong=w - u + 1 / k,
@@ -564,6 +616,7 @@ def claims() -> list:
         self_extend_bound(),
         self_extend_not_relative(),
         self_extend_monotone(),
+        self_extend_true_division(),
         rerope_definition(),
         rerope_inside(),
         rerope_beyond(),

@@ -25,7 +25,8 @@ SELF_EXTEND_FINDINGS = {
     "self-extend-shape": "the function does not return one finite distance per pair",
     "self-extend-no-shift": "the grouped distance has no shift: i // G - j // G, which restarts near 0 at the edge",
     "self-extend-shift-window": "the grouped distance is shifted by W instead of W - W // G",
-    "self-extend-shift-true-division": "the shift is W - W / G (true division) instead of W - W // G",
+    "self-extend-shift-true-division": "the shift is W - W / G (true division, as in the reference's prefill "
+    "paths) instead of W - W // G; the two agree only when G divides W",
     "self-extend-window-inclusive": "neighbour attention is used for i - j <= W instead of i - j < W",
     "self-extend-grouped-distance": "the distance is grouped, (i - j) // G, instead of the positions",
     "self-extend-mismatch": "the distances differ from Self-Extend's in a way none of the above explains",
