@@ -16,6 +16,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 from posproof.numeric import temperature as T
+from posproof.symbolic import tables
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Step, Theorem
 from posproof.symbolic.engine.kernel import Kernel
 
@@ -268,6 +269,97 @@ def llama4_nope_not_translation_invariant() -> Fact:
     )
 
 
+def _nope_rules(dps: int, temperature=T.llama4_attention_temperature):
+    FF, aa = 8192, 0.1
+    dot = 0.15625  # a fixed content score q^T k / sqrt(d), as in the counterexample
+
+    tau = temperature(np.arange(16384), floor_scale=FF, attn_scale=aa)
+
+    def phi(m, n):
+        return float(tau[m]) * dot if n <= m else None
+
+    query = 9000
+    row = [phi(query, n) for n in range(query, -1, -1)]  # the key moving back from the query
+    decreasing = all(y < x for x, y in zip(row, row[1:], strict=False))
+    pairs = [(m, n) for m in (0, 1, 8190, 8191, 9000, 16383) for n in (0, 1, 8190, 8191, 9000, 16383) if n <= m]
+    symmetric = all(phi(m, n) == float(tau[n]) * dot for m, n in pairs)
+    value = {"decreases as the key moves back": decreasing, "symmetric": symmetric}
+    return value, [
+        *value.items(),
+        (r"$\varphi(9000, n)$ for $n = 9000, 4500, 0$", [row[0], row[4500], row[-1]]),
+        (r"$\varphi(8191, 0)$ and $\tau(0)\, q^\top k / \sqrt{d}$", [phi(8191, 0), phi(0, 0)]),
+    ]
+
+
+def _no_temperature(positions, *, floor_scale, attn_scale):
+    return np.ones(len(positions))
+
+
+def llama4_nope_rules() -> Fact:
+    return Fact(
+        "temperature-llama4-nope-rules",
+        "Computed: a Llama 4 NoPE layer with the temperature neither decays with distance nor is symmetric",
+        TOPIC,
+        LLAMA4,
+        r"With the defaults $F = 8192$, $a = 0.1$ and a fixed content score $q^\top k / \sqrt{d}$: the score "
+        r"$\varphi(m, n) = \tau(m)\, q^\top k / \sqrt{d}$ of query $m = 9000$ stays the same as the key $n$ moves "
+        r"back from 9000 to 0, and $\varphi(m, n) \ne \tau(n)\, q^\top k / \sqrt{d}$ (the score with the roles "
+        r"swapped) at $m = 8191$, $n = 0$.",
+        {"decreases as the key moves back": False, "symmetric": False},
+        _nope_rules,
+        method="numeric.temperature.llama4_attention_temperature (NumPy float64)",
+        wrong=lambda dps: _nope_rules(dps, temperature=_no_temperature),
+        formula=sp.Ne(tables.varphi(tables.m, tables.n), tables.varphi(tables.n, tables.m)),
+        notes=r"Without the temperature the layer's score is the content alone, which is symmetric for one "
+        r"content pair; the distance is never seen (the causal mask alone, [[claim:properties-causal-mask-rules]]).",
+    )
+
+
+#: The settings of the length claim: Llama 4's defaults.
+LENGTH_SETTINGS = {"floor_scale": 8192, "attn_scale": 0.1}
+
+
+def llama4_lengths(L0: int, L: int, temperature=T.llama4_attention_temperature) -> dict:
+    r"""Llama 4's temperature at positions ``0 .. L - 1`` with its defaults: how many positions are scaled (above
+    1), how many of those lie past ``L0``, and the largest temperature (6 significant digits)."""
+    if not (isinstance(L0, int) and isinstance(L, int) and 1 <= L0 < L):
+        raise ValueError(f"L0 and L must be integers with 1 <= L0 < L, got L0={L0!r}, L={L!r}")
+    tau = temperature(np.arange(L), **LENGTH_SETTINGS)
+    return {
+        "positions scaled": int(np.sum(tau > 1)),
+        r"positions scaled at or past $L_0$": int(np.sum(tau[L0:] > 1)),
+        "largest temperature": f"{float(tau.max()):.6g}",
+    }
+
+
+def _unfloored(positions, *, floor_scale, attn_scale):
+    return np.log1p((np.asarray(positions) + 1.0) / floor_scale) * attn_scale + 1.0
+
+
+def _lengths(dps: int, temperature=T.llama4_attention_temperature):
+    value = llama4_lengths(1000, 2000, temperature=temperature)
+    return value, list(value.items())
+
+
+def llama4_length() -> Fact:
+    return Fact(
+        "temperature-llama4-lengths",
+        "Trained on 1000 positions, a 2000-token input: Llama 4's temperature scales no position",
+        TOPIC,
+        LLAMA4,
+        r"Positions $0, \dots, 1999$ with the defaults $F = 8192$, $a = 0.1$: the temperature is 1 at every one "
+        r"([[claim:temperature-llama4-one-below-floor-scale]]), so the NoPE layers see the content alone.",
+        {"positions scaled": 0, r"positions scaled at or past $L_0$": 0, "largest temperature": "1"},
+        _lengths,
+        method="numeric.temperature.llama4_attention_temperature (NumPy float64; the values 1 are exact)",
+        wrong=lambda dps: _lengths(dps, temperature=_unfloored),
+        notes=r"Without the floor every position would be scaled, by up to $1 + a \log(1 + 2000/8192)$.",
+    )
+
+
+LENGTHS = {"temperature-llama4-lengths": llama4_lengths}
+
+
 # ---- log-n scaling ---------------------------------------------------------------------------------------------
 
 
@@ -345,7 +437,39 @@ def claims() -> list:
         llama4_one_below(),
         llama4_growth(),
         llama4_nope_not_translation_invariant(),
+        llama4_nope_rules(),
+        llama4_length(),
         logn_definition(),
         logn_one_within(),
         logn_beyond(),
     ]
+
+
+# ---- the rules table: a Llama 4 NoPE layer with the temperature (symbolic.tables) -------------------------------
+
+
+def _scaled(v, L0: int, L: int) -> str:
+    return f"{v['positions scaled']} positions scaled (largest temperature {v['largest temperature']})"
+
+
+#: The rules-table row, ready to register as ``RULES_ROWS`` once the table's list of schemes (the properties
+#: command's test) names it.
+PROPOSED_RULES_ROWS = (
+    tables.Row(
+        215,
+        "Llama 4 NoPE layer, temperature",
+        tables.phi(
+            Llama4Temperature(tables.m, F, a) * tables.dot(tables.vec("q"), tables.vec("k")) / sp.sqrt(tables.d)
+        ),
+        (
+            tables.Cell("temperature-llama4-nope-rules", read=tables.key("decreases as the key moves back")),
+            tables.Cell(
+                "temperature-llama4-nope-not-translation-invariant",
+                read=lambda v: v["smallest counterexample (query, shift)"] is None,
+                note=r"$\tau(m)$ depends on the query position",
+            ),
+            tables.Cell("temperature-llama4-nope-rules", read=tables.key("symmetric")),
+        ),
+        tables.Length("temperature-llama4-lengths", _scaled),
+    ),
+)

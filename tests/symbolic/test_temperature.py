@@ -54,3 +54,19 @@ def test_nope_counterexample_values():
     value = CLAIMS["temperature-llama4-nope-not-translation-invariant"].compute(50)[0]
     assert value["smallest counterexample (query, shift)"] == [8190, 1]
     assert value["score ratio"] == mpmath.nstr(1 + mpmath.mpf("0.1") * mpmath.log(2), 12)
+
+
+def test_lengths_claim_is_the_function_at_the_articles_lengths():
+    value = CLAIMS["temperature-llama4-lengths"].compute(50)[0]
+    assert value == M.llama4_lengths(1000, 2000)
+    assert M.llama4_lengths(1000, 10000)["positions scaled"] == 10000 - 8191
+    with pytest.raises(ValueError, match="L0"):
+        M.llama4_lengths(2000, 1000)
+
+
+def test_proposed_rules_row_names_registered_claims():
+    (row,) = M.PROPOSED_RULES_ROWS
+    for cell in row.cells:
+        value = CLAIMS[cell.claim].compute(50)[0]
+        assert cell.read(value) is False  # every rule fails for this layer
+    assert row.length.claim in CLAIMS
