@@ -16,8 +16,10 @@ import mpmath
 import numpy as np
 import sympy as sp
 from posproof.numeric import bias_kernels
+from posproof.symbolic import tables
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Kernel, Step, Theorem
 from posproof.symbolic.sinusoidal import ASSUME, DOT, EULER, dot, pairs, phi, theta_i
+from posproof.symbolic.sinusoidal import LENGTH as SINUSOIDAL_LENGTH
 from posproof.symbolic.sinusoidal import m as m_real
 from posproof.symbolic.sinusoidal import n as n_real
 from posproof.symbolic.sinusoidal import t as t_real
@@ -599,3 +601,41 @@ def claims() -> list:
         kerple_cpd(),
         lengths_fact(),
     ]
+
+
+# ---- the rules table: Sandwich's and KERPLE's rows (symbolic.tables) -------------------------------------------
+
+
+def _kerple_new_biases(v, L0: int, L: int) -> str:
+    return (
+        f"{v['KERPLE (log): new bias values']} bias values below training ($r_1 = r_2 = 1$: down to "
+        f"{v['KERPLE (log): target biases reach']}, trained {v['KERPLE (log): trained biases reach']})"
+    )
+
+
+RULES_ROWS = (
+    tables.Row(
+        45,
+        "Sandwich",
+        tables.phi(sp.Symbol("lambda", positive=True) * tables.pairs(sp.cos((tables.m - tables.n) * tables.theta_i))),
+        (
+            tables.Cell(
+                "sinusoidal-monotone-range", read=tables.key("512"), note=r"$d = 512$, $b = 10^4$, any $\lambda > 0$"
+            ),
+            tables.Cell("kernels-sandwich-relative", "holds"),
+            tables.Cell("kernels-sandwich-symmetric", "holds"),
+        ),
+        SINUSOIDAL_LENGTH,
+    ),
+    tables.Row(
+        105,
+        "KERPLE (log)",
+        tables.phi(-r1 * sp.log(1 + r2 * sp.Abs(tables.m - tables.n))),
+        (
+            tables.Cell("kernels-kerple-log-decreasing", "holds", note="in $|m - n|$, every distance"),
+            tables.Cell("kernels-kerple-relative", "holds"),
+            tables.Cell("kernels-kerple-symmetric", "holds"),
+        ),
+        tables.Length("kernels-lengths", _kerple_new_biases),
+    ),
+)

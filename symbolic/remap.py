@@ -17,8 +17,10 @@ import mpmath
 import numpy as np
 import sympy as sp
 from posproof.numeric import remap
+from posproof.symbolic import tables
 from posproof.symbolic.engine.core import Definition, Domain, Fact, Step, Theorem
 from posproof.symbolic.engine.kernel import Kernel
+from posproof.symbolic.rope import rotary
 
 TOPIC = "remapping"
 SELF_EXTEND = "Jin et al. 2024, 'LLM Maybe LongLM: Self-Extend LLM Context Window Without Tuning'"
@@ -628,3 +630,54 @@ def claims() -> list:
         leaky_at_most_distance(),
         remap_length(),
     ]
+
+
+# ---- the rules table: Self-Extend's and ReRoPE's rows (symbolic.tables) ----------------------------------------
+
+
+def _remap_phi(name: str):
+    r"""RoPE's proximity at a remapped distance: ``φ(m, n) = q^T R_{δ(m, n)} k``."""
+    R = sp.MatrixSymbol(rf"R_{{\delta_{{\mathrm{{{name}}}}}(m, n)}}", tables.d, tables.d)
+    return tables.phi(sp.MatMul(tables.vec("q").T, R, tables.vec("k")))
+
+
+def _reach(scheme: str):
+    def text(v, L0: int, L: int) -> str:
+        key = next(k for k in v if k.startswith(scheme) and k.endswith("largest distance"))
+        return f"largest distance {v[key]}, none $\\ge L_0$"
+
+    return text
+
+
+RULES_ROWS = (
+    tables.Row(
+        175,
+        "RoPE + Self-Extend",
+        _remap_phi("SE"),
+        (
+            tables.Cell(
+                "properties-rope-monotone-range", read=tables.key("default"), note="as RoPE's: distance $i - j < W$"
+            ),
+            tables.Cell(
+                "remap-self-extend-not-relative",
+                read=lambda v: v[r"$W = 4$, $G = 2$: $(i, j, d)$ with equal $i - j$"] is None,
+                note="grouped positions beyond the window",
+            ),
+            rotary.SYMMETRY,
+        ),
+        tables.Length("remap-lengths", _reach("Self-Extend")),
+    ),
+    tables.Row(
+        176,
+        "RoPE + ReRoPE",
+        _remap_phi("Re"),
+        (
+            tables.Cell(
+                "properties-rope-monotone-range", read=tables.key("default"), note="as RoPE's, constant past $w$"
+            ),
+            tables.Cell("remap-rerope-translation-invariant", "holds"),
+            rotary.SYMMETRY,
+        ),
+        tables.Length("remap-lengths", _reach("ReRoPE")),
+    ),
+)

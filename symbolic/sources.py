@@ -47,7 +47,9 @@ HF_ROPE = "Hugging Face transformers, modeling_rope_utils"
 # ---- properties and the article, annotated ---------------------------------------------------------------------
 XPOS = "Sun et al. 2022, 'A Length-Extrapolatable Transformer' (xPos, arXiv:2212.10554)"
 STREAMING_LLM = "Xiao et al. 2023, 'Efficient Streaming Language Models with Attention Sinks' (arXiv:2309.17453)"
-P_ROPE = "Barbero et al. 2024, 'Round and Round We Go! What makes Rotary Positional Encodings useful?' (arXiv:2410.06205)"
+P_ROPE = (
+    "Barbero et al. 2024, 'Round and Round We Go! What makes Rotary Positional Encodings useful?' (arXiv:2410.06205)"
+)
 LLAMA = "Touvron et al. 2023, 'LLaMA: Open and Efficient Foundation Language Models' (7B: width 4096, 32 heads)"
 BERT = "Devlin et al. 2019, 'BERT' (learned position embeddings, initializer_range 0.02)"
 

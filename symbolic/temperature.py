@@ -452,9 +452,8 @@ def _scaled(v, L0: int, L: int) -> str:
     return f"{v['positions scaled']} positions scaled (largest temperature {v['largest temperature']})"
 
 
-#: The rules-table row, ready to register as ``RULES_ROWS`` once the table's list of schemes (the properties
-#: command's test) names it.
-PROPOSED_RULES_ROWS = (
+#: The rules-table row of a Llama 4 NoPE layer with the temperature.
+RULES_ROWS = (
     tables.Row(
         215,
         "Llama 4 NoPE layer, temperature",

@@ -65,7 +65,7 @@ def test_lengths_claim_is_the_function_at_the_articles_lengths():
 
 
 def test_proposed_rules_row_names_registered_claims():
-    (row,) = M.PROPOSED_RULES_ROWS
+    (row,) = M.RULES_ROWS
     for cell in row.cells:
         value = CLAIMS[cell.claim].compute(50)[0]
         assert cell.read(value) is False  # every rule fails for this layer

@@ -25,10 +25,11 @@ from posproof.symbolic.engine.core import Fact, Theorem
 from tests.claims import verified
 
 SCHEMES = (
-    "counting", "normalized counting", "binary", "sinusoidal", "learned absolute (random init)", "Transformer-XL",
-    "DeBERTa (clipped)", "DeBERTa (log buckets)", "T5", "ALiBi", "RoPE", "RoPE + linear (PI)", "RoPE + NTK-aware",
-    "RoPE + dynamic NTK", "RoPE + YaRN", "RoPE + Llama 3", "RoPE + LongRoPE", "M-RoPE, axial 2-D", "xPos",
-    "no position code", "no position code, causal mask",
+    "counting", "normalized counting", "binary", "sinusoidal", "Sandwich", "learned absolute (random init)",
+    "Transformer-XL", "DeBERTa (clipped)", "DeBERTa (log buckets)", "T5", "ALiBi", "KERPLE (log)", "RoPE",
+    "RoPE + linear (PI)", "RoPE + NTK-aware", "RoPE + dynamic NTK", "RoPE + YaRN", "RoPE + Llama 3", "RoPE + LongRoPE",
+    "RoPE + Self-Extend", "RoPE + ReRoPE", "M-RoPE, axial 2-D", "xPos", "no position code",
+    "no position code, causal mask", "Llama 4 NoPE layer, temperature",
 )  # fmt: skip
 
 
@@ -108,8 +109,12 @@ def test_the_verdicts_of_the_issue_examples():
     }  # fmt: skip
     assert rows["ALiBi"]["monotonicity"]["verdict"] == "holds"
     assert rows["RoPE + linear (PI)"]["monotonicity"]["verdict"] == "holds for distances <= 23"
-    assert all(rows[s]["translation invariance"]["verdict"] == "holds" for s in SCHEMES[5:])
-    assert [rows[s]["symmetry"]["verdict"] for s in SCHEMES[:5]] == ["holds"] * 5
+    absolute = ("counting", "normalized counting", "binary", "sinusoidal", "learned absolute (random init)")
+    not_relative = ("RoPE + Self-Extend", "Llama 4 NoPE layer, temperature")  # grouped positions; tau(m)
+    relative = [s for s in SCHEMES if s not in absolute + not_relative]
+    assert all(rows[s]["translation invariance"]["verdict"] == "holds" for s in relative)
+    assert all(rows[s]["translation invariance"]["verdict"] == "fails" for s in not_relative)
+    assert [rows[s]["symmetry"]["verdict"] for s in absolute] == ["holds"] * 5
     assert rows["no position code"]["symmetry"]["verdict"] == "holds"
     assert rows["no position code, causal mask"]["symmetry"]["verdict"] == "fails"
 
@@ -227,7 +232,8 @@ def test_length_column_cites_the_length_claims():
     by = {r["scheme"]: r["length"]["text"] for r in rows}
     assert by["sinusoidal"].startswith("115 of 256 pairs")
     assert by["RoPE + linear (PI)"].startswith("0 of 64") and by["RoPE"].startswith("28 of 64")
-    assert by["T5"].startswith("0 new buckets") and P.table(64, 4096)[8]["length"]["text"].startswith("4 new")
+    t5_short = next(r for r in P.table(64, 4096) if r["scheme"] == "T5")["length"]["text"]
+    assert by["T5"].startswith("0 new buckets") and t5_short.startswith("4 new")
 
 
 # ---- formats and the command --------------------------------------------------------------------------------------
