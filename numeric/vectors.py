@@ -1,7 +1,8 @@
 r"""Language-neutral golden vectors for ports: JSON test vectors computed with mpmath.
 
 One document per scheme (:func:`golden_vectors`): sinusoidal encodings, RoPE in both layouts and with every scaling
-rule, T5 and DeBERTa buckets, ALiBi slopes, xPos, multi-axis RoPE, p-RoPE. Each document states the precision used
+rule, T5 and DeBERTa buckets, ALiBi slopes, xPos, multi-axis RoPE, p-RoPE, Self-Extend and ReRoPE, Llama 4's and
+log-n temperatures, the FIRE, Sandwich and KERPLE biases. Each document states the precision used
 (``dps`` significant digits of working precision, outputs rounded to :data:`DIGITS` significant digits, as decimal
 strings), the conventions, every parameter, the inputs and the outputs. Inputs are exact binary fractions written as
 decimal strings, so that every language reads the same numbers. :func:`write_vectors` writes the documents and an
@@ -10,7 +11,8 @@ directory, then a rename).
 
 >>> docs = golden_vectors()
 >>> sorted(docs)
-['alibi.json', 'deberta.json', 'multiaxis.json', 'p_rope.json', 'rope.json', 'sinusoidal.json', 't5.json', 'xpos.json']
+['alibi.json', 'deberta.json', 'fire.json', 'kerple.json', 'multiaxis.json', 'p_rope.json', 'remap.json', 'rope.json',
+ 'sandwich.json', 'sinusoidal.json', 't5.json', 'temperature.json', 'xpos.json']
 >>> docs["alibi.json"]["cases"][1]["slopes"]  # n_heads = 2: 2^-4, 2^-8
 ['0.062500000000000000', '0.0039062500000000000']
 """
@@ -27,12 +29,15 @@ import mpmath
 import numpy as np
 from posproof.numeric._io import write_atomic
 from posproof.numeric.alibi import alibi_slope_exponents, alibi_slopes_mp
+from posproof.numeric.bias_kernels import golden_vectors_bias_kernels
 from posproof.numeric.deberta import deberta_log_bucket_mp
 from posproof.numeric.p_rope import p_rope_frequencies_mp
+from posproof.numeric.remap import golden_vectors_remap
 from posproof.numeric.rotary import rope_mp
 from posproof.numeric.scaling.rules import RopeScaling
 from posproof.numeric.sinusoid import inverse_frequencies_mp, sinusoidal_mp
 from posproof.numeric.t5 import t5_relative_bucket_mp
+from posproof.numeric.temperature import golden_vectors_temperature
 from posproof.numeric.xpos import rope_xpos_mp
 
 __all__ = ["DIGITS", "DOCUMENTS", "DPS", "INDEX", "golden_vectors", "write_vectors", "decimal"]
@@ -421,6 +426,17 @@ def _p_rope() -> dict:
     return _doc("p-rope", conv, cases)
 
 
+def _bias_kernel(name: str) -> Callable[[], dict[str, Any]]:
+    r"""One of the bias kernels' documents (FIRE, Sandwich, KERPLE: :mod:`numeric.bias_kernels`) in the shape of
+    the others."""
+
+    def compute() -> dict[str, Any]:
+        doc = golden_vectors_bias_kernels(dps=DPS, digits=DIGITS)[name]
+        return _doc(doc["scheme"], doc["conventions"], doc["cases"])
+
+    return compute
+
+
 #: Every document's file name and the function computing it, in the order they are written.
 DOCUMENTS: dict[str, Callable[[], dict[str, Any]]] = {
     "sinusoidal.json": _sinusoidal,
@@ -431,6 +447,11 @@ DOCUMENTS: dict[str, Callable[[], dict[str, Any]]] = {
     "multiaxis.json": _multiaxis,
     "xpos.json": _xpos,
     "p_rope.json": _p_rope,
+    "remap.json": golden_vectors_remap,
+    "temperature.json": lambda: golden_vectors_temperature(dps=DPS, digits=DIGITS),
+    "fire.json": _bias_kernel("fire.json"),
+    "sandwich.json": _bias_kernel("sandwich.json"),
+    "kerple.json": _bias_kernel("kerple.json"),
 }
 #: The file listing the documents with their SHA-256, written last.
 INDEX = "index.json"

@@ -44,6 +44,7 @@ from posproof.numeric.audit.call import CALL_ARGS as CALL_ARGS
 from posproof.numeric.audit.call import RopeCall
 from posproof.numeric.audit.model import rope_exact_float as rope_exact_float
 from posproof.numeric.audit.multiaxis import MULTIAXIS_FINDINGS, audit_multiaxis
+from posproof.numeric.audit.remap import SELF_EXTEND_FINDINGS, audit_self_extend
 from posproof.numeric.audit.report import (
     ALIBI_FINDINGS,
     PROCESS_FINDINGS,
@@ -81,6 +82,7 @@ __all__ = [
     "audit_t5",
     "audit_multiaxis",
     "audit_cache_shift",
+    "audit_self_extend",
     "xpos_plan",
     "audit_xpos_plan",
     "assert_rope_conforms",
@@ -92,5 +94,6 @@ __all__ = [
     "MULTIAXIS_FINDINGS",
     "XPOS_FINDINGS",
     "CACHE_SHIFT_FINDINGS",
+    "SELF_EXTEND_FINDINGS",
     "PROCESS_FINDINGS",
 ]
