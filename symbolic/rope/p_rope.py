@@ -10,15 +10,16 @@ leaves the others unrotated: with ``b' = b**(r/d)`` it is p-RoPE (interleaved pa
 ``i`` with ``i + r/2`` inside the rotated block instead).
 
 >>> [c.id for c in claims()]
-['p-rope-partial-rotary', 'p-rope-kernel-is-partial-rotary']
+['p-rope-partial-rotary']
+
+(``tests/numeric/test_p_rope.py`` checks that the kernel is partial rotary at the rescaled base, in float64.)
 """
 
 from __future__ import annotations
 
-import numpy as np
 import sympy as sp
 from posproof.symbolic import sources
-from posproof.symbolic.engine.core import Domain, Fact, Step, Theorem
+from posproof.symbolic.engine.core import Domain, Step, Theorem
 from posproof.symbolic.symbols import d_even as d
 
 TOPIC = "rope"
@@ -67,46 +68,5 @@ def _partial_rotary() -> Theorem:
     )
 
 
-#: The fact's widths, fractions and positions.
-WIDTHS, FRACTIONS, POSITIONS = (8, 64, 128), (0.25, 0.5, 0.75), (0, 1, 7, 1000, 65535)
-
-
-def _kernel_equals_partial(dps: int, rescale: bool = True):
-    r"""Whether :func:`numeric.p_rope.p_rope` equals :func:`numeric.rotary.rope` with ``rotary_dim = p d`` at
-    base ``b**p`` (``rescale``; else at ``b``), for each width and fraction, in float64."""
-    from posproof.numeric.p_rope import p_rope
-    from posproof.numeric.rotary import rope
-
-    del dps  # float64 kernels: the working precision does not enter
-    rows, value = [], {}
-    for width in WIDTHS:
-        x = np.random.default_rng(width).uniform(-1, 1, (len(POSITIONS), width))  # (tokens, width)
-        for p in FRACTIONS:
-            rotated = int(round(p * width))
-            base = 10000.0 ** (rotated / width) if rescale else 10000.0
-            gap = float(np.max(np.abs(p_rope(x, POSITIONS, fraction=p) - rope(x, POSITIONS, rotary_dim=rotated,
-                                                                                base=base))))  # fmt: skip
-            rows.append((f"$d = {width}$, $p = {p}$: largest difference", f"{gap:.1e}"))
-            value[f"d = {width}, p = {p}"] = gap <= 1e-12 * width
-    return value, rows
-
-
-def _kernel_fact() -> Fact:
-    return Fact(
-        "p-rope-kernel-is-partial-rotary",
-        r"`numeric.p_rope.p_rope` equals `numeric.rotary.rope` with $r = p d$ rotated channels at base $b^{p}$ for "
-        r"$d = 8, 64, 128$ and $p = 1/4, 1/2, 3/4$",
-        TOPIC,
-        f"{P_ROPE}, section 5",
-        r"Queries of widths 8, 64 and 128 at positions $0, 1, 7, 1000, 65535$, rotated by p-RoPE (base $10^4$) and "
-        r"by partial rotary with the base $10^{4p}$; each is true when the two agree to $10^{-12} d$ in float64.",
-        {f"d = {w}, p = {p}": True for w in WIDTHS for p in FRACTIONS},
-        _kernel_equals_partial,
-        method="NumPy float64 (numeric.p_rope.p_rope and numeric.rotary.rope)",
-        wrong=lambda dps: _kernel_equals_partial(dps, rescale=False),
-        notes="Partial rotary at the base $10^4$ itself is a different code: its kept pairs turn faster.",
-    )
-
-
 def claims() -> list:
-    return [_partial_rotary(), _kernel_fact()]
+    return [_partial_rotary()]
