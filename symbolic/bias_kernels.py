@@ -582,8 +582,18 @@ def lengths_fact() -> Fact:
 LENGTHS = {"kernels-lengths": kernels_lengths}
 
 
+#: The statements of the computed facts (display only; a definition's or theorem's is its own sides).
+_v, _B = sp.MatrixSymbol("v", sp.Symbol("N"), 1), sp.MatrixSymbol("B", sp.Symbol("N"), sp.Symbol("N"))
+_F = sp.Function("F")
+STATEMENTS = {
+    "kernels-kerple-cpd-computed": sp.Ge(sp.MatMul(_v.T, _B, _v), 0, evaluate=False),
+    "kernels-lengths": (sp.Le(0, _F(sp.Symbol("i"), sp.Symbol("j")), evaluate=False),
+                        sp.Le(_F(sp.Symbol("i"), sp.Symbol("j")), 1, evaluate=False)),
+}  # fmt: skip
+
+
 def claims() -> list:
-    return [
+    made = [
         fire_definition(),
         fire_bounded_within(),
         fire_bounded_beyond(),
@@ -601,6 +611,7 @@ def claims() -> list:
         kerple_cpd(),
         lengths_fact(),
     ]
+    return [tables.stated(c, STATEMENTS.get(c.id)) for c in made]
 
 
 # ---- the rules table: Sandwich's and KERPLE's rows (symbolic.tables) -------------------------------------------

@@ -611,8 +611,21 @@ def remap_length() -> Fact:
 LENGTHS = {"remap-lengths": remap_lengths}
 
 
+#: The statements of the computed facts (display only; a definition's or theorem's is its own sides).
+_delta = sp.Function(r"\delta")
+_ii, _jj = sp.symbols("i j", integer=True)
+STATEMENTS = {
+    "remap-self-extend-not-relative": sp.Ne(_delta(5, 0), _delta(6, 1), evaluate=False),
+    "remap-self-extend-monotone": sp.Le(_delta(_ii, _jj), _delta(_ii, _jj - 1), evaluate=False),
+    "remap-self-extend-true-division": sp.Le(
+        sp.Function(r"\delta_{/}")(_ii, _jj), sp.Function(r"\delta_{//}")(_ii, _jj), evaluate=False
+    ),
+    "remap-lengths": sp.Lt(_delta(1999, _jj), 1000, evaluate=False),
+}
+
+
 def claims() -> list:
-    return [
+    made = [
         self_extend_definition(),
         self_extend_neighbour(),
         self_extend_bound(),
@@ -630,6 +643,7 @@ def claims() -> list:
         leaky_at_most_distance(),
         remap_length(),
     ]
+    return [tables.stated(c, STATEMENTS.get(c.id)) for c in made]
 
 
 # ---- the rules table: Self-Extend's and ReRoPE's rows (symbolic.tables) ----------------------------------------

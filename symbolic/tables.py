@@ -233,3 +233,24 @@ def power_of_ten(x: float, template: bool = False) -> str:
     if k is None or not math.isclose(x, 10.0**k, rel_tol=1e-12):
         raise ValueError(f"x must be a positive power of ten, not {x!r}")
     return ("$10^{{%d}}$" if template else "$10^{%d}$") % k
+
+
+# ---- statements: a claim's formula= from its own sides, where a module gives none --------------------------------
+
+#: The SymPy relation of each claim relation.
+_RELATION = {"=": sp.Eq, "<=": sp.Le, ">=": sp.Ge, "<": sp.Lt, ">": sp.Gt}
+
+
+def stated(claim, formula=None):
+    r"""``claim`` with its statement (``formula=``, the display every export opens the claim with): ``formula`` if
+    given, else a definition's or a theorem's own sides, ``lhs rel rhs`` (unevaluated). A claim that has one is
+    returned as it is."""
+    import dataclasses
+
+    if claim.formula is not None:
+        return claim
+    if formula is None:
+        lhs = claim.lhs if claim.lhs is not None else claim.steps[0].lhs
+        rhs = claim.rhs if claim.rhs is not None else claim.steps[-1].rhs
+        formula = _RELATION[getattr(claim, "rel", "=")](lhs, rhs, evaluate=False)
+    return dataclasses.replace(claim, formula=formula)

@@ -431,8 +431,19 @@ def logn_beyond() -> Fact:
     )
 
 
+#: The statements of the computed facts (display only; a definition's or theorem's is its own sides).
+_tau, _score = sp.Function(r"\tau"), sp.Function("s")
+_mm, _nn, _pp = sp.symbols("m n p", integer=True)
+STATEMENTS = {
+    "temperature-llama4-nope-not-translation-invariant": sp.Ne(
+        _score(_mm + 1, _nn + 1), _score(_mm, _nn), evaluate=False
+    ),
+    "temperature-llama4-lengths": sp.Eq(_tau(_pp), 1, evaluate=False),
+}
+
+
 def claims() -> list:
-    return [
+    made = [
         llama4_definition(),
         llama4_one_below(),
         llama4_growth(),
@@ -443,6 +454,7 @@ def claims() -> list:
         logn_one_within(),
         logn_beyond(),
     ]
+    return [tables.stated(c, STATEMENTS.get(c.id)) for c in made]
 
 
 # ---- the rules table: a Llama 4 NoPE layer with the temperature (symbolic.tables) -------------------------------

@@ -231,6 +231,16 @@ class LatexPrinter(_Natural, _SympyLatexPrinter):
         exp = self._print(expr.exp)
         return plain[: -len(exp) - 1] + folded + "}" if exp != folded and plain.endswith(exp + "}") else plain
 
+    def _print_exp(self, expr, exp=None):
+        r"""``e^{...}`` with its exponent's short fractions written ``a/b`` (as every other power's), or, when the
+        exponent still holds a fraction, ``\exp(...)``: a fraction is never set in a script."""
+        if exp is not None:
+            return super()._print_exp(expr, exp)
+        power = self._folded(expr.args[0])
+        if r"\frac" in power:
+            return r"\exp{\left(%s \right)}" % self._print(expr.args[0])
+        return "e^{%s}" % power
+
     def _print_Pow(self, expr, exp=None):
         if expr.exp == 0 and (expr.base.is_Symbol or isinstance(expr.base, sp.Indexed)):
             return "1" if exp is None else r"1^{%s}" % exp  # b^0 written unevaluated: it is 1

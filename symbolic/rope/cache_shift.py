@@ -176,6 +176,9 @@ def _drift_fact() -> Fact:
         method="NumPy float16 and float32 arithmetic (each operation correctly rounded), the exact keys with "
         "mpmath at {dps} digits",
         wrong=lambda dps: _drift(dps, sign=-1),
+        formula=sp.Gt(
+            sp.Function(r"\epsilon_{16}")(1000), 100 * sp.Function(r"\tilde{\epsilon}_{16}")(1000), evaluate=False
+        ),
         notes=(
             "A cache shifted often is better recomputed, or shifted in float32: in float16 the drift after 100 "
             "shifts is a hundred times the error of recomputing."
