@@ -593,7 +593,7 @@ STATEMENTS = {
 
 
 def claims() -> list:
-    made = [
+    made: list = [
         fire_definition(),
         fire_bounded_within(),
         fire_bounded_beyond(),

@@ -625,7 +625,7 @@ STATEMENTS = {
 
 
 def claims() -> list:
-    made = [
+    made: list = [
         self_extend_definition(),
         self_extend_neighbour(),
         self_extend_bound(),

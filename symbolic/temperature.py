@@ -443,7 +443,7 @@ STATEMENTS = {
 
 
 def claims() -> list:
-    made = [
+    made: list = [
         llama4_definition(),
         llama4_one_below(),
         llama4_growth(),
