@@ -497,7 +497,8 @@ def kerple_cpd() -> Fact:
         r"For $n = 2, \dots, 6$ points $0, \dots, n - 1$ and the six points $0, 1, 3, 7, 20, 100$, $r_1 = 1$ and "
         r"$r_2 \in \{1/4, 1, 4\}$ (logarithmic) or $r_2 \in \{1/4, 1/2, 1, 3/2, 2\}$ (power): the matrix "
         r"$B_{ab} = b(x_a, x_b)$ satisfies $v^\top B v \ge 0$ for every $v$ with $\sum_a v_a = 0$. Checked by the "
-        r"eigenvalues of $B$ restricted to that subspace (smallest at least $-10^{-(\mathrm{dps} - 10)}$).",
+        r"eigenvalues of $B$ restricted to that subspace (the smallest at least $-10^{10 - D}$ at $D$ significant "
+        "digits).",
         {
             "log: every restricted matrix positive semidefinite": True,
             "power: every restricted matrix positive semidefinite": True,
