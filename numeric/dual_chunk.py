@@ -241,7 +241,11 @@ def golden_vectors_dual_chunk() -> dict:
     return {
         "scheme": "dual-chunk",
         "version": 1,
-        "precision": {"dps": 0, "digits": 0, "note": "exact integers"},
+        "precision": {
+            "dps": 50,
+            "digits": 17,
+            "note": "exact integers (Python integers): no rounding; dps and digits are the collection's",
+        },
         "conventions": (
             "query i, key j, 0 <= j <= i; S = chunk_size, w = local_size, c = S - w (chunk_len). region 0 (intra, "
             "j // c == i // c): i mod c - j mod c; region 1 (successive, j // c == i // c - 1): min(i mod c + c, S) "
