@@ -307,7 +307,6 @@ def range_fact() -> Fact:
         _range,
         method="exact integer arithmetic (numeric.dual_chunk.dual_chunk_relative, NumPy int64)",
         wrong=lambda dps: _range(dps, fn=_paper_clamp),
-        definitions=(definition(),),
         formula=sp.Le(DualChunk(i, j, c, w), sp.Min(2 * c - 1, c + w), evaluate=False),
         notes=r"The general argument: $0 \le t, u \le c - 1$; the successive query index is at least $c$ and at most "
         r"$\min(2c - 1, S)$, the inter one is $\min(2c - 1, S)$; the top is reached at $t \ge w$, $u = 0$ (or at "
