@@ -1,12 +1,13 @@
 r"""Causal attention without positional encoding (NoPE) recovers the absolute position: Kazemnejad et al. 2023,
 "The Impact of Positional Encoding on Length Generalization in Transformers" (arXiv 2305.19466), Theorem 1's
-construction, first layer.
+construction, first layer (the paper numbers positions from 1, so its ``1/t`` is ``1/(n + 1)`` here).
 
 Convention: 0-indexed positions; the query at position ``n`` sees the keys ``j = 0 .. n`` (the causal mask); every
 query-key score equals one number ``s`` (``s = 0`` when the query projection is zero, ``W_Q = 0``); token 0 is a BOS
 whose value vector has a 1 in a coordinate where every other token's value has 0. The output's BOS coordinate at
-``n`` is ``y(n) = sum_j a_{nj} b_j`` with ``b_j = 1`` for ``j < 1`` and 0 otherwise. The sum is written from the query
-back, ``k = n - j`` (the BOS is its last term, ``k = n``), which is how the engine's ``split_last`` reaches it.
+``n`` is ``y(n) = sum_j a_{nj} b_j`` with ``b_0 = 1`` and ``b_j = 0`` for ``j >= 1``. The sum is written from the
+query back, ``k = n - j`` (the BOS is its last term, ``k = n``: the case ``k >= n``), which is how the engine's
+``split_last`` reaches it.
 
 Every theorem here is proved for every ``n >= 0`` by the engine's finite-sum rules (``count_terms``: a sum of
 ``n + 1`` equal terms is ``n + 1`` times the term; ``split_last``; ``refine_limits``); the float64 forward pass is a
@@ -38,19 +39,20 @@ _DOMAINS = {"n": Domain("integer", 0, 8), "s": Domain("real", -4, 4)}
 _SHIFT_DOMAINS = {**_DOMAINS, "t": Domain("integer", 1, 4)}
 
 
-def bos(x):
-    r"""The value's BOS coordinate at key position ``x``: 1 for the BOS (``x < 1``, i.e. ``x = 0``), else 0."""
-    return sp.Piecewise((1, x < 1), (0, True))
+def bos(back, nn=n):
+    r"""The value's BOS coordinate at the key ``back`` positions before the query ``nn`` (key position
+    ``nn - back``): 1 for the BOS (``back >= nn``, i.e. key position 0 in the sum's range), else 0."""
+    return sp.Piecewise((1, back >= nn), (0, True))
 
 
-def weight(nn=n, ss=s, last=None):
+def weight(nn=n, ss=s):
     r"""The softmax weight of one key when all ``nn + 1`` visible scores equal ``ss``: ``e^s / sum_{j=0}^{n} e^s``."""
-    return sp.exp(ss) / sp.Sum(sp.exp(ss), (j, 0, nn if last is None else last))
+    return sp.exp(ss) / sp.Sum(sp.exp(ss), (j, 0, nn))
 
 
 def output_formula(nn=n, ss=s):
     r"""``y(n) = sum_{k=0}^{n} a_{n, n-k} b_{n-k}``: the output's BOS coordinate, summed from the query back."""
-    return sp.Sum(weight(nn, ss) * bos(nn - k), (k, 0, nn))
+    return sp.Sum(weight(nn, ss) * bos(k, nn), (k, 0, nn))
 
 
 class NopeOutput(Kernel):
@@ -94,7 +96,7 @@ def definition() -> Definition:
         domains=_DOMAINS,
         notes=r"Kazemnejad et al.'s construction sets $W_Q = 0$, so every score is 0; any common score $s$ gives "
         r"the same weights. The other coordinates of the values carry content and play no part here.",
-        wrong=sp.Sum(sp.exp(s) * bos(n - k), (k, 0, n)),  # the softmax's normalisation forgotten
+        wrong=sp.Sum(sp.exp(s) * bos(k), (k, 0, n)),  # the softmax's normalisation forgotten
     )
 
 
@@ -133,8 +135,8 @@ def position_output() -> Theorem:
             Step(
                 lhs,
                 weight(),
-                r"unfold; split off the last term $k = n$ (the BOS, $b_0 = 1$); every other term has key "
-                r"$n - k \ge 1$, so $b_{n-k} = 0$ and the rest is a sum of zeros",
+                r"unfold; split off the last term $k = n$ (the BOS, key position 0); every other term has "
+                r"$k \le n - 1 < n$, so its case is 0 and the rest is a sum of zeros",
                 ("doit", "split_last", "refine_limits", "count_terms"),
             ),
             Step(
@@ -173,8 +175,10 @@ def strictly_decreasing() -> Theorem:
         domains=_SHIFT_DOMAINS,
         notes=r"Two positions $n < n'$ are $n$ and $n + t$ with $t = n' - n \ge 1$, so $y(n') < y(n)$: distinct "
         r"positions give distinct outputs. With $t = 1$ the gap is $1/((n + 1)(n + 2))$. A layer without the "
-        r"causal mask gives $y(n + t) = y(n)$ (the wrong variant): not injective.",
-        wrong=NopeOutput(n + t, s),  # no causal mask: the same output at every position
+        r"causal mask gives the same output $1/T$ at every position (not injective: "
+        r"[[claim:nope-recovers-positions]]'s wrong variant). The wrong variant here reverses the order, "
+        r"$y(n + t) < y(n + 2t)$: the later position would have the larger output.",
+        wrong=NopeOutput(n + 2 * t, s),  # the order reversed: the output growing with the position
     )
 
 

@@ -7,6 +7,7 @@ import pytest
 import sympy as sp
 from posproof.numeric.nope import bos_values, nope_first_layer_mp
 from posproof.symbolic import nope as M
+from posproof.symbolic.engine.core import Definition, Theorem
 
 CLAIMS = {c.id: c for c in M.claims()}
 
@@ -27,9 +28,21 @@ def test_ids_and_topic():
 
 @pytest.mark.parametrize("cid", sorted(CLAIMS))
 def test_claim_verifies_and_its_wrong_variant_is_rejected(cid):
+    r"""What test_catalogue.py checks of every registered claim (until this module is registered)."""
     claim = CLAIMS[cid]
     assert claim.verify(dps=30).ok
-    assert not claim.wrong_variant().verify(dps=30).ok
+    wrong = claim.wrong_variant().verify(dps=30)
+    assert not wrong.ok
+    if isinstance(claim, Theorem):
+        assert not wrong.steps[-1].numeric_ok
+        assert claim.rel != "=" or not wrong.steps[-1].symbolic
+    if isinstance(claim, Definition):
+        assert wrong.steps[0].numeric.status == "disagree"
+
+
+def test_the_chained_intermediate_is_checked():
+    claim = CLAIMS["nope-position-output"]
+    assert not claim.perturbed(0).verify(dps=30).ok
 
 
 def test_theorems_are_proved_symbolically():
