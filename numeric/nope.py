@@ -99,12 +99,13 @@ def nope_first_layer_mp(values, *, score=0, causal: bool = True, dps: int = 50) 
 
 def bos_values(tokens: int, *, width: int = 3) -> np.ndarray:
     r"""Value vectors ``(tokens, width)`` for the construction: coordinate 0 is 1 for the BOS (token 0) and 0 for
-    every other token; the other coordinates are a fixed content pattern (``sin(j + c)``), which the position
-    coordinate does not depend on."""
+    every other token; the other coordinates are a fixed content pattern of exact binary fractions
+    (``((3 j + c + 1) mod 8 - 4) / 8`` at token ``j``, coordinate ``c``), which the position coordinate does not
+    depend on."""
     t = _validate.positive_int(tokens, "tokens")
     w = _validate.positive_int(width, "width")
     j, c = np.meshgrid(np.arange(t), np.arange(w), indexing="ij")
-    v = np.sin(j + c + 1.0)
+    v = ((3 * j + c + 1) % 8 - 4) / 8.0
     v[:, 0] = 0.0
     v[0, 0] = 1.0
     return v
@@ -130,8 +131,8 @@ WIDTH = 3
 
 def golden_vectors_nope(dps: int = 50, digits: int = 17) -> dict:
     r"""The NoPE document in the shape of :mod:`posproof.numeric.vectors`: computed with mpmath at ``dps`` digits,
-    written as decimal strings of ``digits`` significant digits (the values are the float64 of
-    :func:`bos_values`, written exactly enough to read back)."""
+    written as decimal strings of ``digits`` significant digits (the values, :func:`bos_values`, are exact binary
+    fractions, written exactly)."""
 
     def dec(x) -> str:
         with mpmath.workdps(dps):
@@ -156,7 +157,7 @@ def golden_vectors_nope(dps: int = 50, digits: int = 17) -> dict:
             "dps": dps,
             "digits": digits,
             "note": "mpmath at dps digits, rounded to digits significant digits as decimal strings; the values are "
-            "float64 written with repr",
+            "exact binary fractions, written exactly",
         },
         "conventions": (
             "0-indexed positions; scores all 0 (W_Q = 0, no positional encoding); softmax over keys j <= n (causal) "
