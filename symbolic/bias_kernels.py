@@ -44,6 +44,7 @@ L = sp.Symbol("L", positive=True)  # FIRE's threshold
 j = sp.Symbol("j", integer=True, nonnegative=True)  # key position
 r = sp.Symbol("r", integer=True, nonnegative=True)  # distance i - j >= 0
 t = sp.Symbol("t", integer=True, nonnegative=True)  # a shift
+t_shift = sp.Symbol("t", integer=True, positive=True)  # a shift that moves (t = 0 is the identity)
 u = sp.Symbol("u", nonnegative=True)  # slack between a query and the threshold
 qi = sp.Symbol("i", integer=True, nonnegative=True)  # query (statements only)
 lam = sp.Symbol("lambda", positive=True)  # Sandwich's scale
@@ -201,8 +202,8 @@ def fire_bounded_beyond() -> Theorem:
 
 
 def fire_relative_within() -> Theorem:
-    top = j + r + t + u  # L: both queries, i and i + t, at or below it
-    shifted = FireDistance(j + r + t, j + t, c, top)
+    top = j + r + t_shift + u  # L: both queries, i and i + t, at or below it
+    shifted = FireDistance(j + r + t_shift, j + t_shift, c, top)
     here = FireDistance(j + r, j, c, top)
     middle = _psi_of(r) / _psi_of(top)
     return Theorem(
@@ -215,10 +216,9 @@ def fire_relative_within() -> Theorem:
             Step(shifted, middle, r"unfold; $\max(L, i + t) = L$", ("unfold",)),
             Step(middle, here, r"fold back; $\max(L, i) = L$", ("unfold",)),
         ),
-        assumptions=(*FIRE_ASSUME, r"a shift $t \ge 0$", r"$L = i + t + u$ with $u \ge 0$"),
-        given=(sp.Q.positive(top),),
-        wrong=FireDistance(j + r + t, j, c, top),
-        formula=sp.Eq(sp.Function("F")(qi + t, j + t), sp.Function("F")(qi, j), evaluate=False),
+        assumptions=(*FIRE_ASSUME, r"a shift $t \ge 1$ ($t = 0$ is the identity)", r"$L = i + t + u$ with $u \ge 0$"),
+        wrong=FireDistance(j + r + t_shift, j, c, top),
+        formula=sp.Eq(sp.Function("F")(qi + t_shift, j + t_shift), sp.Function("F")(qi, j), evaluate=False),
         notes=r"Both sides are $\psi(i - j) / \psi(L)$: a function of $i - j$ alone (for a fixed $L$).",
     )
 

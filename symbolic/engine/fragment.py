@@ -162,8 +162,54 @@ def _decide(name: str, e, given: tuple) -> bool:
     relevant = tuple(g for g in given if getattr(g, "free_symbols", set()) & free)
     if not relevant:
         return False
+    if any(getattr(x, f"is_{name}", None) is True for x in _renamed_by_given(forms, relevant)):
+        return True
     query = getattr(sp.Q, name)
     return any(_proves(query(x), None, relevant) for x in forms)
+
+
+#: The sign of a given fact, as the assumptions of the variable that stands for the expression it is about.
+_SIGN_ASSUMPTIONS = {
+    "positive": {"positive": True},
+    "negative": {"negative": True},
+    "nonnegative": {"nonnegative": True},
+    "nonpositive": {"nonpositive": True},
+    "nonzero": {"nonzero": True, "real": True},  # Q.nonzero is real and not zero
+}
+
+
+def _renamed_by_given(forms: tuple, given: tuple) -> list:
+    r"""The forms of an expression with one symbol traded for a given sign fact's expression (a change of
+    variables): for ``Q.positive(g)`` with ``g = c s + h`` (``c`` a nonzero rational, ``h`` free of ``s``), ``s`` is
+    replaced by ``(w - h)/c`` for a dummy ``w`` with that sign (an integer when ``g`` is). Every admissible point has
+    ``w = g > 0`` there, so a fact SymPy's assumptions prove for every such ``w`` (and every value of the other
+    symbols) holds at the point: ``s``'s own assumptions are dropped, never added. Cheaper than ``ask``, and it
+    decides the common case (``log(p + v)`` nonzero given ``p + v - 1 > 0``)."""
+    out: list = []
+    for fact in _as_signs(given):
+        if not (isinstance(fact, sp.AppliedPredicate) and len(fact.arguments) == 1):
+            continue
+        kind = next((k for k in _SIGN_ASSUMPTIONS if fact.function is getattr(sp.Q, k)), None)
+        (g,) = fact.arguments
+        if kind is None or not isinstance(g, sp.Expr):
+            continue
+        for s in sorted(g.free_symbols, key=sp.default_sort_key):
+            c = g.diff(s)
+            if not (isinstance(c, sp.Rational) and c != 0) or (g - c * s).has(s):
+                continue
+            w = sp.Dummy("w", **_SIGN_ASSUMPTIONS[kind], **({"integer": True} if g.is_integer else {}))
+            for x in forms:
+                if isinstance(x, sp.Basic) and s in x.free_symbols and not _binds(x, s):
+                    out.append(x.xreplace({s: (w - (g - c * s)) / c}))
+            break
+    return out
+
+
+def _binds(e, s) -> bool:
+    r"""Whether ``s`` is a bound variable somewhere in ``e`` (a Sum's, a Derivative's...): not renamed there."""
+    return any(
+        s in getattr(a, "variables", ()) or s in getattr(a, "bound_symbols", ()) for a in sp.preorder_traversal(e)
+    )
 
 
 @functools.lru_cache(maxsize=16384)

@@ -896,7 +896,7 @@ def _breakpoints(step: Step, sizes: Mapping, plain: list) -> list:
             for _ in range(4):  # kernels defined by kernels (a pass with no kernel left changes nothing)
                 if not e.has(Kernel):
                     break
-                e = e.replace(lambda x: isinstance(x, Kernel), lambda k: k.doit())
+                e = e.xreplace({k: k.doit() for k in e.atoms(Kernel)})  # every call unfolded, once each
             for a in sp.preorder_traversal(e):
                 if isinstance(a, sp.Piecewise):
                     gaps += [r.lhs - r.rhs for _, c in a.args for r in c.atoms(sp.core.relational.Relational)]

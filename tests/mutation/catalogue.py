@@ -983,6 +983,20 @@ MUTANTS += [
         "a kernel's finite sum closed by SymPy (Σ_{i=0}^{3} δ(i, x) = 1 for 0 <= x <= 3, false for non-integer x)",
     ),
     _fragment(
+        "given-change-of-variables-sign",
+        "posproof.symbolic.engine.fragment:_renamed_by_given",
+        'w = sp.Dummy("w", **_SIGN_ASSUMPTIONS[kind],',
+        'w = sp.Dummy("w", positive=True,',
+        "a given fact's variable always positive (a negative or zero given fact read as positive)",
+    ),
+    _fragment(
+        "given-change-of-variables-inverse",
+        "posproof.symbolic.engine.fragment:_renamed_by_given",
+        "x.xreplace({s: (w - (g - c * s)) / c})",
+        "x.xreplace({s: (w - (g - c * s)) * c})",
+        "the change of variables not inverted (s = (w - h) c instead of (w - h)/c)",
+    ),
+    _fragment(
         "quotient-by-zero",
         _VISIT,
         "if x.is_integer and x.is_nonnegative is not True and not self.evaluated and not _nonzero(b, g):",

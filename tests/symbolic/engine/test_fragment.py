@@ -225,6 +225,27 @@ def test_a_quotient_is_accepted_once_given_states_its_denominator_nonzero():
     assert refused(d / (d - 2), given=(sp.Q.gt(d, 2),)) == ""  # a relation read as the sign of the difference
 
 
+def test_a_given_sign_fact_decides_by_a_change_of_variables():
+    p = sp.Symbol("p", integer=True, nonnegative=True)
+    v = sp.Symbol("v", integer=True, positive=True)
+    assert "not proved nonzero" in refused(1 / sp.log(p + v))  # p + v may be 1
+    assert refused(1 / sp.log(p + v), given=(sp.Q.positive(p + v - 1),)) == ""
+    assert refused(1 / (y - x), given=(sp.Q.lt(x, y),)) == ""
+    assert fragment.proved_real(sp.log(y - x), (sp.Q.gt(y, x),))
+
+
+def test_regression_a_change_of_variables_keeps_the_sign_of_the_given_fact():
+    p = sp.Symbol("p", integer=True, nonnegative=True)
+    v = sp.Symbol("v", integer=True, positive=True)
+    # given p + v - 1 < 0 (v = 1 - p - w, w > 0) leaves log(p + v) undefined or 0: never proved positive
+    assert not fragment.proved_real(sp.log(p + v - 1), (sp.Q.negative(p + v - 1),))
+    assert "not proved nonzero" in refused(1 / (x - y), given=(sp.Q.nonnegative(x - y),))  # x = y allowed
+    # 2x - z > 0 does not give x - z > 0 (x = 1, z = 3/2): x is (w + z)/2, not 2(w + z)
+    z = sp.Symbol("z", positive=True)
+    assert refused(1 / (2 * x - z), given=(sp.Q.positive(2 * x - z),)) == ""
+    assert not fragment.proved_real(sp.log(x - z), (sp.Q.positive(2 * x - z),))
+
+
 def test_regression_domains_under_a_foreign_name_or_against_the_declaration_are_refused():
     from posproof.symbolic import Domain
 
