@@ -57,6 +57,23 @@ KERNELS = {
         "leaky_rerope_relative",
         "leaky_rerope_relative_mp",
     ),
+    "dual_chunk": (
+        "dual_chunk_relative",
+        "dual_chunk_relative_mp",
+        "dual_chunk_region",
+        "dual_chunk_indices",
+        "dual_chunk_parameters",
+    ),
+    "cope": (
+        "cope_gates",
+        "cope_gates_mp",
+        "cope_positions",
+        "cope_positions_mp",
+        "cope_interpolate",
+        "cope_interpolate_mp",
+        "cope_scores",
+        "cope_scores_mp",
+    ),
     "bias_kernels": (
         "fire_normalized_distance",
         "fire_normalized_distance_mp",
@@ -67,6 +84,7 @@ KERNELS = {
         "kerple_power_bias",
         "kerple_power_bias_mp",
     ),
+    "nope": ("nope_first_layer", "nope_first_layer_mp", "bos_values", "recover_positions"),
     "temperature": (
         "llama4_attention_temperature",
         "llama4_attention_temperature_mp",
@@ -74,6 +92,7 @@ KERNELS = {
         "llama4_temperature_parameters",
         "logn_attention_scale",
         "logn_attention_scale_mp",
+        "logn_parameters",
     ),
     "rotary": (
         "rope",

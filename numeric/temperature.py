@@ -37,6 +37,7 @@ __all__ = [
     "llama4_temperature_parameters",
     "logn_attention_scale",
     "logn_attention_scale_mp",
+    "logn_parameters",
     "golden_vectors_temperature",
 ]
 
@@ -135,6 +136,21 @@ def logn_attention_scale(positions, *, trained_length: int) -> np.ndarray:
     L = _trained(trained_length)
     n = (_positions(positions) + 1).astype(np.float64)
     return np.where(n > L, np.log(n) / math.log(L), 1.0)
+
+
+def logn_parameters(config: dict) -> dict:
+    r"""Qwen's (v1) log-n parameters read from a config dict as ``QWenAttention`` reads them, with ``QWenConfig``'s
+    defaults: ``{"enabled": use_logn_attn (True), "trained_length": seq_length (2048)}``.
+
+    >>> logn_parameters({"use_logn_attn": True, "seq_length": 8192})
+    {'enabled': True, 'trained_length': 8192}
+    """
+    if not isinstance(config, dict):
+        raise ValueError(f"config must be a dict, got {type(config).__name__}")
+    enabled = config.get("use_logn_attn", True)
+    if not isinstance(enabled, (bool, np.bool_)):
+        raise ValueError(f"config['use_logn_attn'] must be true or false, got {enabled!r}")
+    return {"enabled": bool(enabled), "trained_length": _trained(config.get("seq_length", 2048))}
 
 
 def logn_attention_scale_mp(position, *, trained_length: int, dps: int = 50):

@@ -205,3 +205,13 @@ TEMPERATURE_F64_RTOL = 1e-15
 #: (``positions.float()``): four float32 operations on values near 1 err by a few float32 ulps (2**-23 ~ 1.2e-7
 #: each); 1e-6 covers them and is far below the ``a log 2`` step of an off-by-one floor.
 TEMPERATURE_HF_F32_RTOL = 1e-6
+#: The audit of a user's Llama 4 temperature (numeric/audit/temperature.py).
+#: Agreement of a correct float32 computation with the float64 reference, relative to the scale (>= 1): positions
+#: below 2**24 are exact in float32, and log1p of a small integer, the product by attn_scale and the sum each round
+#: once (eps/2 = 6e-8), so <= ~2e-7; a float16 result is off by up to 2**-11 ~ 5e-4 (2e-5 at 1 + 0.1 log 2), and the
+#: named mistakes by far more.
+AUDIT_TEMPERATURE_RTOL = 1e-6
+#: Agreement, relative to the scale, of a result held in a 16-bit float with the reference or with the same formula
+#: computed in that dtype: two units in the last place (2 * 2**-10 for float16, 2 * 2**-7 for bfloat16 on values in
+#: [1, 2)) cover the output rounding and one more rounding of an intermediate (attn_scale, the log).
+AUDIT_TEMPERATURE_16BIT_RTOL = {"float16": 2.0**-9, "bfloat16": 2.0**-6}

@@ -1,8 +1,9 @@
 r"""Language-neutral golden vectors for ports: JSON test vectors computed with mpmath.
 
 One document per scheme (:func:`golden_vectors`): sinusoidal encodings, RoPE in both layouts and with every scaling
-rule, T5 and DeBERTa buckets, ALiBi slopes, xPos, multi-axis RoPE, p-RoPE, Self-Extend and ReRoPE, Llama 4's and
-log-n temperatures, the FIRE, Sandwich and KERPLE biases. Each document states the precision used
+rule, T5 and DeBERTa buckets, ALiBi slopes, xPos, multi-axis RoPE, p-RoPE, Self-Extend, ReRoPE and dual chunk
+attention, Llama 4's and log-n temperatures, NoPE's first-layer outputs, the FIRE, Sandwich and KERPLE biases,
+CoPE's gates, positions and scores. Each document states the precision used
 (``dps`` significant digits of working precision, outputs rounded to :data:`DIGITS` significant digits, as decimal
 strings), the conventions, every parameter, the inputs and the outputs. Inputs are exact binary fractions written as
 decimal strings, so that every language reads the same numbers. :func:`write_vectors` writes the documents and an
@@ -11,8 +12,9 @@ directory, then a rename).
 
 >>> docs = golden_vectors()
 >>> sorted(docs)
-['alibi.json', 'deberta.json', 'fire.json', 'kerple.json', 'multiaxis.json', 'p_rope.json', 'remap.json', 'rope.json',
- 'sandwich.json', 'sinusoidal.json', 't5.json', 'temperature.json', 'xpos.json']
+['alibi.json', 'cope.json', 'deberta.json', 'dual_chunk.json', 'fire.json', 'kerple.json', 'multiaxis.json',
+ 'nope.json', 'p_rope.json', 'remap.json', 'rope.json', 'sandwich.json', 'sinusoidal.json', 't5.json',
+ 'temperature.json', 'xpos.json']
 >>> docs["alibi.json"]["cases"][1]["slopes"]  # n_heads = 2: 2^-4, 2^-8
 ['0.062500000000000000', '0.0039062500000000000']
 """
@@ -30,7 +32,10 @@ import numpy as np
 from posproof.numeric._io import write_atomic
 from posproof.numeric.alibi import alibi_slope_exponents, alibi_slopes_mp
 from posproof.numeric.bias_kernels import golden_vectors_bias_kernels
+from posproof.numeric.cope import golden_vectors_cope
 from posproof.numeric.deberta import deberta_log_bucket_mp
+from posproof.numeric.dual_chunk import golden_vectors_dual_chunk
+from posproof.numeric.nope import golden_vectors_nope
 from posproof.numeric.p_rope import p_rope_frequencies_mp
 from posproof.numeric.remap import golden_vectors_remap
 from posproof.numeric.rotary import rope_mp
@@ -448,10 +453,13 @@ DOCUMENTS: dict[str, Callable[[], dict[str, Any]]] = {
     "xpos.json": _xpos,
     "p_rope.json": _p_rope,
     "remap.json": golden_vectors_remap,
+    "dual_chunk.json": golden_vectors_dual_chunk,
     "temperature.json": lambda: golden_vectors_temperature(dps=DPS, digits=DIGITS),
+    "nope.json": lambda: golden_vectors_nope(dps=DPS, digits=DIGITS),
     "fire.json": _bias_kernel("fire.json"),
     "sandwich.json": _bias_kernel("sandwich.json"),
     "kerple.json": _bias_kernel("kerple.json"),
+    "cope.json": lambda: golden_vectors_cope(dps=DPS, digits=DIGITS),
 }
 #: The file listing the documents with their SHA-256, written last.
 INDEX = "index.json"

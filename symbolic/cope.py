@@ -379,7 +379,7 @@ def _rules(dps: int, table=_RULES_TABLE):
         shown = [mpmath.nstr(x, 6) for x in row]
     value = {"monotone in $|m - n|$": monotone, "symmetric": symmetric}
     return value, [*value.items(), (r"$\varphi(3, n)$ for $n = 3, 2, 1, 0$", shown),
-                   (r"$\varphi(0, 1)$", "-inf (the causal mask)")]  # fmt: skip
+                   (r"$\varphi(0, 1)$", r"$-\infty$ (the causal mask)")]  # fmt: skip
 
 
 def rules() -> Fact:
@@ -436,7 +436,7 @@ def lengths_fact() -> Fact:
         r"all clamped to the last row; every gate $1/2$ gives $p_{ij} = (i - j + 1)/2 \le 1000$, no pair clamped.",
         {"gates 1: pairs clamped": 500500, "gates 1/2: pairs clamped": 0},
         _lengths,
-        method="exact rational arithmetic (constant gates g: the position of a pair is g (i - j + 1))",
+        method="exact rational arithmetic (constant gates $g$: the position of a pair is $g (i - j + 1)$)",
         wrong=lambda dps: _lengths(dps, gates=(Fraction(1), Fraction(2, 3))),
         formula=sp.Eq(_p(qi, kj), sp.Symbol("g", positive=True) * (qi - kj + 1), evaluate=False),
         notes=r"How far positions reach depends on the content through the gates, not on the length alone: a "

@@ -23,7 +23,7 @@ from posproof.symbolic.rope import rotary
 
 TOPIC = "remapping"
 DCA = "An et al. 2024, 'Training-Free Long-Context Scaling of Large Language Models'"
-DCA_CODE = DCA + "; its reference code (HKUNLP/ChunkLlama) and vLLM's DualChunkRotaryEmbedding"
+DCA_CODE = DCA + "; HKUNLP/ChunkLlama, chunkllama_attn_replace.py; vLLM, DualChunkRotaryEmbedding"
 
 i, j = sp.symbols("i j", integer=True, nonnegative=True)  # query and key positions
 c = sp.Symbol("c", integer=True, positive=True)  # the chunk length, chunk_size - local_size
@@ -119,7 +119,7 @@ def definition() -> Definition:
         domains={**_SIZES, "i": Domain("integer", 0, 400), "j": Domain("integer", 0, 400)},
         given=CAUSAL,
         notes=r"`chunk_size` is $S = c + w$. The paper's pretraining length plays the role of $S$, and it clamps the "
-        r"successive and inter-chunk queries at one less, $c + w - 1$; the wrong variant is that clamp.",
+        r"successive and inter-chunk queries at one less, $c + w - 1$: the code does not compute that clamp.",
         wrong=dual_chunk_piecewise(i, j, clamp=c + w - 1),
     )
 
@@ -133,7 +133,7 @@ def offsets_definition() -> Definition:
         DualChunkOffsets(n, t, u, c, w),
         offsets_piecewise(),
         r"query $i = n c + t$ (chunk gap $n$ over key $j = u$), $0 \le t, u < c$",
-        "numeric.dual_chunk.dual_chunk_relative_mp (exact integers) at query $n c + t$, key $u$",
+        "numeric.dual_chunk.dual_chunk_relative_mp (exact integers), at query n c + t and key u",
         assumptions=(
             r"$0 \le t, u \le c - 1$ the offsets, $n \ge 0$ the chunk gap; checked at $u \le 31 < 32 \le t$ (so "
             r"$n = 0$ is causal) and $c \ge 64$",
@@ -212,7 +212,7 @@ def successive_clamped() -> Theorem:
         assumptions=(r"query offset $t = w + v < c$, key offset $u < c$: $i - j = c + w + v - u$",),
         given=(sp.Q.lt(sp.Max(w + v, u), c),),
         domains={**_SIZES, "u": Domain("integer", 0, 63), "v": Domain("integer", 0, 30)},
-        notes=r"So the index falls short of $i - j$ by $v = t - w$. The wrong variant, $c + w + v - u = i - j$, is "
+        notes=r"So the index falls short of $i - j$ by $v = t - w$. The index $c + w + v - u = i - j$ (rejected) is "
         r"vLLM's unclamped table `qc_no_clamp`, used only to score keys for sparse attention.",
         wrong=c + w + v - u,
     )
@@ -480,7 +480,7 @@ def _lengths(dps: int, fn=D.dual_chunk_relative):
 def lengths() -> Fact:
     return Fact(
         "dual-chunk-lengths",
-        "Trained on 1000 positions, a 2000-token input: with chunk_size equal to the trained length two indices "
+        "Trained on 1000 positions, a 2000-token input: with the chunk size equal to the trained length two indices "
         "reach 1000",
         TOPIC,
         DCA_CODE,

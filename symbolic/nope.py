@@ -1,5 +1,5 @@
 r"""Causal attention without positional encoding (NoPE) recovers the absolute position: Kazemnejad et al. 2023,
-"The Impact of Positional Encoding on Length Generalization in Transformers" (arXiv 2305.19466), Theorem 1's
+"The Impact of Positional Encoding on Length Generalization in Transformers" (arXiv:2305.19466), Theorem 1's
 construction, first layer (the paper numbers positions from 1, so its ``1/t`` is ``1/(n + 1)`` here).
 
 Convention: 0-indexed positions; the query at position ``n`` sees the keys ``j = 0 .. n`` (the causal mask); every
@@ -176,8 +176,8 @@ def strictly_decreasing() -> Theorem:
         notes=r"Two positions $n < n'$ are $n$ and $n + t$ with $t = n' - n \ge 1$, so $y(n') < y(n)$: distinct "
         r"positions give distinct outputs. With $t = 1$ the gap is $1/((n + 1)(n + 2))$. A layer without the "
         r"causal mask gives the same output $1/T$ at every position (not injective: "
-        r"[[claim:nope-recovers-positions]]'s wrong variant). The wrong variant here reverses the order, "
-        r"$y(n + t) < y(n + 2t)$: the later position would have the larger output.",
+        r"[[claim:nope-recovers-positions]]). The reversed order $y(n + t) < y(n + 2t)$, the later position with "
+        r"the larger output, is rejected.",
         wrong=NopeOutput(n + 2 * t, s),  # the order reversed: the output growing with the position
     )
 
@@ -202,7 +202,7 @@ def inverse() -> Theorem:
         domains=_DOMAINS,
         notes=r"Stated without the quotient: the engine's fragment refuses $1/y(n)$ until $y(n) \ne 0$ is proved, "
         r"and $y(n) = 1/(n + 1) > 0$ is [[claim:nope-position-output]]; dividing both sides by it gives "
-        r"$n = 1/y(n) - 1$. Reading $1/y$ itself as the position (the wrong variant, $1 - y = (n + 1) y$) is off by "
+        r"$n = 1/y(n) - 1$. Reading $1/y$ itself as the position ($1 - y = (n + 1) y$, rejected) is off by "
         r"one: $1/y$ is the 1-indexed position $n + 1$. A second layer can read $n$ off this coordinate, which is how "
         r"Kazemnejad et al. go on to show that NoPE can represent absolute and relative encodings.",
         wrong=(n + 1) * y,  # 1/y read as the 0-indexed position
@@ -261,7 +261,7 @@ def recovers_positions() -> Fact:
         notes=r"The softmax of equal scores is exactly $1/(n + 1)$ rounded once (the $n + 1$ terms $e^0 = 1$ sum "
         r"exactly), and the zeros of the other tokens add nothing, so $y$ is the float64 $1/(n + 1)$; $1/y - 1$ "
         r"is then within a few units in the last place of $n$, and rounding gives $n$. Without the causal mask "
-        r"(the wrong variant) every position gets $1/T$ and reads back $T - 1$.",
+        r"every position gets $1/T$ and reads back $T - 1$.",
     )
 
 

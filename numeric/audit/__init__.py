@@ -66,6 +66,7 @@ from posproof.numeric.audit.rope import DEFAULT_WIDTH as DEFAULT_WIDTH
 from posproof.numeric.audit.rope import assert_rope_conforms, audit_rope, check_rope_arguments
 from posproof.numeric.audit.t5 import T5_SETTINGS as T5_SETTINGS
 from posproof.numeric.audit.t5 import audit_t5
+from posproof.numeric.audit.temperature import TEMPERATURE_FINDINGS, audit_llama4_temperature
 from posproof.numeric.audit.xpos import XPOS_FINDINGS, audit_xpos_plan, xpos_plan
 
 __all__ = [
@@ -83,6 +84,7 @@ __all__ = [
     "audit_multiaxis",
     "audit_cache_shift",
     "audit_self_extend",
+    "audit_llama4_temperature",
     "xpos_plan",
     "audit_xpos_plan",
     "assert_rope_conforms",
@@ -95,5 +97,6 @@ __all__ = [
     "XPOS_FINDINGS",
     "CACHE_SHIFT_FINDINGS",
     "SELF_EXTEND_FINDINGS",
+    "TEMPERATURE_FINDINGS",
     "PROCESS_FINDINGS",
 ]

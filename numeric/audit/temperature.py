@@ -31,6 +31,7 @@ from posproof.numeric import _validate
 from posproof.numeric.audit.call import call_scheme, to_numpy
 from posproof.numeric.audit.report import AuditCallError, Finding, SchemeReport, function_name
 from posproof.numeric.temperature import llama4_attention_temperature, llama4_rope_layers
+from posproof.numeric.tolerances import AUDIT_TEMPERATURE_16BIT_RTOL, AUDIT_TEMPERATURE_RTOL
 
 __all__ = ["TEMPERATURE_FINDINGS", "audit_llama4_temperature"]
 
@@ -52,15 +53,6 @@ TEMPERATURE_FINDINGS = {
     "temperature-mismatch": "the scales differ from Llama 4's in a way none of the above explains",
 }
 
-#: Agreement of a correct float32 computation with the float64 reference, relative to the scale (>= 1): positions
-#: below 2**24 are exact in float32, and log1p of a small integer, the product by attn_scale and the sum each round
-#: once (eps/2 = 6e-8), so <= ~2e-7; a float16 result is off by up to 2**-11 ~ 5e-4 (2e-5 at 1 + 0.1 log 2), and the
-#: named mistakes by far more. (Belongs in numeric/tolerances.py with the other audit tolerances: the lead moves it.)
-AUDIT_TEMPERATURE_RTOL = 1e-6
-#: Agreement, relative to the scale, of a result held in a 16-bit float with the reference or with the same formula
-#: computed in that dtype: two units in the last place (2 * 2**-10 for float16, 2 * 2**-7 for bfloat16 on values in
-#: [1, 2)) cover the output rounding and one more rounding of an intermediate (attn_scale, the log).
-AUDIT_TEMPERATURE_16BIT_RTOL = {"float16": 2.0**-9, "bfloat16": 2.0**-6}
 #: The example key naming the value recovered, by finding.
 _FOUND = {"temperature-floor-scale": "floor_scale_found", "temperature-attn-scale": "attn_scale_found"}
 #: The 16-bit dtypes, tried in this order (bfloat16's values near 1 are also float16 values: the coarser first).

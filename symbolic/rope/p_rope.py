@@ -9,8 +9,12 @@ transformers) rotates the first ``r`` channels with the frequencies of a width-`
 leaves the others unrotated: with ``b' = b**(r/d)`` it is p-RoPE (interleaved pairs; the half layout pairs channel
 ``i`` with ``i + r/2`` inside the rotated block instead).
 
+Proportional RoPE (Gemma 4; transformers' ``_compute_proportional_rope_parameters``) rotates the first ``r/2`` pairs
+at ``theta_i / s`` and leaves the others unrotated: p-RoPE's frequencies divided by ``s`` (linear scaling of the
+kept pairs), p-RoPE itself at ``s = 1``.
+
 >>> [c.id for c in claims()]
-['p-rope-partial-rotary']
+['p-rope-partial-rotary', 'p-rope-proportional']
 
 (``tests/numeric/test_p_rope.py`` checks that the kernel is partial rotary at the rescaled base, in float64.)
 """
@@ -68,5 +72,47 @@ def _partial_rotary() -> Theorem:
     )
 
 
+#: Proportional RoPE's factor (transformers' ``factor``) and display names.
+s_factor = sp.Symbol("s", positive=True)
+_theta_prop = sp.Function(r"\theta^{(\mathrm{prop}, s)}")
+PROPORTIONAL = "Hugging Face transformers, modeling_rope_utils: _compute_proportional_rope_parameters (Gemma 4)"
+
+
+def _kept(value):
+    r"""A pair's frequency under p-RoPE's rule: ``value`` for the kept pairs ``i < r/2``, 0 for the others."""
+    return sp.Piecewise((value, i < r / 2), (0, True))
+
+
+def _proportional() -> Theorem:
+    theta = b ** (-2 * i / d)
+    return Theorem(
+        "p-rope-proportional",
+        r"Proportional RoPE is p-RoPE with its kept frequencies divided by the factor $s$ (p-RoPE itself at "
+        r"$s = 1$)",
+        TOPIC,
+        f"{P_ROPE}; {PROPORTIONAL}",
+        steps=(
+            Step(
+                _kept(theta / s_factor),
+                _kept(theta) / s_factor,
+                r"the factor $1/s$ taken out of both branches ($0/s = 0$)",
+                ("piecewise_fold",),
+            ),
+        ),
+        assumptions=(
+            r"$d$ and $r$ even widths, $r \le d$: $r/2$ kept pairs (transformers' "
+            r"$\lfloor \mathrm{partial\_rotary\_factor} \cdot d/2 \rfloor$); $b > 0$ real; factor $s > 0$",
+        ),
+        sizes={d: (2, 4, 8, 16)},
+        domains={"b": Domain("real", 2, 10**7, log=True)},
+        formula=sp.Eq(_theta_prop(i), _theta_p(i) / s_factor, evaluate=False),
+        notes=(
+            r"So a proportional-RoPE model with factor $s$ is p-RoPE whose kept pairs are linearly scaled "
+            r"(position interpolation by $s$ on them); $s = 1$ is p-RoPE. Multiplying by $s$ instead is rejected."
+        ),
+        wrong=_kept(theta) * s_factor,
+    )
+
+
 def claims() -> list:
-    return [_partial_rotary()]
+    return [_partial_rotary(), _proportional()]

@@ -27,17 +27,17 @@ DATA = {
     "positions", "vectors", "relative_position", "query_positions", "key_positions", "table", "distances",
     "x", "q", "k", "W_kR", "u", "v", "Qc", "Kc", "Qr", "Kr", "weight", "config", "mrope_section", "position_ids",
     "n_heads", "width", "qlen", "scaling", "axes", "axes_dim", "grid", "query_position", "key_position", "position",
-    "num_layers",
+    "num_layers", "values", "outputs", "tokens",
 }  # fmt: skip
 #: Kernels whose only inputs are sizes: the size is their data (``inverse_frequencies(64)``).
 SIZE_KERNELS = {
     "alibi_slope_exponents", "alibi_slopes", "alibi_slopes_mp", "inverse_frequencies", "inverse_frequencies_mp",
     "layout_permutation", "axial_axes", "axial_inv_freq", "axial_inv_freq_mp", "rope_inv_freq", "rope_inv_freq_mp",
     "proportional_inv_freq", "causal_mask", "RopeScaling", "dinov3_periods", "dinov3_inv_freq", "dinov3_inv_freq_mp",
-    "xpos_zeta", "p_rope_frequencies", "p_rope_frequencies_mp",
+    "xpos_zeta", "p_rope_frequencies", "p_rope_frequencies_mp", "bos_values",
 }  # fmt: skip
 #: References that compute in exact integers: no working precision to take.
-EXACT_REFERENCES = {"self_extend_relative_mp", "rerope_relative_mp"}
+EXACT_REFERENCES = {"self_extend_relative_mp", "rerope_relative_mp", "dual_chunk_relative_mp"}
 #: Records a kernel returns rather than kernels: RopeTable (built by rope_table), MultiaxisFrequencies (a tuple).
 RECORDS = {"RopeTable", "MultiaxisFrequencies", "MultiaxisRope"}
 
@@ -76,9 +76,8 @@ def test_options_are_keyword_only(name):
     positional = _positional(KERNELS[name])
     with_default = [p.name for p in _parameters(KERNELS[name]) if p.name in positional and p.default is not p.empty]
     assert not with_default, f"{name}: options {with_default} can be passed by position (put them after a *)"
-    options = [
-        p for p in positional if p not in DATA or (p in ("width", "n_heads", "qlen") and name not in SIZE_KERNELS)
-    ]
+    sizes = ("width", "n_heads", "qlen", "tokens")
+    options = [p for p in positional if p not in DATA or (p in sizes and name not in SIZE_KERNELS)]
     assert not options, f"{name}: {options} can be passed by position; only data may be (put the rest after a *)"
 
 

@@ -48,3 +48,12 @@ def test_bad_input_is_one_value_error(kwargs, says):
         p_rope_frequencies(8, **kwargs)
     with pytest.raises(ValueError, match="width"):
         p_rope_frequencies(7, fraction=0.5)
+
+
+@pytest.mark.parametrize(("width", "fraction", "factor"), [(8, 0.5, 1.0), (16, 0.25, 8.0), (64, 0.75, 2.0)])
+def test_proportional_rope_is_p_rope_divided_by_its_factor(width, fraction, factor):
+    r"""Claim ``p-rope-proportional`` on the kernels: transformers' proportional rule is p-RoPE's frequencies / s."""
+    from posproof.numeric.scaling.rules import proportional_inv_freq
+
+    got = proportional_inv_freq(width, partial_rotary_factor=fraction, factor=factor)
+    np.testing.assert_allclose(got, p_rope_frequencies(width, fraction=fraction) / factor, rtol=FLOAT64_RTOL, atol=0)

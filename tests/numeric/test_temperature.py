@@ -164,3 +164,14 @@ def test_matches_transformers_attention_module():
             np.testing.assert_allclose(got, want, rtol=TEMPERATURE_HF_F32_RTOL, atol=0)
     finally:
         modeling.eager_attention_forward = original
+
+
+def test_logn_parameters_read_as_qwen_reads_them():
+    from posproof.numeric.temperature import logn_parameters
+
+    assert logn_parameters({}) == {"enabled": True, "trained_length": 2048}  # QWenConfig's defaults
+    assert logn_parameters({"use_logn_attn": False, "seq_length": 32768}) == {"enabled": False, "trained_length": 32768}
+    with pytest.raises(ValueError, match="trained_length"):
+        logn_parameters({"seq_length": 1})
+    with pytest.raises(ValueError, match="use_logn_attn"):
+        logn_parameters({"use_logn_attn": "yes"})

@@ -26,10 +26,10 @@ from tests.claims import verified
 
 SCHEMES = (
     "counting", "normalized counting", "binary", "sinusoidal", "Sandwich", "learned absolute (random init)",
-    "Transformer-XL", "DeBERTa (clipped)", "DeBERTa (log buckets)", "T5", "ALiBi", "KERPLE (log)", "RoPE",
+    "Transformer-XL", "DeBERTa (clipped)", "DeBERTa (log buckets)", "T5", "ALiBi", "KERPLE (log)", "CoPE", "RoPE",
     "RoPE + linear (PI)", "RoPE + NTK-aware", "RoPE + dynamic NTK", "RoPE + YaRN", "RoPE + Llama 3", "RoPE + LongRoPE",
-    "RoPE + Self-Extend", "RoPE + ReRoPE", "M-RoPE, axial 2-D", "xPos", "no position code",
-    "no position code, causal mask", "Llama 4 NoPE layer, temperature",
+    "RoPE + Self-Extend", "RoPE + ReRoPE", "RoPE + dual chunk attention", "M-RoPE, axial 2-D", "xPos",
+    "no position code", "no position code, causal mask", "Llama 4 NoPE layer, temperature",
 )  # fmt: skip
 
 
@@ -110,7 +110,8 @@ def test_the_verdicts_of_the_issue_examples():
     assert rows["ALiBi"]["monotonicity"]["verdict"] == "holds"
     assert rows["RoPE + linear (PI)"]["monotonicity"]["verdict"] == "holds for distances <= 23"
     absolute = ("counting", "normalized counting", "binary", "sinusoidal", "learned absolute (random init)")
-    not_relative = ("RoPE + Self-Extend", "Llama 4 NoPE layer, temperature")  # grouped positions; tau(m)
+    # grouped positions; gate-counted positions; chunked indices; tau(m)
+    not_relative = ("RoPE + Self-Extend", "CoPE", "RoPE + dual chunk attention", "Llama 4 NoPE layer, temperature")
     relative = [s for s in SCHEMES if s not in absolute + not_relative]
     assert all(rows[s]["translation invariance"]["verdict"] == "holds" for s in relative)
     assert all(rows[s]["translation invariance"]["verdict"] == "fails" for s in not_relative)

@@ -21,6 +21,7 @@ def test_numeric_audit_exports_the_same_names():
         "ALIBI_FINDINGS", "T5_FINDINGS", "audit_multiaxis", "MULTIAXIS_FINDINGS",
         "ProcessReport", "PROCESS_FINDINGS", "check_rope_arguments", "xpos_plan", "audit_xpos_plan", "XPOS_FINDINGS",
         "audit_cache_shift", "CACHE_SHIFT_FINDINGS", "audit_self_extend", "SELF_EXTEND_FINDINGS",
+        "audit_llama4_temperature", "TEMPERATURE_FINDINGS",
     }  # fmt: skip
     for name in audit.__all__ + ["CALL_ARGS", "AXES", "T5_SETTINGS", "rope_exact_float"]:
         assert getattr(audit, name) is not None
