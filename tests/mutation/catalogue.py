@@ -643,6 +643,14 @@ MUTANTS += [
         tests=SOUNDNESS,
     ),
     Mutant(
+        "core-breakpoints-kernels-folded",
+        target="posproof.symbolic.engine.numeric_line:_breakpoints",
+        pattern="e = e.xreplace({k: k.doit() for k in e.atoms(Kernel)})",
+        new="break",
+        bug="the kernels' definitions never unfolded: their branch points are not tried (class 7)",
+        tests=SOUNDNESS,
+    ),
+    Mutant(
         "core-empty-sum-is-evidence",
         target="posproof.symbolic.engine.numeric_line:numeric_check",
         pattern="evidence = not (_Sums.total and not _Sums.nonempty)",
