@@ -183,3 +183,33 @@ def positive_real(value, name: str) -> float:
     if value <= 0:
         raise ValueError(f"{name} must be a finite real number > 0, got {value!r}")
     return float(value)
+
+
+def causal_positions(query_positions, key_positions) -> tuple[np.ndarray, np.ndarray]:
+    r"""Integer query and key positions broadcast together, keys at or before their queries (``0 <= j <= i``)."""
+    i = integer_array(query_positions, "query_positions")
+    j = integer_array(key_positions, "key_positions")
+    try:
+        i, j = np.broadcast_arrays(i, j)
+    except ValueError:
+        raise ValueError(
+            f"key_positions must broadcast against query_positions, got shapes {j.shape} and {i.shape}"
+        ) from None
+    if np.any(j < 0):
+        raise ValueError("key_positions must be >= 0")
+    if np.any(j > i):
+        raise ValueError("key_positions must not exceed query_positions (causal: j <= i)")
+    return i, j
+
+
+def causal_pair(query_position, key_position) -> tuple[int, int]:
+    r"""One query and key position as Python integers, the key at or before the query (``0 <= j <= i``)."""
+    for value, name in ((query_position, "query_position"), (key_position, "key_position")):
+        if isinstance(value, (bool, np.bool_)) or int(value) != value:
+            raise ValueError(f"{name} must be an integer, got {value!r}")
+    i, j = int(query_position), int(key_position)
+    if j < 0:
+        raise ValueError(f"key_position must be >= 0, got {j}")
+    if j > i:
+        raise ValueError(f"key_position must not exceed query_position (causal: j <= i), got i={i}, j={j}")
+    return i, j

@@ -80,27 +80,11 @@ def _sizes(chunk_size, local_size) -> tuple[int, int]:
     return S, int(local_size)
 
 
-def _causal(query_positions, key_positions) -> tuple[np.ndarray, np.ndarray]:
-    i = _validate.integer_array(query_positions, "query_positions")
-    j = _validate.integer_array(key_positions, "key_positions")
-    try:
-        i, j = np.broadcast_arrays(i, j)
-    except ValueError:
-        raise ValueError(
-            f"key_positions must broadcast against query_positions, got shapes {j.shape} and {i.shape}"
-        ) from None
-    if np.any(j < 0):
-        raise ValueError("key_positions must be >= 0")
-    if np.any(j > i):
-        raise ValueError("key_positions must not exceed query_positions (causal: j <= i)")
-    return i, j
-
-
 def dual_chunk_region(query_positions, key_positions, *, chunk_size: int, local_size: int) -> np.ndarray:
     r"""Which index applies, int64, broadcast over the positions: :data:`INTRA` (0) when ``j // c == i // c``,
     :data:`SUCCESSIVE` (1) when ``j // c == i // c - 1``, :data:`INTER` (2) beyond (``c = chunk_size - local_size``)."""
     S, w = _sizes(chunk_size, local_size)
-    i, j = _causal(query_positions, key_positions)
+    i, j = _validate.causal_positions(query_positions, key_positions)
     return np.minimum(i // (S - w) - j // (S - w), INTER).astype(np.int64)
 
 
@@ -110,7 +94,7 @@ def dual_chunk_relative(query_positions, key_positions, *, chunk_size: int, loca
     chunk before, ``min(2c - 1, chunk_size) - j mod c`` further back."""
     S, w = _sizes(chunk_size, local_size)
     c = S - w
-    i, j = _causal(query_positions, key_positions)
+    i, j = _validate.causal_positions(query_positions, key_positions)
     gap = i // c - j // c
     t, u = i % c, j % c
     return np.where(gap == 0, t - u, np.where(gap == 1, np.minimum(t + c, S) - u, min(2 * c - 1, S) - u)).astype(
@@ -122,14 +106,7 @@ def dual_chunk_relative_mp(query_position, key_position, *, chunk_size: int, loc
     r"""The exact twin of :func:`dual_chunk_relative` for one pair, in Python integers."""
     S, w = _sizes(chunk_size, local_size)
     c = S - w
-    for value, name in ((query_position, "query_position"), (key_position, "key_position")):
-        if isinstance(value, (bool, np.bool_)) or int(value) != value:
-            raise ValueError(f"{name} must be an integer, got {value!r}")
-    i, j = int(query_position), int(key_position)
-    if j < 0:
-        raise ValueError(f"key_position must be >= 0, got {j}")
-    if j > i:
-        raise ValueError(f"key_position must not exceed query_position (causal: j <= i), got i={i}, j={j}")
+    i, j = _validate.causal_pair(query_position, key_position)
     (a, t), (b, u) = divmod(i, c), divmod(j, c)
     if a == b:
         return t - u

@@ -36,40 +36,12 @@ __all__ = [
 ]
 
 
-def _causal(query_positions, key_positions) -> tuple[np.ndarray, np.ndarray]:
-    i = _validate.integer_array(query_positions, "query_positions")
-    j = _validate.integer_array(key_positions, "key_positions")
-    try:
-        i, j = np.broadcast_arrays(i, j)
-    except ValueError:
-        raise ValueError(
-            f"key_positions must broadcast against query_positions, got shapes {j.shape} and {i.shape}"
-        ) from None
-    if np.any(j < 0):
-        raise ValueError("key_positions must be >= 0")
-    if np.any(j > i):
-        raise ValueError("key_positions must not exceed query_positions (causal: j <= i)")
-    return i, j
-
-
-def _int_causal(i, j) -> tuple[int, int]:
-    for value, name in ((i, "query_position"), (j, "key_position")):
-        if isinstance(value, (bool, np.bool_)) or int(value) != value:
-            raise ValueError(f"{name} must be an integer, got {value!r}")
-    i, j = int(i), int(j)
-    if j < 0:
-        raise ValueError(f"key_position must be >= 0, got {j}")
-    if j > i:
-        raise ValueError(f"key_position must not exceed query_position (causal: j <= i), got i={i}, j={j}")
-    return i, j
-
-
 def self_extend_relative(query_positions, key_positions, *, window: int, group: int) -> np.ndarray:
     r"""Self-Extend's relative position, int64, broadcast over the positions: ``i - j`` when ``i - j < window``,
     else ``i // group - j // group + window - window // group``."""
     w = _validate.positive_int(window, "window")
     g = _validate.positive_int(group, "group")
-    i, j = _causal(query_positions, key_positions)
+    i, j = _validate.causal_positions(query_positions, key_positions)
     grouped = i // g - j // g + (w - w // g)
     return np.where(i - j < w, i - j, grouped).astype(np.int64)
 
@@ -78,21 +50,21 @@ def self_extend_relative_mp(query_position, key_position, *, window: int, group:
     r"""The exact twin of :func:`self_extend_relative` for one pair, in Python integers."""
     w = _validate.positive_int(window, "window")
     g = _validate.positive_int(group, "group")
-    i, j = _int_causal(query_position, key_position)
+    i, j = _validate.causal_pair(query_position, key_position)
     return i - j if i - j < w else i // g - j // g + w - w // g
 
 
 def rerope_relative(query_positions, key_positions, *, window: int) -> np.ndarray:
     r"""ReRoPE's relative position ``min(i - j, window)``, int64, broadcast over the positions."""
     w = _validate.positive_int(window, "window")
-    i, j = _causal(query_positions, key_positions)
+    i, j = _validate.causal_positions(query_positions, key_positions)
     return np.minimum(i - j, w).astype(np.int64)
 
 
 def rerope_relative_mp(query_position, key_position, *, window: int) -> int:
     r"""The exact twin of :func:`rerope_relative` for one pair, in Python integers."""
     w = _validate.positive_int(window, "window")
-    i, j = _int_causal(query_position, key_position)
+    i, j = _validate.causal_pair(query_position, key_position)
     return min(i - j, w)
 
 
@@ -103,7 +75,7 @@ def leaky_rerope_relative(query_positions, key_positions, *, window: int, k: flo
     kk = _validate.positive_real(k, "k")
     if kk < 1:
         raise ValueError(f"k must be >= 1, got {k!r}")
-    i, j = _causal(query_positions, key_positions)
+    i, j = _validate.causal_positions(query_positions, key_positions)
     r = (i - j).astype(np.float64)
     return np.where(r <= w, r, w + (r - w) / kk)
 
@@ -111,7 +83,7 @@ def leaky_rerope_relative(query_positions, key_positions, *, window: int, k: flo
 def leaky_rerope_relative_mp(query_position, key_position, *, window: int, k, dps: int = 50):
     r"""The mpmath twin of :func:`leaky_rerope_relative` for one pair, at ``dps`` digits (``k`` may be an mpf)."""
     w = _validate.positive_int(window, "window")
-    i, j = _int_causal(query_position, key_position)
+    i, j = _validate.causal_pair(query_position, key_position)
     with mpmath.workdps(_validate.dps(dps)):
         kk = mpmath.mpf(k)
         if not mpmath.isfinite(kk) or kk < 1:
