@@ -357,7 +357,7 @@ def not_translation_invariant() -> Fact:
         notes=r"The position counts the gates of the tokens between the key and the query, which the shift "
         r"replaces: here the query's own token (the key 1 at position 2) opens its gate wider. Shifting the whole "
         r"sequence (prepending tokens) changes nothing, since no absolute position enters. Positions that count "
-        r"keys (every gate 1) would be $i - j + 1$, a function of $m - n$ "
+        r"keys (every gate 1) would be $m - n + 1$, a function of $m - n$ "
         r"([[claim:cope-all-gates-one-relative]]), and the search would find nothing.",
     )
 
