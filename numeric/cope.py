@@ -28,11 +28,10 @@ position, and the layer is causal (key ``j`` visible to query ``i`` iff ``j <= i
 from __future__ import annotations
 
 import math
-import numbers
 
 import mpmath
 import numpy as np
-from posproof.numeric import _validate
+from posproof.numeric import _mp, _validate
 
 __all__ = [
     "cope_gates",
@@ -89,28 +88,20 @@ def _in_table(positions, npos: int) -> np.ndarray:
 
 def _mp_rows(value, name: str, width: int | None = None) -> list[list]:
     r"""A rectangular 2-D array of finite reals as rows of ``mpf`` (at the working precision); strings are read
-    as decimals."""
-    try:
-        rows = [list(r) for r in value]
-    except TypeError:
-        raise ValueError(f"{name} must be a 2-D array (rows of finite real numbers), got {value!r}") from None
-    if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
-        raise ValueError(f"{name} must be a nonempty rectangular 2-D array, got row lengths {[len(r) for r in rows]}")
-    if width is not None and len(rows[0]) != width:
-        raise ValueError(f"{name} must have d = {width} columns, got {len(rows[0])}")
+    as decimals (:func:`numeric._mp.raw`)."""
+    arr = _mp.object_array(value, name, 2, "(rows, columns)")
+    if arr.ndim != 2 or 0 in arr.shape:
+        raise ValueError(f"{name} must be a nonempty rectangular 2-D array, got shape {arr.shape}")
+    if width is not None and arr.shape[1] != width:
+        raise ValueError(f"{name} must have d = {width} columns, got {arr.shape[1]}")
     out = []
-    for r in rows:
+    for r in arr:
         row = []
         for x in r:
-            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (numbers.Real, str, mpmath.mpf)):
-                raise ValueError(f"{name} must hold finite real numbers, got {x!r}")
             try:
-                v = mpmath.mpf(x)
+                row.append(mpmath.mpf(_mp.raw(x, mpmath.mp.prec)))
             except (TypeError, ValueError):
                 raise ValueError(f"{name} must hold finite real numbers, got {x!r}") from None
-            if not mpmath.isfinite(v):
-                raise ValueError(f"{name} must hold finite real numbers, got {x!r}")
-            row.append(v)
         out.append(row)
     return out
 
